@@ -1,0 +1,87 @@
+"""Actions and decisions: the values exchanged with a :class:`~uno_rules.game.Game`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .errors import NotationError
+
+KINDS_WITH_CARD = ("play", "give", "jump_in")
+KINDS_WITH_SEAT = ("target", "catch", "loser")
+KINDS_WITH_COLOR = ("color",)
+KINDS_BARE = ("draw", "keep", "challenge", "accept")
+ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE
+
+
+class Action(NamedTuple):
+    """One move. ``str(action)`` is its stable notation; :meth:`parse` reads it back.
+
+    Notation: ``"SEAT KIND [ARG]"`` — ``"1 play red 5"``, ``"1 play red 5 uno"`` (calling UNO
+    on the next-to-last card), ``"0 draw"``, ``"0 keep"``, ``"2 color blue"``,
+    ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, and ``"loser 2"``
+    for a contest settled at the table (no seat acts).
+    """
+
+    seat: int | None
+    kind: str
+    arg: str | int | None = None
+    uno: bool = False
+
+    def __str__(self) -> str:
+        parts = [] if self.seat is None else [str(self.seat)]
+        parts.append(self.kind)
+        if self.arg is not None:
+            parts.append(str(self.arg))
+        if self.uno:
+            parts.append("uno")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read an action from its notation (card names are checked by the game, not here)."""
+        words = str(text).strip().lower().split()
+        seat: int | None = None
+        if words and words[0].lstrip("-").isdigit():
+            seat = int(words.pop(0))
+        if not words or words[0] not in ALL_KINDS:
+            raise NotationError(f"can't read action {text!r}: expected [SEAT] KIND [ARG], "
+                                f"KIND one of {', '.join(ALL_KINDS)}")
+        kind, rest = words[0], words[1:]
+        uno = False
+        if kind == "play" and len(rest) > 1 and rest[-1] == "uno":
+            uno, rest = True, rest[:-1]
+        arg: str | int | None = " ".join(rest) if rest else None
+        if kind in KINDS_BARE and rest:
+            raise NotationError(f"can't read action {text!r}: {kind} takes no argument")
+        if kind not in KINDS_BARE and not rest:
+            raise NotationError(f"can't read action {text!r}: {kind} needs an argument")
+        if kind in KINDS_WITH_SEAT:
+            if not (len(rest) == 1 and rest[0].isdigit()):
+                raise NotationError(f"can't read action {text!r}: {kind} needs a seat number")
+            arg = int(rest[0])
+        if seat is None and kind != "loser":
+            raise NotationError(f"can't read action {text!r}: it must start with the seat")
+        return cls(seat, kind, arg, uno)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the game waits for: which seat decides what, and the allowed answers."""
+
+    seat: int | None
+    kind: str
+    options: tuple[Action, ...]
+
+    def __repr__(self) -> str:
+        return f"<Decision seat={self.seat} kind={self.kind!r} options={len(self.options)}>"
+
+
+class Result(NamedTuple):
+    """The outcome of a finished round: the winning seat(s) and the points they score."""
+
+    winners: tuple[int, ...]
+    points: int

@@ -1,0 +1,53 @@
+"""The error hierarchy. Every error is also a ``ValueError`` with its context in the message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located problem in an input file."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    path: str = "$"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.message} (at {self.path})"
+
+
+class UnoRulesError(ValueError):
+    """Base class of every error this package raises on purpose."""
+
+
+class ProblemsError(UnoRulesError):
+    """Input that failed validation; carries every problem found, not only the first."""
+
+    def __init__(self, problems: list[Problem] | Problem | str):
+        if isinstance(problems, (Problem, str)):
+            problems = [problems]
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class RulebookError(ProblemsError):
+    """A rulebook (or an overlay or setting applied to it) is invalid."""
+
+
+class ScenarioError(ProblemsError):
+    """A scenario file is malformed."""
+
+
+class SnapshotError(UnoRulesError):
+    """A snapshot can't be restored."""
+
+
+class IllegalAction(UnoRulesError):
+    """An action that is not allowed now; the game is left exactly as it was."""
+
+
+class NotationError(UnoRulesError):
+    """A card or action string that can't be parsed."""

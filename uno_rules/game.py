@@ -1,0 +1,491 @@
+"""The generic interpreter: a decision-based state machine running any compiled rulebook.
+
+A :class:`Game` is one round. It always waits for exactly one :class:`Decision` (until the
+round is over); :meth:`Game.apply` takes one of its options, or an out-of-turn action such
+as a UNO catch. Card effects run as programs of primitives (see :mod:`uno_rules.effects`)
+on an explicit frame stack, so a game can stop in the middle of an effect to ask a question
+and can be snapshotted there.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .actions import Action, Decision, Result
+from .effects import PRIMITIVES
+from .errors import IllegalAction, NotationError
+from .model import NO_COLOR, Rulebook
+from .notation import parse_card
+
+_RUN = {name: p.run for name, p in PRIMITIVES.items()}
+
+
+class Ctx:
+    """The context of one card being resolved: who played it and what was decided."""
+
+    __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger")
+
+    def __init__(self, actor: int, face: int = -1, honest: bool = True,
+                 prev_color: int = NO_COLOR, final: bool = False):
+        self.actor = actor
+        self.face = face
+        self.honest = honest
+        self.prev_color = prev_color
+        self.final = final          # the card ended the round: only at-end steps run
+        self.target = -1
+        self.challenger = -1
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ctx:
+        ctx = cls(0)
+        for k in cls.__slots__:
+            setattr(ctx, k, data[k])
+        return ctx
+
+
+class Game:
+    """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
+
+    def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None, *,
+                 dealer: int | None = None, log: bool = True, _deal: bool = True):
+        if not rulebook.players_min <= players <= rulebook.players_max:
+            raise IllegalAction(f"{rulebook.name} is for {rulebook.players_min}-"
+                                f"{rulebook.players_max} players, not {players}")
+        self.rulebook = rulebook
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.dealer = players - 1 if dealer is None else dealer % players
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.draw_pile: list[int] = []   # top card last
+        self.discard: list[int] = []     # top card last
+        self.out: list[int] = []         # out of play (in the box)
+        self.color = NO_COLOR
+        self.direction = 1
+        self.skips = 0
+        self.turn_to: int | None = None
+        self.uno_open = -1               # seat that may be caught for not calling UNO
+        self.stack: list[list[Any]] = []  # frames: [program id, pc, ctx]
+        self.ctx = Ctx(self.dealer)
+        self.pending: tuple[str, int | None, Ctx | None, Any] | None = None
+        self.over = False
+        self.result: Result | None = None
+        self.turns = 0
+        self.history: list[Action] = []
+        self.log: list[tuple[Any, ...]] | None = [] if log else None
+        self._decision: Decision | None = None
+        if _deal:
+            deck = list(rulebook.deck)
+            self.rng.shuffle(deck)
+            self.draw_pile = deck
+            self.deal()
+            self.turn_first_card()
+            self._run()
+
+    # ----------------------------------------------------------------- public API
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the round is over."""
+        if self._decision is None and self.pending is not None:
+            kind, seat, _ctx, _data = self.pending
+            self._decision = Decision(seat, kind, tuple(self._options()))
+        return self._decision
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now: the decision's options plus out-of-turn actions."""
+        if self.over:
+            return []
+        return list(self.decision.options) + self.out_of_turn_actions()  # type: ignore[union-attr]
+
+    def out_of_turn_actions(self) -> list[Action]:
+        """Actions any seat may take outside the pending decision (UNO catches)."""
+        if self.uno_open < 0 or self.over:
+            return []
+        return [Action(s, "catch", self.uno_open) for s in range(self.players)
+                if s != self.uno_open]
+
+    def apply(self, action: Action | str) -> None:
+        """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        action = self._canonical(action)
+        if self.over:
+            raise IllegalAction(f"{action}: the round is over")
+        decision = self.decision
+        assert decision is not None
+        if action.kind == "catch":
+            if action not in self.out_of_turn_actions():
+                raise IllegalAction(f"{action}: nobody can be caught for UNO now"
+                                    if self.uno_open < 0 else f"{action}: only seat "
+                                    f"{self.uno_open} can be caught, by another seat")
+            self._catch(action.seat, action.arg)  # type: ignore[arg-type]
+        else:
+            if action not in decision.options:
+                raise IllegalAction(self._why_illegal(action, decision))
+            if self.uno_open >= 0 and (action.seat != self.uno_open or decision.kind == "turn"):
+                self.uno_open = -1
+            self._answer(action)
+        self.history.append(action)
+        self._decision = None
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, the others' hand sizes, the table."""
+        names = self.rulebook.faces
+        decision = self.decision
+        return {
+            "seat": seat,
+            "hand": sorted(names[c].name for c in self.hands[seat]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "top": names[self.discard[-1]].name if self.discard else None,
+            "color": self.color_name,
+            "direction": self.direction_name,
+            "draw_pile_size": len(self.draw_pile),
+            "discard_size": len(self.discard),
+            "decision": None if decision is None else {
+                "seat": decision.seat, "kind": decision.kind,
+                "options": [str(a) for a in decision.options] if decision.seat == seat else None},
+            "over": self.over,
+            "result": None if self.result is None else self.result._asdict(),
+        }
+
+    @property
+    def color_name(self) -> str | None:
+        """The colour in force, or None (a last wild that chose none)."""
+        return None if self.color == NO_COLOR else self.rulebook.colors[self.color]
+
+    @property
+    def direction_name(self) -> str:
+        return "clockwise" if self.direction == 1 else "counterclockwise"
+
+    @property
+    def top(self) -> str | None:
+        """The notation of the top card of the discard pile."""
+        return self.rulebook.faces[self.discard[-1]].name if self.discard else None
+
+    def hand(self, seat: int) -> list[str]:
+        """Seat's hand in card notation (sorted)."""
+        return sorted(self.rulebook.faces[c].name for c in self.hands[seat])
+
+    @property
+    def events(self) -> list[str]:
+        """The event log in words."""
+        from .snapshot import describe_event
+
+        return [describe_event(self, e) for e in self.log or []]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-able data; :meth:`restore` continues identically."""
+        from .snapshot import snapshot
+
+        return snapshot(self)
+
+    @classmethod
+    def restore(cls, rulebook: Rulebook, data: Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`snapshot` output."""
+        from .snapshot import restore
+
+        return restore(cls, rulebook, data)
+
+    def __repr__(self) -> str:
+        d = self.decision
+        state = "over" if self.over else f"seat {d.seat} to {d.kind}" if d else "?"
+        return f"<Game {self.rulebook.name} players={self.players} seed={self.seed} {state}>"
+
+    # ------------------------------------------------------ used by the primitives
+    def seat(self, expr: str, ctx: Ctx) -> int:
+        """Resolve a seat expression of a primitive's parameters."""
+        if expr == "self":
+            return ctx.actor
+        if expr == "next":
+            return self.advance(ctx.actor, 1)
+        if expr == "prev":
+            return self.advance(ctx.actor, -1)
+        if expr == "target":
+            return ctx.target
+        if expr == "challenger":
+            return ctx.challenger
+        if expr == "dealer":
+            return self.dealer
+        if expr == "first":
+            return (self.dealer + 1) % self.players
+        raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
+
+    def advance(self, seat: int, steps: int) -> int:
+        """The seat ``steps`` places away in the direction of play."""
+        return (seat + steps * self.direction) % self.players
+
+    def note(self, *event: Any) -> None:
+        if self.log is not None:
+            self.log.append(event)
+
+    def push(self, program: int, ctx: Ctx) -> None:
+        self.stack.append([program, 0, ctx])
+
+    def ask(self, kind: str, seat: int | None, ctx: Ctx | None, data: Any = None) -> None:
+        self.pending = (kind, seat, ctx, data)
+
+    def draw_cards(self, seat: int, count: int) -> list[int]:
+        """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed."""
+        got: list[int] = []
+        pile, hand = self.draw_pile, self.hands[seat]
+        for _ in range(count):
+            if not pile:
+                if not self._reshuffle():
+                    break
+                pile = self.draw_pile
+            card = pile.pop()
+            hand.append(card)
+            got.append(card)
+        self.note("draw", seat, count, tuple(got))
+        return got
+
+    def return_played_card(self, ctx: Ctx) -> None:
+        card = self.discard.pop()
+        self.hands[ctx.actor].append(card)
+        self.color = ctx.prev_color
+        self.note("return", ctx.actor, card)
+
+    def deal(self) -> None:
+        """Deal the hands one card at a time, starting left of the dealer."""
+        first = (self.dealer + 1) % self.players
+        pile = self.draw_pile
+        for _ in range(self.rulebook.settings.hand_size):
+            for i in range(self.players):
+                self.hands[(first + i) % self.players].append(pile.pop())
+
+    def turn_first_card(self, put_back: bool = False) -> None:
+        """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
+        if put_back:
+            self.draw_pile.append(self.discard.pop())
+            self.rng.shuffle(self.draw_pile)
+        if not self.draw_pile and not self._reshuffle():
+            return  # nothing left to turn: the card below stays on top
+        card = self.draw_pile.pop()
+        self.discard.append(card)
+        face = self.rulebook.faces[card]
+        self.color = face.color
+        self.note("first", card)
+        self.ctx = ctx = Ctx(self.dealer, card)
+        rule = self.rulebook.rules[face.rank]
+        if rule is not None:
+            program = rule.effect if rule.first_card is None else rule.first_card
+            if program is not None:
+                self.push(program, ctx)
+
+    # ------------------------------------------------------------------ internals
+    def _reshuffle(self) -> bool:
+        if len(self.discard) <= 1:
+            return False
+        top = self.discard.pop()
+        pile = self.discard
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = [top]
+        self.note("reshuffle", len(pile))
+        return True
+
+    def _run(self) -> None:
+        """Run effect frames until a decision is needed or the effect is done."""
+        stack, programs = self.stack, self.rulebook.programs
+        while stack:
+            frame = stack[-1]
+            program = programs[frame[0]]
+            pc = frame[1]
+            if pc >= len(program):
+                stack.pop()
+                continue
+            frame[1] = pc + 1
+            step = program[pc]
+            ctx = frame[2]
+            if ctx.final and not step.at_end:
+                continue
+            _RUN[step.op](self, ctx, step)
+            if self.pending is not None:
+                return
+        self._resolved()
+
+    def _resolved(self) -> None:
+        """The current card is fully resolved: end the round or start the next turn."""
+        ctx = self.ctx
+        for i in range(self.players):
+            seat = (ctx.actor + i) % self.players
+            if not self.hands[seat]:
+                self._end_round(seat)
+                return
+        nxt = self.turn_to if self.turn_to is not None else self.advance(ctx.actor, 1 + self.skips)
+        self.skips = 0
+        self.turn_to = None
+        self.pending = ("turn", nxt, None, None)
+
+    def _end_round(self, winner: int) -> None:
+        faces = self.rulebook.faces
+        points = sum(faces[c].points for s, h in enumerate(self.hands) if s != winner for c in h)
+        self.over = True
+        self.pending = None
+        self.uno_open = -1
+        self.stack.clear()
+        self.result = Result((winner,), points)
+        self.note("win", winner, points)
+
+    def _canonical(self, action: Action) -> Action:
+        """Normalise card names so that ``RED  5`` and ``red 5`` are the same action."""
+        if action.kind in ("play", "give", "jump_in") and isinstance(action.arg, str):
+            try:
+                fid = parse_card(self.rulebook, action.arg)
+            except NotationError as exc:
+                raise IllegalAction(f"{action}: {exc}") from None
+            return action._replace(arg=self.rulebook.faces[fid].name)
+        if action.kind == "color" and isinstance(action.arg, str):
+            return action._replace(arg=action.arg.lower())
+        return action
+
+    def _playable(self, seat: int, cards: Iterable[int]) -> list[int]:
+        """The distinct faces among ``cards`` that ``seat`` may play now."""
+        rb = self.rulebook
+        faces = rb.faces
+        top = faces[self.discard[-1]] if self.discard else None
+        color, rank = self.color, (top.rank if top else -1)
+        out: list[int] = []
+        for card in set(cards):
+            f = faces[card]
+            if f.color == NO_COLOR or f.color == color or f.rank == rank:
+                rule = rb.rules[f.rank]
+                if rule is not None and rule.legal_if is not None and not rule.bluff \
+                        and not self._legal(seat, card, rule.legal_if):
+                    continue
+                out.append(card)
+        out.sort()
+        return out
+
+    def _legal(self, seat: int, card: int, cond: Any) -> bool:
+        """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
+        faces = self.rulebook.faces
+        top = faces[self.discard[-1]] if self.discard else None
+        skipped = False
+        for c in self.hands[seat]:
+            if c == card and not skipped:
+                skipped = True
+                continue
+            f = faces[c]
+            if f.color == NO_COLOR:
+                if cond.count_wilds:
+                    return False
+            elif f.color == self.color:
+                return False
+            elif cond.holds_no == "match" and top is not None and f.rank == top.rank:
+                return False
+        return True
+
+    def _play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
+        faces = self.rulebook.faces
+        out: list[Action] = []
+        for card in cards:
+            name = faces[card].name
+            if hand_size == 2:
+                out.append(Action(seat, "play", name, True))
+            out.append(Action(seat, "play", name))
+        return out
+
+    def _options(self) -> list[Action]:
+        kind, seat, ctx, data = self.pending  # type: ignore[misc]
+        rb = self.rulebook
+        if kind == "turn":
+            hand = self.hands[seat]
+            playable = self._playable(seat, hand)
+            opts = self._play_actions(seat, playable, len(hand))
+            if rb.settings.draw_with_playable or not playable:
+                opts.append(Action(seat, "draw"))
+            return opts
+        if kind == "drawn":
+            opts = self._play_actions(seat, [data], len(self.hands[seat]))
+            if rb.settings.play_drawn != "must":
+                opts.append(Action(seat, "keep"))
+            return opts
+        if kind == "color":
+            return [Action(seat, "color", c) for c in rb.colors]
+        if kind == "challenge":
+            return [Action(seat, "challenge"), Action(seat, "accept")]
+        raise AssertionError(f"unknown decision kind {kind}")
+
+    def _why_illegal(self, action: Action, decision: Decision) -> str:
+        pending = f"pending: seat {decision.seat} to {decision.kind}"
+        if action.seat != decision.seat:
+            return f"{action}: not seat {action.seat}'s decision ({pending})"
+        if action.kind == "play" and decision.kind in ("turn", "drawn"):
+            fid = self.rulebook.by_name[action.arg]  # type: ignore[index]
+            if fid not in self.hands[action.seat]:  # type: ignore[index]
+                return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
+            if decision.kind == "drawn":
+                return f"{action}: only the card just drawn may be played ({pending})"
+            if action.uno and len(self.hands[action.seat]) != 2:  # type: ignore[index]
+                return f"{action}: UNO is called only on the next-to-last card"
+            return f"{action}: {action.arg} can't be played on {self.top} ({self.color_name})"
+        return f"{action}: not an option ({pending})"
+
+    def _answer(self, action: Action) -> None:
+        kind, seat, ctx, data = self.pending  # type: ignore[misc]
+        self.pending = None
+        k = action.kind
+        if k == "play":
+            self._play(seat, self.rulebook.by_name[action.arg], action.uno)  # type: ignore[index]
+            return
+        if k == "draw":
+            self._draw_on_turn(seat)
+            return
+        if k == "keep":
+            self.note("keep", seat)
+            self._end_plain_turn(seat)
+            return
+        if k == "color":
+            self.color = self.rulebook.colors.index(action.arg)  # type: ignore[arg-type]
+            self.note("color", seat, self.color)
+        elif k in ("challenge", "accept"):
+            guilty, innocent, accepted = data
+            if k == "accept":
+                self.push(accepted, ctx)
+            else:
+                self.note("challenge", seat, ctx.actor, not ctx.honest)
+                self.push(innocent if ctx.honest else guilty, ctx)
+        self._run()
+
+    def _play(self, seat: int, card: int, uno: bool) -> None:
+        rb = self.rulebook
+        face = rb.faces[card]
+        rule = rb.rules[face.rank]
+        honest = True
+        if rule is not None and rule.legal_if is not None:
+            honest = self._legal(seat, card, rule.legal_if)
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.discard.append(card)
+        prev, self.color = self.color, face.color
+        self.turns += 1
+        self.note("play", seat, card)
+        if len(hand) == 1 and not uno:
+            self.uno_open = seat
+        self.ctx = ctx = Ctx(seat, card, honest, prev, final=not hand)
+        if rule is not None and rule.effect is not None:
+            self.push(rule.effect, ctx)
+        self._run()
+
+    def _draw_on_turn(self, seat: int) -> None:
+        self.turns += 1
+        got = self.draw_cards(seat, 1)
+        if got and self.rulebook.settings.play_drawn != "never" and self._playable(seat, got):
+            self.pending = ("drawn", seat, None, got[0])
+            return
+        self._end_plain_turn(seat)
+
+    def _end_plain_turn(self, seat: int) -> None:
+        self.ctx = Ctx(seat)
+        self._resolved()
+
+    def _catch(self, seat: int, target: int) -> None:
+        self.uno_open = -1
+        self.note("catch", seat, target)
+        self.draw_cards(target, self.rulebook.settings.uno_penalty)

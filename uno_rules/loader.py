@@ -1,0 +1,442 @@
+"""Loading rulebooks: YAML with positions → JSON Schema → semantic checks → frozen records.
+
+Every problem found is collected and reported together as ``FILE:LINE:COL: message (at
+$.path)``; :func:`load_rulebook` raises :class:`RulebookError` carrying all of them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from .effects import PRIMITIVES
+from .errors import Problem, RulebookError
+from .model import NO_COLOR, CardRule, Face, LegalIf, Rulebook, Settings, Step
+from .schema import rulebook_schema
+from .yamlpos import Located, PathKey, json_path, load_file
+
+SHIPPED_DIR = Path(os.environ.get("UNO_RULES_RULEBOOKS",
+                                  Path(__file__).resolve().parent.parent / "rulebooks"))
+_VALIDATOR = jsonschema.Draft202012Validator(rulebook_schema())
+
+
+def shipped_names() -> list[str]:
+    """Names of the rulebooks shipped in ``rulebooks/``."""
+    return sorted(p.stem for p in SHIPPED_DIR.glob("*.yaml"))
+
+
+def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+    """The file a rulebook reference names: a shipped name, or a path."""
+    text = str(name_or_path)
+    if re.fullmatch(r"[a-z][a-z0-9_]*", text) and (SHIPPED_DIR / f"{text}.yaml").exists():
+        return SHIPPED_DIR / f"{text}.yaml"
+    path = Path(text)
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    return path
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+# ------------------------------------------------------------------ reading + extends
+def _merge(base: Any, over: Any) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for key, value in over.items():
+            if value is None and key not in ("then", "else"):
+                out.pop(key, None)
+            else:
+                out[key] = _merge(base.get(key), value) if key in base else value
+        return out
+    return over
+
+
+def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> Located | None:
+    """Read a rulebook file and everything it extends, merged, with positions."""
+    located, found = load_file(path)
+    problems.extend(found)
+    if located is None:
+        return None
+    data = located.data
+    if not isinstance(data, dict):
+        problems.append(located.problem((), "a rulebook must be a mapping of keys"))
+        return None
+    base_ref = data.get("extends")
+    if base_ref is None:
+        return located
+    if not isinstance(base_ref, str):
+        return located  # the schema reports the wrong type
+    base_path = resolve(base_ref, path.parent)
+    here = (*chain, path.resolve())
+    if base_path.resolve() in here:
+        cycle = " -> ".join(p.name for p in (*here, base_path.resolve()))
+        problems.append(located.problem(("extends",), f"extends cycle: {cycle}"))
+        return None
+    if not base_path.exists():
+        problems.append(located.problem(("extends",), f"can't find rulebook {base_ref!r} to "
+                                        f"extend{did_you_mean(base_ref, shipped_names())}"))
+        return None
+    base = read(base_path, problems, here)
+    if base is None:
+        return None
+    merged = _merge(base.data, {k: v for k, v in data.items() if k != "extends"})
+    positions = dict(base.positions)
+    positions.update(located.positions)
+    return Located(merged, positions, located.file)
+
+
+def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: list[Problem],
+                    origin: str = "--set") -> None:
+    """Override settings or options by name (``{"hand_size": 5}``), in place."""
+    data = located.data
+    settings_schema = rulebook_schema()["properties"]["settings"]["properties"]
+    for key, value in overrides.items():
+        if isinstance(value, str):
+            try:
+                value = yaml.safe_load(value) if value.strip() else value
+            except yaml.YAMLError:
+                pass
+        if key in settings_schema:
+            section = "settings"
+        elif key in (data.get("options") or {}):
+            section = "options"
+        else:
+            known = list(settings_schema) + list(data.get("options") or {})
+            problems.append(Problem(origin, 1, 1, f"unknown setting {key!r}"
+                                    f"{did_you_mean(key, known)}", f"$.{key}"))
+            continue
+        data.setdefault(section, {})
+        data[section] = dict(data[section] or {})
+        data[section][key] = value
+        located.positions[(section, key)] = (origin, 1, 1)
+
+
+# ------------------------------------------------------------------ schema errors
+def _schema_problem(located: Located, error: jsonschema.ValidationError) -> list[Problem]:
+    path: PathKey = tuple(error.absolute_path)
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        return _best_branch(located, error)
+    if error.validator == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        out = []
+        for key in re.findall(r"'([^']*)'", error.message.split("(")[-1]):
+            if key in error.instance:
+                what = "unknown primitive" if path and path[-1] != "step" and \
+                    "step" in str(error.schema.get("description", "")) else "unknown key"
+                what = "unknown primitive" if set(allowed) == set(PRIMITIVES) else what
+                out.append(located.problem(path + (key,), f"{what} '{key}'"
+                                           f"{did_you_mean(key, allowed)}", at_key=True))
+        return out
+    if error.validator == "required":
+        return [located.problem(path, error.message.replace("is a required property",
+                                                            "is required but missing"))]
+    if error.validator == "enum":
+        hint = did_you_mean(str(error.instance), [str(x) for x in error.validator_value])
+        return [located.problem(path, f"{error.instance!r} is not one of "
+                                      f"{', '.join(map(str, error.validator_value))}{hint}")]
+    if error.validator == "type":
+        want = error.validator_value
+        want = " or ".join(want) if isinstance(want, list) else want
+        return [located.problem(path, f"expected {want}, got "
+                                      f"{_type_name(error.instance)} {error.instance!r}")]
+    return [located.problem(path, error.message)]
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "boolean", int: "integer", float: "number", str: "string", list: "list",
+            dict: "mapping", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Problem]:
+    """For anyOf failures, report the branch that fits the value's type best."""
+    inst = error.instance
+    by_branch: dict[int, list[jsonschema.ValidationError]] = {}
+    for sub in error.context or []:
+        by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
+    path: PathKey = tuple(error.absolute_path)
+    if isinstance(inst, str) and all(isinstance(b.get("type"), str) or "const" in b or "$ref"
+                                     in b or "anyOf" in b for b in error.validator_value):
+        names = [n for b in error.validator_value for n in b.get("enum", [])]
+        if names and not inst.startswith("$"):
+            every = list(PRIMITIVES) if set(names) <= set(PRIMITIVES) else names
+            what = "unknown primitive" if set(names) <= set(PRIMITIVES) else "invalid value"
+            return [located.problem(path, f"{what} {inst!r}{did_you_mean(inst, every)}")]
+    best: list[jsonschema.ValidationError] | None = None
+    for subs in by_branch.values():
+        if any(s.validator == "type" and not s.absolute_path.__len__() > len(error.absolute_path)
+               for s in subs):
+            continue  # wrong type for this branch: not the branch the author meant
+        if best is None or len(subs) < len(best):
+            best = subs
+    if best is None:
+        kinds = sorted({str(s.validator_value) for s in error.context or []
+                        if s.validator == "type"})
+        consts = [repr(b["const"]) for b in error.validator_value if "const" in b]
+        want = ", ".join(kinds + consts) or "a valid value"
+        return [located.problem(path, f"expected {want}, got {_type_name(inst)} {inst!r}")]
+    out: list[Problem] = []
+    for sub in best:
+        out.extend(_schema_problem(located, sub))
+    return out
+
+
+# ------------------------------------------------------------------ semantic checks
+def _walk_refs(value: Any, path: PathKey):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk_refs(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_refs(v, path + (i,))
+    elif isinstance(value, str) and value.startswith("$"):
+        yield path, value[1:]
+
+
+def _semantic(located: Located) -> list[Problem]:
+    data, problems = located.data, []
+    colors = data["colors"]
+    options = data.get("options") or {}
+    ranks: set[str] = set()
+    names: set[str] = set()
+    for gname, group in (data.get("deck") or {}).items():
+        if group is None:
+            continue
+        gpath = ("deck", gname)
+        cols = group.get("colors")
+        if isinstance(cols, list):
+            for i, c in enumerate(cols):
+                if c not in colors:
+                    problems.append(located.problem(gpath + ("colors", i), f"unknown colour "
+                                                    f"{c!r}{did_you_mean(c, colors)}"))
+        for i, rank in enumerate(group["ranks"]):
+            rank = str(rank)
+            ranks.add(rank)
+            if group.get("points") == "face" and not rank.isdigit():
+                problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
+                                                "face value for `points: face`"))
+            for c in (colors if cols == "all" else cols or [None]):
+                name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
+                if name in names:
+                    problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
+                                                    "defined by two deck groups"))
+                names.add(name)
+    for rank, card in (data.get("cards") or {}).items():
+        if rank not in ranks:
+            problems.append(located.problem(("cards", rank), f"card rule for rank {rank!r}, "
+                                            f"which no deck group has"
+                                            f"{did_you_mean(rank, sorted(ranks))}", at_key=True))
+    for path, ref in _walk_refs({k: data.get(k) for k in ("settings", "deck", "cards")}, ()):
+        if ref not in options:
+            problems.append(located.problem(path, f"unknown option '${ref}'"
+                                            f"{did_you_mean(ref, list(options))}"))
+    for path, value in _walk_steps(data.get("cards") or {}, ("cards",)):
+        if isinstance(value, dict) and "if" in value and isinstance(value["if"], dict):
+            opt = value["if"].get("option")
+            if opt is not None and not isinstance(options.get(opt), bool):
+                problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
+                                                f"a boolean option, {opt!r} is "
+                                                f"{'not defined' if opt not in options else 'not boolean'}"))
+    if not problems:
+        problems.extend(_check_sizes(located, names))
+    return problems
+
+
+def _walk_steps(value: Any, path: PathKey):
+    if isinstance(value, dict):
+        yield path, value
+        for k, v in value.items():
+            yield from _walk_steps(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_steps(v, path + (i,))
+
+
+def _check_sizes(located: Located, names: set[str]) -> list[Problem]:
+    data = located.data
+    players = data["players"]
+    out = []
+    if players["min"] > players["max"]:
+        out.append(located.problem(("players",), f"players.min {players['min']} is more than "
+                                   f"players.max {players['max']}"))
+    options = data.get("options") or {}
+    hand = _opt((data.get("settings") or {}).get("hand_size", 7), options)
+    total = 0
+    for group in (data.get("deck") or {}).values():
+        if group is None:
+            continue
+        copies = _opt(group["copies"], options)
+        ncol = len(data["colors"]) if group.get("colors") == "all" else len(group.get("colors")
+                                                                            or [None])
+        total += copies * ncol * len(group["ranks"])
+    need = players["max"] * hand + 1
+    if total < need:
+        out.append(located.problem(("deck",), f"the deck has {total} cards, fewer than "
+                                   f"{players['max']} players × {hand} cards + 1 = {need}"))
+    return out
+
+
+def _opt(value: Any, options: Mapping[str, Any]) -> Any:
+    return options.get(value[1:]) if isinstance(value, str) and value.startswith("$") else value
+
+
+# ------------------------------------------------------------------ compiling
+class _Compiler:
+    def __init__(self, located: Located):
+        self.located = located
+        self.options = dict(located.data.get("options") or {})
+        self.programs: list[tuple[Step, ...]] = []
+
+    def program(self, steps: list[Any], path: PathKey) -> int:
+        compiled: list[Step] = []
+        for i, raw in enumerate(steps):
+            compiled.extend(self.step(raw, path + (i,), steps[i + 1:]))
+        self.programs.append(tuple(compiled))
+        return len(self.programs) - 1
+
+    def step(self, raw: Any, path: PathKey, rest: list[Any]) -> list[Step]:
+        name, params = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
+        prim = PRIMITIVES[name]
+        if prim.main and params is not None and not isinstance(params, dict):
+            params = {prim.main: params}
+        params = dict(params or {})
+        args: dict[str, Any] = {}
+        if name == "if" and "option" in params:
+            # Options are fixed when the rulebook loads: keep only the branch that applies.
+            chosen = "then" if self.options[params["option"]] else "else"
+            params = {"then": params.get(chosen) or []}
+        for key, value in params.items():
+            if key in prim.programs:
+                args[key] = self.program(value, path + (name, key))
+            else:
+                args[key] = _opt(value, self.options)
+        at_end = prim.at_end
+        if name == "choose_color":
+            at_end = _uses_color(rest)
+        f, line, col = self.located.pos(path)
+        return [Step(name, args, at_end, f"{f}:{line}:{col}")]
+
+
+def _uses_color(steps: Any) -> bool:
+    for raw in steps if isinstance(steps, list) else []:
+        name, params = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
+        if PRIMITIVES[name].uses_color:
+            return True
+        for key in PRIMITIVES[name].programs:
+            if _uses_color((params or {}).get(key)):
+                return True
+    return False
+
+
+def _compile(located: Located, source: str, house: tuple[str, ...],
+             overrides: Mapping[str, Any]) -> Rulebook:
+    data = located.data
+    comp = _Compiler(located)
+    opts = comp.options
+    colors = tuple(data["colors"])
+    ranks: list[str] = []
+    faces: list[Face] = []
+    deck: list[int] = []
+    for group in (data.get("deck") or {}).values():
+        if group is None:
+            continue
+        cols = group.get("colors")
+        copies = _opt(group["copies"], opts)
+        for rank in map(str, group["ranks"]):
+            if rank not in ranks:
+                ranks.append(rank)
+            r = ranks.index(rank)
+            points = group.get("points", 0)
+            points = int(rank) if points == "face" else points
+            for c in (colors if cols == "all" else cols or [None]):
+                name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
+                face = Face(len(faces), name, NO_COLOR if c is None else colors.index(c), r,
+                            tuple(group.get("tags", [])), points, group.get("points") == "face")
+                faces.append(face)
+                deck.extend([face.id] * copies)
+    rules: list[CardRule | None] = [None] * len(ranks)
+    for rank, card in (data.get("cards") or {}).items():
+        if card is None:
+            continue
+        path = ("cards", rank)
+        legal = card.get("legal_if")
+        rules[ranks.index(rank)] = CardRule(
+            rank=rank,
+            effect=comp.program(card["effect"], path + ("effect",)) if "effect" in card else None,
+            first_card=(comp.program(card["first_card"], path + ("first_card",))
+                        if "first_card" in card else None),
+            legal_if=None if legal is None else LegalIf(
+                _opt(legal["holds_no"], opts), bool(_opt(legal.get("count_wilds", False), opts))),
+            bluff=bool(_opt(card.get("bluff", False), opts)),
+        )
+    settings = Settings(**{k: _opt(v, opts) for k, v in (data.get("settings") or {}).items()})
+    return Rulebook(
+        name=data["name"], title=data.get("title", data["name"]), source=source,
+        players_min=data["players"]["min"], players_max=data["players"]["max"],
+        colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=tuple(deck),
+        rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
+        options=opts, description=data.get("description", ""), house=house,
+        overrides=dict(overrides), by_name={f.name: f.id for f in faces},
+    )
+
+
+# ------------------------------------------------------------------ entry points
+def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None
+          ) -> tuple[Rulebook | None, list[Problem]]:
+    """Load a rulebook, returning it (or None) and every problem found."""
+    path = resolve(name_or_path)
+    problems: list[Problem] = []
+    if not path.exists():
+        hint = did_you_mean(str(name_or_path), shipped_names())
+        return None, [Problem(str(name_or_path), 1, 1, f"no such rulebook or file{hint} "
+                              f"(shipped: {', '.join(shipped_names())})")]
+    located = read(path, problems)
+    if located is None or problems:
+        return None, problems
+    if overrides:
+        apply_overrides(located, overrides, problems)
+    for error in sorted(_VALIDATOR.iter_errors(located.data), key=lambda e: list(map(str,
+                                                                        e.absolute_path))):
+        problems.extend(_schema_problem(located, error))
+    if problems:
+        return None, _dedupe(problems)
+    problems.extend(_semantic(located))
+    if problems:
+        return None, _dedupe(problems)
+    source = str(name_or_path)
+    return _compile(located, source, (), overrides or {}), []
+
+
+def _dedupe(problems: list[Problem]) -> list[Problem]:
+    seen, out = set(), []
+    for p in problems:
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    out.sort(key=lambda p: (p.file, p.line, p.col))
+    return out
+
+
+def load_rulebook(name_or_path: str | Path, *, settings: Mapping[str, Any] | None = None
+                  ) -> Rulebook:
+    """Load, validate and compile a rulebook by shipped name or path.
+
+    ``settings`` overrides settings or options by name. Raises :class:`RulebookError` with
+    every problem found.
+    """
+    rulebook, problems = check(name_or_path, settings)
+    if rulebook is None:
+        raise RulebookError(problems)
+    return rulebook
+
+
+__all__ = ["load_rulebook", "check", "resolve", "shipped_names", "json_path"]

@@ -1,0 +1,119 @@
+"""Frozen records a validated rulebook compiles into. The engine reads only these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+NO_COLOR = -1
+
+
+@dataclass(frozen=True)
+class Face:
+    """One kind of physical card: a colour (or none), a rank, optional tags."""
+
+    id: int
+    name: str          # scenario notation: "red 5", "blue skip", "wild", "red 5 pass"
+    color: int         # index into Rulebook.colors, NO_COLOR for a wild
+    rank: int          # index into Rulebook.ranks
+    tags: tuple[str, ...]
+    points: int
+    number: bool       # a number card (scored at face value)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One primitive with its compiled arguments (nested step lists are program ids)."""
+
+    op: str
+    args: Mapping[str, Any]
+    at_end: bool       # still runs when the played card ended the round
+    where: str = ""    # "file:line:col" of the step, for messages
+
+
+@dataclass(frozen=True)
+class LegalIf:
+    """When a card counts as legally played (else it is a bluff, or unplayable)."""
+
+    holds_no: str      # "color": no other card of the colour in force; "match": no other playable
+    count_wilds: bool  # whether a held colourless card counts as a match
+
+
+@dataclass(frozen=True)
+class CardRule:
+    """What a rank does: its effect, its first-card effect and its legality condition."""
+
+    rank: str
+    effect: int | None = None        # program id
+    first_card: int | None = None    # program id; None: as if the dealer had played it
+    legal_if: LegalIf | None = None
+    bluff: bool = False              # may be played when not legal (and then challenged)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Plain rule settings, overridable by name (``--set hand_size=5``)."""
+
+    hand_size: int = 7
+    uno_penalty: int = 2
+    draw_with_playable: bool = True
+    play_drawn: str = "may"          # may | must | never
+    target_score: int = 500
+    scoring: str = "winner_takes"    # winner_takes | lowest_total
+    next_dealer: str = "left"        # left | winner
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """A compiled rulebook: deck, card rules, programs and settings."""
+
+    name: str
+    title: str
+    source: str                      # the name or path it was loaded from
+    players_min: int
+    players_max: int
+    colors: tuple[str, ...]
+    ranks: tuple[str, ...]
+    faces: tuple[Face, ...]
+    deck: tuple[int, ...]            # a face id per physical card, in canonical order
+    rules: tuple[CardRule | None, ...]  # indexed by rank
+    programs: tuple[tuple[Step, ...], ...]
+    settings: Settings
+    options: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    house: tuple[str, ...] = ()
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    by_name: Mapping[str, int] = field(default_factory=dict)  # face id by notation
+
+    def face(self, name: str) -> Face:
+        """The face with this notation (case-insensitive); raises NotationError."""
+        from .notation import parse_card
+
+        return self.faces[parse_card(self, name)]
+
+    def deck_counts(self) -> dict[str, int]:
+        """How many copies of each face the deck holds, in face order."""
+        counts = [0] * len(self.faces)
+        for fid in self.deck:
+            counts[fid] += 1
+        return {f.name: counts[f.id] for f in self.faces}
+
+    def new_game(self, players: int, seed: int | None = None, *, dealer: int | None = None,
+                 log: bool = True) -> Game:
+        """Deal a new round for ``players`` seats, every shuffle drawn from ``seed``."""
+        from .game import Game
+
+        return Game(self, players, seed, dealer=dealer, log=log)
+
+    def restore(self, snapshot: Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`Game.snapshot` output."""
+        from .game import Game
+
+        return Game.restore(self, snapshot)
+
+    def __repr__(self) -> str:
+        return f"<Rulebook {self.name!r} {len(self.deck)} cards {self.players_min}-{self.players_max} players>"

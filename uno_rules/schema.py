@@ -1,0 +1,182 @@
+"""The rulebook JSON Schema, built from the primitive table so that both always agree.
+
+``schemas/rulebook.schema.json`` is this schema written out (a test keeps them equal);
+``uno-rules schema`` prints it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from .effects import PRIMITIVES
+
+SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
+REF = {"type": "string", "pattern": r"^\$[A-Za-z_][A-Za-z0-9_]*$",
+       "description": "A reference to an option of this rulebook: `$name`."}
+
+
+def _or_ref(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": schema.get("description", ""), "anyOf": [schema, REF]}
+
+
+def _settings() -> dict[str, Any]:
+    props = {
+        "hand_size": {"type": "integer", "minimum": 1, "maximum": 30,
+                      "description": "Cards dealt to each player (default 7)."},
+        "uno_penalty": {"type": "integer", "minimum": 0,
+                        "description": "Cards drawn when caught not calling UNO (default 2)."},
+        "draw_with_playable": {"type": "boolean", "description":
+                               "A player may draw even while holding a playable card "
+                               "(default true)."},
+        "play_drawn": {"enum": ["may", "must", "never"], "description":
+                       "Whether a playable card drawn on one's turn may, must or may not be "
+                       "played at once (default may)."},
+        "target_score": {"type": "integer", "minimum": 1,
+                         "description": "Points that end a match (default 500)."},
+        "scoring": {"enum": ["winner_takes", "lowest_total"], "description":
+                    "winner_takes: the round winner scores the others' cards, first to the "
+                    "target wins; lowest_total: each player adds its own leftover points, and "
+                    "when one reaches the target the lowest total wins."},
+        "next_dealer": {"enum": ["left", "winner"], "description":
+                        "Who deals the next round: the player to the dealer's left, or the "
+                        "round winner."},
+    }
+    return {"type": "object", "additionalProperties": False,
+            "description": "Plain rule settings; each can be overridden by name.",
+            "properties": {k: _or_ref(v) for k, v in props.items()}}
+
+
+def _step() -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    for p in PRIMITIVES.values():
+        params = {"type": "object", "additionalProperties": False, "description": p.doc,
+                  "properties": p.params}
+        if p.required:
+            params["required"] = list(p.required)
+        branches = [params]
+        if p.main:
+            branches.append(p.params[p.main])
+        if p.bare:
+            branches.append({"type": "null"})
+        props[p.name] = {"description": p.doc, "anyOf": branches} if len(branches) > 1 else params
+    bare = sorted(p.name for p in PRIMITIVES.values() if p.bare)
+    return {
+        "description": "One primitive: a bare name (" + ", ".join(bare) + ") or a mapping "
+                       "with one key, the primitive's name, holding its parameters.",
+        "anyOf": [
+            {"type": "string", "enum": bare},
+            {"type": "object", "minProperties": 1, "maxProperties": 1,
+             "additionalProperties": False, "properties": props},
+        ],
+    }
+
+
+@lru_cache(maxsize=1)
+def rulebook_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a rulebook file."""
+    name = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_ -]*$"}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "uno-rules rulebook",
+        "description": "One edition or variant of UNO: its deck, what each card does, the "
+                       "turn rules and the scoring. See README.md for a tour.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["name", "players", "colors", "deck"],
+        "properties": {
+            "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
+                     "description": "Short identifier (lower case, digits, underscores)."},
+            "title": {"type": "string", "description": "Human-readable title."},
+            "description": {"type": "string", "description": "Notes: sources, assumptions."},
+            "extends": {"type": "string", "description":
+                        "A shipped rulebook's name or a path relative to this file. This file's "
+                        "keys are merged over it: mappings merge key by key, anything else "
+                        "replaces, and `null` removes a key."},
+            "players": {"type": "object", "additionalProperties": False,
+                        "required": ["min", "max"], "description": "Allowed player counts.",
+                        "properties": {
+                            "min": {"type": "integer", "minimum": 2, "description": "Fewest."},
+                            "max": {"type": "integer", "minimum": 2, "maximum": 20,
+                                    "description": "Most."}}},
+            "colors": {"type": "array", "minItems": 1, "uniqueItems": True,
+                       "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
+                       "description": "The suit colours, in order."},
+            "settings": _settings(),
+            "options": {"type": "object", "description":
+                        "Named values this rulebook's cards refer to as `$name`; each can be "
+                        "overridden like a setting (the rules' *(option)* choices).",
+                        "additionalProperties": {"type": ["string", "integer", "boolean"]}},
+            "deck": {"type": "object", "minProperties": 1, "description":
+                     "Groups of cards, by a name of your choice (so a rulebook that extends "
+                     "this one can change or remove a group).",
+                     "additionalProperties": {"anyOf": [{"$ref": "#/$defs/deck_group"},
+                                                        {"type": "null"}]}},
+            "cards": {"type": "object", "description":
+                      "What each rank does, by rank name. Ranks without an entry do nothing "
+                      "when played (number cards).",
+                      "additionalProperties": {"anyOf": [{"$ref": "#/$defs/card"},
+                                                         {"type": "null"}]}},
+        },
+        "$defs": {
+            "deck_group": {
+                "type": "object", "additionalProperties": False, "required": ["ranks", "copies"],
+                "description": "Cards of the listed ranks, in the listed colours.",
+                "properties": {
+                    "ranks": {"type": "array", "minItems": 1, "uniqueItems": True,
+                              "items": {"anyOf": [name, {"type": "integer", "minimum": 0}]},
+                              "description": "Rank names: numbers (`5`) or symbols (`skip`)."},
+                    "colors": {"description": "`all`, or a list of colours. Omitted: the cards "
+                                              "have no colour (wild) and are always playable.",
+                               "anyOf": [{"const": "all"},
+                                         {"type": "array", "items": {"type": "string"},
+                                          "minItems": 1}]},
+                    "copies": _or_ref({"type": "integer", "minimum": 0, "description":
+                                       "Copies of each rank in each colour (or in all, for "
+                                       "colourless cards)."}),
+                    "points": {"description": "Score value: an integer, or `face` for the "
+                                              "number on the card.",
+                               "anyOf": [{"type": "integer", "minimum": 0}, {"const": "face"}]},
+                    "tags": {"type": "array", "items": name, "description":
+                             "Extra symbols printed on these cards; they become part of the "
+                             "name (`red 5 pass`)."},
+                },
+            },
+            "card": {
+                "type": "object", "additionalProperties": False,
+                "description": "The behaviour of one rank.",
+                "properties": {
+                    "effect": {"$ref": "#/$defs/steps", "description": "What playing it does."},
+                    "first_card": {"$ref": "#/$defs/steps", "description":
+                                   "What happens when it is the first card turned up; "
+                                   "omitted, its effect runs as if the dealer had played it."},
+                    "legal_if": {
+                        "type": "object", "additionalProperties": False,
+                        "required": ["holds_no"],
+                        "description": "When playing it is legal: judged on the player's hand "
+                                       "before it leaves, against the colour in force.",
+                        "properties": {
+                            "holds_no": _or_ref({"enum": ["color", "match"], "description":
+                                                 "color: no other card of the colour in "
+                                                 "force; match: no other card matching its "
+                                                 "colour, number or symbol."}),
+                            "count_wilds": _or_ref({"type": "boolean", "description":
+                                                    "Whether a held wild counts as a match."}),
+                        }},
+                    "bluff": _or_ref({"type": "boolean", "description":
+                                      "It may be played when not legal (a bluff, for a "
+                                      "`challenge`); false: only when legal."}),
+                },
+            },
+            "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},
+                      "description": "Primitives, run in order."},
+            "step": _step(),
+        },
+    }
+
+
+def schema_json() -> str:
+    """The schema as the text of ``schemas/rulebook.schema.json``."""
+    return json.dumps(rulebook_schema(), indent=2) + "\n"

@@ -1,0 +1,134 @@
+"""Snapshots (the whole state as JSON-able data) and the event log in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, Result
+from .errors import NotationError, SnapshotError
+from .notation import parse_card
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .model import Rulebook
+
+FORMAT = 1
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """The state of ``game`` as JSON-able data (cards in notation, RNG state included)."""
+    rb = game.rulebook
+    names = [f.name for f in rb.faces]
+    ctxs: list[Any] = []
+
+    def ctx_index(ctx: Any) -> int | None:
+        if ctx is None:
+            return None
+        for i, c in enumerate(ctxs):
+            if c is ctx:
+                return i
+        ctxs.append(ctx)
+        return len(ctxs) - 1
+
+    frames = [[f[0], f[1], ctx_index(f[2])] for f in game.stack]
+    pending = None
+    if game.pending is not None:
+        kind, seat, ctx, data = game.pending
+        pending = {"kind": kind, "seat": seat, "ctx": ctx_index(ctx),
+                   "data": list(data) if isinstance(data, tuple) else data}
+    current = ctx_index(game.ctx)
+    version, internal, gauss = game.rng.getstate()
+    return {
+        "format": FORMAT,
+        "rulebook": rb.name,
+        "house": list(rb.house),
+        "set": dict(rb.overrides),
+        "players": game.players,
+        "seed": game.seed,
+        "dealer": game.dealer,
+        "hands": [[names[c] for c in h] for h in game.hands],
+        "draw_pile": [names[c] for c in game.draw_pile],
+        "discard": [names[c] for c in game.discard],
+        "out": [names[c] for c in game.out],
+        "color": game.color,
+        "direction": game.direction,
+        "skips": game.skips,
+        "turn_to": game.turn_to,
+        "uno_open": game.uno_open,
+        "turns": game.turns,
+        "over": game.over,
+        "result": None if game.result is None else [list(game.result.winners), game.result.points],
+        "stack": frames,
+        "ctxs": [c.to_json() for c in ctxs],
+        "ctx": current,
+        "pending": pending,
+        "history": [str(a) for a in game.history],
+        "rng": [version, list(internal), gauss],
+    }
+
+
+def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Game:
+    """Rebuild a game from :func:`snapshot` output; raises :class:`SnapshotError`."""
+    from .game import Ctx
+
+    try:
+        if data.get("format") != FORMAT:
+            raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
+        if data["rulebook"] != rulebook.name:
+            raise SnapshotError(f"snapshot is of rulebook {data['rulebook']!r}, "
+                                f"not {rulebook.name!r}")
+        game = cls(rulebook, int(data["players"]), data["seed"], dealer=data["dealer"],
+                   _deal=False)
+
+        def cards(names: list[str]) -> list[int]:
+            return [parse_card(rulebook, n) for n in names]
+
+        game.hands = [cards(h) for h in data["hands"]]
+        game.draw_pile = cards(data["draw_pile"])
+        game.discard = cards(data["discard"])
+        game.out = cards(data["out"])
+        for key in ("color", "direction", "skips", "turn_to", "uno_open", "turns", "over"):
+            setattr(game, key, data[key])
+        if data["result"] is not None:
+            game.result = Result(tuple(data["result"][0]), data["result"][1])
+        ctxs = [Ctx.from_json(c) for c in data["ctxs"]]
+        game.stack = [[f[0], f[1], ctxs[f[2]]] for f in data["stack"]]
+        game.ctx = ctxs[data["ctx"]]
+        p = data["pending"]
+        if p is not None:
+            pdata = tuple(p["data"]) if isinstance(p["data"], list) else p["data"]
+            game.pending = (p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]],
+                            pdata)
+        game.history = [Action.parse(a) for a in data["history"]]
+        version, internal, gauss = data["rng"]
+        game.rng.setstate((version, tuple(internal), gauss))
+        return game
+    except SnapshotError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, NotationError) as exc:
+        raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
+
+
+def describe_event(game: Game, event: tuple[Any, ...]) -> str:
+    """One log event in words."""
+    rb = game.rulebook
+    name = rb.faces.__getitem__
+    kind = event[0]
+    if kind == "play":
+        return f"seat {event[1]} plays {name(event[2]).name}"
+    if kind == "draw":
+        return f"seat {event[1]} draws {len(event[3])} of {event[2]}"
+    if kind == "first":
+        return f"first card {name(event[1]).name}"
+    if kind == "color":
+        return f"seat {event[1]} chooses {rb.colors[event[2]]}"
+    if kind == "challenge":
+        return f"seat {event[1]} challenges seat {event[2]}: {'guilty' if event[3] else 'innocent'}"
+    if kind == "catch":
+        return f"seat {event[1]} catches seat {event[2]} without UNO"
+    if kind == "win":
+        return f"seat {event[1]} wins the round, {event[2]} points"
+    if kind == "return":
+        return f"seat {event[1]} takes {name(event[2]).name} back"
+    return " ".join(str(x) for x in event)
