@@ -122,6 +122,17 @@ def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: li
 
 
 # ------------------------------------------------------------------ schema errors
+def schema_problems(located: Located, validator: jsonschema.protocols.Validator
+                    ) -> list[Problem]:
+    """Every schema violation in ``located``, as located one-line problems."""
+    problems: list[Problem] = []
+    errors = sorted(validator.iter_errors(located.data),
+                    key=lambda e: [str(x) for x in e.absolute_path])
+    for error in errors:
+        problems.extend(_schema_problem(located, error))
+    return _dedupe(problems)
+
+
 def _schema_problem(located: Located, error: jsonschema.ValidationError) -> list[Problem]:
     path: PathKey = tuple(error.absolute_path)
     if error.validator in ("anyOf", "oneOf") and error.context:
@@ -173,16 +184,20 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
             return [located.problem(path, f"{what} {inst!r}{did_you_mean(inst, every)}")]
     best: list[jsonschema.ValidationError] | None = None
     for subs in by_branch.values():
-        if any(s.validator == "type" and not s.absolute_path.__len__() > len(error.absolute_path)
+        if any(s.validator in ("type", "const") and len(s.absolute_path) == len(
+                error.absolute_path) or (s.validator == "pattern" and
+                                         str(s.validator_value).startswith("^\\$"))
                for s in subs):
             continue  # wrong type for this branch: not the branch the author meant
         if best is None or len(subs) < len(best):
             best = subs
     if best is None:
         kinds = sorted({str(s.validator_value) for s in error.context or []
-                        if s.validator == "type"})
+                        if s.validator == "type" and s.validator_value != "null"})
+        if any(s.validator == "pattern" for s in error.context or []):
+            kinds.append("a $option reference")
         consts = [repr(b["const"]) for b in error.validator_value if "const" in b]
-        want = ", ".join(kinds + consts) or "a valid value"
+        want = " or ".join(kinds + consts) or "a valid value"
         return [located.problem(path, f"expected {want}, got {_type_name(inst)} {inst!r}")]
     out: list[Problem] = []
     for sub in best:
@@ -404,9 +419,7 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None
         return None, problems
     if overrides:
         apply_overrides(located, overrides, problems)
-    for error in sorted(_VALIDATOR.iter_errors(located.data), key=lambda e: list(map(str,
-                                                                        e.absolute_path))):
-        problems.extend(_schema_problem(located, error))
+    problems.extend(schema_problems(located, _VALIDATOR))
     if problems:
         return None, _dedupe(problems)
     problems.extend(_semantic(located))

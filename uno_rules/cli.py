@@ -1,0 +1,159 @@
+"""The ``uno-rules`` command line. Exit codes: 0 ok, 1 user error, 2 malformed scenario
+file, 3 internal error. Errors are one line each, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from .errors import Problem, RulebookError, ScenarioError, UnoRulesError
+from .loader import check, load_rulebook, shipped_names
+from .model import Rulebook
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+def _parse_sets(values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--set {item!r}: expected NAME=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _rulebook(ref: str, sets: tuple[str, ...]) -> Rulebook:
+    try:
+        return load_rulebook(ref, settings=_parse_sets(sets))
+    except RulebookError as exc:
+        _fail(str(exc))
+
+
+set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                          help="Override a setting or option of the rulebook (repeatable).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="uno-rules")
+def cli() -> None:
+    """A declarative rules engine for UNO and its editions."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True)
+def validate(paths: tuple[str, ...]) -> None:
+    """Validate rulebooks (files, folders of *.yaml, or shipped names)."""
+    files: list[str] = []
+    for p in paths:
+        path = Path(p)
+        files.extend(str(x) for x in sorted(path.glob("*.yaml"))) if path.is_dir() \
+            else files.append(p)
+    problems: list[Problem] = []
+    for f in files:
+        rulebook, found = check(f)
+        problems.extend(found)
+        if rulebook is not None:
+            click.echo(f"ok {f}: {rulebook.name}, {len(rulebook.deck)} cards, "
+                       f"{rulebook.players_min}-{rulebook.players_max} players")
+    for p in problems:
+        click.echo(str(p), err=True)
+    if problems:
+        sys.exit(1)
+    if not files:
+        _fail("no rulebook files found")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+def scenario(paths: tuple[str, ...]) -> None:
+    """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails."""
+    from .scenario import run_paths
+
+    try:
+        outcomes = run_paths(paths)
+    except ScenarioError as exc:
+        _fail(str(exc), 2)
+    for o in outcomes:
+        click.echo(str(o))
+    failed = sum(not o.passed for o in outcomes)
+    click.echo(f"{len(outcomes) - failed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("rulebook")
+@set_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {total, cards}.")
+def deck(rulebook: str, sets: tuple[str, ...], as_json: bool) -> None:
+    """Show a rulebook's deck composition."""
+    rb = _rulebook(rulebook, sets)
+    counts = rb.deck_counts()
+    if as_json:
+        click.echo(json.dumps({"total": len(rb.deck), "cards": counts}, indent=2))
+        return
+    width = max(len(n) for n in counts)
+    click.echo(f"{rb.title}: {len(rb.deck)} cards")
+    for name, n in counts.items():
+        face = rb.face(name)
+        click.echo(f"  {name:<{width}}  x{n:<2}  {face.points:>3} pts")
+
+
+@cli.command()
+@click.argument("rulebook")
+@set_option
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def simulate(rulebook: str, sets: tuple[str, ...], games: int, players: int, seed: int,
+             as_json: bool) -> None:
+    """Play GAMES rounds with uniformly random legal choices and report statistics."""
+    from .simulate import simulate as run
+
+    rb = _rulebook(rulebook, sets)
+    if not rb.players_min <= players <= rb.players_max:
+        _fail(f"--players {players}: {rb.name} is for {rb.players_min}-{rb.players_max} players")
+    stats = run(rb, games, players, seed).to_json()
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+        return
+    t = stats["turns"]
+    click.echo(f"{rb.name}: {games} games, {players} players, seed {seed}")
+    click.echo(f"  wins by seat: {stats['wins_by_seat']}")
+    click.echo(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")
+    click.echo(f"  stalled: {stats['stalled']}")
+    click.echo(f"  {stats['timing']['games_per_second']} games/s")
+
+
+@cli.command("list")
+def list_rulebooks() -> None:
+    """List the shipped rulebooks."""
+    for name in shipped_names():
+        click.echo(name)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning unexpected exceptions into exit code 3."""
+    runner: Callable[..., Any] = cli.main
+    try:
+        runner(args=argv, prog_name="uno-rules", standalone_mode=True)
+    except UnoRulesError as exc:
+        _fail(f"error: {exc}")
+    except (KeyboardInterrupt, BrokenPipeError):
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 3
+        _fail(f"internal error: {type(exc).__name__}: {exc}", 3)
+
+
+if __name__ == "__main__":
+    main()

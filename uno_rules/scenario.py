@@ -1,0 +1,287 @@
+"""The scenario runner: rules tests written in YAML (format: SCENARIOS.md, a contract).
+
+:func:`run_paths` runs files or folders and returns one :class:`Outcome` per scenario;
+a malformed file raises :class:`ScenarioError` with every problem located.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .actions import Action
+from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError
+from .game import Game
+from .loader import did_you_mean, load_rulebook, resolve, schema_problems
+from .model import Rulebook
+from .notation import normalize, parse_card
+from .position import Position, game_from_position
+from .yamlpos import Located, PathKey, load_file
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "scenario.schema.json"
+_VALIDATOR = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
+ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
+               "catch", "jump_in")
+STEP_KEYS = ("seat", "uno", "expect", "reject") + ACTION_KEYS
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one scenario."""
+
+    file: str
+    name: str
+    passed: bool
+    message: str = ""
+
+    def __str__(self) -> str:
+        return f"PASS {self.name}" if self.passed else f"FAIL {self.name}: {self.message}"
+
+
+class _Fail(Exception):
+    pass
+
+
+def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """The scenario files named by ``paths`` (folders are searched for ``*.yaml``)."""
+    for p in map(Path, paths):
+        if p.is_dir():
+            yield from sorted(x for x in p.rglob("*.y*ml") if x.suffix in (".yaml", ".yml"))
+        else:
+            yield p
+
+
+def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
+    """Run every scenario in the given files and folders (malformed: ScenarioError)."""
+    outcomes: list[Outcome] = []
+    problems: list[Problem] = []
+    for path in scenario_files(paths):
+        try:
+            outcomes.extend(run_file(path))
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise ScenarioError(problems)
+    return outcomes
+
+
+def run_file(path: str | Path) -> list[Outcome]:
+    """Run the scenarios of one file."""
+    path = Path(path)
+    located, problems = load_file(path)
+    if located is None or problems:
+        raise ScenarioError(problems)
+    if not isinstance(located.data, dict):
+        raise ScenarioError(located.problem((), "a scenario file must be a mapping"))
+    problems = schema_problems(located, _VALIDATOR)
+    data = located.data
+    if not problems:
+        if "scenarios" in data and ("steps" in data or "state" in data):
+            problems.append(located.problem(("scenarios",), "give either `scenarios` or a "
+                                            "single scenario at top level, not both"))
+        for idx, _sc in _scenarios(data):
+            for i, step in enumerate(_sc.get("steps") or []):
+                problems.extend(_check_step(located, idx + ("steps", i), step))
+    if problems:
+        raise ScenarioError(problems)
+    outcomes = []
+    for idx, sc in _scenarios(data):
+        config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
+        game = _setup(located, idx, sc, config, path)
+        outcomes.append(_run_steps(located, idx, sc, game, str(path)))
+    return outcomes
+
+
+def _scenarios(data: Mapping[str, Any]) -> list[tuple[PathKey, Mapping[str, Any]]]:
+    if "scenarios" in data:
+        return [(("scenarios", i), sc) for i, sc in enumerate(data["scenarios"])]
+    return [((), data)]
+
+
+def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> list[Problem]:
+    out = []
+    for key in step:
+        if key not in STEP_KEYS:
+            out.append(located.problem(path + (key,), f"unknown step key '{key}'"
+                                       f"{did_you_mean(key, list(STEP_KEYS))}", at_key=True))
+    if out:
+        return out
+    kinds = [k for k in ("expect", "reject", *ACTION_KEYS) if k in step]
+    if "expect" in step or "reject" in step:
+        if len(step) != 1:
+            out.append(located.problem(path, "`expect` and `reject` stand alone in their step"))
+        if "reject" in step:
+            out.extend(_check_step(located, path + ("reject",), step["reject"]))
+        return out
+    acts = [k for k in kinds if k != "color"] or kinds
+    if len(acts) != 1:
+        out.append(located.problem(path, "an action step names exactly one action (one of "
+                                   + ", ".join(ACTION_KEYS) + ")"))
+    elif acts[0] != "loser" and "seat" not in step:
+        out.append(located.problem(path, f"a `{acts[0]}` step needs `seat`"))
+    return out
+
+
+def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mapping[str, Any],
+           path: Path) -> Game:
+    where = idx if "rulebook" in sc else ("rulebook",)
+    if not config["rulebook"]:
+        raise ScenarioError(located.problem(idx, "no `rulebook` given"))
+    if config["house"]:
+        raise ScenarioError(located.problem(idx + ("house",) if "house" in sc else ("house",),
+                                            "house rules are not supported yet"))
+    ref = config["rulebook"]
+    try:
+        rulebook = _load(str(resolve(ref, path.parent)) if not _shipped(ref) else ref,
+                         config["set"] or {})
+    except RulebookError as exc:
+        first = exc.problems[0]
+        raise ScenarioError(located.problem(where, f"rulebook {ref!r}: {first.message}"
+                                            + (f" ({first.file}:{first.line}:{first.col})"
+                                               if first.file != str(ref) else ""))) from None
+    players = config["players"]
+    if players is None:
+        raise ScenarioError(located.problem(idx, "no `players` given"))
+    state = sc.get("state")
+    try:
+        if state is None:
+            return rulebook.new_game(players, config["seed"])
+        position = Position(hands=state["hands"], discard=state.get("discard") or (),
+                            draw_pile=state.get("draw_pile"), color=state.get("color"),
+                            turn=state.get("turn", 0),
+                            direction=state.get("direction", "clockwise"))
+        return game_from_position(rulebook, players, position, config["seed"],
+                                  dealer=state.get("dealer"))
+    except (IllegalAction, NotationError) as exc:
+        raise ScenarioError(located.problem(idx + ("state",) if state else idx,
+                                            str(exc))) from None
+
+
+def _shipped(ref: str) -> bool:
+    return "/" not in ref and not ref.endswith((".yaml", ".yml"))
+
+
+_CACHE: dict[tuple[str, str], Rulebook] = {}
+
+
+def _load(ref: str, overrides: Mapping[str, Any]) -> Rulebook:
+    key = (ref, json.dumps(overrides, sort_keys=True, default=str))
+    if key not in _CACHE:
+        _CACHE[key] = load_rulebook(ref, settings=overrides)
+    return _CACHE[key]
+
+
+def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game,
+               file: str) -> Outcome:
+    name = sc.get("name", Path(file).stem)
+    for k, step in enumerate(sc.get("steps") or [], start=1):
+        try:
+            if "expect" in step:
+                _expect(game, step["expect"])
+            elif "reject" in step:
+                _reject(game, step["reject"])
+            else:
+                for action in _actions(game, step):
+                    game.apply(action)
+        except _Fail as exc:
+            return Outcome(file, name, False, f"step {k}: {exc}")
+        except (IllegalAction, NotationError) as exc:
+            return Outcome(file, name, False, f"step {k}: {exc}")
+    return Outcome(file, name, True)
+
+
+def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
+    """The engine actions one scenario step stands for (a wild + colour is two)."""
+    seat = step.get("seat")
+    if "play" in step:
+        card = str(step["play"])
+        hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
+        uno = step.get("uno", True) and len(hand) == 2
+        yield Action(seat, "play", card, uno)
+        if "color" in step and not game.over:
+            yield Action(seat, "color", str(step["color"]))
+        return
+    if "draw" in step:
+        yield Action(seat, "draw")
+    elif "keep" in step:
+        yield Action(seat, "keep")
+    elif "challenge" in step:
+        yield Action(seat, "challenge" if step["challenge"] else "accept")
+    elif "target" in step:
+        yield Action(seat, "target", step["target"])
+    elif "loser" in step:
+        yield Action(None, "loser", step["loser"])
+    elif "catch" in step:
+        yield Action(seat, "catch", step["catch"])
+    elif "jump_in" in step:
+        yield Action(seat, "jump_in", str(step["jump_in"]))
+    elif "give" in step:
+        for card in step["give"]:
+            yield Action(seat, "give", str(card))
+    elif "color" in step:
+        yield Action(seat, "color", str(step["color"]))
+
+
+def _reject(game: Game, step: Mapping[str, Any]) -> None:
+    before = json.dumps(game.snapshot(), sort_keys=True)
+    try:
+        for action in _actions(game, step):
+            game.apply(action)
+    except (IllegalAction, NotationError):
+        after = json.dumps(game.snapshot(), sort_keys=True)
+        if after != before:
+            raise _Fail("the refused action changed the game state") from None
+        return
+    raise _Fail(f"expected the action to be refused, but it was taken: {step}")
+
+
+def _expect(game: Game, expect: Mapping[str, Any]) -> None:
+    rb = game.rulebook
+    decision = game.decision
+    actual: dict[str, Any] = {}
+    for key, want in expect.items():
+        if key == "turn":
+            got: Any = None if decision is None else decision.seat
+        elif key == "decision":
+            got = None if decision is None else decision.kind
+        elif key == "hand_sizes":
+            got = [len(h) for h in game.hands]
+        elif key == "hands":
+            got = [None if w is None else sorted(rb.faces[c].name for c in game.hands[s])
+                   for s, w in enumerate(want)]
+            want = [None if w is None else sorted(rb.faces[parse_card(rb, c)].name for c in w)
+                    for w in want]
+        elif key == "top":
+            got, want = game.top, normalize(want)
+        elif key == "color":
+            got, want = game.color_name, None if want is None else str(want).lower()
+        elif key == "direction":
+            got = game.direction_name
+        elif key == "draw_pile_size":
+            got = len(game.draw_pile)
+        elif key == "over":
+            got = game.over
+        elif key == "winner":
+            winners = list(game.result.winners) if game.result else None
+            got = winners if isinstance(want, list) or winners is None or len(winners) > 1 \
+                else winners[0]
+        elif key == "points":
+            got = game.result.points if game.result else None
+        else:  # the schema only lets known keys through
+            raise _Fail(f"unknown expect key {key!r}")
+        if got != want:
+            actual[key] = (want, got)
+    if actual:
+        raise _Fail("; ".join(f"expected {k} {w!r}, got {g!r}" for k, (w, g) in actual.items())
+                    + _pending(game))
+
+
+def _pending(game: Game) -> str:
+    d = game.decision
+    return " (round over)" if d is None else f" (pending: seat {d.seat} to {d.kind})"
