@@ -245,7 +245,7 @@ def _semantic(located: Located) -> list[Problem]:
                     problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
                                                     "defined by two deck groups"))
                 names.add(name)
-    for rank, card in (data.get("cards") or {}).items():
+    for rank in data.get("cards") or {}:
         if rank not in ranks:
             problems.append(located.problem(("cards", rank), f"card rule for rank {rank!r}, "
                                             f"which no deck group has"
@@ -258,9 +258,9 @@ def _semantic(located: Located) -> list[Problem]:
         if isinstance(value, dict) and "if" in value and isinstance(value["if"], dict):
             opt = value["if"].get("option")
             if opt is not None and not isinstance(options.get(opt), bool):
+                state = "not defined" if opt not in options else "not boolean"
                 problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
-                                                f"a boolean option, {opt!r} is "
-                                                f"{'not defined' if opt not in options else 'not boolean'}"))
+                                                f"a boolean option, {opt!r} is {state}"))
     if not problems:
         problems.extend(_check_sizes(located, names))
     return problems

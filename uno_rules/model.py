@@ -116,4 +116,5 @@ class Rulebook:
         return Game.restore(self, snapshot)
 
     def __repr__(self) -> str:
-        return f"<Rulebook {self.name!r} {len(self.deck)} cards {self.players_min}-{self.players_max} players>"
+        return (f"<Rulebook {self.name!r} {len(self.deck)} cards "
+                f"{self.players_min}-{self.players_max} players>")

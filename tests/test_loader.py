@@ -1,0 +1,111 @@
+"""Loading and validating rulebooks: positive and negative example files."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import uno_rules
+from uno_rules.errors import RulebookError
+from uno_rules.loader import check, shipped_names
+from uno_rules.schema import schema_json
+
+HERE = Path(__file__).resolve().parent
+NEGATIVE = sorted((HERE / "rulebooks" / "negative").glob("*.yaml"))
+POSITIVE = sorted((HERE / "rulebooks" / "positive").glob("*.yaml"))
+
+
+def _expected(path: Path) -> str:
+    first = path.read_text().splitlines()[0]
+    match = re.match(r"# expect: (.*)", first)
+    assert match, f"{path} lacks an '# expect:' first line"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("path", NEGATIVE, ids=lambda p: p.stem)
+def test_negative_rulebook_is_reported_at_its_line(path: Path) -> None:
+    rulebook, problems = check(path)
+    assert rulebook is None
+    lines = [str(p) for p in problems]
+    expected = _expected(path)
+    other = re.match(r"([\w.]+\.yaml):(.*)", expected)  # reported in the file it names
+    want = f"{path.parent / other[1]}:{other[2]}" if other else f"{path}:{expected}"
+    assert any(line.startswith(want) for line in lines), "\n".join(lines)
+    assert all(re.match(r".+:\d+:\d+: .+ \(at \$[^)]*\)$", line) for line in lines), lines
+
+
+@pytest.mark.parametrize("path", POSITIVE, ids=lambda p: p.stem)
+def test_positive_rulebook_loads(path: Path) -> None:
+    rulebook, problems = check(path)
+    assert problems == [] and rulebook is not None
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_shipped_rulebooks_validate(name: str) -> None:
+    rulebook, problems = check(name)
+    assert problems == []
+
+
+def test_all_problems_are_reported_at_once(tmp_path: Path) -> None:
+    f = tmp_path / "many.yaml"
+    f.write_text("name: many\nextends: classic\nsettings:\n  hand_sise: 8\n  uno_penalty: x\n"
+                 "cards:\n  skip:\n    effect: [skp]\n")
+    _, problems = check(f)
+    assert [(p.line, p.col) for p in problems] == [(4, 3), (5, 16), (8, 14)]
+
+
+def test_classic_deck_composition(classic: uno_rules.Rulebook) -> None:
+    counts = classic.deck_counts()
+    assert len(classic.deck) == 108
+    assert counts["red 0"] == 1 and counts["blue 7"] == 2 and counts["green skip"] == 2
+    assert counts["wild"] == 4 and counts["wild_draw_four"] == 4
+    assert sum(classic.faces[f].points for f in classic.deck) == 4 * (90 + 120) + 400
+
+
+def test_variant_overrides_only_what_it_says() -> None:
+    variant = uno_rules.load_rulebook(HERE / "rulebooks" / "positive" / "house_draw_three.yaml")
+    assert variant.settings.hand_size == 5
+    assert len(variant.deck) == 108
+    game = variant.new_game(3, seed=1)
+    assert [len(h) for h in game.hands if h] and all(len(h) >= 5 for h in game.hands)
+
+
+def test_settings_overrides_by_name() -> None:
+    rb = uno_rules.load_rulebook("classic", settings={"hand_size": "5", "wd4_wilds_match": True})
+    assert rb.settings.hand_size == 5 and rb.options["wd4_wilds_match"] is True
+    with pytest.raises(RulebookError, match="unknown setting 'hand_sise'; did you mean"):
+        uno_rules.load_rulebook("classic", settings={"hand_sise": 5})
+    with pytest.raises(RulebookError, match="expected integer"):
+        uno_rules.load_rulebook("classic", settings={"hand_size": "many"})
+
+
+def test_rulebook_error_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        uno_rules.load_rulebook("no_such_rulebook")
+
+
+def test_schema_file_is_up_to_date() -> None:
+    on_disk = (HERE.parent / "schemas" / "rulebook.schema.json").read_text()
+    assert on_disk == schema_json(), "regenerate with: uno-rules schema > schemas/rulebook.schema.json"
+    assert json.loads(on_disk)["$schema"].endswith("2020-12/schema")
+
+
+def test_every_schema_property_has_a_description() -> None:
+    missing = []
+
+    def walk(node: object, path: str) -> None:
+        if isinstance(node, dict):
+            for key, sub in (node.get("properties") or {}).items():
+                if isinstance(sub, dict) and "description" not in sub and "$ref" not in sub:
+                    missing.append(f"{path}.{key}")
+            for key, sub in node.items():
+                walk(sub, f"{path}.{key}")
+        elif isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{path}[{i}]")
+
+    walk(json.loads(schema_json()), "$")
+    assert missing == []
