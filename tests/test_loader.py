@@ -89,7 +89,8 @@ def test_rulebook_error_is_a_value_error() -> None:
 
 def test_schema_file_is_up_to_date() -> None:
     on_disk = (HERE.parent / "schemas" / "rulebook.schema.json").read_text()
-    assert on_disk == schema_json(), "regenerate with: uno-rules schema > schemas/rulebook.schema.json"
+    hint = "regenerate with: uno-rules schema > schemas/rulebook.schema.json"
+    assert on_disk == schema_json(), hint
     assert json.loads(on_disk)["$schema"].endswith("2020-12/schema")
 
 

@@ -135,6 +135,14 @@ def simulate(rulebook: str, sets: tuple[str, ...], games: int, players: int, see
     click.echo(f"  {stats['timing']['games_per_second']} games/s")
 
 
+@cli.command()
+def schema() -> None:
+    """Print the rulebook JSON Schema (what schemas/rulebook.schema.json holds)."""
+    from .schema import schema_json
+
+    click.echo(schema_json(), nl=False)
+
+
 @cli.command("list")
 def list_rulebooks() -> None:
     """List the shipped rulebooks."""

@@ -1,0 +1,96 @@
+"""The command line, through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from uno_rules.cli import cli, main
+
+HERE = Path(__file__).resolve().parent
+runner = CliRunner()
+
+
+def test_validate_shipped_rulebooks() -> None:
+    result = runner.invoke(cli, ["validate", str(HERE.parent / "rulebooks")])
+    assert result.exit_code == 0, result.output
+    assert "ok " in result.output and "classic, 108 cards" in result.output
+
+
+@pytest.mark.parametrize("name", ["syntax_error", "unknown_key", "wrong_type", "dangling_rank"])
+def test_validate_bad_rulebook_one_line_exit_1(name: str) -> None:
+    path = HERE / "rulebooks" / "negative" / f"{name}.yaml"
+    result = runner.invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}:")
+
+
+def test_validate_missing_file() -> None:
+    result = runner.invoke(cli, ["validate", "nope.yaml"])
+    assert result.exit_code == 1 and "no such rulebook" in result.output
+
+
+def test_deck_json() -> None:
+    result = runner.invoke(cli, ["deck", "classic", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["total"] == 108 and data["cards"]["red 5"] == 2 and data["cards"]["wild"] == 4
+    assert sum(data["cards"].values()) == 108
+
+
+def test_deck_table_and_set() -> None:
+    result = runner.invoke(cli, ["deck", "classic"])
+    assert result.exit_code == 0 and "108 cards" in result.output
+    bad = runner.invoke(cli, ["deck", "classic", "--set", "hand_sise=5"])
+    assert bad.exit_code == 1 and "did you mean 'hand_size'" in bad.output
+
+
+def test_simulate_json_is_deterministic_apart_from_timing() -> None:
+    args = ["simulate", "classic", "--games", "5", "--players", "3", "--seed", "11", "--json"]
+    first, second = runner.invoke(cli, args), runner.invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    a, b = json.loads(first.output), json.loads(second.output)
+    assert "timing" in a
+    a.pop("timing"), b.pop("timing")
+    assert json.dumps(a) == json.dumps(b)
+    for key in ("rulebook", "games", "players", "seed", "wins_by_seat", "turns", "stalled"):
+        assert key in a
+    assert sum(a["wins_by_seat"]) + a["stalled"] == 5 and len(a["wins_by_seat"]) == 3
+    other = runner.invoke(cli, args[:-2] + ["12", "--json"])
+    assert json.loads(other.output)["turns"] != a["turns"]
+
+
+def test_simulate_rejects_player_count() -> None:
+    result = runner.invoke(cli, ["simulate", "classic", "--players", "11", "--games", "1"])
+    assert result.exit_code == 1 and "2-10 players" in result.output
+
+
+def test_scenario_exit_codes(tmp_path: Path) -> None:
+    ok = runner.invoke(cli, ["scenario", str(HERE / "scenarios" / "classic")])
+    assert ok.exit_code == 0 and "PASS" in ok.output and " 0 failed" in ok.output
+    failing = tmp_path / "f.yaml"
+    failing.write_text("rulebook: classic\nplayers: 2\nname: f\nstate:\n  hands: [[red 1], "
+                       "[red 2]]\n  discard: [red 3]\nsteps:\n  - expect: {turn: 1}\n")
+    bad = runner.invoke(cli, ["scenario", str(failing)])
+    assert bad.exit_code == 1 and "FAIL f: step 1: expected turn 1, got 0" in bad.output
+    malformed = tmp_path / "m.yaml"
+    malformed.write_text("rulebook: classic\nplayers: 2\nname: m\nsteps: [{seat: 0, flay: x}]\n")
+    result = runner.invoke(cli, ["scenario", str(malformed)])
+    assert result.exit_code == 2 and f"{malformed}:4:" in result.output
+
+
+def test_schema_command_prints_json() -> None:
+    result = runner.invoke(cli, ["schema"])
+    assert result.exit_code == 0 and json.loads(result.output)["title"] == "uno-rules rulebook"
+
+
+def test_main_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["deck", "no_such_rulebook"])
+    assert info.value.code == 1
+    assert "no such rulebook" in capsys.readouterr().err

@@ -1,0 +1,119 @@
+"""The engine API: decisions, illegal actions, views, snapshots, determinism."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import uno_rules
+from uno_rules import Action, IllegalAction, SnapshotError
+from uno_rules.position import Position, game_from_position
+
+
+def _play(game: uno_rules.Game, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        if game.over:
+            return
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+
+
+def test_new_game_deals_and_waits_for_a_decision(classic: uno_rules.Rulebook) -> None:
+    game = classic.new_game(players=4, seed=1)
+    assert sum(map(len, game.hands)) == 28
+    d = game.decision
+    assert d is not None and d.kind in ("turn", "color") and d.options
+    assert all(isinstance(a, Action) and a.seat == d.seat for a in d.options)
+
+
+def test_wrong_player_count(classic: uno_rules.Rulebook) -> None:
+    with pytest.raises(IllegalAction, match="2-10 players"):
+        classic.new_game(players=11)
+
+
+def test_illegal_actions_raise_and_change_nothing(classic: uno_rules.Rulebook) -> None:
+    game = game_from_position(classic, 3, Position(
+        hands=[["red 1", "blue 2"], ["green 3"], ["yellow 4"]], discard=["red 5"]), seed=2)
+    before = json.dumps(game.snapshot())
+    for bad in ["1 draw", "0 play blue 2", "0 play green 3", "0 play purple 1", "0 color red",
+                "2 catch 0", "0 keep", "0 play red 1 uno extra"]:
+        with pytest.raises(IllegalAction):
+            game.apply(bad)
+        assert json.dumps(game.snapshot()) == before
+    game.apply("0 play red 1 uno")
+    assert game.decision.seat == 1
+
+
+def test_illegal_message_names_the_reason(classic: uno_rules.Rulebook) -> None:
+    game = game_from_position(classic, 2, Position(hands=[["red 1", "blue 2"], ["green 3"]],
+                                                   discard=["red 5"]))
+    with pytest.raises(IllegalAction, match="blue 2 can't be played on red 5"):
+        game.apply("0 play blue 2")
+    with pytest.raises(IllegalAction, match="not seat 1's decision"):
+        game.apply("1 draw")
+
+
+def test_view_hides_other_hands(classic: uno_rules.Rulebook) -> None:
+    game = classic.new_game(players=3, seed=5)
+    view = game.view(1)
+    assert view["hand"] == game.hand(1)
+    assert view["hand_sizes"] == [len(h) for h in game.hands]
+    text = json.dumps(view)
+    for seat in (0, 2):
+        assert len(game.hands[seat]) == view["hand_sizes"][seat]
+    decider = game.decision.seat
+    for seat in range(3):
+        options = game.view(seat)["decision"]["options"]
+        assert (options is not None) == (seat == decider)
+    assert "draw_pile\"" not in text  # only its size
+
+
+def test_same_seed_same_game(classic: uno_rules.Rulebook) -> None:
+    a, b = classic.new_game(4, seed=9), classic.new_game(4, seed=9)
+    _play(a, random.Random(1), 300)
+    _play(b, random.Random(1), 300)
+    assert a.snapshot() == b.snapshot()
+    c = classic.new_game(4, seed=10)
+    assert c.hands != classic.new_game(4, seed=9).hands
+
+
+def test_snapshot_restore_continues_identically(classic: uno_rules.Rulebook) -> None:
+    game = classic.new_game(4, seed=3)
+    _play(game, random.Random(2), 40)
+    data = json.loads(json.dumps(game.snapshot()))
+    copy = classic.restore(data)
+    assert copy.snapshot() == game.snapshot()
+    _play(game, random.Random(7), 500)
+    _play(copy, random.Random(7), 500)
+    assert copy.snapshot() == game.snapshot()
+
+
+def test_snapshot_mid_effect(classic: uno_rules.Rulebook) -> None:
+    game = game_from_position(classic, 3, Position(
+        hands=[["wild_draw_four", "red 1"], ["green 3"], ["yellow 4"]], discard=["red 5"],
+        draw_pile=["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue 6"]))
+    game.apply("0 play wild_draw_four")
+    game.apply("0 color green")
+    assert game.decision.kind == "challenge"
+    copy = classic.restore(game.snapshot())
+    copy.apply("1 challenge")
+    game.apply("1 challenge")
+    assert copy.snapshot() == game.snapshot() and len(copy.hands[0]) == 5
+
+
+def test_bad_snapshot_is_a_clear_error(classic: uno_rules.Rulebook) -> None:
+    snap = classic.new_game(2, seed=1).snapshot()
+    with pytest.raises(SnapshotError, match="malformed snapshot"):
+        classic.restore({**snap, "hands": [["purple 9"], []]})
+    with pytest.raises(SnapshotError, match="format"):
+        classic.restore({**snap, "format": 99})
+
+
+def test_events_in_words(classic: uno_rules.Rulebook) -> None:
+    game = game_from_position(classic, 2, Position(hands=[["red 1"], ["green 3"]],
+                                                   discard=["red 5"]))
+    game.apply("0 play red 1")
+    assert game.events[-2:] == ["seat 0 plays red 1", "seat 0 wins the round, 3 points"]
+    assert game.result == uno_rules.Result((0,), 3)
