@@ -10,14 +10,7 @@ import pytest
 import uno_rules
 from uno_rules import Action, IllegalAction, SnapshotError
 from uno_rules.position import Position, game_from_position
-
-
-def _play(game: uno_rules.Game, rng: random.Random, steps: int) -> None:
-    for _ in range(steps):
-        if game.over:
-            return
-        actions = game.legal_actions()
-        game.apply(actions[rng.randrange(len(actions))])
+from uno_rules.simulate import random_moves as _play
 
 
 def test_new_game_deals_and_waits_for_a_decision(classic: uno_rules.Rulebook) -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules import IllegalAction
 from uno_rules.loader import shipped_names
-from uno_rules.simulate import MAX_ACTIONS
+from uno_rules.simulate import MAX_ACTIONS, random_moves
 
 RULEBOOKS = {name: uno_rules.load_rulebook(name) for name in shipped_names()}
 SETTINGS = settings(max_examples=200, deadline=None,
@@ -87,14 +87,7 @@ def test_random_game_invariants(book_players: tuple[str, int], seed: int) -> Non
 def test_determinism_and_snapshot_continuation(name: str, seed: int, cut: int) -> None:
     rulebook = RULEBOOKS[name]
     players = rulebook.players_min + seed % (rulebook.players_max - rulebook.players_min + 1)
-
-    def run(game: uno_rules.Game, rng: random.Random, steps: int) -> None:
-        for _ in range(steps):
-            if game.over:
-                return
-            actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
-
+    run = random_moves
     a, b = rulebook.new_game(players, seed), rulebook.new_game(players, seed)
     run(a, random.Random(seed), cut)
     run(b, random.Random(seed), cut)

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .game import Game
 from .model import Rulebook
 
 MAX_ACTIONS = 20_000  # safety limit per game; a game that reaches it is reported as stalled
@@ -54,15 +55,20 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [master.getrandbits(63) for _ in range(games)]
 
 
-def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int = MAX_ACTIONS):
-    """Play one round with uniformly random legal actions; returns the finished game."""
-    game = rulebook.new_game(players, seed, log=False)
-    agent = random.Random(seed ^ 0x5EED)
+def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS) -> None:
+    """Apply up to ``max_actions`` uniformly random legal actions (catches included)."""
     for _ in range(max_actions):
         if game.over:
-            break
+            return
         actions = game.legal_actions()
-        game.apply(actions[agent.randrange(len(actions))])
+        game.apply(actions[rng.randrange(len(actions))])
+
+
+def play_random(rulebook: Rulebook, players: int, seed: int,
+                max_actions: int = MAX_ACTIONS) -> Game:
+    """Play one round with uniformly random legal actions; returns the game (over or stalled)."""
+    game = rulebook.new_game(players, seed, log=False)
+    random_moves(game, random.Random(seed ^ 0x5EED), max_actions)
     return game
 
 
