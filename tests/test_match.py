@@ -1,0 +1,69 @@
+"""Matches: scoring methods, target score and the next dealer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import uno_rules
+from uno_rules import IllegalAction
+from uno_rules.match import Match
+from uno_rules.simulate import random_moves
+
+
+def _play_match(rulebook: uno_rules.Rulebook, seed: int) -> tuple[Match, list[tuple]]:
+    match = Match(rulebook, 3, seed)
+    rng = random.Random(seed)
+    rounds = []
+    while True:
+        random_moves(match.game, rng)
+        assert match.game.over
+        before = list(match.scores)
+        game, dealer = match.game, match.dealer
+        nxt = match.next_round()
+        rounds.append((game, dealer, before, list(match.scores)))
+        if nxt is None:
+            return match, rounds
+
+
+def test_winner_takes_to_target() -> None:
+    rb = uno_rules.load_rulebook("classic", settings={"target_score": 150})
+    match, rounds = _play_match(rb, 4)
+    for game, dealer, before, after in rounds:
+        w = game.result.winners[0]
+        assert after[w] - before[w] == game.result.points
+        assert sum(after) - sum(before) == game.result.points
+    assert match.scores[match.winners[0]] >= 150
+    assert all(after[s] < 150 for _, _, _, after in rounds[:-1] for s in range(3))
+    dealers = [d for _, d, _, _ in rounds]
+    assert dealers == [(2 + i) % 3 for i in range(len(rounds))]  # the deal passes left
+    with pytest.raises(IllegalAction):
+        match.next_round()
+
+
+def test_lowest_total_and_winner_deals() -> None:
+    rb = uno_rules.load_rulebook("classic", settings={"scoring": "lowest_total",
+                                                      "next_dealer": "winner",
+                                                      "target_score": 200})
+    match, rounds = _play_match(rb, 8)
+    for game, _, before, after in rounds:
+        for seat in range(3):
+            left = sum(rb.faces[c].points for c in game.hands[seat])
+            assert after[seat] - before[seat] == left
+    assert max(match.scores) >= 200
+    assert all(match.scores[w] == min(match.scores) for w in match.winners)
+    for (game, _, _, _), (_, dealer, _, _) in zip(rounds, rounds[1:]):
+        assert dealer == game.result.winners[0]
+
+
+def test_same_seed_same_match() -> None:
+    rb = uno_rules.load_rulebook("classic", settings={"target_score": 100})
+    a, _ = _play_match(rb, 3)
+    b, _ = _play_match(rb, 3)
+    assert (a.scores, a.winners, a.rounds) == (b.scores, b.winners, b.rounds)
+
+
+def test_next_round_needs_a_finished_round(classic: uno_rules.Rulebook) -> None:
+    with pytest.raises(IllegalAction, match="not over"):
+        Match(classic, 2, 1).next_round()
