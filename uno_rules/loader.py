@@ -142,9 +142,7 @@ def _schema_problem(located: Located, error: jsonschema.ValidationError) -> list
         out = []
         for key in re.findall(r"'([^']*)'", error.message.split("(")[-1]):
             if key in error.instance:
-                what = "unknown primitive" if path and path[-1] != "step" and \
-                    "step" in str(error.schema.get("description", "")) else "unknown key"
-                what = "unknown primitive" if set(allowed) == set(PRIMITIVES) else what
+                what = "unknown primitive" if set(allowed) == set(PRIMITIVES) else "unknown key"
                 out.append(located.problem(path + (key,), f"{what} '{key}'"
                                            f"{did_you_mean(key, allowed)}", at_key=True))
         return out
@@ -175,18 +173,16 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
     for sub in error.context or []:
         by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
     path: PathKey = tuple(error.absolute_path)
-    if isinstance(inst, str) and all(isinstance(b.get("type"), str) or "const" in b or "$ref"
-                                     in b or "anyOf" in b for b in error.validator_value):
-        names = [n for b in error.validator_value for n in b.get("enum", [])]
-        if names and not inst.startswith("$"):
-            every = list(PRIMITIVES) if set(names) <= set(PRIMITIVES) else names
-            what = "unknown primitive" if set(names) <= set(PRIMITIVES) else "invalid value"
-            return [located.problem(path, f"{what} {inst!r}{did_you_mean(inst, every)}")]
+    names = [n for b in error.validator_value for n in b.get("enum", [])]
+    if isinstance(inst, str) and names and not inst.startswith("$"):
+        prims = set(names) <= set(PRIMITIVES)
+        every = list(PRIMITIVES) if prims else names
+        what = "unknown primitive" if prims else "invalid value"
+        return [located.problem(path, f"{what} {inst!r}{did_you_mean(inst, every)}")]
     best: list[jsonschema.ValidationError] | None = None
     for subs in by_branch.values():
-        if any(s.validator in ("type", "const") and len(s.absolute_path) == len(
-                error.absolute_path) or (s.validator == "pattern" and
-                                         str(s.validator_value).startswith("^\\$"))
+        if any((s.validator in ("type", "const") and len(s.absolute_path) == len(path))
+               or (s.validator == "pattern" and str(s.validator_value).startswith("^\\$"))
                for s in subs):
             continue  # wrong type for this branch: not the branch the author meant
         if best is None or len(subs) < len(best):
