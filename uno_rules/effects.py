@@ -3,6 +3,11 @@
 Each primitive has a name, a description, its parameters (JSON Schema, used to build the
 rulebook schema) and a ``run`` function. The schema, the docs and the loader all read
 :data:`PRIMITIVES`; nothing else names primitives.
+
+Choices feed later steps: ``choose_color`` provides the colour, ``choose_player`` the
+``target``, ``contest`` the ``loser``. When a card ends the round only the steps marked
+``at_end`` run (draws, discards, contests), and a choice is asked only if such a later step
+reads what it provides (RULES.md, going out).
 """
 
 from __future__ import annotations
@@ -18,19 +23,23 @@ if TYPE_CHECKING:
 
 SEATS = {
     "self": "the player who played the card",
-    "next": "the next player in the direction of play (after any reverse already done)",
-    "prev": "the previous player in the direction of play",
+    "next": "the next player in the direction of play that is in (after any reverse "
+            "already done)",
+    "prev": "the previous player in the direction of play that is in",
+    "partner": "the player's partner (the next member of its team)",
+    "next_partner": "the next player's partner, even if it is out",
     "dealer": "the dealer",
     "first": "the player to the dealer's left",
     "target": "the player chosen by the card's `choose_player` step",
     "challenger": "the player who answered the card's `challenge` step",
+    "loser": "the loser of the card's `contest` step",
 }
-
 SEAT_SCHEMA = {"enum": sorted(SEATS), "description": "A seat, relative to the card's player: "
                + "; ".join(f"`{k}`: {v}" for k, v in SEATS.items())}
 STEPS_REF = {"$ref": "#/$defs/steps"}
 COUNT_SCHEMA = {"description": "How many cards (or a `$option` reference).",
                 "anyOf": [{"type": "integer", "minimum": 0}, {"type": "string", "pattern": r"^\$"}]}
+READ_BY_SEAT = {"target": "target", "loser": "loser", "challenger": "challenger"}
 
 
 @dataclass(frozen=True)
@@ -43,14 +52,41 @@ class Primitive:
     params: dict[str, Any] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     bare: bool = False            # may be written as a bare string, without parameters
-    at_end: bool = False          # still runs when the card ended the round (see RULES: going out)
-    uses_color: bool = False      # reads the colour in force (so a preceding colour choice matters)
+    at_end: bool = False          # still runs when the card ended the round
+    reads: tuple[str, ...] = ()   # what it uses of earlier choices: color, target, loser
+    provides: str | None = None   # what it decides for later steps
     programs: tuple[str, ...] = ()  # parameters that hold nested step lists
     main: str | None = None       # the parameter a bare value stands for (`turn_to: dealer`)
 
 
+def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
+    """What a step reads: its primitive's fixed reads plus seats named in its parameters."""
+    out = set(prim.reads)
+    args = step.args if isinstance(step, Step) else step
+    for value in args.values():
+        if isinstance(value, str) and value in READ_BY_SEAT:
+            out.add(READ_BY_SEAT[value])
+    return out
+
+
+# ----------------------------------------------------------------------- run functions
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
-    game.draw_cards(game.seat(step.args["who"], ctx), step.args["count"])
+    got = game.draw_cards(game.seat(step.args["who"], ctx), step.args["count"])
+    if got:
+        ctx.drawn = got[-1]
+
+
+def _draw_until_color(game: Game, ctx: Ctx, step: Step) -> None:
+    seat = game.seat(step.args["who"], ctx)
+    faces = game.rulebook.faces
+    while True:
+        got = game.draw_cards(seat, 1)
+        if not got or faces[got[0]].color == game.color:
+            return
+
+
+def _discard_color(game: Game, ctx: Ctx, step: Step) -> None:
+    game.discard_color(game.seat(step.args["who"], ctx))
 
 
 def _skip(game: Game, ctx: Ctx, step: Step) -> None:
@@ -70,6 +106,22 @@ def _choose_color(game: Game, ctx: Ctx, step: Step) -> None:
     game.ask("color", game.seat(step.args.get("who", "self"), ctx), ctx)
 
 
+def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
+    seat = game.seat(step.args.get("who", "self"), ctx)
+    among = step.args.get("among", "others")
+    team = game.team_of
+    seats = [s for s in range(game.players) if s != seat
+             and (among != "opponents" or team(s) != team(seat))]
+    if seats:
+        game.ask("target", seat, ctx, tuple(seats))
+
+
+def _contest(game: Game, ctx: Ctx, step: Step) -> None:
+    other = game.seat(step.args.get("with", "target"), ctx)
+    if other >= 0:
+        game.ask("contest", ctx.actor, ctx, (ctx.actor, other))
+
+
 def _challenge(game: Game, ctx: Ctx, step: Step) -> None:
     branches = (step.args["guilty"], step.args["innocent"], step.args["accepted"])
     if ctx.final:  # a card that ended the round can't be challenged
@@ -85,9 +137,14 @@ def _return_card(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _if(game: Game, ctx: Ctx, step: Step) -> None:
-    players = step.args.get("players")
-    holds = players is None or players == game.players
-    branch = step.args.get("then") if holds else step.args.get("else")
+    args = step.args
+    holds = True
+    if args.get("players") is not None:
+        holds = args["players"] == game.players
+    if holds and args.get("out") is not None:
+        seat = game.seat(args["out"], ctx)
+        holds = seat != ctx.actor and not game.hands[seat]
+    branch = args.get("then") if holds else args.get("else")
     if branch is not None:
         game.push(branch, ctx)
 
@@ -96,18 +153,65 @@ def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
     game.turn_first_card(put_back=step.args.get("put_back", False))
 
 
+def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
+    src = step.args["from"]
+    if src == "all":
+        first = (game.dealer + 1) % game.players
+        givers = [(first + i) % game.players for i in range(game.players)]
+    else:
+        givers = [game.seat(s, ctx) for s in (src if isinstance(src, list) else [src])]
+    if step.args.get("all_or_none") and not all(game.hands[g] for g in givers):
+        return
+    game.start_giving(givers, step.args.get("count", 1), step.args.get("together", False), ctx)
+
+
+def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
+    partner = game.seat(step.args.get("who", "partner"), ctx)
+    cards = game.cards_of_color(partner, game.color) if partner != ctx.actor else []
+    if cards:
+        game.ask("forced_play", partner, ctx, (ctx.actor, step.args.get("else")))
+    else:
+        game.turn_to = game.advance(partner, 1)
+        if step.args.get("else") is not None:
+            game.push(step.args["else"], ctx)
+
+
+def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
+    game.offer_drawn(ctx)
+
+
+SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or `all` (every "
+                               "player, in seat order from the dealer's left).",
+                "anyOf": [SEAT_SCHEMA, {"const": "all"},
+                          {"type": "array", "items": SEAT_SCHEMA, "minItems": 1}]}
+
 PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("draw", "`who` draws `count` cards from the draw pile (reshuffling the discard "
               "pile, all but its top card, when it runs out; what can't be drawn is forgiven).",
               _draw, {"who": SEAT_SCHEMA, "count": COUNT_SCHEMA}, ("who", "count"), at_end=True),
+    Primitive("draw_until_color", "`who` draws one card at a time until it draws a card of the "
+              "colour in force (wilds don't count) and keeps them all; it stops if both piles "
+              "run out.", _draw_until_color, {"who": SEAT_SCHEMA}, ("who",), at_end=True,
+              reads=("color",), main="who"),
+    Primitive("discard_color", "`who` discards every card of the colour in force from its "
+              "hand, under the top card (which stays on top).", _discard_color,
+              {"who": SEAT_SCHEMA}, ("who",), at_end=True, reads=("color",), main="who"),
     Primitive("skip", "The next player loses its turn (several skips add up).", _skip, bare=True),
     Primitive("reverse", "The direction of play flips.", _reverse, bare=True),
     Primitive("turn_to", "The next turn goes to `who` instead of the next player.", _turn_to,
               {"who": SEAT_SCHEMA}, ("who",), main="who"),
     Primitive("choose_color", "`who` (default `self`) chooses the colour in force (any colour, "
-              "the same one too). At the end of a round it is asked only if a later step of the "
-              "card uses the colour.", _choose_color, {"who": SEAT_SCHEMA}, bare=True,
-              main="who"),
+              "the same one too).", _choose_color, {"who": SEAT_SCHEMA}, bare=True, main="who",
+              provides="color"),
+    Primitive("choose_player", "`who` (default `self`) chooses another player, the card's "
+              "`target`: among `others` (default) or `opponents` (not of its team).",
+              _choose_player, {"who": SEAT_SCHEMA, "among": {
+                  "enum": ["others", "opponents"], "description": "Who may be chosen."}},
+              bare=True, provides="target"),
+    Primitive("contest", "The card's player and `with` (default `target`) hold a contest "
+              "decided at the table (asked as `loser S`; drawn at random in simulation); the "
+              "loser is `loser` for later steps.", _contest, {"with": SEAT_SCHEMA}, bare=True,
+              at_end=True, provides="loser", main="with"),
     Primitive("challenge", "`who` may challenge the card. Challenged: `guilty` runs if the card "
               "was not legally played (see the card's `legal_if`), else `innocent`; not "
               "challenged (or the card ended the round): `accepted`.", _challenge,
@@ -116,15 +220,36 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               programs=("guilty", "innocent", "accepted")),
     Primitive("return_card", "The card goes back to its player's hand and the colour in force "
               "reverts to what it was before the card.", _return_card, bare=True),
-    Primitive("if", "Runs `then` when the condition holds, else `else`. Conditions: `players` "
-              "(the number of players equals it), `option` (a boolean option is true; decided "
-              "when the rulebook loads).", _if,
+    Primitive("if", "Runs `then` when every condition given holds, else `else`. Conditions: "
+              "`players` (the number of players equals it), `option` (a boolean option is "
+              "true; decided when the rulebook loads), `out` (that seat, not the player, holds "
+              "no cards).", _if,
               {"players": {"type": "integer", "minimum": 2, "description": "Number of players."},
                "option": {"type": "string", "description": "Name of a boolean option."},
-               "then": STEPS_REF, "else": STEPS_REF}, at_end=True, programs=("then", "else")),
+               "out": SEAT_SCHEMA, "then": STEPS_REF, "else": STEPS_REF}, at_end=True,
+              programs=("then", "else")),
     Primitive("turn_again", "First card only: turn another card from the draw pile on top and "
               "apply its first-card rules; with `put_back: true` this card first goes back into "
               "the draw pile, which is shuffled.", _turn_again,
               {"put_back": {"type": "boolean", "description": "Put this card back and shuffle."}},
               bare=True, main="put_back"),
+    Primitive("give_cards", "Each giver in `from` chooses `count` cards (a number, or `half`: "
+              "half its hand rounded down) and gives them to its partner. `together`: all "
+              "choose before any card is received. `all_or_none`: nothing happens unless every "
+              "giver holds a card.", _give_cards,
+              {"from": SEATS_OR_ALL,
+               "count": {"description": "Cards each giver gives: a number or `half`.",
+                         "anyOf": [{"type": "integer", "minimum": 1}, {"const": "half"}]},
+               "together": {"type": "boolean", "description": "Chosen before any is received."},
+               "all_or_none": {"type": "boolean", "description": "Only if all givers hold "
+                                                                 "cards."}},
+              ("from",)),
+    Primitive("partner_plays", "The turn goes to `who` (default `partner`), which must play a "
+              "card of the colour in force (a wild does not count); the card has its normal "
+              "effect and play goes on from that seat. If it can't, `else` runs and the next "
+              "turn is the seat after it.", _partner_plays,
+              {"who": SEAT_SCHEMA, "else": STEPS_REF}, bare=True, reads=("color",),
+              programs=("else",)),
+    Primitive("offer_drawn", "Turn rules: the card just drawn may be played at once if it is "
+              "playable (see the `play_drawn` setting).", _offer_drawn, bare=True),
 ]}

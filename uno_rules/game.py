@@ -25,7 +25,8 @@ _RUN = {name: p.run for name, p in PRIMITIVES.items()}
 class Ctx:
     """The context of one card being resolved: who played it and what was decided."""
 
-    __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger")
+    __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
+                 "loser", "drawn")
 
     def __init__(self, actor: int, face: int = -1, honest: bool = True,
                  prev_color: int = NO_COLOR, final: bool = False):
@@ -36,6 +37,8 @@ class Ctx:
         self.final = final          # the card ended the round: only at-end steps run
         self.target = -1
         self.challenger = -1
+        self.loser = -1
+        self.drawn = -1             # the card the draw step drew last
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__}
@@ -73,19 +76,23 @@ class Game:
         self.stack: list[list[Any]] = []  # frames: [program id, pc, ctx]
         self.ctx = Ctx(self.dealer)
         self.pending: tuple[str, int | None, Ctx | None, Any] | None = None
+        self.out_seats: list[int] = []   # seats that went out while their team played on
+        self.giving: dict[str, Any] | None = None  # cards being chosen to give (give_cards)
         self.over = False
         self.result: Result | None = None
         self.turns = 0
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
         self._decision: Decision | None = None
+        if players % rulebook.team_size:
+            raise IllegalAction(f"{rulebook.name} has teams of {rulebook.team_size}: "
+                                f"{players} players can't be seated")
         if _deal:
             deck = list(rulebook.deck)
             self.rng.shuffle(deck)
             self.draw_pile = deck
             self.deal()
-            self.turn_first_card()
-            self._run()
+            self.start()
 
     # ----------------------------------------------------------------- public API
     @property
@@ -205,19 +212,45 @@ class Game:
             return self.advance(ctx.actor, 1)
         if expr == "prev":
             return self.advance(ctx.actor, -1)
+        if expr == "partner":
+            return self.partner(ctx.actor)
+        if expr == "next_partner":
+            return self.partner(self.advance(ctx.actor, 1))
         if expr == "target":
             return ctx.target
         if expr == "challenger":
             return ctx.challenger
+        if expr == "loser":
+            return ctx.loser
         if expr == "dealer":
             return self.dealer
         if expr == "first":
             return (self.dealer + 1) % self.players
         raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
 
+    def team_of(self, seat: int) -> int:
+        """The team of ``seat``: seats ``players / team_size`` apart share a team."""
+        return seat % (self.players // self.rulebook.team_size)
+
+    def partner(self, seat: int) -> int:
+        """The next member of ``seat``'s team (itself without teams)."""
+        return (seat + self.players // self.rulebook.team_size) % self.players
+
+    def teammates(self, seat: int) -> list[int]:
+        step = self.players // self.rulebook.team_size
+        return sorted((seat + i * step) % self.players for i in range(self.rulebook.team_size))
+
     def advance(self, seat: int, steps: int) -> int:
-        """The seat ``steps`` places away in the direction of play."""
-        return (seat + steps * self.direction) % self.players
+        """The seat ``steps`` places away in the direction of play, passing players who are
+        out (hold no cards)."""
+        n, hands = self.players, self.hands
+        delta = self.direction if steps >= 0 else -self.direction
+        for _ in range(abs(steps)):
+            for _ in range(n):
+                seat = (seat + delta) % n
+                if hands[seat]:
+                    break
+        return seat
 
     def note(self, *event: Any) -> None:
         if self.log is not None:
@@ -230,7 +263,8 @@ class Game:
         self.pending = (kind, seat, ctx, data)
 
     def draw_cards(self, seat: int, count: int) -> list[int]:
-        """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed."""
+        """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
+        the rulebook's after-draw steps."""
         got: list[int] = []
         pile, hand = self.draw_pile, self.hands[seat]
         for _ in range(count):
@@ -242,13 +276,43 @@ class Game:
             hand.append(card)
             got.append(card)
         self.note("draw", seat, count, tuple(got))
+        if self.rulebook.after_draw is not None and count:
+            self.push(self.rulebook.after_draw, Ctx(seat))
         return got
+
+    def discard_color(self, seat: int) -> None:
+        """Move every card of the colour in force from ``seat``'s hand under the top card."""
+        faces, color, hand = self.rulebook.faces, self.color, self.hands[seat]
+        gone = [c for c in hand if faces[c].color == color]
+        if gone:
+            self.hands[seat] = [c for c in hand if faces[c].color != color]
+            self.discard[-1:-1] = gone
+            self.note("discard", seat, tuple(gone))
+
+    def cards_of_color(self, seat: int, color: int) -> list[int]:
+        """The distinct faces of colour ``color`` in ``seat``'s hand (wilds never match)."""
+        faces = self.rulebook.faces
+        return sorted({c for c in self.hands[seat] if faces[c].color == color != NO_COLOR})
 
     def return_played_card(self, ctx: Ctx) -> None:
         card = self.discard.pop()
         self.hands[ctx.actor].append(card)
         self.color = ctx.prev_color
         self.note("return", ctx.actor, card)
+
+    def start_giving(self, givers: list[int], count: int | str, together: bool,
+                     ctx: Ctx) -> None:
+        """Ask each giver in turn for ``count`` cards for its partner."""
+        self.giving = {"queue": [[g, count] for g in givers], "aside": [], "together": together}
+        self._next_give(ctx)
+
+    def offer_drawn(self, ctx: Ctx) -> None:
+        """Offer the card just drawn for play, if it is still held and playable."""
+        card, seat = ctx.drawn, ctx.actor
+        if card < 0 or card not in self.hands[seat] or self.rulebook.settings.play_drawn == \
+                "never" or not self._playable(seat, [card]):
+            return
+        self.ask("drawn", seat, ctx, card)
 
     def deal(self) -> None:
         """Deal the hands one card at a time, starting left of the dealer."""
@@ -257,6 +321,13 @@ class Game:
         for _ in range(self.rulebook.settings.hand_size):
             for i in range(self.players):
                 self.hands[(first + i) % self.players].append(pile.pop())
+
+    def start(self) -> None:
+        """After the deal: turn the first card, run the setup steps, start the first turn."""
+        if self.rulebook.setup is not None:
+            self.push(self.rulebook.setup, Ctx(self.dealer))
+        self.turn_first_card()
+        self._run()
 
     def turn_first_card(self, put_back: bool = False) -> None:
         """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
@@ -267,15 +338,23 @@ class Game:
             return  # nothing left to turn: the card below stays on top
         card = self.draw_pile.pop()
         self.discard.append(card)
-        face = self.rulebook.faces[card]
-        self.color = face.color
+        self.color = self.rulebook.faces[card].color
         self.note("first", card)
         self.ctx = ctx = Ctx(self.dealer, card)
-        rule = self.rulebook.rules[face.rank]
+        rule = self.rulebook.rules[card]
         if rule is not None:
             program = rule.effect if rule.first_card is None else rule.first_card
             if program is not None:
                 self.push(program, ctx)
+
+    def all_cards(self) -> list[int]:
+        """Every card of the game wherever it is (for conservation checks)."""
+        out = self.draw_pile + self.discard + self.out
+        for hand in self.hands:
+            out += hand
+        if self.giving:
+            out += [card for _, _, card in self.giving["aside"]]
+        return out
 
     # ------------------------------------------------------------------ internals
     def _reshuffle(self) -> bool:
@@ -294,6 +373,10 @@ class Game:
         stack, programs = self.stack, self.rulebook.programs
         while stack:
             frame = stack[-1]
+            if frame[0] < 0:  # an out-of-turn action's steps are done: resume what was pending
+                stack.pop()
+                self.pending = frame[2]
+                return
             program = programs[frame[0]]
             pc = frame[1]
             if pc >= len(program):
@@ -310,26 +393,45 @@ class Game:
         self._resolved()
 
     def _resolved(self) -> None:
-        """The current card is fully resolved: end the round or start the next turn."""
-        ctx = self.ctx
+        """The current card is fully resolved: players go out, the round ends, or the next
+        turn starts."""
+        ctx, hands = self.ctx, self.hands
+        if self.out_seats:
+            self.out_seats = [s for s in self.out_seats if not hands[s]]
         for i in range(self.players):
             seat = (ctx.actor + i) % self.players
-            if not self.hands[seat]:
+            if hands[seat] or seat in self.out_seats:
+                continue
+            if self._round_ends_with(seat):
                 self._end_round(seat)
+                return
+            self.out_seats.append(seat)
+            self.note("out", seat)
+            if self.rulebook.going_out is not None:
+                self.push(self.rulebook.going_out, Ctx(seat))
+                self._run()
                 return
         nxt = self.turn_to if self.turn_to is not None else self.advance(ctx.actor, 1 + self.skips)
         self.skips = 0
         self.turn_to = None
         self.pending = ("turn", nxt, None, None)
 
+    def _round_ends_with(self, seat: int) -> bool:
+        """Whether ``seat`` holding no cards ends the round."""
+        if self.rulebook.round_ends == "player":
+            return True
+        return not any(self.hands[s] for s in self.teammates(seat))
+
     def _end_round(self, winner: int) -> None:
         faces = self.rulebook.faces
-        points = sum(faces[c].points for s, h in enumerate(self.hands) if s != winner for c in h)
+        team = self.teammates(winner)
+        points = sum(faces[c].points for s, h in enumerate(self.hands) if s not in team
+                     for c in h)
         self.over = True
         self.pending = None
         self.uno_open = -1
         self.stack.clear()
-        self.result = Result((winner,), points)
+        self.result = Result(tuple(team), points)
         self.note("win", winner, points)
 
     def _canonical(self, action: Action) -> Action:
@@ -347,14 +449,14 @@ class Game:
     def _playable(self, seat: int, cards: Iterable[int]) -> list[int]:
         """The distinct faces among ``cards`` that ``seat`` may play now."""
         rb = self.rulebook
-        faces = rb.faces
+        faces, rules = rb.faces, rb.rules
         top = faces[self.discard[-1]] if self.discard else None
         color, rank = self.color, (top.rank if top else -1)
         out: list[int] = []
         for card in set(cards):
             f = faces[card]
             if f.color == NO_COLOR or f.color == color or f.rank == rank:
-                rule = rb.rules[f.rank]
+                rule = rules[card]
                 if rule is not None and rule.legal_if is not None and not rule.bluff \
                         and not self._legal(seat, card, rule.legal_if):
                     continue
@@ -410,13 +512,26 @@ class Game:
             return [Action(seat, "color", c) for c in rb.colors]
         if kind == "challenge":
             return [Action(seat, "challenge"), Action(seat, "accept")]
+        if kind == "target":
+            return [Action(seat, "target", t) for t in data]
+        if kind == "contest":
+            return [Action(None, "loser", s) for s in data]
+        if kind == "give":
+            return [Action(seat, "give", rb.faces[c].name) for c in sorted(set(self.hands[seat]))]
+        if kind == "forced_play":
+            hand = self.hands[seat]
+            return self._play_actions(seat, self.cards_of_color(seat, self.color), len(hand))
         raise AssertionError(f"unknown decision kind {kind}")
 
     def _why_illegal(self, action: Action, decision: Decision) -> str:
         pending = f"pending: seat {decision.seat} to {decision.kind}"
+        if decision.kind == "contest":
+            return f"{action}: not an option ({pending}: one of " \
+                   f"{', '.join(str(a) for a in decision.options)})"
         if action.seat != decision.seat:
             return f"{action}: not seat {action.seat}'s decision ({pending})"
-        if action.kind == "play" and decision.kind in ("turn", "drawn"):
+        if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
+                                                                 "forced_play"):
             fid = self.rulebook.by_name[action.arg]  # type: ignore[index]
             if fid not in self.hands[action.seat]:  # type: ignore[index]
                 return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
@@ -424,24 +539,28 @@ class Game:
                 return f"{action}: only the card just drawn may be played ({pending})"
             if action.uno and len(self.hands[action.seat]) != 2:  # type: ignore[index]
                 return f"{action}: UNO is called only on the next-to-last card"
-            return f"{action}: {action.arg} can't be played on {self.top} ({self.color_name})"
+            if decision.kind == "forced_play":
+                return f"{action}: a card of the colour {self.color_name} must be played"
+            if decision.kind == "turn":
+                return f"{action}: {action.arg} can't be played on {self.top} " \
+                       f"({self.color_name})"
         return f"{action}: not an option ({pending})"
 
     def _answer(self, action: Action) -> None:
         kind, seat, ctx, data = self.pending  # type: ignore[misc]
         self.pending = None
         k = action.kind
+        if kind == "turn":
+            self.turns += 1
         if k == "play":
             self._play(seat, self.rulebook.by_name[action.arg], action.uno)  # type: ignore[index]
             return
         if k == "draw":
-            self._draw_on_turn(seat)
-            return
-        if k == "keep":
+            self.ctx = ctx = Ctx(seat)
+            self.push(self.rulebook.draw_program, ctx)
+        elif k == "keep":
             self.note("keep", seat)
-            self._end_plain_turn(seat)
-            return
-        if k == "color":
+        elif k == "color":
             self.color = self.rulebook.colors.index(action.arg)  # type: ignore[arg-type]
             self.note("color", seat, self.color)
         elif k in ("challenge", "accept"):
@@ -451,12 +570,51 @@ class Game:
             else:
                 self.note("challenge", seat, ctx.actor, not ctx.honest)
                 self.push(innocent if ctx.honest else guilty, ctx)
+        elif k == "target":
+            ctx.target = action.arg
+            self.note("target", seat, action.arg)
+        elif k == "loser":
+            ctx.loser = action.arg
+            self.note("loser", action.arg)
+        elif k == "give":
+            self._give(seat, self.rulebook.by_name[action.arg], ctx)  # type: ignore[index]
+            if self.pending is not None:
+                return
         self._run()
+
+    def _give(self, seat: int, card: int, ctx: Ctx) -> None:
+        giving = self.giving
+        assert giving is not None
+        self.hands[seat].remove(card)
+        to = self.partner(seat)
+        if giving["together"]:
+            giving["aside"].append([seat, to, card])
+        else:
+            self.hands[to].append(card)
+        self.note("give", seat, to, card)
+        giving["queue"][0][1] -= 1
+        self._next_give(ctx)
+
+    def _next_give(self, ctx: Ctx) -> None:
+        giving = self.giving
+        assert giving is not None
+        queue, hands = giving["queue"], self.hands
+        while queue:
+            giver, count = queue[0]
+            if count == "half":
+                count = queue[0][1] = len(hands[giver]) // 2
+            if count > 0 and hands[giver]:
+                self.ask("give", giver, ctx)
+                return
+            queue.pop(0)
+        for _, to, card in giving["aside"]:
+            hands[to].append(card)
+        self.giving = None
 
     def _play(self, seat: int, card: int, uno: bool) -> None:
         rb = self.rulebook
         face = rb.faces[card]
-        rule = rb.rules[face.rank]
+        rule = rb.rules[card]
         honest = True
         if rule is not None and rule.legal_if is not None:
             honest = self._legal(seat, card, rule.legal_if)
@@ -464,28 +622,23 @@ class Game:
         hand.remove(card)
         self.discard.append(card)
         prev, self.color = self.color, face.color
-        self.turns += 1
         self.note("play", seat, card)
         if len(hand) == 1 and not uno:
             self.uno_open = seat
-        self.ctx = ctx = Ctx(seat, card, honest, prev, final=not hand)
+        final = not hand and self._round_ends_with(seat)
+        self.ctx = ctx = Ctx(seat, card, honest, prev, final)
         if rule is not None and rule.effect is not None:
             self.push(rule.effect, ctx)
         self._run()
 
-    def _draw_on_turn(self, seat: int) -> None:
-        self.turns += 1
-        got = self.draw_cards(seat, 1)
-        if got and self.rulebook.settings.play_drawn != "never" and self._playable(seat, got):
-            self.pending = ("drawn", seat, None, got[0])
-            return
-        self._end_plain_turn(seat)
-
-    def _end_plain_turn(self, seat: int) -> None:
-        self.ctx = Ctx(seat)
-        self._resolved()
-
     def _catch(self, seat: int, target: int) -> None:
         self.uno_open = -1
         self.note("catch", seat, target)
+        saved, depth = self.pending, len(self.stack)
+        self.pending = None
         self.draw_cards(target, self.rulebook.settings.uno_penalty)
+        if len(self.stack) > depth:  # after-draw steps to run first, then resume
+            self.stack.insert(depth, [-1, 0, saved])
+            self._run()
+        else:
+            self.pending = saved

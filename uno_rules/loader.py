@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .effects import PRIMITIVES
+from .effects import PRIMITIVES, step_reads
 from .errors import Problem, RulebookError
 from .model import NO_COLOR, CardRule, Face, LegalIf, Rulebook, Settings, Step
 from .schema import rulebook_schema
@@ -241,16 +241,19 @@ def _semantic(located: Located) -> list[Problem]:
                     problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
                                                     "defined by two deck groups"))
                 names.add(name)
+    tags = {t for g in (data.get("deck") or {}).values() if g for t in g.get("tags", [])}
     for rank in data.get("cards") or {}:
-        if rank not in ranks:
+        if rank not in ranks and rank not in tags:
             problems.append(located.problem(("cards", rank), f"card rule for rank {rank!r}, "
                                             f"which no deck group has"
-                                            f"{did_you_mean(rank, sorted(ranks))}", at_key=True))
-    for path, ref in _walk_refs({k: data.get(k) for k in ("settings", "deck", "cards")}, ()):
+                                            f"{did_you_mean(rank, sorted(ranks | tags))}",
+                                            at_key=True))
+    sections = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn")
+    for path, ref in _walk_refs({k: data.get(k) for k in sections}, ()):
         if ref not in options:
             problems.append(located.problem(path, f"unknown option '${ref}'"
                                             f"{did_you_mean(ref, list(options))}"))
-    for path, value in _walk_steps(data.get("cards") or {}, ("cards",)):
+    for path, value in _walk_steps({k: data.get(k) for k in sections}, ()):
         if isinstance(value, dict) and "if" in value and isinstance(value["if"], dict):
             opt = value["if"].get("option")
             if opt is not None and not isinstance(options.get(opt), bool):
@@ -306,6 +309,15 @@ class _Compiler:
         self.located = located
         self.options = dict(located.data.get("options") or {})
         self.programs: list[tuple[Step, ...]] = []
+        self.ranks: list[str] = []
+
+    def concat(self, ids: list[int | None]) -> int | None:
+        """One program running the given ones in order (None when all are None)."""
+        real = [i for i in ids if i is not None]
+        if len(real) <= 1:
+            return real[0] if real else None
+        self.programs.append(tuple(step for i in real for step in self.programs[i]))
+        return len(self.programs) - 1
 
     def program(self, steps: list[Any], path: PathKey) -> int:
         compiled: list[Step] = []
@@ -331,21 +343,64 @@ class _Compiler:
             else:
                 args[key] = _opt(value, self.options)
         at_end = prim.at_end
-        if name == "choose_color":
-            at_end = _uses_color(rest)
+        if prim.provides is not None:
+            # A choice at the end of a round is asked only if a later at-end step reads it.
+            at_end = _read_at_end(rest, prim.provides)
         f, line, col = self.located.pos(path)
         return [Step(name, args, at_end, f"{f}:{line}:{col}")]
 
 
-def _uses_color(steps: Any) -> bool:
+def _read_at_end(steps: Any, what: str) -> bool:
+    """Whether any step in ``steps`` (nested ones too) that runs at the end reads ``what``."""
     for raw in steps if isinstance(steps, list) else []:
         name, params = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
-        if PRIMITIVES[name].uses_color:
+        prim = PRIMITIVES[name]
+        params = params if isinstance(params, dict) else \
+            ({prim.main: params} if prim.main and params is not None else {})
+        if prim.at_end and what in step_reads(params, prim):
             return True
-        for key in PRIMITIVES[name].programs:
-            if _uses_color((params or {}).get(key)):
-                return True
+        if any(_read_at_end(params.get(key), what) for key in prim.programs):
+            return True
     return False
+
+
+DEFAULT_DRAW = [{"draw": {"who": "self", "count": 1}}, "offer_drawn"]
+
+
+def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
+                ) -> list[CardRule | None]:
+    """Each face's behaviour: its rank's card rule, then its tags' (programs concatenated)."""
+    cards = {k: v for k, v in (data.get("cards") or {}).items() if v is not None}
+    opts = comp.options
+    compiled: dict[tuple[str, str], int | None] = {}
+
+    def program(key: str, part: str) -> int | None:
+        if (key, part) not in compiled:
+            steps = cards.get(key, {}).get(part)
+            compiled[key, part] = None if steps is None else \
+                comp.program(steps, ("cards", key, part))
+        return compiled[key, part]
+
+    out: list[CardRule | None] = []
+    for face in faces:
+        rank = data_rank = comp.ranks[face.rank]
+        keys = [k for k in (data_rank, *face.tags) if k in cards]
+        if not keys:
+            out.append(None)
+            continue
+        effects = [program(k, "effect") for k in keys]
+        firsts = [program(k, "first_card") if "first_card" in cards[k] else program(k, "effect")
+                  for k in keys]
+        legal = cards.get(rank, {}).get("legal_if")
+        out.append(CardRule(
+            rank=rank,
+            effect=comp.concat(effects),
+            first_card=comp.concat(firsts),
+            legal_if=None if legal is None else LegalIf(
+                _opt(legal["holds_no"], opts), bool(_opt(legal.get("count_wilds", False), opts))),
+            bluff=bool(_opt(cards.get(rank, {}).get("bluff", False), opts)),
+        ))
+    return out
 
 
 def _compile(located: Located, source: str, house: tuple[str, ...],
@@ -354,7 +409,7 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
     comp = _Compiler(located)
     opts = comp.options
     colors = tuple(data["colors"])
-    ranks: list[str] = []
+    ranks: list[str] = comp.ranks
     faces: list[Face] = []
     deck: list[int] = []
     for group in (data.get("deck") or {}).values():
@@ -374,27 +429,23 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
                             tuple(group.get("tags", [])), points, group.get("points") == "face")
                 faces.append(face)
                 deck.extend([face.id] * copies)
-    rules: list[CardRule | None] = [None] * len(ranks)
-    for rank, card in (data.get("cards") or {}).items():
-        if card is None:
-            continue
-        path = ("cards", rank)
-        legal = card.get("legal_if")
-        rules[ranks.index(rank)] = CardRule(
-            rank=rank,
-            effect=comp.program(card["effect"], path + ("effect",)) if "effect" in card else None,
-            first_card=(comp.program(card["first_card"], path + ("first_card",))
-                        if "first_card" in card else None),
-            legal_if=None if legal is None else LegalIf(
-                _opt(legal["holds_no"], opts), bool(_opt(legal.get("count_wilds", False), opts))),
-            bluff=bool(_opt(card.get("bluff", False), opts)),
-        )
+    rules = _card_rules(comp, data, faces)
     settings = Settings(**{k: _opt(v, opts) for k, v in (data.get("settings") or {}).items()})
+    going_out = data.get("going_out") or {}
+    draw_steps = (data.get("turn") or {}).get("draw") or DEFAULT_DRAW
+    draw_program = comp.program(draw_steps, ("turn", "draw"))
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
         players_min=data["players"]["min"], players_max=data["players"]["max"],
         colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=tuple(deck),
         rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
+        draw_program=draw_program, team_size=(data.get("teams") or {}).get("size", 1),
+        round_ends=going_out.get("round_ends", "player"),
+        going_out=comp.program(going_out["then"], ("going_out", "then"))
+        if going_out.get("then") else None,
+        after_draw=comp.program(data["after_draw"], ("after_draw",))
+        if data.get("after_draw") else None,
+        setup=comp.program(data["setup"], ("setup",)) if data.get("setup") else None,
         options=opts, description=data.get("description", ""), house=house,
         overrides=dict(overrides), by_name={f.name: f.id for f in faces},
     )

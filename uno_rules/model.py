@@ -80,9 +80,15 @@ class Rulebook:
     ranks: tuple[str, ...]
     faces: tuple[Face, ...]
     deck: tuple[int, ...]            # a face id per physical card, in canonical order
-    rules: tuple[CardRule | None, ...]  # indexed by rank
+    rules: tuple[CardRule | None, ...]  # indexed by face id: rank and tag behaviour combined
     programs: tuple[tuple[Step, ...], ...]
     settings: Settings
+    draw_program: int                # what drawing on one's turn does
+    team_size: int = 1               # players per team; 1: no teams
+    round_ends: str = "player"       # player: when one goes out; team: when a team is all out
+    going_out: int | None = None     # program run for a player who goes out (round goes on)
+    after_draw: int | None = None    # program run right after any draw (actor: the drawer)
+    setup: int | None = None         # program run after the first card, before the first turn
     options: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     house: tuple[str, ...] = ()

@@ -64,8 +64,7 @@ def game_from_position(rulebook: Rulebook, players: int, position: Position,
     if not 0 <= position.turn < players:
         raise IllegalAction(f"turn {position.turn} is not a seat of {players} players")
     if not game.discard:
-        game.turn_first_card()
-        game._run()
+        game.start()
         return game
     top = rulebook.faces[game.discard[-1]]
     if position.color is not None:

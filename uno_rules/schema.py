@@ -114,9 +114,36 @@ def rulebook_schema() -> dict[str, Any]:
                      "this one can change or remove a group).",
                      "additionalProperties": {"anyOf": [{"$ref": "#/$defs/deck_group"},
                                                         {"type": "null"}]}},
+            "teams": {"type": "object", "additionalProperties": False, "required": ["size"],
+                      "description": "Players play in teams: seats `players / size` apart are "
+                                     "partners (with pairs, partners sit across).",
+                      "properties": {"size": {"type": "integer", "minimum": 1,
+                                              "description": "Players per team."}}},
+            "going_out": {"type": "object", "additionalProperties": False,
+                          "description": "What happens when a player's hand empties.",
+                          "properties": {
+                              "round_ends": {"enum": ["player", "team"], "description":
+                                             "player (default): the round ends as soon as "
+                                             "one player goes out; team: when every member "
+                                             "of a team is out."},
+                              "then": {"$ref": "#/$defs/steps", "description":
+                                       "Steps for a player who went out while the round "
+                                       "goes on (it is `self`), after its card's effect."}}},
+            "after_draw": {"$ref": "#/$defs/steps", "description":
+                           "Steps run right after any draw, before anything else (the drawer "
+                           "is `self`)."},
+            "setup": {"$ref": "#/$defs/steps", "description":
+                      "Steps run after the first card, before the first turn (the dealer is "
+                      "`self`)."},
+            "turn": {"type": "object", "additionalProperties": False,
+                     "description": "The turn rules.",
+                     "properties": {"draw": {"$ref": "#/$defs/steps", "description":
+                                             "What drawing instead of playing does (default: "
+                                             "draw 1, then `offer_drawn`)."}}},
             "cards": {"type": "object", "description":
-                      "What each rank does, by rank name. Ranks without an entry do nothing "
-                      "when played (number cards).",
+                      "What each rank or tag does, by rank or tag name. A card with a tag "
+                      "does its rank's effect, then its tag's. Ranks without an entry do "
+                      "nothing when played (number cards).",
                       "additionalProperties": {"anyOf": [{"$ref": "#/$defs/card"},
                                                          {"type": "null"}]}},
         },

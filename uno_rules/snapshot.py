@@ -31,12 +31,17 @@ def snapshot(game: Game) -> dict[str, Any]:
         ctxs.append(ctx)
         return len(ctxs) - 1
 
-    frames = [[f[0], f[1], ctx_index(f[2])] for f in game.stack]
-    pending = None
-    if game.pending is not None:
-        kind, seat, ctx, data = game.pending
-        pending = {"kind": kind, "seat": seat, "ctx": ctx_index(ctx),
-                   "data": list(data) if isinstance(data, tuple) else data}
+    def pending_json(pending: Any) -> dict[str, Any] | None:
+        if pending is None:
+            return None
+        kind, seat, ctx, data = pending
+        return {"kind": kind, "seat": seat, "ctx": ctx_index(ctx),
+                "data": list(data) if isinstance(data, tuple) else data}
+
+    # A negative program id marks a frame that resumes a pending decision (see Game._catch).
+    frames = [[f[0], f[1], pending_json(f[2]) if f[0] < 0 else ctx_index(f[2])]
+              for f in game.stack]
+    pending = pending_json(game.pending)
     current = ctx_index(game.ctx)
     version, internal, gauss = game.rng.getstate()
     return {
@@ -59,6 +64,11 @@ def snapshot(game: Game) -> dict[str, Any]:
         "turns": game.turns,
         "over": game.over,
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
+        "out_seats": list(game.out_seats),
+        "giving": None if game.giving is None else {
+            "queue": [list(q) for q in game.giving["queue"]],
+            "aside": [[g, t, names[c]] for g, t, c in game.giving["aside"]],
+            "together": game.giving["together"]},
         "stack": frames,
         "ctxs": [c.to_json() for c in ctxs],
         "ctx": current,
@@ -93,13 +103,23 @@ def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Gam
         if data["result"] is not None:
             game.result = Result(tuple(data["result"][0]), data["result"][1])
         ctxs = [Ctx.from_json(c) for c in data["ctxs"]]
-        game.stack = [[f[0], f[1], ctxs[f[2]]] for f in data["stack"]]
-        game.ctx = ctxs[data["ctx"]]
-        p = data["pending"]
-        if p is not None:
+
+        def pending(p: Any) -> Any:
+            if p is None:
+                return None
             pdata = tuple(p["data"]) if isinstance(p["data"], list) else p["data"]
-            game.pending = (p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]],
-                            pdata)
+            return (p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]], pdata)
+
+        game.stack = [[f[0], f[1], pending(f[2]) if f[0] < 0 else ctxs[f[2]]]
+                      for f in data["stack"]]
+        game.ctx = ctxs[data["ctx"]]
+        game.pending = pending(data["pending"])
+        game.out_seats = list(data["out_seats"])
+        g = data["giving"]
+        game.giving = None if g is None else {
+            "queue": [list(q) for q in g["queue"]],
+            "aside": [[a, b, parse_card(rulebook, c)] for a, b, c in g["aside"]],
+            "together": g["together"]}
         game.history = [Action.parse(a) for a in data["history"]]
         version, internal, gauss = data["rng"]
         game.rng.setstate((version, tuple(internal), gauss))
@@ -129,6 +149,16 @@ def describe_event(game: Game, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} catches seat {event[2]} without UNO"
     if kind == "win":
         return f"seat {event[1]} wins the round, {event[2]} points"
+    if kind == "target":
+        return f"seat {event[1]} chooses seat {event[2]}"
+    if kind == "loser":
+        return f"seat {event[1]} loses the contest"
+    if kind == "give":
+        return f"seat {event[1]} gives a card to seat {event[2]}"
+    if kind == "discard":
+        return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
+    if kind == "out":
+        return f"seat {event[1]} is out"
     if kind == "return":
         return f"seat {event[1]} takes {name(event[2]).name} back"
     return " ".join(str(x) for x in event)
