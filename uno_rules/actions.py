@@ -8,7 +8,7 @@ from typing import NamedTuple
 from .errors import NotationError
 
 KINDS_WITH_CARD = ("play", "give", "jump_in")
-KINDS_WITH_SEAT = ("target", "catch", "loser")
+KINDS_WITH_SEAT = ("target", "catch", "loser", "uno")
 KINDS_WITH_COLOR = ("color",)
 KINDS_BARE = ("draw", "keep", "challenge", "accept")
 ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE
@@ -19,8 +19,8 @@ class Action(NamedTuple):
 
     Notation: ``"SEAT KIND [ARG]"`` — ``"1 play red 5"``, ``"1 play red 5 uno"`` (calling UNO
     on the next-to-last card), ``"0 draw"``, ``"0 keep"``, ``"2 color blue"``,
-    ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, and ``"loser 2"``
-    for a contest settled at the table (no seat acts).
+    ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, ``"3 uno 1"`` (a
+    partner calls UNO for seat 1), and ``"loser 2"`` for a contest settled at the table.
     """
 
     seat: int | None

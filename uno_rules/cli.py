@@ -31,13 +31,15 @@ def _parse_sets(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _rulebook(ref: str, sets: tuple[str, ...]) -> Rulebook:
+def _rulebook(ref: str, sets: tuple[str, ...], house: tuple[str, ...] = ()) -> Rulebook:
     try:
-        return load_rulebook(ref, settings=_parse_sets(sets))
+        return load_rulebook(ref, house=house, settings=_parse_sets(sets))
     except RulebookError as exc:
         _fail(str(exc))
 
 
+house_option = click.option("--house", "house", multiple=True, metavar="NAME",
+                            help="Apply a house-rule overlay (repeatable, in order).")
 set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a setting or option of the rulebook (repeatable).")
 
@@ -92,11 +94,12 @@ def scenario(paths: tuple[str, ...]) -> None:
 
 @cli.command()
 @click.argument("rulebook")
+@house_option
 @set_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {total, cards}.")
-def deck(rulebook: str, sets: tuple[str, ...], as_json: bool) -> None:
+def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: bool) -> None:
     """Show a rulebook's deck composition."""
-    rb = _rulebook(rulebook, sets)
+    rb = _rulebook(rulebook, sets, house)
     counts = rb.deck_counts()
     if as_json:
         click.echo(json.dumps({"total": len(rb.deck), "cards": counts}, indent=2))
@@ -110,26 +113,33 @@ def deck(rulebook: str, sets: tuple[str, ...], as_json: bool) -> None:
 
 @cli.command()
 @click.argument("rulebook")
+@house_option
 @set_option
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2))
 @click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--policy", type=click.Choice(["uniform", "play_first"]), default="uniform",
+              show_default=True, help="uniform: every legal choice equally likely; "
+              "play_first: a random playable card when there is one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def simulate(rulebook: str, sets: tuple[str, ...], games: int, players: int, seed: int,
-             as_json: bool) -> None:
-    """Play GAMES rounds with uniformly random legal choices and report statistics."""
+def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
+             players: int, seed: int, policy: str, as_json: bool) -> None:
+    """Play GAMES rounds with random legal choices and report statistics."""
     from .simulate import simulate as run
 
-    rb = _rulebook(rulebook, sets)
-    if not rb.players_min <= players <= rb.players_max:
-        _fail(f"--players {players}: {rb.name} is for {rb.players_min}-{rb.players_max} players")
-    stats = run(rb, games, players, seed).to_json()
+    rb = _rulebook(rulebook, sets, house)
+    if not rb.players_min <= players <= rb.players_max or players % rb.team_size:
+        _fail(f"--players {players}: {rb.name} is for {rb.players_min}-{rb.players_max} players"
+              + (f" in teams of {rb.team_size}" if rb.team_size > 1 else ""))
+    stats = run(rb, games, players, seed, policy=policy).to_json()
     if as_json:
         click.echo(json.dumps(stats, indent=2))
         return
     t = stats["turns"]
     click.echo(f"{rb.name}: {games} games, {players} players, seed {seed}")
     click.echo(f"  wins by seat: {stats['wins_by_seat']}")
+    if "wins_by_team" in stats:
+        click.echo(f"  wins by team: {stats['wins_by_team']}")
     click.echo(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")
     click.echo(f"  stalled: {stats['stalled']}")
     click.echo(f"  {stats['timing']['games_per_second']} games/s")

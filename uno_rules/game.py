@@ -110,11 +110,14 @@ class Game:
         return list(self.decision.options) + self.out_of_turn_actions()  # type: ignore[union-attr]
 
     def out_of_turn_actions(self) -> list[Action]:
-        """Actions any seat may take outside the pending decision (UNO catches)."""
-        if self.uno_open < 0 or self.over:
+        """Actions seats may take outside the pending decision: catching a player that did
+        not call UNO, or (with teams) calling UNO for one's partner."""
+        late = self.uno_open
+        if late < 0 or self.over:
             return []
-        return [Action(s, "catch", self.uno_open) for s in range(self.players)
-                if s != self.uno_open]
+        mates = self.teammates(late)
+        return [Action(s, "uno" if s in mates else "catch", late) for s in range(self.players)
+                if s != late]
 
     def apply(self, action: Action | str) -> None:
         """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
@@ -125,12 +128,17 @@ class Game:
             raise IllegalAction(f"{action}: the round is over")
         decision = self.decision
         assert decision is not None
-        if action.kind == "catch":
+        if action.kind in ("catch", "uno"):
             if action not in self.out_of_turn_actions():
-                raise IllegalAction(f"{action}: nobody can be caught for UNO now"
+                raise IllegalAction(f"{action}: nobody is open to a catch or an UNO call now"
                                     if self.uno_open < 0 else f"{action}: only seat "
-                                    f"{self.uno_open} can be caught, by another seat")
-            self._catch(action.seat, action.arg)  # type: ignore[arg-type]
+                                    f"{self.uno_open} can be caught, by an opponent, or called "
+                                    f"for, by a partner")
+            if action.kind == "uno":
+                self.uno_open = -1
+                self.note("uno", action.seat, action.arg)
+            else:
+                self._catch(action.seat, action.arg)  # type: ignore[arg-type]
         else:
             if action not in decision.options:
                 raise IllegalAction(self._why_illegal(action, decision))

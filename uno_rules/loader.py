@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -434,26 +434,51 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
     going_out = data.get("going_out") or {}
     draw_steps = (data.get("turn") or {}).get("draw") or DEFAULT_DRAW
     draw_program = comp.program(draw_steps, ("turn", "draw"))
+    hooks = {key: comp.program(steps, path) if steps else None for key, steps, path in [
+        ("going_out", going_out.get("then"), ("going_out", "then")),
+        ("after_draw", data.get("after_draw"), ("after_draw",)),
+        ("setup", data.get("setup"), ("setup",))]}
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
         players_min=data["players"]["min"], players_max=data["players"]["max"],
         colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=tuple(deck),
         rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
         draw_program=draw_program, team_size=(data.get("teams") or {}).get("size", 1),
-        round_ends=going_out.get("round_ends", "player"),
-        going_out=comp.program(going_out["then"], ("going_out", "then"))
-        if going_out.get("then") else None,
-        after_draw=comp.program(data["after_draw"], ("after_draw",))
-        if data.get("after_draw") else None,
-        setup=comp.program(data["setup"], ("setup",)) if data.get("setup") else None,
+        round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
+        after_draw=hooks["after_draw"], setup=hooks["setup"],
         options=opts, description=data.get("description", ""), house=house,
         overrides=dict(overrides), by_name={f.name: f.id for f in faces},
     )
 
 
 # ------------------------------------------------------------------ entry points
-def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None
-          ) -> tuple[Rulebook | None, list[Problem]]:
+def house_names() -> list[str]:
+    """Names of the shipped house-rule overlays in ``rulebooks/house/``."""
+    return sorted(p.stem for p in (SHIPPED_DIR / "house").glob("*.yaml"))
+
+
+def apply_house(located: Located, names: Iterable[str], problems: list[Problem]) -> None:
+    """Merge house-rule overlays (shipped names or paths) over the rulebook, in order."""
+    for name in names:
+        path = SHIPPED_DIR / "house" / f"{name}.yaml"
+        if not path.exists():
+            path = Path(name)
+        if not path.exists() or path.suffix not in (".yaml", ".yml"):
+            problems.append(Problem("--house", 1, 1, f"unknown house rule {name!r}"
+                                    f"{did_you_mean(name, house_names())} (shipped: "
+                                    f"{', '.join(house_names())})"))
+            continue
+        overlay = read(path, problems)
+        if overlay is None:
+            continue
+        data = {k: v for k, v in overlay.data.items() if k not in ("name", "title")}
+        located.data = _merge(located.data, data)
+        located.positions.update({k: v for k, v in overlay.positions.items()
+                                  if k not in ((), ("name",), ("title",))})
+
+
+def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
+          house: Iterable[str] = ()) -> tuple[Rulebook | None, list[Problem]]:
     """Load a rulebook, returning it (or None) and every problem found."""
     path = resolve(name_or_path)
     problems: list[Problem] = []
@@ -464,6 +489,11 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None
     located = read(path, problems)
     if located is None or problems:
         return None, problems
+    house = tuple(house)
+    if house:
+        apply_house(located, house, problems)
+        if problems:
+            return None, problems
     if overrides:
         apply_overrides(located, overrides, problems)
     problems.extend(schema_problems(located, _VALIDATOR))
@@ -473,7 +503,7 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None
     if problems:
         return None, _dedupe(problems)
     source = str(name_or_path)
-    return _compile(located, source, (), overrides or {}), []
+    return _compile(located, source, house, overrides or {}), []
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:
@@ -486,14 +516,15 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
     return out
 
 
-def load_rulebook(name_or_path: str | Path, *, settings: Mapping[str, Any] | None = None
-                  ) -> Rulebook:
+def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
+                  settings: Mapping[str, Any] | None = None) -> Rulebook:
     """Load, validate and compile a rulebook by shipped name or path.
 
-    ``settings`` overrides settings or options by name. Raises :class:`RulebookError` with
-    every problem found.
+    ``house`` names house-rule overlays (``rulebooks/house/NAME.yaml``, or paths) merged over
+    it in order; ``settings`` overrides settings or options by name. Raises
+    :class:`RulebookError` with every problem found.
     """
-    rulebook, problems = check(name_or_path, settings)
+    rulebook, problems = check(name_or_path, settings, house)
     if rulebook is None:
         raise RulebookError(problems)
     return rulebook

@@ -27,7 +27,7 @@ SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "scenario.sch
 _VALIDATOR = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
 SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
-               "catch", "jump_in")
+               "catch", "jump_in", "call_uno")
 STEP_KEYS = ("seat", "uno", "expect", "reject") + ACTION_KEYS
 
 
@@ -133,13 +133,10 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
     where = idx if "rulebook" in sc else ("rulebook",)
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
-    if config["house"]:
-        raise ScenarioError(located.problem(idx + ("house",) if "house" in sc else ("house",),
-                                            "house rules are not supported yet"))
     ref = config["rulebook"]
     try:
         rulebook = _load(str(resolve(ref, path.parent)) if not _shipped(ref) else ref,
-                         config["set"] or {})
+                         tuple(config["house"] or ()), config["set"] or {})
     except RulebookError as exc:
         first = exc.problems[0]
         raise ScenarioError(located.problem(where, f"rulebook {ref!r}: {first.message}"
@@ -167,13 +164,13 @@ def _shipped(ref: str) -> bool:
     return "/" not in ref and not ref.endswith((".yaml", ".yml"))
 
 
-_CACHE: dict[tuple[str, str], Rulebook] = {}
+_CACHE: dict[tuple[str, tuple[str, ...], str], Rulebook] = {}
 
 
-def _load(ref: str, overrides: Mapping[str, Any]) -> Rulebook:
-    key = (ref, json.dumps(overrides, sort_keys=True, default=str))
+def _load(ref: str, house: tuple[str, ...], overrides: Mapping[str, Any]) -> Rulebook:
+    key = (ref, house, json.dumps(overrides, sort_keys=True, default=str))
     if key not in _CACHE:
-        _CACHE[key] = load_rulebook(ref, settings=overrides)
+        _CACHE[key] = load_rulebook(ref, house=house, settings=overrides)
     return _CACHE[key]
 
 
@@ -219,6 +216,8 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(None, "loser", step["loser"])
     elif "catch" in step:
         yield Action(seat, "catch", step["catch"])
+    elif "call_uno" in step:
+        yield Action(seat, "uno", step["call_uno"])
     elif "jump_in" in step:
         yield Action(seat, "jump_in", str(step["jump_in"]))
     elif "give" in step:

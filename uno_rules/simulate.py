@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import Action
 from .game import Game
 from .model import Rulebook
 
@@ -26,6 +28,9 @@ class Stats:
     points: list[int] = field(default_factory=list)
     stalled: int = 0
     seconds: float = 0.0
+    policy: str = "uniform"
+    house: list[str] = field(default_factory=list)
+    wins_by_team: list[int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         turns = sorted(self.turn_counts) or [0]
@@ -33,12 +38,18 @@ class Stats:
         def pct(p: float) -> int:
             return turns[min(len(turns) - 1, int(p * len(turns)))]
 
-        return {
+        out: dict[str, Any] = {
             "rulebook": self.rulebook,
+            "house": self.house,
             "games": self.games,
             "players": self.players,
             "seed": self.seed,
+            "policy": self.policy,
             "wins_by_seat": self.wins_by_seat,
+        }
+        if self.wins_by_team is not None:
+            out["wins_by_team"] = self.wins_by_team
+        return out | {
             "turns": {"mean": round(sum(turns) / len(turns), 3), "p50": pct(0.5),
                       "p95": pct(0.95), "max": turns[-1]},
             "points": {"mean": round(sum(self.points) / max(1, len(self.points)), 3)},
@@ -55,34 +66,56 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [master.getrandbits(63) for _ in range(games)]
 
 
-def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS) -> None:
-    """Apply up to ``max_actions`` uniformly random legal actions (catches included)."""
+def _uniform(game: Game, rng: random.Random) -> Action:
+    actions = game.legal_actions()
+    return actions[rng.randrange(len(actions))]
+
+
+def _play_first(game: Game, rng: random.Random) -> Action:
+    plays = [a for a in game.decision.options if a.kind == "play"]  # type: ignore[union-attr]
+    return plays[rng.randrange(len(plays))] if plays else _uniform(game, rng)
+
+
+POLICIES: dict[str, Callable[[Game, random.Random], Action]] = {
+    "uniform": _uniform,        # every legal action equally likely (catches included)
+    "play_first": _play_first,  # a random playable card when there is one, else uniform
+}
+
+
+def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
+                 policy: str = "uniform") -> None:
+    """Apply up to ``max_actions`` random legal actions chosen by ``policy``."""
+    choose = POLICIES[policy]
     for _ in range(max_actions):
         if game.over:
             return
-        actions = game.legal_actions()
-        game.apply(actions[rng.randrange(len(actions))])
+        game.apply(choose(game, rng))
 
 
-def play_random(rulebook: Rulebook, players: int, seed: int,
-                max_actions: int = MAX_ACTIONS) -> Game:
-    """Play one round with uniformly random legal actions; returns the game (over or stalled)."""
+def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int = MAX_ACTIONS,
+                policy: str = "uniform") -> Game:
+    """Play one round with random legal actions; returns the game (over or stalled)."""
     game = rulebook.new_game(players, seed, log=False)
-    random_moves(game, random.Random(seed ^ 0x5EED), max_actions)
+    random_moves(game, random.Random(seed ^ 0x5EED), max_actions, policy)
     return game
 
 
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
-             max_actions: int = MAX_ACTIONS) -> Stats:
+             max_actions: int = MAX_ACTIONS, policy: str = "uniform") -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics."""
-    stats = Stats(rulebook.name, games, players, seed, [0] * players)
+    stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
+                  house=list(rulebook.house))
+    if rulebook.team_size > 1:
+        stats.wins_by_team = [0] * (players // rulebook.team_size)
     start = time.perf_counter()
     for game_seed in game_seeds(seed, games):
-        game = play_random(rulebook, players, game_seed, max_actions)
+        game = play_random(rulebook, players, game_seed, max_actions, policy)
         stats.turn_counts.append(game.turns)
         if game.over and game.result is not None:
             for w in game.result.winners:
                 stats.wins_by_seat[w] += 1
+            if stats.wins_by_team is not None:
+                stats.wins_by_team[game.team_of(game.result.winners[0])] += 1
             stats.points.append(game.result.points)
         else:
             stats.stalled += 1

@@ -157,6 +157,8 @@ def describe_event(game: Game, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} gives a card to seat {event[2]}"
     if kind == "discard":
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
+    if kind == "uno":
+        return f"seat {event[1]} calls UNO for seat {event[2]}"
     if kind == "out":
         return f"seat {event[1]} is out"
     if kind == "return":
