@@ -629,6 +629,8 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
+        if seat in self.out_seats:
+            self.out_seats.remove(seat)
         prev, self.color = self.color, face.color
         self.note("play", seat, card)
         if len(hand) == 1 and not uno:

@@ -49,6 +49,7 @@ def game_from_position(rulebook: Rulebook, players: int, position: Position,
         return out
 
     game.hands = [take(h) for h in position.hands]
+    game.out_seats = [s for s, h in enumerate(game.hands) if not h]  # already out
     game.discard = take(position.discard)
     rest = [fid for fid, n in enumerate(remaining) for _ in range(n)]
     if position.draw_pile is not None:
