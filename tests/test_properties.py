@@ -1,7 +1,7 @@
 """Property tests every shipped rulebook must pass, over random seeds and player counts.
 
-Each example plays a whole round with uniformly random legal actions (out-of-turn catches
-included) and checks the invariants after every action.
+Each example plays a whole round with random legal actions (out-of-turn actions included)
+and checks the invariants after every action.
 """
 
 from __future__ import annotations
@@ -17,82 +17,112 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules import IllegalAction
 from uno_rules.loader import shipped_names
-from uno_rules.simulate import MAX_ACTIONS, random_moves
+from uno_rules.simulate import POLICIES, random_moves
 
-RULEBOOKS = {name: uno_rules.load_rulebook(name) for name in shipped_names()}
-SETTINGS = settings(max_examples=200, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+# Every shipped rulebook, plus overlays that make new rules (name, house).
+VARIANTS = [(name, ()) for name in shipped_names()] + [("classic", ("partners",))]
+RULEBOOKS = {v: uno_rules.load_rulebook(v[0], house=v[1]) for v in VARIANTS}
+MAX_ACTIONS = 4000  # a game still running then is a stalled game, which is allowed
 
 
-def _cards(game: uno_rules.Game) -> Counter[int]:
-    c: Counter[int] = Counter(game.draw_pile)
-    c.update(game.discard)
-    c.update(game.out)
-    for hand in game.hands:
-        c.update(hand)
-    return c
+def player_counts(rb: uno_rules.Rulebook) -> list[int]:
+    return [n for n in range(rb.players_min, rb.players_max + 1) if n % rb.team_size == 0]
 
 
 def _bogus_actions(game: uno_rules.Game, rng: random.Random) -> list[uno_rules.Action]:
     legal = set(game.legal_actions())
     names = [f.name for f in game.rulebook.faces]
-    candidates = [uno_rules.Action(rng.randrange(game.players), "play", rng.choice(names)),
-                  uno_rules.Action(rng.randrange(game.players), "draw"),
-                  uno_rules.Action(rng.randrange(game.players), "catch",
-                                   rng.randrange(game.players)),
-                  uno_rules.Action(rng.randrange(game.players), "color",
-                                   rng.choice(game.rulebook.colors))]
+    n = game.players
+    candidates = [uno_rules.Action(rng.randrange(n), "play", rng.choice(names)),
+                  uno_rules.Action(rng.randrange(n), "draw"),
+                  uno_rules.Action(rng.randrange(n), "give", rng.choice(names)),
+                  uno_rules.Action(rng.randrange(n), "catch", rng.randrange(n)),
+                  uno_rules.Action(rng.randrange(n), "target", rng.randrange(n)),
+                  uno_rules.Action(None, "loser", rng.randrange(n)),
+                  uno_rules.Action(rng.randrange(n), "color", rng.choice(game.rulebook.colors))]
     return [a for a in candidates if a not in legal]
 
 
-def _rulebook_and_players():
-    return st.sampled_from(sorted(RULEBOOKS)).flatmap(
-        lambda name: st.tuples(st.just(name), st.integers(RULEBOOKS[name].players_min,
-                                                          RULEBOOKS[name].players_max)))
+def _check_turn_state(game: uno_rules.Game) -> None:
+    """At the start of a turn: the round goes on exactly when no win condition holds."""
+    rb = game.rulebook
+    d = game.decision
+    assert game.hands[d.seat], "an out player got a turn"
+    for seat in game.out_seats:
+        assert not game.hands[seat], "a player marked out holds cards at a turn"
+    for seat in range(game.players):
+        if rb.round_ends == "player":
+            assert game.hands[seat], "a hand is empty but the round goes on"
+        else:
+            assert any(game.hands[s] for s in game.teammates(seat)), \
+                "a whole team is out but the round goes on"
 
 
-@SETTINGS
-@given(_rulebook_and_players(), st.integers(0, 2**32))
-def test_random_game_invariants(book_players: tuple[str, int], seed: int) -> None:
-    name, players = book_players
-    rulebook = RULEBOOKS[name]
+def _check_result(game: uno_rules.Game) -> None:
+    rb, result = game.rulebook, game.result
+    assert result is not None and game.decision is None and game.legal_actions() == []
+    winners = set(result.winners)
+    assert len(winners) == rb.team_size
+    empty = [s for s in winners if not game.hands[s]]
+    assert empty if rb.round_ends == "player" else len(empty) == len(winners)
+    assert result.points == sum(rb.faces[c].points for s, h in enumerate(game.hands)
+                                if s not in winners for c in h)
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple[tuple[str, tuple[str, ...]], int, int, str]:
+    variant = draw(st.sampled_from(VARIANTS))
+    players = draw(st.sampled_from(player_counts(RULEBOOKS[variant])))
+    return variant, players, draw(st.integers(0, 2**32)), draw(st.sampled_from(sorted(POLICIES)))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_random_game_invariants(setup: tuple) -> None:
+    variant, players, seed, policy = setup
+    rulebook = RULEBOOKS[variant]
     full = Counter(rulebook.deck)
     game = rulebook.new_game(players, seed)
     rng = random.Random(seed)
+    choose = POLICIES[policy]
     for step in range(MAX_ACTIONS):
-        assert _cards(game) == full, "a card was lost or duplicated"
+        assert Counter(game.all_cards()) == full, "a card was lost or duplicated"
         if game.over:
             break
         decision = game.decision
         assert decision is not None and decision.options, "a decision with no option"
-        if step % 97 == 0:  # illegal actions are refused and change nothing
+        if decision.kind == "turn":
+            _check_turn_state(game)
+        if step % 53 == 0:  # illegal actions are refused and change nothing
             before = json.dumps(game.snapshot())
             for bad in _bogus_actions(game, rng):
                 with pytest.raises(IllegalAction):
                     game.apply(bad)
                 assert json.dumps(game.snapshot()) == before
-        actions = game.legal_actions()
-        game.apply(actions[rng.randrange(len(actions))])
-    if game.over:  # the round ends exactly when a hand is empty
-        assert game.result is not None and game.decision is None
-        winner = game.result.winners[0]
-        assert game.hands[winner] == []
-        assert game.result.points == sum(rulebook.faces[c].points for h in game.hands for c in h)
-    else:
-        assert all(game.hands), "a hand is empty but the round goes on"
+        game.apply(choose(game, rng))
+    if game.over:
+        _check_result(game)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(sorted(RULEBOOKS)), st.integers(0, 2**32), st.integers(0, 400))
-def test_determinism_and_snapshot_continuation(name: str, seed: int, cut: int) -> None:
-    rulebook = RULEBOOKS[name]
-    players = rulebook.players_min + seed % (rulebook.players_max - rulebook.players_min + 1)
-    run = random_moves
+@given(setups(), st.integers(0, 400))
+def test_determinism_and_snapshot_continuation(setup: tuple, cut: int) -> None:
+    variant, players, seed, policy = setup
+    rulebook = RULEBOOKS[variant]
     a, b = rulebook.new_game(players, seed), rulebook.new_game(players, seed)
-    run(a, random.Random(seed), cut)
-    run(b, random.Random(seed), cut)
+    random_moves(a, random.Random(seed), cut, policy)
+    random_moves(b, random.Random(seed), cut, policy)
     assert a.snapshot() == b.snapshot()
     restored = rulebook.restore(json.loads(json.dumps(a.snapshot())))
-    run(a, random.Random(1), 3000)
-    run(restored, random.Random(1), 3000)
+    random_moves(a, random.Random(1), 2000, policy)
+    random_moves(restored, random.Random(1), 2000, policy)
     assert restored.snapshot() == a.snapshot()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: "+".join((v[0], *v[1])))
+def test_every_player_count_deals(variant: tuple) -> None:
+    rulebook = RULEBOOKS[variant]
+    for players in player_counts(rulebook):
+        game = rulebook.new_game(players, seed=players)
+        assert Counter(game.all_cards()) == Counter(rulebook.deck)
+        assert game.decision is not None and game.decision.options
