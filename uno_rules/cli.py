@@ -130,7 +130,7 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     rb = _rulebook(rulebook, sets, house)
     if not rb.players_min <= players <= rb.players_max or players % rb.team_size:
         _fail(f"--players {players}: {rb.name} is for {rb.players_min}-{rb.players_max} players"
-              + (f" in teams of {rb.team_size}" if rb.team_size > 1 else ""))
+              + (f", {rb.team_size} to a team" if rb.team_size > 1 else ""))
     stats = run(rb, games, players, seed, policy=policy).to_json()
     if as_json:
         click.echo(json.dumps(stats, indent=2))

@@ -85,7 +85,7 @@ class Game:
         self.log: list[tuple[Any, ...]] | None = [] if log else None
         self._decision: Decision | None = None
         if players % rulebook.team_size:
-            raise IllegalAction(f"{rulebook.name} has teams of {rulebook.team_size}: "
+            raise IllegalAction(f"{rulebook.name} plays {rulebook.team_size} to a team: "
                                 f"{players} players can't be seated")
         if _deal:
             deck = list(rulebook.deck)
@@ -111,7 +111,7 @@ class Game:
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
-        not call UNO, or (with teams) calling UNO for one's partner."""
+        not call UNO, or (in a team) calling UNO for one's partner."""
         late = self.uno_open
         if late < 0 or self.over:
             return []
@@ -241,7 +241,7 @@ class Game:
         return seat % (self.players // self.rulebook.team_size)
 
     def partner(self, seat: int) -> int:
-        """The next member of ``seat``'s team (itself without teams)."""
+        """The next member of ``seat``'s team (itself when playing alone)."""
         return (seat + self.players // self.rulebook.team_size) % self.players
 
     def teammates(self, seat: int) -> list[int]:

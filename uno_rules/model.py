@@ -84,7 +84,7 @@ class Rulebook:
     programs: tuple[tuple[Step, ...], ...]
     settings: Settings
     draw_program: int                # what drawing on one's turn does
-    team_size: int = 1               # players per team; 1: no teams
+    team_size: int = 1               # players per team; 1: everyone plays alone
     round_ends: str = "player"       # player: when one goes out; team: when a team is all out
     going_out: int | None = None     # program run for a player who goes out (round goes on)
     after_draw: int | None = None    # program run right after any draw (actor: the drawer)

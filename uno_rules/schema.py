@@ -114,8 +114,8 @@ def rulebook_schema() -> dict[str, Any]:
                      "this one can change or remove a group).",
                      "additionalProperties": {"anyOf": [{"$ref": "#/$defs/deck_group"},
                                                         {"type": "null"}]}},
-            "teams": {"type": "object", "additionalProperties": False, "required": ["size"],
-                      "description": "Players play in teams: seats `players / size` apart are "
+            "team": {"type": "object", "additionalProperties": False, "required": ["size"],
+                      "description": "Players play in partnerships: seats `players / size` apart are "
                                      "partners (with pairs, partners sit across).",
                       "properties": {"size": {"type": "integer", "minimum": 1,
                                               "description": "Players per team."}}},

@@ -1,0 +1,29 @@
+"""The engine stays generic: no edition or card name in the Python package."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import uno_rules
+from uno_rules.effects import PRIMITIVES
+from uno_rules.schema import rulebook_schema
+
+PACKAGE = Path(uno_rules.__file__).resolve().parent
+NAMES = re.compile(r"snorlax|greninja|grunt|kent|lasso|pokemon|teams|team_play|draw_four|"
+                   r"draw_two", re.IGNORECASE)
+
+
+def test_no_edition_or_card_names_in_python() -> None:
+    hits = [f"{p.name}:{i}: {line.strip()}" for p in sorted(PACKAGE.rglob("*.py"))
+            for i, line in enumerate(p.read_text().splitlines(), 1) if NAMES.search(line)]
+    assert hits == []
+
+
+def test_schema_and_table_name_the_same_primitives() -> None:
+    step = rulebook_schema()["$defs"]["step"]["anyOf"]
+    names = set(step[1]["properties"])
+    assert names == set(PRIMITIVES)
+    assert set(step[0]["enum"]) == {p.name for p in PRIMITIVES.values() if p.bare}
+    for prim in PRIMITIVES.values():
+        assert prim.doc and step[1]["properties"][prim.name]["description"] == prim.doc
