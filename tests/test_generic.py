@@ -27,3 +27,12 @@ def test_schema_and_table_name_the_same_primitives() -> None:
     assert set(step[0]["enum"]) == {p.name for p in PRIMITIVES.values() if p.bare}
     for prim in PRIMITIVES.values():
         assert prim.doc and step[1]["properties"][prim.name]["description"] == prim.doc
+
+
+def test_primitives_doc_is_up_to_date() -> None:
+    from uno_rules.docs import primitives_markdown
+
+    doc = (PACKAGE.parent / "docs" / "primitives.md").read_text()
+    assert doc == primitives_markdown(), "regenerate: uno-rules primitives > docs/primitives.md"
+    for name in PRIMITIVES:
+        assert f"## `{name}`" in doc

@@ -153,11 +153,23 @@ def schema() -> None:
     click.echo(schema_json(), nl=False)
 
 
+@cli.command()
+def primitives() -> None:
+    """Print the effect primitives reference (Markdown)."""
+    from .docs import primitives_markdown
+
+    click.echo(primitives_markdown(), nl=False)
+
+
 @cli.command("list")
 def list_rulebooks() -> None:
     """List the shipped rulebooks."""
+    from .loader import house_names
+
     for name in shipped_names():
         click.echo(name)
+    for name in house_names():
+        click.echo(f"house/{name}")
 
 
 def main(argv: list[str] | None = None) -> None:
