@@ -30,7 +30,7 @@ def _play_match(rulebook: uno_rules.Rulebook, seed: int) -> tuple[Match, list[tu
 def test_winner_takes_to_target() -> None:
     rb = uno_rules.load_rulebook("classic", settings={"target_score": 150})
     match, rounds = _play_match(rb, 4)
-    for game, dealer, before, after in rounds:
+    for game, _dealer, before, after in rounds:
         w = game.result.winners[0]
         assert after[w] - before[w] == game.result.points
         assert sum(after) - sum(before) == game.result.points
@@ -53,7 +53,7 @@ def test_lowest_total_and_winner_deals() -> None:
             assert after[seat] - before[seat] == left
     assert max(match.scores) >= 200
     assert all(match.scores[w] == min(match.scores) for w in match.winners)
-    for (game, _, _, _), (_, dealer, _, _) in zip(rounds, rounds[1:]):
+    for (game, _, _, _), (_, dealer, _, _) in zip(rounds, rounds[1:], strict=False):
         assert dealer == game.result.winners[0]
 
 

@@ -115,8 +115,8 @@ def rulebook_schema() -> dict[str, Any]:
                      "additionalProperties": {"anyOf": [{"$ref": "#/$defs/deck_group"},
                                                         {"type": "null"}]}},
             "team": {"type": "object", "additionalProperties": False, "required": ["size"],
-                      "description": "Players play in partnerships: seats `players / size` apart are "
-                                     "partners (with pairs, partners sit across).",
+                     "description": "Players play in partnerships: seats `players / size` "
+                                    "apart are partners (with pairs, partners sit across).",
                       "properties": {"size": {"type": "integer", "minimum": 1,
                                               "description": "Players per team."}}},
             "going_out": {"type": "object", "additionalProperties": False,
