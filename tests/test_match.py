@@ -67,3 +67,28 @@ def test_same_seed_same_match() -> None:
 def test_next_round_needs_a_finished_round(classic: uno_rules.Rulebook) -> None:
     with pytest.raises(IllegalAction, match="not over"):
         Match(classic, 2, 1).next_round()
+
+
+def test_elimination_last_one_standing() -> None:
+    rb = uno_rules.load_rulebook("pokemon", settings={"scoring": "elimination",
+                                                      "target_score": 150})
+    match = Match(rb, 4, 2)
+    rng = random.Random(2)
+    history = []
+    while not match.over:
+        random_moves(match.game, rng, policy="play_first")
+        seats, before = list(match.seats), list(match.scores)
+        game = match.game
+        match.next_round()
+        for i, s in enumerate(seats):  # own leftover points, mapped to match seats
+            left = sum(rb.faces[c].points for c in game.hands[i])
+            assert match.scores[s] - before[s] == left
+        history.append(seats)
+    for earlier, later in zip(history, history[1:], strict=False):
+        assert set(later) <= set(earlier)
+        assert all(match.scores[s] >= 150 for s in set(earlier) - set(later))
+    standing = [s for s in range(4) if match.scores[s] < 150]
+    assert len(standing) <= 1 or len(standing) < rb.players_min
+    if len(standing) == 1:
+        assert match.winners == tuple(standing)
+    assert len(match.seats) < 4 or len(history) == 1

@@ -63,7 +63,7 @@ class Settings:
     draw_with_playable: bool = True
     play_drawn: str = "may"          # may | must | never
     target_score: int = 500
-    scoring: str = "winner_takes"    # winner_takes | lowest_total
+    scoring: str = "winner_takes"    # winner_takes | lowest_total | elimination
     next_dealer: str = "left"        # left | winner
 
 

@@ -35,10 +35,12 @@ def _settings() -> dict[str, Any]:
                        "played at once (default may)."},
         "target_score": {"type": "integer", "minimum": 1,
                          "description": "Points that end a match (default 500)."},
-        "scoring": {"enum": ["winner_takes", "lowest_total"], "description":
+        "scoring": {"enum": ["winner_takes", "lowest_total", "elimination"], "description":
                     "winner_takes: the round winner scores the others' cards, first to the "
                     "target wins; lowest_total: each player adds its own leftover points, and "
-                    "when one reaches the target the lowest total wins."},
+                    "when one reaches the target the lowest total wins; elimination: each "
+                    "player adds its own leftover points, a player reaching the target is "
+                    "out of the match, the last one standing wins."},
         "next_dealer": {"enum": ["left", "winner"], "description":
                         "Who deals the next round: the player to the dealer's left, or the "
                         "round winner."},
