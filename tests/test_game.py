@@ -110,3 +110,23 @@ def test_events_in_words(classic: uno_rules.Rulebook) -> None:
     game.apply("0 play red 1")
     assert game.events[-2:] == ["seat 0 plays red 1", "seat 0 wins the round, 3 points"]
     assert game.result == uno_rules.Result((0,), 3)
+
+
+def test_teams_of_three(tmp_path) -> None:
+    path = tmp_path / "trios.yaml"
+    path.write_text("name: trios\nextends: classic\nplayers: {min: 3, max: 9}\n"
+                    "team: {size: 3}\ngoing_out: {round_ends: team}\n")
+    rb = uno_rules.load_rulebook(path)
+    with pytest.raises(IllegalAction, match="3 to a team"):
+        rb.new_game(4)
+    game = game_from_position(rb, 6, Position(
+        hands=[["red 1"], ["blue 1"], [], ["green 1"], ["yellow 1"], []], discard=["red 3"],
+        draw_pile=["blue 9", "green 9"]))
+    assert game.teammates(0) == [0, 2, 4] and game.partner(0) == 2 and game.partner(4) == 0
+    game.apply("0 play red 1")
+    assert not game.over  # seat 4 still holds a card
+    game.apply("1 draw")  # blue 9 can't be played: the turn ends
+    game.apply("3 draw")  # seat 2 is out and skipped
+    assert game.decision.seat == 4
+    game.apply("4 play yellow 1")
+    assert game.over and game.result == uno_rules.Result((0, 2, 4), 20)
