@@ -24,9 +24,7 @@ def main() -> int:
     bad = 0
     for name in args.rulebook or shipped_names():
         rb = uno_rules.load_rulebook(name, house=args.house)
-        for players in range(rb.players_min, rb.players_max + 1):
-            if players % rb.team_size:
-                continue
+        for players in rb.player_counts():
             try:
                 stats = simulate(rb, args.games, players, seed=players, policy=args.policy)
             except Exception as exc:  # noqa: BLE001 - report and count every failure

@@ -117,7 +117,7 @@ def test_teams_of_three(tmp_path) -> None:
     path.write_text("name: trios\nextends: classic\nplayers: {min: 3, max: 9}\n"
                     "team: {size: 3}\ngoing_out: {round_ends: team}\n")
     rb = uno_rules.load_rulebook(path)
-    with pytest.raises(IllegalAction, match="3 to a team"):
+    with pytest.raises(IllegalAction, match="is for 6, 9 players, not 4"):
         rb.new_game(4)
     game = game_from_position(rb, 6, Position(
         hands=[["red 1"], ["blue 1"], [], ["green 1"], ["yellow 1"], []], discard=["red 3"],

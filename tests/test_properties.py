@@ -26,7 +26,7 @@ MAX_ACTIONS = 4000  # a game still running then is a stalled game, which is allo
 
 
 def player_counts(rb: uno_rules.Rulebook) -> list[int]:
-    return [n for n in range(rb.players_min, rb.players_max + 1) if n % rb.team_size == 0]
+    return rb.player_counts()
 
 
 def _bogus_actions(game: uno_rules.Game, rng: random.Random) -> list[uno_rules.Action]:

@@ -128,9 +128,8 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     from .simulate import simulate as run
 
     rb = _rulebook(rulebook, sets, house)
-    if not rb.players_min <= players <= rb.players_max or players % rb.team_size:
-        _fail(f"--players {players}: {rb.name} is for {rb.players_min}-{rb.players_max} players"
-              + (f", {rb.team_size} to a team" if rb.team_size > 1 else ""))
+    if players not in rb.player_counts():
+        _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
     stats = run(rb, games, players, seed, policy=policy).to_json()
     if as_json:
         click.echo(json.dumps(stats, indent=2))

@@ -56,9 +56,9 @@ class Game:
 
     def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True, _deal: bool = True):
-        if not rulebook.players_min <= players <= rulebook.players_max:
-            raise IllegalAction(f"{rulebook.name} is for {rulebook.players_min}-"
-                                f"{rulebook.players_max} players, not {players}")
+        if players not in rulebook.player_counts():
+            raise IllegalAction(f"{rulebook.name} is for {rulebook.players_text()} players, "
+                                f"not {players}")
         self.rulebook = rulebook
         self.players = players
         self.seed = seed
@@ -84,9 +84,6 @@ class Game:
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
         self._decision: Decision | None = None
-        if players % rulebook.team_size:
-            raise IllegalAction(f"{rulebook.name} plays {rulebook.team_size} to a team: "
-                                f"{players} players can't be seated")
         if _deal:
             deck = list(rulebook.deck)
             self.rng.shuffle(deck)

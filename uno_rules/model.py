@@ -101,6 +101,19 @@ class Rulebook:
 
         return self.faces[parse_card(self, name)]
 
+    def player_counts(self) -> list[int]:
+        """The numbers of players a game may have (with partnerships: two sides at least)."""
+        size = self.team_size
+        return [n for n in range(self.players_min, self.players_max + 1)
+                if n % size == 0 and n >= 2 * size]
+
+    def players_text(self) -> str:
+        """The player counts in words: ``2-10`` or ``4, 6, 8``."""
+        counts = self.player_counts()
+        if counts and counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]}-{counts[-1]}"
+        return ", ".join(map(str, counts)) or "no"
+
     def deck_counts(self) -> dict[str, int]:
         """How many copies of each face the deck holds, in face order."""
         counts = [0] * len(self.faces)
