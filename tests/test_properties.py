@@ -120,9 +120,15 @@ def test_determinism_and_snapshot_continuation(setup: tuple, cut: int) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: "+".join((v[0], *v[1])))
-def test_every_player_count_deals(variant: tuple) -> None:
+def test_every_player_count_plays_a_whole_round(variant: tuple) -> None:
     rulebook = RULEBOOKS[variant]
+    full = Counter(rulebook.deck)
     for players in player_counts(rulebook):
         game = rulebook.new_game(players, seed=players)
-        assert Counter(game.all_cards()) == Counter(rulebook.deck)
-        assert game.decision is not None and game.decision.options
+        rng = random.Random(players)
+        while not game.over:
+            assert Counter(game.all_cards()) == full
+            if game.decision.kind == "turn":
+                _check_turn_state(game)
+            random_moves(game, rng, 1, "play_first")
+        _check_result(game)
