@@ -124,7 +124,9 @@ def _contest(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _challenge(game: Game, ctx: Ctx, step: Step) -> None:
     branches = (step.args["guilty"], step.args["innocent"], step.args["accepted"])
-    if ctx.final:  # a card that ended the round can't be challenged
+    rule = game.rulebook.rules[ctx.face] if ctx.face >= 0 else None
+    if ctx.final or rule is None or not rule.bluff:
+        # A card that ended the round, or that can't be played illegally, isn't challenged.
         game.push(branches[2], ctx)
         return
     seat = game.seat(step.args["who"], ctx)
@@ -144,6 +146,8 @@ def _if(game: Game, ctx: Ctx, step: Step) -> None:
     if holds and args.get("out") is not None:
         seat = game.seat(args["out"], ctx)
         holds = seat != ctx.actor and not game.hands[seat]
+    if holds and args.get("hand_at_least") is not None:
+        holds = len(game.hands[ctx.actor]) >= args["hand_at_least"]
     branch = args.get("then") if holds else args.get("else")
     if branch is not None:
         game.push(branch, ctx)
@@ -178,6 +182,36 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
     game.offer_drawn(ctx)
+
+
+def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:
+    seat = game.seat(step.args.get("who", "self"), ctx)
+    while True:
+        got = game.draw_cards(seat, 1)
+        if not got:
+            return
+        ctx.drawn = got[0]
+        if game.playable(seat, got):
+            return
+
+
+def _stack_draw(game: Game, ctx: Ctx, step: Step) -> None:
+    game.stack_draw(ctx, step.args["count"], step.args.get("challenge_penalty"))
+
+
+def _swap_hands(game: Game, ctx: Ctx, step: Step) -> None:
+    other = game.seat(step.args.get("with", "target"), ctx)
+    if other >= 0 and other != ctx.actor:
+        game.hands[ctx.actor], game.hands[other] = game.hands[other], game.hands[ctx.actor]
+        game.note("swap", ctx.actor, other)
+
+
+def _rotate_hands(game: Game, ctx: Ctx, step: Step) -> None:
+    game.rotate_hands()
+
+
+def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:
+    game.knock_out(game.seat(step.args.get("who", "self"), ctx))
 
 
 SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or `all` (every "
@@ -223,10 +257,13 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("if", "Runs `then` when every condition given holds, else `else`. Conditions: "
               "`players` (the number of players equals it), `option` (a boolean option is "
               "true; decided when the rulebook loads), `out` (that seat, not the player, holds "
-              "no cards).", _if,
+              "no cards), `hand_at_least` (the player holds at least that many cards).", _if,
               {"players": {"type": "integer", "minimum": 2, "description": "Number of players."},
                "option": {"type": "string", "description": "Name of a boolean option."},
-               "out": SEAT_SCHEMA, "then": STEPS_REF, "else": STEPS_REF}, at_end=True,
+               "out": SEAT_SCHEMA,
+               "hand_at_least": {"type": "integer", "minimum": 1,
+                                 "description": "Fewest cards in the player's hand."},
+               "then": STEPS_REF, "else": STEPS_REF}, at_end=True,
               programs=("then", "else")),
     Primitive("turn_again", "First card only: turn another card from the draw pile on top and "
               "apply its first-card rules; with `put_back: true` this card first goes back into "
@@ -252,4 +289,24 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               programs=("else",)),
     Primitive("offer_drawn", "Turn rules: the card just drawn may be played at once if it is "
               "playable (see the `play_drawn` setting).", _offer_drawn, bare=True),
+    Primitive("draw_until_playable", "`who` (default `self`) draws one card at a time until "
+              "it draws a card it could play (or both piles run out).", _draw_until_playable,
+              {"who": SEAT_SCHEMA}, bare=True, main="who"),
+    Primitive("stack_draw", "Adds `count` to the pending draw and passes it on: the next "
+              "player may answer with a stacking card (see `stacking`) or draw the whole total "
+              "and lose its turn. With `challenge_penalty`, the card may be challenged by the "
+              "player facing it: guilty, its player draws the total and the challenger plays "
+              "on; innocent, the challenger draws the total plus the penalty and loses its "
+              "turn. At the end of a round the next player draws the total at once.",
+              _stack_draw, {"count": COUNT_SCHEMA, "challenge_penalty": {
+                  "type": "integer", "minimum": 0,
+                  "description": "Extra cards for a failed challenge."}},
+              ("count",), at_end=True, main="count"),
+    Primitive("swap_hands", "The player swaps hands with `with` (default `target`).",
+              _swap_hands, {"with": SEAT_SCHEMA}, bare=True, reads=("target",), main="with"),
+    Primitive("rotate_hands", "Every hand passes to the next player in the direction of play.",
+              _rotate_hands, bare=True),
+    Primitive("knock_out", "`who` (default `self`) is knocked out of the round: its cards go "
+              "under the draw pile and it takes no more part; the last player standing wins.",
+              _knock_out, {"who": SEAT_SCHEMA}, bare=True, at_end=True, main="who"),
 ]}

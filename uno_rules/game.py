@@ -78,6 +78,11 @@ class Game:
         self.pending: tuple[str, int | None, Ctx | None, Any] | None = None
         self.out_seats: list[int] = []   # seats that went out while their team played on
         self.giving: dict[str, Any] | None = None  # cards being chosen to give (give_cards)
+        self.stack_total = 0             # a pending stacked draw (stack_draw)
+        self.stack_value = 0             # the value of the last card stacked
+        self.stack_ctx: Ctx | None = None  # that card, for a challenge
+        self.stack_penalty: int | None = None
+        self.eliminated: list[int] = []  # seats knocked out of the round
         self.over = False
         self.result: Result | None = None
         self.turns = 0
@@ -109,12 +114,23 @@ class Game:
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
         not call UNO, or (in a team) calling UNO for one's partner."""
-        late = self.uno_open
-        if late < 0 or self.over:
+        if self.over:
             return []
-        mates = self.teammates(late)
-        return [Action(s, "uno" if s in mates else "catch", late) for s in range(self.players)
-                if s != late]
+        out: list[Action] = []
+        late = self.uno_open
+        if late >= 0:
+            mates = self.teammates(late)
+            out += [Action(s, "uno" if s in mates else "catch", late)
+                    for s in range(self.players) if s != late]
+        pending = self.pending
+        if self.rulebook.settings.jump_in and pending is not None and \
+                pending[0] in ("turn", "drawn") and self.discard:
+            top = self.discard[-1]
+            face = self.rulebook.faces[top]
+            if face.color != NO_COLOR:
+                out += [Action(s, "jump_in", face.name) for s in range(self.players)
+                        if s != pending[1] and top in self.hands[s]]
+        return out
 
     def apply(self, action: Action | str) -> None:
         """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
@@ -125,7 +141,17 @@ class Game:
             raise IllegalAction(f"{action}: the round is over")
         decision = self.decision
         assert decision is not None
-        if action.kind in ("catch", "uno"):
+        if action.kind == "jump_in":
+            if action not in self.out_of_turn_actions():
+                raise IllegalAction(f"{action}: only the exact card on top may jump in, while "
+                                    f"a turn is pending, by another seat")
+            self.uno_open = -1
+            self.pending = None
+            self.stack.clear()
+            self.turns += 1
+            self.note("jump_in", action.seat)
+            self._play(action.seat, self.rulebook.by_name[action.arg], True)  # type: ignore
+        elif action.kind in ("catch", "uno"):
             if action not in self.out_of_turn_actions():
                 raise IllegalAction(f"{action}: nobody is open to a catch or an UNO call now"
                                     if self.uno_open < 0 else f"{action}: only seat "
@@ -305,6 +331,34 @@ class Game:
         self.color = ctx.prev_color
         self.note("return", ctx.actor, card)
 
+    def stack_draw(self, ctx: Ctx, count: int, penalty: int | None) -> None:
+        """Add ``count`` to the pending stacked draw (drawn at once at the end of a round)."""
+        if ctx.final:
+            total, self.stack_total = self.stack_total + count, 0
+            self.draw_cards(self.seat("next", ctx), total)
+            return
+        self.stack_total += count
+        self.stack_value = count
+        self.stack_ctx = ctx
+        self.stack_penalty = penalty
+
+    def rotate_hands(self) -> None:
+        """Every hand passes to the next player in the direction of play."""
+        seats = [s for s in range(self.players) if s not in self.eliminated]
+        old = [self.hands[s] for s in seats]
+        for i, hand in enumerate(old):
+            self.hands[seats[(i + self.direction) % len(seats)]] = hand
+        self.note("rotate")
+
+    def knock_out(self, seat: int) -> None:
+        """Take ``seat`` out of the round; its cards go under the draw pile."""
+        if seat in self.eliminated:
+            return
+        self.draw_pile[0:0] = self.hands[seat]
+        self.hands[seat] = []
+        self.eliminated.append(seat)
+        self.note("knock_out", seat)
+
     def start_giving(self, givers: list[int], count: int | str, together: bool,
                      ctx: Ctx) -> None:
         """Ask each giver in turn for ``count`` cards for its partner."""
@@ -315,7 +369,7 @@ class Game:
         """Offer the card just drawn for play, if it is still held and playable."""
         card, seat = ctx.drawn, ctx.actor
         if card < 0 or card not in self.hands[seat] or self.rulebook.settings.play_drawn == \
-                "never" or not self._playable(seat, [card]):
+                "never" or not self.playable(seat, [card]):
             return
         self.ask("drawn", seat, ctx, card)
 
@@ -403,9 +457,14 @@ class Game:
         ctx, hands = self.ctx, self.hands
         if self.out_seats:
             self.out_seats = [s for s in self.out_seats if not hands[s]]
+        if self.eliminated:
+            standing = [s for s in range(self.players) if s not in self.eliminated]
+            if len({self.team_of(s) for s in standing}) <= 1:
+                self._end_round(standing[0])  # the last one standing
+                return
         for i in range(self.players):
             seat = (ctx.actor + i) % self.players
-            if hands[seat] or seat in self.out_seats:
+            if hands[seat] or seat in self.out_seats or seat in self.eliminated:
                 continue
             if self._round_ends_with(seat):
                 self._end_round(seat)
@@ -431,7 +490,7 @@ class Game:
         faces = self.rulebook.faces
         team = self.teammates(winner)
         points = sum(faces[c].points for s, h in enumerate(self.hands) if s not in team
-                     for c in h)
+                     for c in h) + self.rulebook.settings.knockout_points * len(self.eliminated)
         self.over = True
         self.pending = None
         self.uno_open = -1
@@ -451,15 +510,18 @@ class Game:
             return action._replace(arg=action.arg.lower())
         return action
 
-    def _playable(self, seat: int, cards: Iterable[int]) -> list[int]:
+    def playable(self, seat: int, cards: Iterable[int]) -> list[int]:
         """The distinct faces among ``cards`` that ``seat`` may play now."""
         rb = self.rulebook
         faces, rules = rb.faces, rb.rules
         top = faces[self.discard[-1]] if self.discard else None
         color, rank = self.color, (top.rank if top else -1)
+        numbers_only = len(self.hands[seat]) == 1 and rb.settings.go_out_on == "number"
         out: list[int] = []
         for card in set(cards):
             f = faces[card]
+            if numbers_only and not f.number:
+                continue
             if f.color == NO_COLOR or f.color == color or f.rank == rank:
                 rule = rules[card]
                 if rule is not None and rule.legal_if is not None and not rule.bluff \
@@ -503,7 +565,9 @@ class Game:
         rb = self.rulebook
         if kind == "turn":
             hand = self.hands[seat]
-            playable = self._playable(seat, hand)
+            playable = self.playable(seat, hand)
+            if self.stack_total:
+                return self._stack_options(seat, playable)
             opts = self._play_actions(seat, playable, len(hand))
             if rb.settings.draw_with_playable or not playable:
                 opts.append(Action(seat, "draw"))
@@ -527,6 +591,39 @@ class Game:
             hand = self.hands[seat]
             return self._play_actions(seat, self.cards_of_color(seat, self.color), len(hand))
         raise AssertionError(f"unknown decision kind {kind}")
+
+    def _stack_options(self, seat: int, playable: list[int]) -> list[Action]:
+        """Facing a stacked draw: answer with a stacking card, draw it all, or challenge."""
+        rb, value, mixing = self.rulebook, self.stack_value, self.rulebook.stack_mixing
+        answers = []
+        for card in playable if mixing is not None else ():
+            rule = rb.rules[card]
+            v = None if rule is None else rule.stack_value
+            if v is not None and (v == value or (mixing and v > value)):
+                answers.append(card)
+        opts = self._play_actions(seat, answers, len(self.hands[seat]))
+        opts.append(Action(seat, "draw"))
+        last = self.stack_ctx
+        if self.stack_penalty is not None and last is not None and \
+                rb.rules[last.face].bluff:  # type: ignore[union-attr]
+            opts.append(Action(seat, "challenge"))
+        return opts
+
+    def _face_stack(self, seat: int, challenge: bool) -> None:
+        """Draw the stacked total, or challenge the last card stacked."""
+        total, last, penalty = self.stack_total, self.stack_ctx, self.stack_penalty
+        self.stack_total, self.stack_value, self.stack_ctx = 0, 0, None
+        self.ctx = Ctx(seat)
+        if not challenge:
+            self.draw_cards(seat, total)
+        elif last is not None and not last.honest:
+            self.note("challenge", seat, last.actor, True)
+            self.draw_cards(last.actor, total)
+            self.turn_to = seat  # the challenger plays on
+        else:
+            self.note("challenge", seat, -1 if last is None else last.actor, False)
+            self.draw_cards(seat, total + (penalty or 0))
+        self._run()
 
     def _why_illegal(self, action: Action, decision: Decision) -> str:
         pending = f"pending: seat {decision.seat} to {decision.kind}"
@@ -559,6 +656,9 @@ class Game:
             self.turns += 1
         if k == "play":
             self._play(seat, self.rulebook.by_name[action.arg], action.uno)  # type: ignore[index]
+            return
+        if kind == "turn" and self.stack_total and k in ("draw", "challenge"):
+            self._face_stack(seat, k == "challenge")
             return
         if k == "draw":
             self.ctx = ctx = Ctx(seat)

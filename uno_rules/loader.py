@@ -248,7 +248,8 @@ def _semantic(located: Located) -> list[Problem]:
                                             f"which no deck group has"
                                             f"{did_you_mean(rank, sorted(ranks | tags))}",
                                             at_key=True))
-    sections = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn")
+    sections = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn",
+                "stacking")
     for path, ref in _walk_refs({k: data.get(k) for k in sections}, ()):
         if ref not in options:
             problems.append(located.problem(path, f"unknown option '${ref}'"
@@ -389,16 +390,19 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
             out.append(None)
             continue
         effects = [program(k, "effect") for k in keys]
+        effect = comp.concat(effects)
         firsts = [program(k, "first_card") if "first_card" in cards[k] else program(k, "effect")
                   for k in keys]
         legal = cards.get(rank, {}).get("legal_if")
         out.append(CardRule(
             rank=rank,
-            effect=comp.concat(effects),
+            effect=effect,
             first_card=comp.concat(firsts),
             legal_if=None if legal is None else LegalIf(
                 _opt(legal["holds_no"], opts), bool(_opt(legal.get("count_wilds", False), opts))),
             bluff=bool(_opt(cards.get(rank, {}).get("bluff", False), opts)),
+            stack_value=next((st.args["count"] for st in comp.programs[effect]
+                              if st.op == "stack_draw"), None) if effect is not None else None,
         ))
     return out
 
@@ -444,6 +448,8 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
         colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=tuple(deck),
         rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
         draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
+        stack_mixing=None if "stacking" not in data else
+        bool(_opt((data["stacking"] or {}).get("mixing", False), opts)),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"],
         options=opts, description=data.get("description", ""), house=house,

@@ -52,6 +52,7 @@ class CardRule:
     first_card: int | None = None    # program id; None: as if the dealer had played it
     legal_if: LegalIf | None = None
     bluff: bool = False              # may be played when not legal (and then challenged)
+    stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ class Settings:
     target_score: int = 500
     scoring: str = "winner_takes"    # winner_takes | lowest_total | elimination
     next_dealer: str = "left"        # left | winner
+    jump_in: bool = False            # an identical card may be played out of turn
+    go_out_on: str = "any"           # any | number: what the last card may be
+    knockout_points: int = 0         # round points per player knocked out
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,8 @@ class Rulebook:
     going_out: int | None = None     # program run for a player who goes out (round goes on)
     after_draw: int | None = None    # program run right after any draw (actor: the drawer)
     setup: int | None = None         # program run after the first card, before the first turn
+    stack_mixing: bool | None = None  # None: draws can't be stacked; True: a higher may
+                                      # answer a lower one; False: only an equal one
     options: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     house: tuple[str, ...] = ()

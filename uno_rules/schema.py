@@ -44,6 +44,14 @@ def _settings() -> dict[str, Any]:
         "next_dealer": {"enum": ["left", "winner"], "description":
                         "Who deals the next round: the player to the dealer's left, or the "
                         "round winner."},
+        "jump_in": {"type": "boolean", "description":
+                    "A player holding the exact card on top (same colour and rank, not a "
+                    "wild) may play it out of turn while a turn is pending (default false)."},
+        "go_out_on": {"enum": ["any", "number"], "description":
+                      "What a player may go out on: any card (default), or a number card only."},
+        "knockout_points": {"type": "integer", "minimum": 0, "description":
+                            "Round points the winner scores per player knocked out "
+                            "(default 0)."},
     }
     return {"type": "object", "additionalProperties": False,
             "description": "Plain rule settings; each can be overridden by name.",
@@ -131,6 +139,12 @@ def rulebook_schema() -> dict[str, Any]:
                               "then": {"$ref": "#/$defs/steps", "description":
                                        "Steps for a player who went out while the round "
                                        "goes on (it is `self`), after its card's effect."}}},
+            "stacking": {"type": "object", "additionalProperties": False,
+                         "description": "Draw penalties (`stack_draw`) may be answered with "
+                                        "another stacking card instead of drawing.",
+                         "properties": {"mixing": _or_ref({"type": "boolean", "description":
+                                                           "A higher draw may answer a lower "
+                                                           "one (else only an equal one)."})}},
             "after_draw": {"$ref": "#/$defs/steps", "description":
                            "Steps run right after any draw, before anything else (the drawer "
                            "is `self`)."},

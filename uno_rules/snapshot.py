@@ -43,6 +43,7 @@ def snapshot(game: Game) -> dict[str, Any]:
               for f in game.stack]
     pending = pending_json(game.pending)
     current = ctx_index(game.ctx)
+    stacked = ctx_index(game.stack_ctx)  # every ctx is indexed before "ctxs" is written
     version, internal, gauss = game.rng.getstate()
     return {
         "format": FORMAT,
@@ -65,6 +66,9 @@ def snapshot(game: Game) -> dict[str, Any]:
         "over": game.over,
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         "out_seats": list(game.out_seats),
+        "eliminated": list(game.eliminated),
+        "stack_draw": [game.stack_total, game.stack_value, stacked,
+                       game.stack_penalty],
         "giving": None if game.giving is None else {
             "queue": [list(q) for q in game.giving["queue"]],
             "aside": [[g, t, names[c]] for g, t, c in game.giving["aside"]],
@@ -115,6 +119,10 @@ def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Gam
         game.ctx = ctxs[data["ctx"]]
         game.pending = pending(data["pending"])
         game.out_seats = list(data["out_seats"])
+        game.eliminated = list(data["eliminated"])
+        total, value, sctx, penalty = data["stack_draw"]
+        game.stack_total, game.stack_value, game.stack_penalty = total, value, penalty
+        game.stack_ctx = None if sctx is None else ctxs[sctx]
         g = data["giving"]
         game.giving = None if g is None else {
             "queue": [list(q) for q in g["queue"]],
@@ -159,6 +167,14 @@ def describe_event(game: Game, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
     if kind == "uno":
         return f"seat {event[1]} calls UNO for seat {event[2]}"
+    if kind == "swap":
+        return f"seat {event[1]} swaps hands with seat {event[2]}"
+    if kind == "rotate":
+        return "every hand passes on"
+    if kind == "knock_out":
+        return f"seat {event[1]} is knocked out"
+    if kind == "jump_in":
+        return f"seat {event[1]} jumps in"
     if kind == "out":
         return f"seat {event[1]} is out"
     if kind == "return":
