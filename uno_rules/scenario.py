@@ -93,6 +93,8 @@ def run_file(path: str | Path) -> list[Outcome]:
     outcomes = []
     for idx, sc in _scenarios(data):
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
+        if config["seed"] is None:
+            config["seed"] = 0  # scenarios are reproducible even without a seed
         game = _setup(located, idx, sc, config, path)
         outcomes.append(_run_steps(located, idx, sc, game, str(path)))
     return outcomes

@@ -12,7 +12,7 @@ from .actions import Action
 from .game import Game
 from .model import Rulebook
 
-MAX_ACTIONS = 20_000  # safety limit per game; a game that reaches it is reported as stalled
+MAX_ACTIONS = 100_000  # safety limit per game; a game that reaches it is reported as stalled
 
 
 @dataclass
