@@ -110,3 +110,43 @@ def test_every_schema_property_has_a_description() -> None:
 
     walk(json.loads(schema_json()), "$")
     assert missing == []
+
+
+def test_house_overlays_apply_in_order_and_are_recorded() -> None:
+    rb = uno_rules.load_rulebook("classic", house=["stacking", "seven_zero"])
+    assert rb.house == ("stacking", "seven_zero") and rb.stack_mixing is False
+    assert uno_rules.load_rulebook("classic", house=["stacking"],
+                                   settings={"stack_mixing": True}).stack_mixing is True
+
+
+@pytest.mark.parametrize("house, message", [
+    (["stackin"], "unknown house rule 'stackin'; did you mean 'stacking'?"),
+    (["stacking", "stacking"], "house rule 'stacking' is already part of classic"),
+])
+def test_bad_overlays_are_refused(house: list[str], message: str) -> None:
+    with pytest.raises(RulebookError, match=re.escape(message)):
+        uno_rules.load_rulebook("classic", house=house)
+
+
+def test_overlay_that_does_not_fit_is_refused_at_its_line() -> None:
+    with pytest.raises(RulebookError) as info:
+        uno_rules.load_rulebook("teams", house=["no_bluffing"])
+    assert re.search(r"house/no_bluffing\.yaml:\d+:\d+: card rule for rank 'wild_draw_four'",
+                     str(info.value))
+
+
+def test_declared_conflicts_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("name: a\nconflicts: [stacking]\nsettings: {jump_in: true}\n")
+    with pytest.raises(RulebookError, match="can't be combined with 'stacking'"):
+        uno_rules.load_rulebook("classic", house=["stacking", str(tmp_path / "a.yaml")])
+    with pytest.raises(RulebookError, match="can't be combined with"):
+        uno_rules.load_rulebook("classic", house=[str(tmp_path / "a.yaml"), "stacking"])
+
+
+def test_a_rulebook_may_include_overlays(tmp_path: Path) -> None:
+    f = tmp_path / "mine.yaml"
+    f.write_text("name: mine\nextends: classic\nhouse: [seven_zero, jump_in]\n")
+    rb = uno_rules.load_rulebook(f)
+    assert rb.house == ("seven_zero", "jump_in") and rb.settings.jump_in
+    with pytest.raises(RulebookError, match="already part of mine"):
+        uno_rules.load_rulebook(f, house=["jump_in"])

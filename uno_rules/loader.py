@@ -73,7 +73,7 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         return None
     base_ref = data.get("extends")
     if base_ref is None:
-        return located
+        return _own_house(located, path, problems)
     if not isinstance(base_ref, str):
         return located  # the schema reports the wrong type
     base_path = resolve(base_ref, path.parent)
@@ -89,10 +89,21 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     base = read(base_path, problems, here)
     if base is None:
         return None
-    merged = _merge(base.data, {k: v for k, v in data.items() if k != "extends"})
+    merged = _merge(base.data, {k: v for k, v in data.items() if k not in ("extends", "house")})
     positions = dict(base.positions)
     positions.update(located.positions)
-    return Located(merged, positions, located.file)
+    merged_located = Located(merged, positions, located.file)
+    if "house" in data:
+        merged_located.data["house"] = data["house"]
+    return _own_house(merged_located, path, problems)
+
+
+def _own_house(located: Located, path: Path, problems: list[Problem]) -> Located:
+    """Apply the overlays a rulebook names in its own ``house:`` key."""
+    names = located.data.pop("house", None)
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        apply_house(located, names, problems, located.pos(("house",)), path.parent)
+    return located
 
 
 def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: list[Problem],
@@ -463,24 +474,44 @@ def house_names() -> list[str]:
     return sorted(p.stem for p in (SHIPPED_DIR / "house").glob("*.yaml"))
 
 
-def apply_house(located: Located, names: Iterable[str], problems: list[Problem]) -> None:
-    """Merge house-rule overlays (shipped names or paths) over the rulebook, in order."""
+def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
+                origin: tuple[str, int, int] = ("--house", 1, 1),
+                relative_to: Path | None = None) -> list[str]:
+    """Merge house-rule overlays (shipped names or paths) over the rulebook, in order.
+    Returns the names of every overlay now applied (the rulebook's own ones first)."""
+    applied: list[str] = list(located.data.get("#house", []))
+    conflicts: dict[str, list[str]] = dict(located.data.get("#conflicts", {}))
     for name in names:
         path = SHIPPED_DIR / "house" / f"{name}.yaml"
         if not path.exists():
-            path = Path(name)
+            path = Path(name) if relative_to is None else relative_to / name
         if not path.exists() or path.suffix not in (".yaml", ".yml"):
-            problems.append(Problem("--house", 1, 1, f"unknown house rule {name!r}"
+            problems.append(Problem(*origin, f"unknown house rule {name!r}"
                                     f"{did_you_mean(name, house_names())} (shipped: "
                                     f"{', '.join(house_names())})"))
+            continue
+        if name in applied:
+            problems.append(Problem(*origin, f"house rule {name!r} is already part of "
+                                    f"{located.data.get('name', 'the rulebook')}"))
             continue
         overlay = read(path, problems)
         if overlay is None:
             continue
-        data = {k: v for k, v in overlay.data.items() if k not in ("name", "title")}
+        clash = [other for other in applied if other in overlay.data.get("conflicts", [])
+                 or name in conflicts.get(other, [])]
+        if clash:
+            problems.append(Problem(*origin, f"house rule {name!r} can't be combined "
+                                    f"with {', '.join(map(repr, clash))}"))
+            continue
+        data = {k: v for k, v in overlay.data.items() if k not in ("name", "title", "conflicts")}
         located.data = _merge(located.data, data)
         located.positions.update({k: v for k, v in overlay.positions.items()
                                   if k not in ((), ("name",), ("title",))})
+        applied.append(name)
+        conflicts[name] = list(overlay.data.get("conflicts", []))
+    located.data["#house"] = applied
+    located.data["#conflicts"] = conflicts
+    return applied
 
 
 def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
@@ -495,11 +526,12 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
     located = read(path, problems)
     if located is None or problems:
         return None, problems
-    house = tuple(house)
-    if house:
-        apply_house(located, house, problems)
-        if problems:
-            return None, problems
+    applied = tuple(apply_house(located, tuple(house), problems))
+    if problems:
+        return None, problems
+    data = located.data
+    data.pop("#house", None)
+    data.pop("#conflicts", None)
     if overrides:
         apply_overrides(located, overrides, problems)
     problems.extend(schema_problems(located, _VALIDATOR))
@@ -509,7 +541,7 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
     if problems:
         return None, _dedupe(problems)
     source = str(name_or_path)
-    return _compile(located, source, house, overrides or {}), []
+    return _compile(located, source, applied, overrides or {}), []
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:

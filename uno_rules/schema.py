@@ -105,8 +105,13 @@ def rulebook_schema() -> dict[str, Any]:
                         "A shipped rulebook's name or a path relative to this file. This file's "
                         "keys are merged over it: mappings merge key by key, anything else "
                         "replaces, and `null` removes a key."},
+            "house": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+                      "description": "House-rule overlays this rulebook includes (names in "
+                                     "rulebooks/house/, or paths relative to this file)."},
+            "conflicts": {"type": "array", "items": {"type": "string"}, "description":
+                          "For an overlay: the overlays it can't be combined with."},
             "players": {"type": "object", "additionalProperties": False,
-                        "required": ["min", "max"], "description": "Allowed player counts.",
+                        "description": "Allowed player counts.",
                         "properties": {
                             "min": {"type": "integer", "minimum": 2, "description": "Fewest."},
                             "max": {"type": "integer", "minimum": 2, "maximum": 20,
