@@ -20,7 +20,12 @@ from uno_rules.loader import shipped_names
 from uno_rules.simulate import POLICIES, random_moves
 
 # Every shipped rulebook, plus overlays that make new rules (name, house).
-VARIANTS = [(name, ()) for name in shipped_names()] + [("classic", ("partners",))]
+VARIANTS = [(name, ()) for name in shipped_names()] + [
+    ("classic", ("partners",)),
+    ("classic", ("stacking", "seven_zero", "jump_in")),
+    ("classic", ("draw_to_match", "force_play", "no_bluffing", "no_action_finish")),
+    ("teams", ("stacking", "jump_in")),
+]
 RULEBOOKS = {v: uno_rules.load_rulebook(v[0], house=v[1]) for v in VARIANTS}
 MAX_ACTIONS = 4000  # a game still running then is a stalled game, which is allowed
 
@@ -51,6 +56,9 @@ def _check_turn_state(game: uno_rules.Game) -> None:
     for seat in game.out_seats:
         assert not game.hands[seat], "a player marked out holds cards at a turn"
     for seat in range(game.players):
+        if seat in game.eliminated:
+            assert not game.hands[seat], "a knocked-out player holds cards"
+            continue
         if rb.round_ends == "player":
             assert game.hands[seat], "a hand is empty but the round goes on"
         else:
@@ -63,10 +71,13 @@ def _check_result(game: uno_rules.Game) -> None:
     assert result is not None and game.decision is None and game.legal_actions() == []
     winners = set(result.winners)
     assert len(winners) == rb.team_size
-    empty = [s for s in winners if not game.hands[s]]
-    assert empty if rb.round_ends == "player" else len(empty) == len(winners)
+    standing = {s for s in range(game.players) if s not in game.eliminated}
+    if not standing <= winners:  # not the last standing: the winner went out
+        empty = [s for s in winners if not game.hands[s]]
+        assert empty if rb.round_ends == "player" else len(empty) == len(winners)
     assert result.points == sum(rb.faces[c].points for s, h in enumerate(game.hands)
-                                if s not in winners for c in h)
+                                if s not in winners for c in h) + \
+        rb.settings.knockout_points * len(game.eliminated)
 
 
 @st.composite

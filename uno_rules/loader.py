@@ -253,8 +253,8 @@ def _semantic(located: Located) -> list[Problem]:
                                                     "defined by two deck groups"))
                 names.add(name)
     tags = {t for g in (data.get("deck") or {}).values() if g for t in g.get("tags", [])}
-    for rank in data.get("cards") or {}:
-        if rank not in ranks and rank not in tags:
+    for rank, card in (data.get("cards") or {}).items():
+        if rank not in ranks and rank not in tags and not (card or {}).get("optional"):
             problems.append(located.problem(("cards", rank), f"card rule for rank {rank!r}, "
                                             f"which no deck group has"
                                             f"{did_you_mean(rank, sorted(ranks | tags))}",

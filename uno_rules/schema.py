@@ -213,6 +213,10 @@ def rulebook_schema() -> dict[str, Any]:
                             "count_wilds": _or_ref({"type": "boolean", "description":
                                                     "Whether a held wild counts as a match."}),
                         }},
+                    "optional": {"type": "boolean", "description":
+                                 "Skip this rule when the deck has no card of this rank or "
+                                 "tag (for overlays meant for several rulebooks); otherwise "
+                                 "that is an error."},
                     "bluff": _or_ref({"type": "boolean", "description":
                                       "It may be played when not legal (a bluff, for a "
                                       "`challenge`); false: only when legal."}),
