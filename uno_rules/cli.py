@@ -145,6 +145,53 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
 
 
 @cli.command()
+@click.argument("rulebook")
+@house_option
+@set_option
+def explain(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...]) -> None:
+    """Print the rules of RULEBOOK as a Markdown sheet (deck, cards, setup, turn, scoring)."""
+    from .explain import explain as sheet
+
+    click.echo(sheet(_rulebook(rulebook, sets, house)), nl=False)
+
+
+@cli.command()
+@click.argument("base")
+@click.argument("variant")
+@house_option
+@set_option
+def diff(base: str, variant: str, house: tuple[str, ...], sets: tuple[str, ...]) -> None:
+    """What VARIANT (with --house/--set applied) changes against BASE, in rules terms."""
+    from .authoring import diff as compare
+
+    click.echo(compare(_rulebook(base, ()), _rulebook(variant, sets, house)), nl=False)
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--from", "base", default="classic", show_default=True,
+              help="The rulebook to start from (a shipped name or a path).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Where to write it (default: NAME.yaml here).")
+def new(name: str, base: str, output: str | None) -> None:
+    """Write a commented starter rulebook NAME that extends another and validates."""
+    import re
+
+    from .authoring import starter
+    from .loader import resolve
+
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        _fail(f"{name!r}: a rulebook name is lower case letters, digits and underscores")
+    if not resolve(base).exists():
+        _fail(f"--from {base!r}: no such rulebook (shipped: {', '.join(shipped_names())})")
+    path = Path(output or f"{name}.yaml")
+    if path.exists():
+        _fail(f"{path}: already exists; not overwritten")
+    path.write_text(starter(name, base, path.parent), encoding="utf-8")
+    click.echo(f"wrote {path}; check it with: uno-rules validate {path}")
+
+
+@cli.command()
 def schema() -> None:
     """Print the rulebook JSON Schema (what schemas/rulebook.schema.json holds)."""
     from .schema import schema_json

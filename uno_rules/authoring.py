@@ -1,0 +1,103 @@
+"""Authoring helpers: what a variant changes (``diff``) and starter rulebooks (``new``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import fields
+from pathlib import Path
+
+from .explain import card_sections, deck_table, rule_lines
+from .loader import SHIPPED_DIR, house_names, resolve
+from .model import Rulebook
+
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schemas" / "rulebook.schema.json"
+
+
+def _deck_rows(rb: Rulebook) -> dict[str, str]:
+    rows = {}
+    for row in deck_table(rb)[2:-1]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        rows[cells[0]] = f"{cells[2]} cards, colours {cells[1]}, {cells[3]} points"
+    return rows
+
+
+def _changes(title: str, old: dict[str, str], new: dict[str, str]) -> list[str]:
+    out = []
+    for key in new:
+        if key not in old:
+            out.append(f"- added **{key}**: {new[key]}")
+        elif old[key] != new[key]:
+            out.append(f"- changed **{key}**: {old[key]} → {new[key]}")
+    out += [f"- removed **{key}** (was: {old[key]})" for key in old if key not in new]
+    return [f"## {title}", "", *out, ""] if out else []
+
+
+def diff(a: Rulebook, b: Rulebook) -> str:
+    """What ``b`` changes against ``a``, in rules terms (Markdown)."""
+    name_a = a.name + "".join(f" +{h}" for h in a.house)
+    name_b = b.name + "".join(f" +{h}" for h in b.house)
+    out = [f"# {name_a} → {name_b}", ""]
+    if (a.players_min, a.players_max, a.team_size) != (b.players_min, b.players_max,
+                                                       b.team_size):
+        out += ["## Players", "", f"- {a.players_text()} → {b.players_text()} players"
+                + (f", teams of {b.team_size}" if b.team_size > 1 else ""), ""]
+    settings = {f.name: (getattr(a.settings, f.name), getattr(b.settings, f.name))
+                for f in fields(a.settings)}
+    out += _changes("Settings", {k: str(v[0]) for k, v in settings.items()},
+                    {k: str(v[1]) for k, v in settings.items()})
+    out += _changes("Options", {k: str(v) for k, v in a.options.items()},
+                    {k: str(v) for k, v in b.options.items()})
+    out += _changes("Deck", _deck_rows(a), _deck_rows(b))
+    out += _changes("Cards", card_sections(a), card_sections(b))
+    lines_a, lines_b = rule_lines(a), rule_lines(b)
+    for section in lines_b:
+        old, new = set(lines_a.get(section, [])), set(lines_b[section])
+        moved = [f"- now: {x}" for x in lines_b[section] if x not in old] + \
+                [f"- no longer: {x}" for x in lines_a.get(section, []) if x not in new]
+        if moved:
+            out += [f"## {section}", "", *moved, ""]
+    if len(out) == 2:
+        out += ["No differences in rules terms.", ""]
+    return "\n".join(out)
+
+
+def starter(name: str, base: str, directory: Path) -> str:
+    """The text of a commented starter rulebook ``name`` extending ``base``."""
+    base_path = resolve(base)
+    shipped = base_path.parent == SHIPPED_DIR
+    ref = base if shipped else os.path.relpath(base_path.resolve(), directory.resolve())
+    schema = os.path.relpath(SCHEMA_FILE, directory.resolve())
+    return f"""# yaml-language-server: $schema={schema}
+# {name}: a variant of {base}. Write only what differs from it.
+#   uno-rules validate {name}.yaml       check it (every problem, with its line)
+#   uno-rules explain {name}.yaml        the rules as a printable sheet
+#   uno-rules diff {base} {name}.yaml   what you changed, in rules terms
+#   uno-rules primitives                 the building blocks of card effects
+name: {name}
+title: {name}
+extends: {ref}
+
+# Plain settings (uncomment to change):
+# settings:
+#   hand_size: 7              # cards dealt
+#   uno_penalty: 2            # cards drawn when caught not calling UNO
+#   play_drawn: may           # may | must | never play a playable drawn card
+#   target_score: 500
+
+# House rules to include ({", ".join(house_names())}):
+# house: [stacking]
+
+# Change what a card does:
+# cards:
+#   draw_two:
+#     effect:
+#       - draw: {{who: next, count: 3}}
+#       - skip
+
+# Add cards (a group name of your choice):
+# deck:
+#   draw_threes: {{ranks: [draw_three], colors: all, copies: 2, points: 20}}
+# cards:
+#   draw_three:
+#     effect: [{{draw: {{who: next, count: 3}}}}, skip]
+"""

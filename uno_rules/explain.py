@@ -1,0 +1,263 @@
+"""Rules in words: a printable Markdown sheet generated from a compiled rulebook.
+
+:data:`SAY` holds one sentence builder per primitive (a test keeps it in step with
+:data:`uno_rules.effects.PRIMITIVES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .model import NO_COLOR, Rulebook, Step
+
+WHO = {"self": "you", "next": "the next player", "prev": "the previous player",
+       "partner": "your partner", "next_partner": "the next player's partner",
+       "dealer": "the dealer", "first": "the player to the dealer's left",
+       "target": "the chosen player", "challenger": "the challenger", "loser": "the loser"}
+
+
+def _who(seat: str) -> str:
+    return WHO.get(seat, seat)
+
+
+def _verb(seat: str, verb: str) -> str:
+    """``you draw`` / ``the next player draws``."""
+    if seat == "self":
+        return f"you {verb}"
+    ends = verb.split(" ", 1)
+    head = ends[0] + ("es" if ends[0].endswith(("sh", "ch", "s")) else "s")
+    return " ".join([_who(seat), head, *ends[1:]])
+
+
+def _cards(n: Any) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+Say = Callable[[dict[str, Any], Callable[[int | None], str]], str]
+
+
+def _give(a: dict[str, Any], sub: Callable[[int | None], str]) -> str:
+    src = a["from"]
+    if src == "all":
+        who = "every player, in turn from the dealer's left,"
+    elif isinstance(src, list):
+        who = " and then ".join(_who(s) for s in src)
+    else:
+        who = _who(src)
+    count = a.get("count", 1)
+    what = "half their hand (rounded down)" if count == "half" else _cards(count)
+    text = f"{who} give {what} of their choice to their partner"
+    if a.get("together"):
+        text += ", all chosen before any card is received"
+    if a.get("all_or_none"):
+        text += ", only if all of them still hold cards"
+    return text
+
+
+def _if(a: dict[str, Any], sub: Callable[[int | None], str]) -> str:
+    conds = []
+    if a.get("players") is not None:
+        conds.append(f"with {a['players']} players")
+    if a.get("out") is not None:
+        conds.append(f"when {_who(a['out'])} is out")
+    if a.get("hand_at_least") is not None:
+        conds.append(f"when you hold {a['hand_at_least']} cards or more")
+    then = sub(a.get("then"))
+    if not conds:  # an option decided at load time: just its branch
+        return "" if then == NOTHING else then
+    text = f"{' and '.join(conds)}: {then}"
+    if a.get("else") is not None:
+        text += f"; otherwise {sub(a['else'])}"
+    return text
+
+
+SAY: dict[str, Say] = {
+    "draw": lambda a, s: f"{_verb(a['who'], 'draw')} {_cards(a['count'])}",
+    "draw_until_color": lambda a, s: f"{_verb(a['who'], 'draw')} until a card of the colour "
+                                     "in force comes (wilds don't count), keeping them all",
+    "discard_color": lambda a, s: f"{_verb(a['who'], 'discard')} every card of the colour in "
+                                  "force, under the top card",
+    "skip": lambda a, s: "the next player loses its turn",
+    "reverse": lambda a, s: "the direction of play reverses",
+    "turn_to": lambda a, s: f"the next turn goes to {_who(a['who'])}",
+    "choose_color": lambda a, s: f"{_verb(a.get('who', 'self'), 'choose')} the colour",
+    "choose_player": lambda a, s: "you choose another player"
+                                  + (" of the other team" if a.get("among") == "opponents"
+                                     else ""),
+    "contest": lambda a, s: f"you and {_who(a.get('with', 'target'))} hold a contest, "
+                            "decided at the table",
+    "challenge": lambda a, s: f"{_who(a['who'])} may challenge it: if it was played illegally, "
+                              f"{s(a['guilty'])}; if not, {s(a['innocent'])}; unchallenged, "
+                              f"{s(a['accepted'])}",
+    "return_card": lambda a, s: "the card goes back to your hand and the colour reverts",
+    "if": _if,
+    "turn_again": lambda a, s: ("it goes back into the draw pile, which is shuffled, and "
+                                if a.get("put_back") else "it is ignored and ")
+                               + "another card is turned over",
+    "give_cards": _give,
+    "partner_plays": lambda a, s: f"{_who(a.get('who', 'partner'))} must play a card of the "
+                                  "chosen colour (not a wild), which has its normal effect, "
+                                  "and play goes on from there; if it can't, "
+                                  f"{s(a.get('else'))} and play goes on after it",
+    "offer_drawn": lambda a, s: "if the drawn card can be played, it may be played at once",
+    "draw_until_playable": lambda a, s: f"{_verb(a.get('who', 'self'), 'draw')} until a "
+                                        "playable card comes",
+    "stack_draw": lambda a, s: f"the next player must draw {_cards(a['count'])} plus any "
+                               "total already pending, unless it answers with a stacking draw "
+                               "card" + ("; it may instead challenge this card: if it was "
+                                         "played illegally, you draw the total and the "
+                                         "challenger plays on; if not, the challenger draws "
+                                         f"the total and {a['challenge_penalty']} more"
+                                         if a.get("challenge_penalty") is not None else ""),
+    "swap_hands": lambda a, s: f"you swap hands with {_who(a.get('with', 'target'))}",
+    "rotate_hands": lambda a, s: "every hand passes to the next player in the direction of "
+                                 "play",
+    "knock_out": lambda a, s: f"{_verb(a.get('who', 'self'), 'are')} knocked out of the round"
+                              .replace("ares", "is"),
+}
+
+
+NOTHING = "nothing happens"
+
+
+def describe(rulebook: Rulebook, program: int | None) -> str:
+    """A program in words (``nothing happens`` for none)."""
+    steps: tuple[Step, ...] = () if program is None else rulebook.programs[program]
+    parts = [SAY[st.op](dict(st.args), lambda p: describe(rulebook, p)) for st in steps]
+    return ", then ".join(p for p in parts if p) or NOTHING
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def card_sections(rulebook: Rulebook) -> dict[str, str]:
+    """What each card kind does, by its name in the deck (rank, or rank with tags)."""
+    out: dict[str, str] = {}
+    plain: list[str] = []
+    for face in rulebook.faces:
+        key = " ".join((rulebook.ranks[face.rank], *face.tags))
+        rule = rulebook.rules[face.id]
+        if key in out or key in plain:
+            continue
+        if rule is None and face.color != NO_COLOR:
+            plain.append(key)
+            continue
+        lines = []
+        if rule is None or rule.effect is None:
+            lines.append("No effect.")
+        else:
+            lines.append(_sentence(describe(rulebook, rule.effect)))
+        if face.color == NO_COLOR:
+            lines.append("Always playable.")
+        if rule is not None and rule.legal_if is not None:
+            held = "no other card of the colour in force" if rule.legal_if.holds_no == \
+                "color" else "no other card matching the colour, number or symbol"
+            wild = " (a held wild counts)" if rule.legal_if.count_wilds else \
+                " (a held wild does not count)"
+            lines.append(f"Legal only when you hold {held}{wild}; "
+                         + ("it may be played anyway as a bluff." if rule.bluff else
+                            "otherwise it can't be played."))
+        if rule is not None and rule.first_card != rule.effect:
+            lines.append("As the first card: " + _sentence(describe(rulebook, rule.first_card)))
+        elif rule is not None and rule.effect is not None:
+            lines.append("As the first card, it acts as if the dealer had played it.")
+        out[key] = " ".join(lines)
+    if plain:
+        out = {", ".join(plain): "No effect (number cards).", **out}
+    return out
+
+
+def deck_table(rulebook: Rulebook) -> list[str]:
+    counts: dict[str, list[Any]] = {}
+    for fid in rulebook.deck:
+        face = rulebook.faces[fid]
+        key = " ".join((rulebook.ranks[face.rank], *face.tags))
+        entry = counts.setdefault(key, [set(), 0, face.points])
+        if face.color != NO_COLOR:
+            entry[0].add(rulebook.colors[face.color])
+        entry[1] += 1
+    rows = ["| card | colours | copies | points |", "|---|---|---|---|"]
+    for key, (colors, n, points) in counts.items():
+        cols = "all" if len(colors) == len(rulebook.colors) else ", ".join(sorted(colors)) \
+            or "wild"
+        rows.append(f"| {key} | {cols} | {n} | {points} |")
+    rows.append(f"| **total** | | **{len(rulebook.deck)}** | |")
+    return rows
+
+
+def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
+    """The non-card rules, by section title."""
+    s = rulebook.settings
+    setup = [f"Deal {s.hand_size} cards to each player, one at a time, starting left of the "
+             "dealer; turn over the top card of the draw pile to start the discard pile.",
+             "The player to the dealer's left plays first, clockwise."]
+    if rulebook.setup is not None:
+        setup.append("Then: " + _sentence(describe(rulebook, rulebook.setup)))
+    turn = ["Play a card matching the colour in force, the number or the symbol of the top "
+            "card, or a wild.",
+            "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
+            + ("" if s.draw_with_playable else " Only when you can't play."),
+            {"may": "A playable drawn card may be played at once, and only that card.",
+             "must": "A playable drawn card must be played at once.",
+             "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
+            f"Call UNO when you play your next-to-last card; caught before the next player "
+            f"acts, you draw {_cards(s.uno_penalty)}."]
+    if s.jump_in:
+        turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
+                    "you may play it out of turn; play goes on from you.")
+    if rulebook.stack_mixing is not None:
+        values = {f"{rulebook.ranks[f.rank]} ({r.stack_value})"
+                  for f in rulebook.faces if (r := rulebook.rules[f.id]) and r.stack_value}
+        turn.append("Stacking: facing a draw penalty you may answer with a stacking draw card ("
+                    + ", ".join(sorted(values)) + ") "
+                    + ("of equal or higher value" if rulebook.stack_mixing else
+                       "of the same value") + "; the total passes on, and the first player "
+                    "who doesn't answer draws it all and loses its turn.")
+    if rulebook.after_draw is not None:
+        turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
+    end = []
+    if rulebook.team_size > 1:
+        end.append(f"Players form teams of {rulebook.team_size}; partners sit across the "
+                   "table (seats players/team size apart).")
+    if s.go_out_on == "number":
+        end.append("You may not go out on an action card or a wild.")
+    if rulebook.round_ends == "team":
+        end.append("A team wins the round when all its players are out; a player who is out "
+                   "is skipped.")
+    else:
+        end.append("The round ends as soon as a player plays its last card; what that card "
+                   "makes others draw still happens, what only steers the next turn does not.")
+    if rulebook.going_out is not None:
+        end.append("Going out while the round goes on: "
+                   + _sentence(describe(rulebook, rulebook.going_out)))
+    end.append("The winner scores the cards left in the other players' hands"
+               + (" (of the other teams)" if rulebook.team_size > 1 else "")
+               + (f", plus {s.knockout_points} per player knocked out"
+                  if s.knockout_points else "") + ".")
+    end.append({"winner_takes": f"The first to {s.target_score} points wins the match.",
+                "lowest_total": f"Each player adds the points left in its own hand; when one "
+                                f"reaches {s.target_score}, the lowest total wins.",
+                "elimination": f"Each player adds the points left in its own hand; at "
+                               f"{s.target_score} a player is out; the last one standing "
+                               "wins."}[s.scoring])
+    end.append("The next round is dealt by " + ("the winner." if s.next_dealer == "winner"
+                                                 else "the player to the dealer's left."))
+    return {"Setup": setup, "Your turn": turn, "Winning and scoring": end}
+
+
+def explain(rulebook: Rulebook) -> str:
+    """The whole rules sheet as Markdown."""
+    title = rulebook.title + (f" (with {', '.join(rulebook.house)})" if rulebook.house else "")
+    out = [f"# {title}", ""]
+    if rulebook.description:
+        out += [rulebook.description.strip(), ""]
+    out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, colours "
+            f"{', '.join(rulebook.colors)}.", "", "## Deck", "", *deck_table(rulebook), ""]
+    for title_, lines in rule_lines(rulebook).items():
+        out += [f"## {title_}", "", *[f"- {line}" for line in lines], ""]
+    out += ["## Cards", ""]
+    for key, text in card_sections(rulebook).items():
+        out.append(f"- **{key}**: {text}")
+    return "\n".join(out) + "\n"
