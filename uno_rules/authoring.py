@@ -40,7 +40,7 @@ def diff(a: Rulebook, b: Rulebook) -> str:
     if (a.players_min, a.players_max, a.team_size) != (b.players_min, b.players_max,
                                                        b.team_size):
         out += ["## Players", "", f"- {a.players_text()} → {b.players_text()} players"
-                + (f", teams of {b.team_size}" if b.team_size > 1 else ""), ""]
+                + (f", {b.team_size} to a team" if b.team_size > 1 else ""), ""]
     settings = {f.name: (getattr(a.settings, f.name), getattr(b.settings, f.name))
                 for f in fields(a.settings)}
     out += _changes("Settings", {k: str(v[0]) for k, v in settings.items()},
@@ -67,6 +67,15 @@ def starter(name: str, base: str, directory: Path) -> str:
     shipped = base_path.parent == SHIPPED_DIR
     ref = base if shipped else os.path.relpath(base_path.resolve(), directory.resolve())
     schema = os.path.relpath(SCHEMA_FILE, directory.resolve())
+    from .explain import describe
+    from .loader import load_rulebook
+
+    rb = load_rulebook(base)
+    acting = next((f for f in rb.faces if rb.rules[f.id] is not None
+                   and rb.rules[f.id].effect is not None), rb.faces[0])  # type: ignore[union-attr]
+    rank = rb.ranks[acting.rank]
+    rule = rb.rules[acting.id]
+    now = describe(rb, None if rule is None else rule.effect)
     return f"""# yaml-language-server: $schema={schema}
 # {name}: a variant of {base}. Write only what differs from it.
 #   uno-rules validate {name}.yaml       check it (every problem, with its line)
@@ -87,17 +96,17 @@ extends: {ref}
 # House rules to include ({", ".join(house_names())}):
 # house: [stacking]
 
-# Change what a card does:
+# Change what a card does ({rank} now: {now}):
 # cards:
-#   draw_two:
+#   {rank}:
 #     effect:
 #       - draw: {{who: next, count: 3}}
 #       - skip
 
-# Add cards (a group name of your choice):
+# Add cards of your own (a group name and a rank name of your choice):
 # deck:
-#   draw_threes: {{ranks: [draw_three], colors: all, copies: 2, points: 20}}
+#   my_group: {{ranks: [my_card], colors: all, copies: 2, points: 20}}
 # cards:
-#   draw_three:
+#   my_card:
 #     effect: [{{draw: {{who: next, count: 3}}}}, skip]
 """

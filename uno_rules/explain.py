@@ -219,7 +219,7 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
     end = []
     if rulebook.team_size > 1:
-        end.append(f"Players form teams of {rulebook.team_size}; partners sit across the "
+        end.append(f"Players play {rulebook.team_size} to a team; partners sit across the "
                    "table (seats players/team size apart).")
     if s.go_out_on == "number":
         end.append("You may not go out on an action card or a wild.")
@@ -233,7 +233,7 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
         end.append("Going out while the round goes on: "
                    + _sentence(describe(rulebook, rulebook.going_out)))
     end.append("The winner scores the cards left in the other players' hands"
-               + (" (of the other teams)" if rulebook.team_size > 1 else "")
+               + (" (of the other sides)" if rulebook.team_size > 1 else "")
                + (f", plus {s.knockout_points} per player knocked out"
                   if s.knockout_points else "") + ".")
     end.append({"winner_takes": f"The first to {s.target_score} points wins the match.",
