@@ -94,3 +94,17 @@ def test_main_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
         main(["deck", "no_such_rulebook"])
     assert info.value.code == 1
     assert "no such rulebook" in capsys.readouterr().err
+
+
+def test_validate_overlays_on_a_rulebook(tmp_path: Path) -> None:
+    house = HERE.parent / "rulebooks" / "house"
+    ok = runner.invoke(cli, ["validate", str(house)])
+    assert ok.exit_code == 0 and ok.output.count("house rule, applied to classic") >= 8
+    typo = tmp_path / "mine.yaml"
+    typo.write_text("name: mine\nsettings:\n  jump_inn: true\n")
+    bad = runner.invoke(cli, ["validate", str(typo)])
+    assert bad.exit_code == 1
+    assert bad.output.strip() == (f"{typo}:3:3: unknown key 'jump_inn'; did you mean "
+                                  "'jump_in'? (at $.settings.jump_inn)")
+    misfit = runner.invoke(cli, ["validate", "--on", "teams", str(house / "no_bluffing.yaml")])
+    assert misfit.exit_code == 1 and "wild_draw_four" in misfit.output

@@ -64,3 +64,14 @@ def test_malformed_files_are_located(tmp_path: Path, text: str, where: str, mess
     line = str(info.value).splitlines()[0]
     assert line.startswith(str(f) + where), line
     assert message in line
+
+
+def test_tutorial_examples_hold() -> None:
+    """docs/authoring.md walks through examples/: they must keep working."""
+    from uno_rules import load_rulebook
+
+    examples = HERE.parent / "examples"
+    outcomes = run_file(examples / "lightning_scenarios.yaml")
+    assert outcomes and all(o.passed for o in outcomes), [str(o) for o in outcomes]
+    rb = load_rulebook(examples / "lightning.yaml")
+    assert rb.house == ("stacking", "house/mercy.yaml") and rb.settings.hand_size == 5

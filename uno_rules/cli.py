@@ -52,8 +52,14 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True)
-def validate(paths: tuple[str, ...]) -> None:
-    """Validate rulebooks (files, folders of *.yaml, or shipped names)."""
+@click.option("--on", "on", default="classic", show_default=True, metavar="RULEBOOK",
+              help="The rulebook that house-rule overlays are checked on.")
+def validate(paths: tuple[str, ...], on: str) -> None:
+    """Validate rulebooks and house-rule overlays (files, folders of *.yaml, or shipped
+    names). A file with neither `extends` nor `deck` is an overlay: it is checked applied
+    to --on."""
+    from .loader import is_overlay
+
     files: list[str] = []
     for p in paths:
         path = Path(p)
@@ -61,11 +67,13 @@ def validate(paths: tuple[str, ...]) -> None:
             else files.append(p)
     problems: list[Problem] = []
     for f in files:
-        rulebook, found = check(f)
+        overlay = is_overlay(f)
+        rulebook, found = check(on, house=[f]) if overlay else check(f)
         problems.extend(found)
         if rulebook is not None:
-            click.echo(f"ok {f}: {rulebook.name}, {len(rulebook.deck)} cards, "
-                       f"{rulebook.players_min}-{rulebook.players_max} players")
+            click.echo(f"ok {f}: house rule, applied to {on}" if overlay else
+                       f"ok {f}: {rulebook.name}, {len(rulebook.deck)} cards, "
+                       f"{rulebook.players_text()} players")
     for p in problems:
         click.echo(str(p), err=True)
     if problems:

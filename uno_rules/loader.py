@@ -62,7 +62,8 @@ def _merge(base: Any, over: Any) -> Any:
 
 
 def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> Located | None:
-    """Read a rulebook file and everything it extends, merged, with positions."""
+    """Read a rulebook file with everything it extends and the overlays it includes, merged
+    in that order (so the file's own keys win), with positions."""
     located, found = load_file(path)
     problems.extend(found)
     if located is None:
@@ -71,39 +72,32 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     if not isinstance(data, dict):
         problems.append(located.problem((), "a rulebook must be a mapping of keys"))
         return None
+    layer = Located({}, {}, located.file)
     base_ref = data.get("extends")
-    if base_ref is None:
-        return _own_house(located, path, problems)
-    if not isinstance(base_ref, str):
-        return located  # the schema reports the wrong type
-    base_path = resolve(base_ref, path.parent)
-    here = (*chain, path.resolve())
-    if base_path.resolve() in here:
-        cycle = " -> ".join(p.name for p in (*here, base_path.resolve()))
-        problems.append(located.problem(("extends",), f"extends cycle: {cycle}"))
-        return None
-    if not base_path.exists():
-        problems.append(located.problem(("extends",), f"can't find rulebook {base_ref!r} to "
-                                        f"extend{did_you_mean(base_ref, shipped_names())}"))
-        return None
-    base = read(base_path, problems, here)
-    if base is None:
-        return None
-    merged = _merge(base.data, {k: v for k, v in data.items() if k not in ("extends", "house")})
-    positions = dict(base.positions)
-    positions.update(located.positions)
-    merged_located = Located(merged, positions, located.file)
-    if "house" in data:
-        merged_located.data["house"] = data["house"]
-    return _own_house(merged_located, path, problems)
-
-
-def _own_house(located: Located, path: Path, problems: list[Problem]) -> Located:
-    """Apply the overlays a rulebook names in its own ``house:`` key."""
-    names = located.data.pop("house", None)
+    if isinstance(base_ref, str):  # another type: the schema reports it
+        base_path = resolve(base_ref, path.parent)
+        here = (*chain, path.resolve())
+        if base_path.resolve() in here:
+            cycle = " -> ".join(p.name for p in (*here, base_path.resolve()))
+            problems.append(located.problem(("extends",), f"extends cycle: {cycle}"))
+            return None
+        if not base_path.exists():
+            problems.append(located.problem(("extends",), f"can't find rulebook {base_ref!r} "
+                                            f"to extend{did_you_mean(base_ref, shipped_names())}"))
+            return None
+        base = read(base_path, problems, here)
+        if base is None:
+            return None
+        layer = base
+    names = data.get("house")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
-        apply_house(located, names, problems, located.pos(("house",)), path.parent)
-    return located
+        apply_house(layer, names, problems, located.pos(("house",)), path.parent)
+    elif names is not None:  # the schema reports the wrong type
+        layer.data["house"] = names
+    own = {k: v for k, v in data.items() if k not in ("extends", "house")}
+    positions = dict(layer.positions)
+    positions.update(located.positions)
+    return Located(_merge(layer.data, own), positions, located.file)
 
 
 def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: list[Problem],
@@ -469,6 +463,13 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
 
 
 # ------------------------------------------------------------------ entry points
+def is_overlay(path: str | Path) -> bool:
+    """Whether a file is a house-rule overlay (a mapping with neither `extends` nor `deck`)."""
+    located, _ = load_file(resolve(path))
+    return located is not None and isinstance(located.data, dict) and \
+        "extends" not in located.data and "deck" not in located.data
+
+
 def house_names() -> list[str]:
     """Names of the shipped house-rule overlays in ``rulebooks/house/``."""
     return sorted(p.stem for p in (SHIPPED_DIR / "house").glob("*.yaml"))
