@@ -71,21 +71,22 @@ def test_cli_explain_and_diff() -> None:
     assert result.exit_code == 0 and "hand_size**: 7 → 5" in result.output
 
 
-def test_new_writes_a_starter_that_validates(tmp_path: Path) -> None:
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        result = runner.invoke(cli, ["new", "my_rules", "--from", "pokemon"])
-        assert result.exit_code == 0, result.output
-        text = Path("my_rules.yaml").read_text()
-        assert "extends: pokemon" in text and text.startswith("# yaml-language-server")
-        rulebook, problems = check("my_rules.yaml")
-        assert problems == [] and rulebook is not None and rulebook.name == "my_rules"
-        # Uncommenting the "add cards" example gives a valid rulebook with the new card.
-        block = text.split("# Add cards of your own")[1].splitlines()[1:]
-        Path("mine.yaml").write_text(text.replace("name: my_rules", "name: mine") + "\n".join(
-            line[2:] for line in block if line.startswith("# ")) + "\n")
-        mine, problems = check("mine.yaml")
-        assert problems == [] and mine is not None and mine.deck_counts()["red my_card"] == 2
-        again = runner.invoke(cli, ["new", "my_rules"])
-        assert again.exit_code == 1 and "already exists" in again.output
-        bad = runner.invoke(cli, ["new", "My Rules"])
-        assert bad.exit_code == 1
+def test_new_writes_a_starter_that_validates(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli, ["new", "my_rules", "--from", "pokemon"])
+    assert result.exit_code == 0, result.output
+    text = Path("my_rules.yaml").read_text()
+    assert "extends: pokemon" in text and text.startswith("# yaml-language-server")
+    rulebook, problems = check("my_rules.yaml")
+    assert problems == [] and rulebook is not None and rulebook.name == "my_rules"
+    # Uncommenting the "add cards" example gives a valid rulebook with the new card.
+    block = text.split("# Add cards of your own")[1].splitlines()[1:]
+    Path("mine.yaml").write_text(text.replace("name: my_rules", "name: mine") + "\n".join(
+        line[2:] for line in block if line.startswith("# ")) + "\n")
+    mine, problems = check("mine.yaml")
+    assert problems == [] and mine is not None and mine.deck_counts()["red my_card"] == 2
+    again = runner.invoke(cli, ["new", "my_rules"])
+    assert again.exit_code == 1 and "already exists" in again.output
+    bad = runner.invoke(cli, ["new", "My Rules"])
+    assert bad.exit_code == 1
