@@ -136,11 +136,12 @@ class Game:
         """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
         if isinstance(action, str):
             action = Action.parse(action)
-        action = self._canonical(action)
         if self.over:
             raise IllegalAction(f"{action}: the round is over")
         decision = self.decision
         assert decision is not None
+        if action not in decision.options:  # options are canonical already: skip the parse
+            action = self._canonical(action)
         if action.kind == "jump_in":
             if action not in self.out_of_turn_actions():
                 raise IllegalAction(f"{action}: only the exact card on top may jump in, while "
