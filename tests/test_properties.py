@@ -115,7 +115,7 @@ def test_random_game_invariants(setup: tuple) -> None:
         _check_result(game)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups(), st.integers(0, 400))
 def test_determinism_and_snapshot_continuation(setup: tuple, cut: int) -> None:
     variant, players, seed, policy = setup
