@@ -167,6 +167,12 @@ def describe_event(game: Game, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
     if kind == "uno":
         return f"seat {event[1]} calls UNO for seat {event[2]}"
+    if kind == "reverse":
+        return f"seat {event[1]} reverses the direction"
+    if kind == "reshuffle":
+        return f"the discard pile is shuffled into a new draw pile of {event[1]}"
+    if kind == "keep":
+        return f"seat {event[1]} keeps the drawn card"
     if kind == "swap":
         return f"seat {event[1]} swaps hands with seat {event[2]}"
     if kind == "rotate":
