@@ -13,6 +13,7 @@ import random
 import time
 
 import uno_rules
+from uno_rules.simulate import MAX_ACTIONS, random_moves
 
 
 def ours(games: int, players: int) -> float:
@@ -20,12 +21,7 @@ def ours(games: int, players: int) -> float:
     start = time.perf_counter()
     for seed in range(games):
         game = rulebook.new_game(players, seed, log=False)
-        rng = random.Random(seed)
-        while not game.over:
-            options = game.decision.options
-            plays = [a for a in options if a.kind == "play"]
-            pool = plays or options
-            game.apply(pool[rng.randrange(len(pool))])
+        random_moves(game, random.Random(seed), MAX_ACTIONS, "play_first")
     return games / (time.perf_counter() - start)
 
 

@@ -28,7 +28,3 @@ def parse_card(rulebook: Rulebook, text: str) -> int:
         raise NotationError(f"unknown card {text!r} in rulebook {rulebook.name!r}{hint}")
     return fid
 
-
-def card_name(rulebook: Rulebook, fid: int) -> str:
-    """The notation of face ``fid``."""
-    return rulebook.faces[fid].name
