@@ -13,7 +13,6 @@ import random
 import time
 
 import uno_rules
-from uno_rules.simulate import MAX_ACTIONS, random_moves
 
 
 def ours(games: int, players: int) -> float:
@@ -21,7 +20,13 @@ def ours(games: int, players: int) -> float:
     start = time.perf_counter()
     for seed in range(games):
         game = rulebook.new_game(players, seed, log=False)
-        random_moves(game, random.Random(seed), MAX_ACTIONS, "play_first")
+        rng = random.Random(seed)
+        # Like RLCard: the decision's options only (RLCard has no out-of-turn UNO catches).
+        while not game.over:
+            options = game.decision.options
+            plays = [a for a in options if a.kind == "play"]
+            pool = plays or options
+            game.apply(pool[rng.randrange(len(pool))])
     return games / (time.perf_counter() - start)
 
 
