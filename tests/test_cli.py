@@ -82,6 +82,10 @@ def test_scenario_exit_codes(tmp_path: Path) -> None:
     malformed.write_text("rulebook: classic\nplayers: 2\nname: m\nsteps: [{seat: 0, flay: x}]\n")
     result = runner.invoke(cli, ["scenario", str(malformed)])
     assert result.exit_code == 2 and f"{malformed}:4:" in result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    none = runner.invoke(cli, ["scenario", str(empty)])
+    assert none.exit_code == 2 and "no scenario files" in none.output
 
 
 def test_schema_command_prints_json() -> None:

@@ -92,6 +92,8 @@ def scenario(paths: tuple[str, ...]) -> None:
         outcomes = run_paths(paths)
     except ScenarioError as exc:
         _fail(str(exc), 2)
+    if not outcomes:
+        _fail(f"no scenario files (*.yaml) in {', '.join(paths)}", 2)
     for o in outcomes:
         click.echo(str(o))
     failed = sum(not o.passed for o in outcomes)
