@@ -1,0 +1,199 @@
+"""What may be done now: the options of the pending decision, out-of-turn actions, and
+why an action is refused. A base class of :class:`~uno_rules.game.Game`, kept apart so the
+interpreter's flow and the legality rules each stay readable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, Decision
+from .errors import IllegalAction, NotationError
+from .model import NO_COLOR
+from .notation import parse_card
+
+if TYPE_CHECKING:
+    from .game import Ctx
+    from .model import Rulebook
+
+
+class Legality:
+    """Options, legality checks and refusal messages (state lives in ``Game``)."""
+
+    rulebook: Rulebook
+    players: int
+    hands: list[list[int]]
+    discard: list[int]
+    color: int
+    over: bool
+    uno_open: int
+    pending: tuple[str, int | None, Ctx | None, Any] | None
+    stack_total: int
+    stack_value: int
+    stack_ctx: Ctx | None
+    stack_penalty: int | None
+    top: str | None
+    color_name: str | None
+
+    def teammates(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def out_of_turn_actions(self) -> list[Action]:
+        """Actions seats may take outside the pending decision: catching a player that did
+        not call UNO, or (in a team) calling UNO for one's partner."""
+        if self.over:
+            return []
+        out: list[Action] = []
+        late = self.uno_open
+        if late >= 0:
+            mates = self.teammates(late)
+            out += [Action(s, "uno" if s in mates else "catch", late)
+                    for s in range(self.players) if s != late]
+        pending = self.pending
+        if self.rulebook.settings.jump_in and pending is not None and \
+                pending[0] in ("turn", "drawn") and self.discard:
+            top = self.discard[-1]
+            face = self.rulebook.faces[top]
+            if face.color != NO_COLOR:
+                out += [Action(s, "jump_in", face.name) for s in range(self.players)
+                        if s != pending[1] and top in self.hands[s]]
+        return out
+
+    def cards_of_color(self, seat: int, color: int) -> list[int]:
+        """The distinct faces of colour ``color`` in ``seat``'s hand (wilds never match)."""
+        faces = self.rulebook.faces
+        return sorted({c for c in self.hands[seat] if faces[c].color == color != NO_COLOR})
+
+    def _canonical(self, action: Action) -> Action:
+        """Normalise card names so that ``RED  5`` and ``red 5`` are the same action."""
+        if action.kind in ("play", "give", "jump_in") and isinstance(action.arg, str):
+            try:
+                fid = parse_card(self.rulebook, action.arg)
+            except NotationError as exc:
+                raise IllegalAction(f"{action}: {exc}") from None
+            return action._replace(arg=self.rulebook.faces[fid].name)
+        if action.kind == "color" and isinstance(action.arg, str):
+            return action._replace(arg=action.arg.lower())
+        return action
+
+    def playable(self, seat: int, cards: Iterable[int]) -> list[int]:
+        """The distinct faces among ``cards`` that ``seat`` may play now."""
+        rb = self.rulebook
+        faces, rules = rb.faces, rb.rules
+        top = faces[self.discard[-1]] if self.discard else None
+        color, rank = self.color, (top.rank if top else -1)
+        numbers_only = len(self.hands[seat]) == 1 and rb.settings.go_out_on == "number"
+        out: list[int] = []
+        for card in set(cards):
+            f = faces[card]
+            if numbers_only and not f.number:
+                continue
+            if f.color == NO_COLOR or f.color == color or f.rank == rank:
+                rule = rules[card]
+                if rule is not None and rule.legal_if is not None and not rule.bluff \
+                        and not self._legal(seat, card, rule.legal_if):
+                    continue
+                out.append(card)
+        out.sort()
+        return out
+
+    def _legal(self, seat: int, card: int, cond: Any) -> bool:
+        """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
+        faces = self.rulebook.faces
+        top = faces[self.discard[-1]] if self.discard else None
+        skipped = False
+        for c in self.hands[seat]:
+            if c == card and not skipped:
+                skipped = True
+                continue
+            f = faces[c]
+            if f.color == NO_COLOR:
+                if cond.count_wilds:
+                    return False
+            elif f.color == self.color:
+                return False
+            elif cond.holds_no == "match" and top is not None and f.rank == top.rank:
+                return False
+        return True
+
+    def _play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
+        faces = self.rulebook.faces
+        out: list[Action] = []
+        for card in cards:
+            name = faces[card].name
+            if hand_size == 2:
+                out.append(Action(seat, "play", name, True))
+            out.append(Action(seat, "play", name))
+        return out
+
+    def _options(self) -> list[Action]:
+        kind, seat, ctx, data = self.pending  # type: ignore[misc]
+        rb = self.rulebook
+        if kind == "turn":
+            hand = self.hands[seat]
+            playable = self.playable(seat, hand)
+            if self.stack_total:
+                return self._stack_options(seat, playable)
+            opts = self._play_actions(seat, playable, len(hand))
+            if rb.settings.draw_with_playable or not playable:
+                opts.append(Action(seat, "draw"))
+            return opts
+        if kind == "drawn":
+            opts = self._play_actions(seat, [data], len(self.hands[seat]))
+            if rb.settings.play_drawn != "must":
+                opts.append(Action(seat, "keep"))
+            return opts
+        if kind == "color":
+            return [Action(seat, "color", c) for c in rb.colors]
+        if kind == "challenge":
+            return [Action(seat, "challenge"), Action(seat, "accept")]
+        if kind == "target":
+            return [Action(seat, "target", t) for t in data]
+        if kind == "contest":
+            return [Action(None, "loser", s) for s in data]
+        if kind == "give":
+            return [Action(seat, "give", rb.faces[c].name) for c in sorted(set(self.hands[seat]))]
+        if kind == "forced_play":
+            hand = self.hands[seat]
+            return self._play_actions(seat, self.cards_of_color(seat, self.color), len(hand))
+        raise AssertionError(f"unknown decision kind {kind}")
+
+    def _stack_options(self, seat: int, playable: list[int]) -> list[Action]:
+        """Facing a stacked draw: answer with a stacking card, draw it all, or challenge."""
+        rb, value, mixing = self.rulebook, self.stack_value, self.rulebook.stack_mixing
+        answers = []
+        for card in playable if mixing is not None else ():
+            rule = rb.rules[card]
+            v = None if rule is None else rule.stack_value
+            if v is not None and (v == value or (mixing and v > value)):
+                answers.append(card)
+        opts = self._play_actions(seat, answers, len(self.hands[seat]))
+        opts.append(Action(seat, "draw"))
+        last = self.stack_ctx
+        if self.stack_penalty is not None and last is not None and \
+                rb.rules[last.face].bluff:  # type: ignore[union-attr]
+            opts.append(Action(seat, "challenge"))
+        return opts
+
+    def _why_illegal(self, action: Action, decision: Decision) -> str:
+        pending = f"pending: seat {decision.seat} to {decision.kind}"
+        if decision.kind == "contest":
+            return f"{action}: not an option ({pending}: one of " \
+                   f"{', '.join(str(a) for a in decision.options)})"
+        if action.seat != decision.seat:
+            return f"{action}: not seat {action.seat}'s decision ({pending})"
+        if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
+                                                                 "forced_play"):
+            fid = self.rulebook.by_name[action.arg]  # type: ignore[index]
+            if fid not in self.hands[action.seat]:  # type: ignore[index]
+                return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
+            if decision.kind == "drawn":
+                return f"{action}: only the card just drawn may be played ({pending})"
+            if action.uno and len(self.hands[action.seat]) != 2:  # type: ignore[index]
+                return f"{action}: UNO is called only on the next-to-last card"
+            if decision.kind == "forced_play":
+                return f"{action}: a card of the colour {self.color_name} must be played"
+            if decision.kind == "turn":
+                return f"{action}: {action.arg} can't be played on {self.top} " \
+                       f"({self.color_name})"
+        return f"{action}: not an option ({pending})"
