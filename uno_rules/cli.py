@@ -202,6 +202,37 @@ def new(name: str, base: str, output: str | None) -> None:
 
 
 @cli.command()
+@click.argument("rulebook")
+@house_option
+@set_option
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2))
+@click.option("--seed", default=None, type=int, help="Seed of the deal and the bots.")
+@click.option("--human", "humans", multiple=True, type=int, default=(0,), show_default=True,
+              help="A seat played by you (repeatable); the others are random bots.")
+def play(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], players: int,
+         seed: int | None, humans: tuple[int, ...]) -> None:
+    """Play a round in the terminal against random bots (q quits)."""
+    from .play import play as run
+
+    rb = _rulebook(rulebook, sets, house)
+    if players not in rb.player_counts():
+        _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
+    bad = [h for h in humans if not 0 <= h < players]
+    if bad:
+        _fail(f"--human {bad[0]}: seats are 0 to {players - 1}")
+
+    def ask(prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    click.echo(f"{rb.title}: {players} players, you are seat(s) "
+               f"{', '.join(map(str, humans))}; seat 0 sits left of the dealer.")
+    run(rb.new_game(players, seed), humans, ask, click.echo, seed)
+
+
+@cli.command()
 def schema() -> None:
     """Print the rulebook JSON Schema (what schemas/rulebook.schema.json holds)."""
     from .schema import schema_json

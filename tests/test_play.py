@@ -1,0 +1,78 @@
+"""The terminal play loop, driven by scripted replies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from click.testing import CliRunner
+
+import uno_rules
+from uno_rules.cli import cli
+from uno_rules.play import play
+from uno_rules.position import Position, game_from_position
+
+
+def _script(replies: list[str]) -> tuple[list[str], object]:
+    said: list[str] = []
+    it: Iterator[str] = iter(replies)
+    return said, lambda prompt: next(it, None)
+
+
+def test_a_human_plays_a_round_to_the_end() -> None:
+    game = uno_rules.load_rulebook("classic").new_game(2, seed=3)
+    said, ask = _script(["1"] * 500)
+    assert play(game, [0], ask, said.append, seed=3) is True
+    assert game.over and said[-1].startswith("round over: seat(s)")
+    assert any(line.startswith("your hand (seat 0):") for line in said)
+
+
+def test_bad_replies_are_explained_and_q_quits() -> None:
+    game = uno_rules.load_rulebook("classic").new_game(3, seed=1)
+    said, ask = _script(["99", "fly away", "q"])
+    assert play(game, [0], ask, said.append) is False
+    assert sum("not an option" in line for line in said) == 2 and said[-1] == "bye"
+    assert not game.over
+
+
+def test_actions_may_be_typed_in_notation() -> None:
+    rb = uno_rules.load_rulebook("classic")
+    game = game_from_position(rb, 2, Position(hands=[["red 1"], ["blue 1"]], discard=["red 5"]))
+    said, ask = _script(["0 play RED 1"])
+    assert play(game, [0], ask, said.append) is True
+    assert game.result == uno_rules.Result((0,), 1)
+
+
+def test_the_table_asks_the_human_in_a_contest() -> None:
+    rb = uno_rules.load_rulebook("ted_lasso")
+    game = game_from_position(rb, 3, Position(
+        hands=[["green 1", "green 2"], ["wild_roy_kent_grunt", "red 1"], ["yellow 1"]],
+        discard=["red 5"], turn=1, draw_pile=["blue 1", "blue 2", "blue 3"]))
+    game.apply("1 play wild_roy_kent_grunt")
+    game.apply("1 color red")
+    game.apply("1 target 0")
+    said, ask = _script(["loser 1", "q"])
+    play(game, [0], ask, said.append)
+    assert "the table decides:" in said and len(game.hands[1]) == 3
+
+
+def test_a_human_may_jump_in_while_a_bot_is_to_act() -> None:
+    rb = uno_rules.load_rulebook("classic", house=["jump_in"])
+    game = game_from_position(rb, 3, Position(
+        hands=[["red 5", "blue 9"], ["red 5", "green 1", "green 2"], ["yellow 1", "yellow 2"]],
+        discard=["red 3"], turn=1))
+    game.apply("1 play red 5")
+    said, ask = _script(["0 jump_in red 5", "q"])
+    play(game, [0], ask, said.append)
+    assert any("jump in" in line for line in said) and game.hands[0] == [game.rulebook.by_name[
+        "blue 9"]]
+
+
+def test_cli_play_arguments() -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["play", "classic", "--players", "2", "--seed", "4"],
+                           input="1\n" * 400)
+    assert result.exit_code == 0 and "round over" in result.output
+    bad = runner.invoke(cli, ["play", "classic", "--players", "3", "--human", "5"])
+    assert bad.exit_code == 1 and "seats are 0 to 2" in bad.output
+    odd = runner.invoke(cli, ["play", "teams", "--players", "5"])
+    assert odd.exit_code == 1 and "4, 6, 8" in odd.output

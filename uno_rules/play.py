@@ -1,0 +1,94 @@
+"""Playing a round in the terminal: human seats answer prompts, the others are random bots.
+
+The I/O is two callables (``ask`` reads a line, ``say`` prints one), so the loop is easy to
+drive from tests or another front end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+
+from .actions import Action
+from .errors import IllegalAction, NotationError
+from .game import Game
+
+QUIT = ("q", "quit", "exit")
+
+
+def describe_table(game: Game, seat: int) -> list[str]:
+    """What ``seat`` sees, in a few lines."""
+    view = game.view(seat)
+    sizes = "  ".join(f"seat {s}: {n}" for s, n in enumerate(view["hand_sizes"]))
+    return [f"top: {view['top']} ({view['color'] or 'no colour'}), {view['direction']}, "
+            f"draw pile {view['draw_pile_size']}",
+            f"cards: {sizes}",
+            f"your hand (seat {seat}): {', '.join(view['hand']) or '(empty)'}"]
+
+
+def _choose(options: list[Action], line: str) -> Action | None:
+    """The option a reply names: its number, or its notation."""
+    line = line.strip()
+    if line.isdigit() and 1 <= int(line) <= len(options):
+        return options[int(line) - 1]
+    try:
+        wanted = Action.parse(line)
+    except NotationError:
+        return None
+    return next((a for a in options if a == wanted or str(a) == str(wanted)), None)
+
+
+def play(game: Game, humans: Iterable[int], ask: Callable[[str], str | None],
+         say: Callable[[str], None], seed: int | None = None) -> bool:
+    """Play ``game`` to its end. Returns False if a human quit (or input ran out)."""
+    humans = set(humans)
+    bot = random.Random(seed)
+    shown = 0
+    while not game.over:
+        for line in game.events[shown:]:
+            say(f"  {line}")
+        shown = len(game.events)
+        decision = game.decision
+        assert decision is not None
+        asked = decision.seat in humans or (decision.kind == "contest" and humans &
+                                            {a.arg for a in decision.options})
+        extra = [a for a in game.out_of_turn_actions() if a.seat in humans]
+        if not asked and not extra:
+            game.apply(bot.choice(decision.options))
+            continue
+        options = list(decision.options) if asked else []
+        options += extra
+        seat = decision.seat if decision.seat in humans else min(a.seat for a in extra
+                                                                 if a.seat is not None) \
+            if extra else min(humans)
+        say("")
+        for line in describe_table(game, seat):
+            say(line)
+        what = "the table decides" if decision.kind == "contest" else \
+            f"seat {decision.seat} to {decision.kind}"
+        say(f"{what}:" if asked else f"{what} (press enter to let it act, or jump in):")
+        for i, option in enumerate(options, 1):
+            say(f"  {i}) {option}")
+        reply = ask("> ")
+        if reply is None or reply.strip().lower() in QUIT:
+            say("bye")
+            return False
+        if not reply.strip() and not asked:
+            game.apply(bot.choice(decision.options))
+            continue
+        action = _choose(options, reply)
+        if action is None:
+            say(f"not an option: {reply.strip()!r} (a number, or an action such as "
+                f"{options[0]})")
+            continue
+        try:
+            game.apply(action)
+        except IllegalAction as exc:  # options are legal; kept for safety with odd input
+            say(str(exc))
+    for line in game.events[shown:]:
+        say(f"  {line}")
+    result = game.result
+    assert result is not None
+    say(f"round over: seat(s) {', '.join(map(str, result.winners))} win "
+        f"{result.points} points")
+    return True
