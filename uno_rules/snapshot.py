@@ -146,7 +146,10 @@ def describe_event(game: Game, event: tuple[Any, ...]) -> str:
     if kind == "play":
         return f"seat {event[1]} plays {name(event[2]).name}"
     if kind == "draw":
-        return f"seat {event[1]} draws {len(event[3])} of {event[2]}"
+        got, asked = len(event[3]), event[2]
+        cards = "a card" if got == 1 else f"{got} cards"
+        short = "" if got == asked else f" (of {asked}: the piles ran out)"
+        return f"seat {event[1]} draws {cards}{short}"
     if kind == "first":
         return f"first card {name(event[1]).name}"
     if kind == "color":
