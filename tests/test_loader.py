@@ -150,3 +150,11 @@ def test_a_rulebook_may_include_overlays(tmp_path: Path) -> None:
     assert rb.house == ("seven_zero", "jump_in") and rb.settings.jump_in
     with pytest.raises(RulebookError, match="already part of mine"):
         uno_rules.load_rulebook(f, house=["jump_in"])
+
+
+def test_a_bigger_deal_narrows_the_player_counts() -> None:
+    rb = uno_rules.load_rulebook("classic", settings={"hand_size": 15})
+    assert rb.player_counts() == list(range(2, 8))
+    with pytest.raises(uno_rules.IllegalAction, match="2-7 players, not 8"):
+        rb.new_game(8)
+    assert sum(map(len, rb.new_game(7, seed=1).hands)) == 105

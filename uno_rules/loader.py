@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import jsonschema
@@ -218,7 +219,7 @@ def _walk_refs(value: Any, path: PathKey):
         yield path, value[1:]
 
 
-def _semantic(located: Located) -> list[Problem]:
+def _semantic(located: Located, hand_overridden: bool = False) -> list[Problem]:
     data, problems = located.data, []
     colors = data["colors"]
     options = data.get("options") or {}
@@ -267,7 +268,7 @@ def _semantic(located: Located) -> list[Problem]:
                 problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
                                                 f"a boolean option, {opt!r} is {state}"))
     if not problems:
-        problems.extend(_check_sizes(located, names))
+        problems.extend(_check_sizes(located, hand_overridden))
     return problems
 
 
@@ -281,7 +282,9 @@ def _walk_steps(value: Any, path: PathKey):
             yield from _walk_steps(v, path + (i,))
 
 
-def _check_sizes(located: Located, names: set[str]) -> list[Problem]:
+def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
+    """The deck must deal every allowed player count (with ``fewest``, only the smallest:
+    an overridden hand size narrows the player counts instead, see player_counts)."""
     data = located.data
     players = data["players"]
     out = []
@@ -298,10 +301,11 @@ def _check_sizes(located: Located, names: set[str]) -> list[Problem]:
         ncol = len(data["colors"]) if group.get("colors") == "all" else len(group.get("colors")
                                                                             or [None])
         total += copies * ncol * len(group["ranks"])
-    need = players["max"] * hand + 1
+    most = players["min"] if fewest else players["max"]
+    need = most * hand + 1
     if total < need:
         out.append(located.problem(("deck",), f"the deck has {total} cards, fewer than "
-                                   f"{players['max']} players × {hand} cards + 1 = {need}"))
+                                   f"{most} players × {hand} cards + 1 = {need}"))
     return out
 
 
@@ -353,7 +357,7 @@ class _Compiler:
             # A choice at the end of a round is asked only if a later at-end step reads it.
             at_end = _read_at_end(rest, prim.provides)
         f, line, col = self.located.pos(path)
-        return [Step(name, args, at_end, f"{f}:{line}:{col}")]
+        return [Step(name, MappingProxyType(args), at_end, f"{f}:{line}:{col}")]
 
 
 def _read_at_end(steps: Any, what: str) -> bool:
@@ -538,7 +542,7 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
     problems.extend(schema_problems(located, _VALIDATOR))
     if problems:
         return None, _dedupe(problems)
-    problems.extend(_semantic(located))
+    problems.extend(_semantic(located, "hand_size" in (overrides or {})))
     if problems:
         return None, _dedupe(problems)
     source = str(name_or_path)

@@ -108,10 +108,11 @@ class Rulebook:
         return self.faces[parse_card(self, name)]
 
     def player_counts(self) -> list[int]:
-        """The numbers of players a game may have (with partnerships: two sides at least)."""
-        size = self.team_size
+        """The numbers of players a game may have: with partnerships, two sides at least;
+        and only as many as the deck can deal a hand to, with a card left to turn."""
+        size, deck, hand = self.team_size, len(self.deck), self.settings.hand_size
         return [n for n in range(self.players_min, self.players_max + 1)
-                if n % size == 0 and n >= 2 * size]
+                if n % size == 0 and n >= 2 * size and n * hand < deck]
 
     def players_text(self) -> str:
         """The player counts in words: ``2-10`` or ``4, 6, 8``."""
