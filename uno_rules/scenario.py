@@ -180,6 +180,8 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
                file: str) -> Outcome:
     name = sc.get("name", Path(file).stem)
     for k, step in enumerate(sc.get("steps") or [], start=1):
+        f, line, _ = located.pos(idx + ("steps", k - 1))
+        where = f" ({f}:{line})"
         try:
             if "expect" in step:
                 _expect(game, step["expect"])
@@ -188,10 +190,8 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
             else:
                 for action in _actions(game, step):
                     game.apply(action)
-        except _Fail as exc:
-            return Outcome(file, name, False, f"step {k}: {exc}")
-        except (IllegalAction, NotationError) as exc:
-            return Outcome(file, name, False, f"step {k}: {exc}")
+        except (_Fail, IllegalAction, NotationError) as exc:
+            return Outcome(file, name, False, f"step {k}: {exc}{where}")
     return Outcome(file, name, True)
 
 
