@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from pathlib import Path
 
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +50,60 @@ def mutate(text: str, rng: random.Random, n: int) -> str:
         else:
             lines[i] = "  " + lines[i]
     return "\n".join(lines) + "\n"
+
+
+VALUES = [None, -1, 0, 3, 1000, True, "", "next", "self", "target", "loser", "$nope",
+          "skip", "red", "half", "all", [], {}, ["skip"], [{"draw": {"who": "next"}}],
+          {"who": "next", "count": 2}, [0, 1], {"min": 5, "max": 2}, ["red", "red"]]
+
+
+def mutate_data(data: object, rng: random.Random, n: int) -> object:
+    """Replace, delete or retype values at random places of parsed YAML."""
+    for _ in range(n):
+        node, parent, key = data, None, None
+        for _depth in range(rng.randrange(1, 7)):
+            if isinstance(node, dict) and node:
+                k = rng.choice(list(node))
+            elif isinstance(node, list) and node:
+                k = rng.randrange(len(node))
+            else:
+                break
+            parent, key = node, k
+            if not isinstance(node[k], (dict, list)) or rng.random() < 0.3:
+                break
+            node = node[k]
+        if parent is None:
+            continue
+        if isinstance(parent, dict) and rng.random() < 0.2:
+            del parent[key]
+        elif isinstance(parent, dict) and rng.random() < 0.1:
+            parent[rng.choice(["draw", "skip", "colors", "who", "cards", "extra"])] = \
+                copy.deepcopy(rng.choice(VALUES))
+        else:
+            parent[key] = copy.deepcopy(rng.choice(VALUES))
+    return data
+
+
+@FUZZ(150)
+@given(st.sampled_from(SOURCES), st.integers(0, 2**32), st.integers(1, 4))
+def test_structurally_mutated_rulebooks_never_crash(tmp_path_factory, source: Path, seed: int,
+                                                    n: int) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / source.name
+    data = mutate_data(yaml.safe_load(source.read_text()), random.Random(seed), n)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    rulebook, problems = check(path)
+    assert (rulebook is None) == bool(problems)
+    for p in problems:
+        assert p.line >= 1 and p.col >= 1 and p.message and "\n" not in p.message
+    if rulebook is not None and rulebook.player_counts():
+        game = rulebook.new_game(rulebook.player_counts()[-1], seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):  # a playable rulebook plays
+            if game.over:
+                break
+            actions = game.legal_actions()
+            assert actions
+            game.apply(actions[rng.randrange(len(actions))])
 
 
 @FUZZ(150)

@@ -221,6 +221,9 @@ def _walk_refs(value: Any, path: PathKey):
 
 def _semantic(located: Located, hand_overridden: bool = False) -> list[Problem]:
     data, problems = located.data, []
+    missing = [k for k in ("min", "max") if k not in data["players"]]
+    if missing:  # optional in the schema so that an overlay may set one of them
+        return [located.problem(("players",), f"players.{missing[0]} is required but missing")]
     colors = data["colors"]
     options = data.get("options") or {}
     ranks: set[str] = set()

@@ -45,33 +45,62 @@ class Located:
         return Problem(file, line, col, message, json_path(path))
 
 
-def _build(node: yaml.Node, path: PathKey, file: str, positions: dict, problems: list) -> Any:
-    positions[path] = (file, node.start_mark.line + 1, node.start_mark.column + 1)
-    if isinstance(node, yaml.MappingNode):
-        out: dict[Any, Any] = {}
+MAX_NODES = 200_000  # aliases can make a small file expand enormously ("billion laughs")
+
+
+class _Builder:
+    """Builds plain data from a composed YAML node tree, recording every position."""
+
+    def __init__(self, file: str, problems: list[Problem]):
+        self.file, self.problems = file, problems
+        self.positions: dict[PathKey, Pos] = {}
+        self.active: set[int] = set()   # nodes being built: an alias back to one recurses
+        self.count = 0
+
+    def fail(self, node: yaml.Node, path: PathKey, message: str) -> None:
+        mark = node.start_mark
+        self.problems.append(Problem(self.file, mark.line + 1, mark.column + 1, message,
+                                     json_path(path)))
+
+    def build(self, node: yaml.Node, path: PathKey, record: bool = True) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            if self.count == MAX_NODES + 1:
+                self.fail(node, path, f"the document expands to more than {MAX_NODES} values "
+                                      "(through aliases?)")
+            return None
+        if record:
+            self.positions[path] = (self.file, node.start_mark.line + 1,
+                                    node.start_mark.column + 1)
+        if isinstance(node, yaml.ScalarNode):
+            return _scalar(node)
+        if id(node) in self.active:
+            self.fail(node, path, "an alias refers to a value that contains it")
+            return None
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(v, path + (i,)) for i, v in enumerate(node.value)]
+            return self.mapping(node, path)
+        finally:
+            self.active.discard(id(node))
+
+    def mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = _build(key_node, ("#tmp",), file, {}, problems)
+            if self.count > MAX_NODES:
+                break
+            key = self.build(key_node, path, record=False)
             if not isinstance(key, (str, int, float, bool)) or key is None:
-                mark = key_node.start_mark
-                problems.append(Problem(file, mark.line + 1, mark.column + 1,
-                                        "mapping keys must be plain scalars", _jp(path)))
+                self.fail(key_node, path, "mapping keys must be plain scalars")
                 continue
             key = str(key) if not isinstance(key, str) else key
             if key in out:
-                mark = key_node.start_mark
-                problems.append(Problem(file, mark.line + 1, mark.column + 1,
-                                        f"duplicate key '{key}'", _jp(path + (key,))))
-            positions[("#key",) + path + (key,)] = (
-                file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            out[key] = _build(value_node, path + (key,), file, positions, problems)
+                self.fail(key_node, path + (key,), f"duplicate key '{key}'")
+            self.positions[("#key",) + path + (key,)] = (
+                self.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            out[key] = self.build(value_node, path + (key,))
         return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(v, path + (i,), file, positions, problems) for i, v in enumerate(node.value)]
-    return _scalar(node)
-
-
-def _jp(path: PathKey) -> str:
-    return json_path(path)
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
@@ -97,9 +126,9 @@ def load_text(text: str, file: str) -> tuple[Located | None, list[Problem]]:
     if node is None:
         return Located({}, {(): (file, 1, 1)}, file), [Problem(file, 1, 1, "the file is empty")]
     problems: list[Problem] = []
-    positions: dict[PathKey, Pos] = {}
-    data = _build(node, (), file, positions, problems)
-    return Located(data, positions, file), problems
+    builder = _Builder(file, problems)
+    data = builder.build(node, ())
+    return Located(data, builder.positions, file), problems
 
 
 def load_file(path: str | Path) -> tuple[Located | None, list[Problem]]:
