@@ -30,3 +30,20 @@ def test_bad_notation(text: str) -> None:
         Action.parse(text)
     with pytest.raises(ValueError):
         Action.parse(text)
+
+
+@pytest.mark.parametrize("action, message", [
+    (Action(0, "play", None), "play takes str, not None"),
+    (Action(0, "draw", "x"), "draw takes no argument"),
+    (Action(None, "draw"), "draw needs a seat number"),
+    (Action(1, "loser", 2), "loser needs no seat"),
+    (Action(0, "catch", "1"), "catch takes int"),
+    (Action(0, "fly"), "unknown action kind 'fly'"),
+    (Action(0, "draw", None, True), "uno is a flag of a play"),
+])
+def test_malformed_actions_are_refused(classic, action: Action, message: str) -> None:
+    from uno_rules import IllegalAction
+
+    game = classic.new_game(2, seed=1)
+    with pytest.raises(IllegalAction, match=f"malformed action: {message}"):
+        game.apply(action)

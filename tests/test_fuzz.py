@@ -131,3 +131,45 @@ def test_mutated_scenarios_never_crash(tmp_path_factory, source: Path, seed: int
         assert exc.problems and all(p.line >= 1 for p in exc.problems)
         return
     assert all(o.passed or o.message.startswith("step ") for o in outcomes)
+
+
+ARGS = [None, -1, 0, 1, 3, 99, "red 5", "RED 5", "wild", "purple 9", "blue", "", " ", 2.5,
+        "red 5 pass", "half", ["red 5"]]
+KINDS = ["play", "draw", "keep", "color", "challenge", "accept", "target", "loser", "catch",
+         "uno", "give", "jump_in", "fly", ""]
+
+
+@FUZZ(60)
+@given(st.sampled_from(["classic", "teams", "ted_lasso", "no_mercy"]), st.integers(0, 2**32),
+       st.lists(st.tuples(st.sampled_from([None, -1, 0, 1, 2, 3, 7]), st.sampled_from(KINDS),
+                          st.sampled_from(ARGS), st.booleans()), min_size=1, max_size=12))
+def test_arbitrary_actions_are_refused_cleanly(name: str, seed: int, attempts: list) -> None:
+    import json
+
+    from uno_rules import Action, IllegalAction, NotationError, load_rulebook
+
+    rb = load_rulebook(name)
+    game = rb.new_game(rb.player_counts()[0], seed=seed)
+    rng = random.Random(seed)
+    for seat, kind, arg, uno in attempts:
+        before = json.dumps(game.snapshot())
+        action = Action(seat, kind, arg, uno)
+        if action in game.legal_actions():
+            continue
+        attempts_ = [action]
+        try:  # its text form may name a legal action (an empty argument prints as nothing)
+            if Action.parse(str(action)) not in game.legal_actions():
+                attempts_.append(str(action))
+        except NotationError:
+            attempts_.append(str(action))
+        for attempt in attempts_:
+            try:
+                game.apply(attempt)
+            except (IllegalAction, NotationError):
+                pass
+            else:
+                raise AssertionError(f"{attempt!r} was taken")
+            assert json.dumps(game.snapshot()) == before
+        if not game.over:
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])

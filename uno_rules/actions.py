@@ -68,6 +68,26 @@ class Action(NamedTuple):
         return cls(seat, kind, arg, uno)
 
 
+def shape_problem(action: object) -> str | None:
+    """Why ``action`` is not a well-formed Action (None when it is)."""
+    if not isinstance(action, Action):
+        return f"not an Action: {action!r}"
+    seat, kind, arg, uno = action
+    if kind not in ALL_KINDS:
+        return f"unknown action kind {kind!r}"
+    if not (seat is None if kind == "loser" else isinstance(seat, int)
+            and not isinstance(seat, bool)):
+        return f"{kind} needs {'no seat' if kind == 'loser' else 'a seat number'}, not {seat!r}"
+    wanted = {**dict.fromkeys(KINDS_WITH_CARD, str), **dict.fromkeys(KINDS_WITH_COLOR, str),
+              **dict.fromkeys(KINDS_WITH_SEAT, int), **dict.fromkeys(KINDS_BARE, type(None))}
+    if type(arg) is not wanted[kind]:
+        return f"{kind} takes {'no argument' if kind in KINDS_BARE else wanted[kind].__name__}" \
+               f", not {arg!r}"
+    if not isinstance(uno, bool) or (uno and kind != "play"):
+        return f"uno is a flag of a play, not {uno!r}"
+    return None
+
+
 @dataclass(frozen=True)
 class Decision:
     """What the game waits for: which seat decides what, and the allowed answers."""

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .actions import Action, Decision, Result
+from .actions import Action, Decision, Result, shape_problem
 from .effects import PRIMITIVES
 from .errors import IllegalAction
 from .legal import Legality
@@ -115,6 +115,9 @@ class Game(Legality):
         """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
         if isinstance(action, str):
             action = Action.parse(action)
+        shape = shape_problem(action)
+        if shape is not None:
+            raise IllegalAction(f"malformed action: {shape}")
         if self.over:
             raise IllegalAction(f"{action}: the round is over")
         decision = self.decision
