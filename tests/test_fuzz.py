@@ -173,3 +173,19 @@ def test_arbitrary_actions_are_refused_cleanly(name: str, seed: int, attempts: l
         if not game.over:
             actions = game.legal_actions()
             game.apply(actions[rng.randrange(len(actions))])
+
+
+@FUZZ(100)
+@given(st.sampled_from(SCENARIOS), st.integers(0, 2**32), st.integers(1, 3))
+def test_structurally_mutated_scenarios_never_crash(tmp_path_factory, source: Path, seed: int,
+                                                    n: int) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / source.name
+    data = mutate_data(yaml.safe_load(source.read_text()), random.Random(seed), n)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    try:
+        outcomes = run_file(path)
+    except ScenarioError as exc:
+        assert exc.problems and all(p.line >= 1 and "\n" not in p.message
+                                    for p in exc.problems)
+        return
+    assert all(o.passed or o.message.startswith("step ") for o in outcomes)
