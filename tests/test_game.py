@@ -130,3 +130,27 @@ def test_teams_of_three(tmp_path) -> None:
     assert game.decision.seat == 4
     game.apply("4 play yellow 1")
     assert game.over and game.result == uno_rules.Result((0, 2, 4), 20)
+
+
+def test_a_give_started_during_another_give_finishes_first(tmp_path) -> None:
+    """A catch during a Passing exchange whose penalty draw triggers another give."""
+    path = tmp_path / "generous.yaml"
+    path.write_text("name: generous\nextends: teams\n"
+                    "after_draw: [{give_cards: {from: self, count: 1}}]\n")
+    rb = uno_rules.load_rulebook(path)
+    game = game_from_position(rb, 4, Position(
+        hands=[["red 5 pass", "red 1"], ["blue 1"], ["green 1", "green 3"], ["yellow 1"]],
+        discard=["red 3"], draw_pile=["blue 7", "blue 9"]))
+    game.apply("0 play red 5 pass")          # next-to-last card, UNO not called
+    assert (game.decision.seat, game.decision.kind) == (0, "give")
+    game.apply("1 catch 0")                  # seat 0 draws 2, then must give one card
+    assert (game.decision.seat, game.decision.kind) == (0, "give")
+    copy = rb.restore(game.snapshot())
+    for g in (game, copy):
+        g.apply("0 give blue 9")             # the after-draw give
+        g.apply("0 give blue 7")             # back to the Passing exchange
+        g.apply("2 give green 3")
+        assert g.hand(0) == ["green 3", "red 1"] and g.hand(2) == ["blue 7", "blue 9",
+                                                                   "green 1"]
+        assert g.decision.kind == "turn" and g.decision.seat == 1
+        assert g.giving == []

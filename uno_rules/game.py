@@ -77,7 +77,9 @@ class Game(Legality):
         self.ctx = Ctx(self.dealer)
         self.pending: tuple[str, int | None, Ctx | None, Any] | None = None
         self.out_seats: list[int] = []   # seats that went out while their team played on
-        self.giving: dict[str, Any] | None = None  # cards being chosen to give (give_cards)
+        # Cards being chosen to give (give_cards); a stack, as a draw during one (a catch's
+        # penalty with an after-draw give) may start another.
+        self.giving: list[dict[str, Any]] = []
         self.stack_total = 0             # a pending stacked draw (stack_draw)
         self.stack_value = 0             # the value of the last card stacked
         self.stack_ctx: Ctx | None = None  # that card, for a challenge
@@ -340,7 +342,8 @@ class Game(Legality):
     def start_giving(self, givers: list[int], count: int | str, together: bool,
                      ctx: Ctx) -> None:
         """Ask each giver in turn for ``count`` cards for its partner."""
-        self.giving = {"queue": [[g, count] for g in givers], "aside": [], "together": together}
+        self.giving.append({"queue": [[g, count] for g in givers], "aside": [],
+                            "together": together})
         self._next_give(ctx)
 
     def offer_drawn(self, ctx: Ctx) -> None:
@@ -389,8 +392,8 @@ class Game(Legality):
         out = self.draw_pile + self.discard + self.out
         for hand in self.hands:
             out += hand
-        if self.giving:
-            out += [card for _, _, card in self.giving["aside"]]
+        for giving in self.giving:
+            out += [card for _, _, card in giving["aside"]]
         return out
 
     # ------------------------------------------------------------------ internals
@@ -532,8 +535,7 @@ class Game(Legality):
         self._run()
 
     def _give(self, seat: int, card: int, ctx: Ctx) -> None:
-        giving = self.giving
-        assert giving is not None
+        giving = self.giving[-1]
         self.hands[seat].remove(card)
         to = self.partner(seat)
         if giving["together"]:
@@ -545,8 +547,7 @@ class Game(Legality):
         self._next_give(ctx)
 
     def _next_give(self, ctx: Ctx) -> None:
-        giving = self.giving
-        assert giving is not None
+        giving = self.giving[-1]
         queue, hands = giving["queue"], self.hands
         while queue:
             giver, count = queue[0]
@@ -558,7 +559,7 @@ class Game(Legality):
             queue.pop(0)
         for _, to, card in giving["aside"]:
             hands[to].append(card)
-        self.giving = None
+        self.giving.pop()
 
     def _play(self, seat: int, card: int, uno: bool) -> None:
         rb = self.rulebook

@@ -69,10 +69,9 @@ def snapshot(game: Game) -> dict[str, Any]:
         "eliminated": list(game.eliminated),
         "stack_draw": [game.stack_total, game.stack_value, stacked,
                        game.stack_penalty],
-        "giving": None if game.giving is None else {
-            "queue": [list(q) for q in game.giving["queue"]],
-            "aside": [[g, t, names[c]] for g, t, c in game.giving["aside"]],
-            "together": game.giving["together"]},
+        "giving": [{"queue": [list(q) for q in g["queue"]],
+                    "aside": [[a, t, names[c]] for a, t, c in g["aside"]],
+                    "together": g["together"]} for g in game.giving],
         "stack": frames,
         "ctxs": [c.to_json() for c in ctxs],
         "ctx": current,
@@ -123,11 +122,9 @@ def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Gam
         total, value, sctx, penalty = data["stack_draw"]
         game.stack_total, game.stack_value, game.stack_penalty = total, value, penalty
         game.stack_ctx = None if sctx is None else ctxs[sctx]
-        g = data["giving"]
-        game.giving = None if g is None else {
-            "queue": [list(q) for q in g["queue"]],
-            "aside": [[a, b, parse_card(rulebook, c)] for a, b, c in g["aside"]],
-            "together": g["together"]}
+        game.giving = [{"queue": [list(q) for q in g["queue"]],
+                        "aside": [[a, b, parse_card(rulebook, c)] for a, b, c in g["aside"]],
+                        "together": g["together"]} for g in data["giving"]]
         game.history = [Action.parse(a) for a in data["history"]]
         version, internal, gauss = data["rng"]
         game.rng.setstate((version, tuple(internal), gauss))
