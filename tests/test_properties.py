@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import uno_rules
@@ -89,6 +89,8 @@ def setups(draw: st.DrawFn) -> tuple[tuple[str, tuple[str, ...]], int, int, str]
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups())
+# A catch whose penalty tagged an out partner back in, while another seat's turn was pending.
+@example((("teams", ("stacking", "jump_in")), 4, 725, "play_first"))
 def test_random_game_invariants(setup: tuple) -> None:
     variant, players, seed, policy = setup
     rulebook = RULEBOOKS[variant]

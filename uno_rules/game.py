@@ -291,6 +291,8 @@ class Game(Legality):
             card = pile.pop()
             hand.append(card)
             got.append(card)
+        if got and seat in self.out_seats:
+            self.out_seats.remove(seat)  # holding cards again: back in
         self.note("draw", seat, count, tuple(got))
         if self.rulebook.after_draw is not None and count:
             self.push(self.rulebook.after_draw, Ctx(seat))
@@ -541,7 +543,7 @@ class Game(Legality):
         if giving["together"]:
             giving["aside"].append([seat, to, card])
         else:
-            self.hands[to].append(card)
+            self._receive(to, card)
         self.note("give", seat, to, card)
         giving["queue"][0][1] -= 1
         self._next_give(ctx)
@@ -558,8 +560,14 @@ class Game(Legality):
                 return
             queue.pop(0)
         for _, to, card in giving["aside"]:
-            hands[to].append(card)
+            self._receive(to, card)
         self.giving.pop()
+
+    def _receive(self, seat: int, card: int) -> None:
+        """A card given to ``seat``: holding cards again, it is back in."""
+        self.hands[seat].append(card)
+        if seat in self.out_seats:
+            self.out_seats.remove(seat)
 
     def _play(self, seat: int, card: int, uno: bool) -> None:
         rb = self.rulebook
