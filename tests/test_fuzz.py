@@ -84,13 +84,20 @@ def mutate_data(data: object, rng: random.Random, n: int) -> object:
     return data
 
 
+def mutated_copy(tmp_path_factory, source: Path, seed: int, n: int, structural: bool) -> Path:
+    """A mutated copy of ``source`` (text edits, or edits of the parsed data)."""
+    path = tmp_path_factory.mktemp("fuzz") / source.name
+    rng, text = random.Random(seed), source.read_text()
+    path.write_text(yaml.safe_dump(mutate_data(yaml.safe_load(text), rng, n), sort_keys=False)
+                    if structural else mutate(text, rng, n))
+    return path
+
+
 @FUZZ(150)
 @given(st.sampled_from(SOURCES), st.integers(0, 2**32), st.integers(1, 4))
 def test_structurally_mutated_rulebooks_never_crash(tmp_path_factory, source: Path, seed: int,
                                                     n: int) -> None:
-    path = tmp_path_factory.mktemp("fuzz") / source.name
-    data = mutate_data(yaml.safe_load(source.read_text()), random.Random(seed), n)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    path = mutated_copy(tmp_path_factory, source, seed, n, structural=True)
     rulebook, problems = check(path)
     assert (rulebook is None) == bool(problems)
     for p in problems:
@@ -109,8 +116,7 @@ def test_structurally_mutated_rulebooks_never_crash(tmp_path_factory, source: Pa
 @FUZZ(150)
 @given(st.sampled_from(SOURCES), st.integers(0, 2**32), st.integers(1, 4))
 def test_mutated_rulebooks_never_crash(tmp_path_factory, source: Path, seed: int, n: int) -> None:
-    path = tmp_path_factory.mktemp("fuzz") / source.name
-    path.write_text(mutate(source.read_text(), random.Random(seed), n))
+    path = mutated_copy(tmp_path_factory, source, seed, n, structural=False)
     rulebook, problems = check(path)
     assert (rulebook is None) == bool(problems)
     for p in problems:
@@ -123,8 +129,7 @@ def test_mutated_rulebooks_never_crash(tmp_path_factory, source: Path, seed: int
 @FUZZ(100)
 @given(st.sampled_from(SCENARIOS), st.integers(0, 2**32), st.integers(1, 3))
 def test_mutated_scenarios_never_crash(tmp_path_factory, source: Path, seed: int, n: int) -> None:
-    path = tmp_path_factory.mktemp("fuzz") / source.name
-    path.write_text(mutate(source.read_text(), random.Random(seed), n))
+    path = mutated_copy(tmp_path_factory, source, seed, n, structural=False)
     try:
         outcomes = run_file(path)
     except ScenarioError as exc:
@@ -179,9 +184,7 @@ def test_arbitrary_actions_are_refused_cleanly(name: str, seed: int, attempts: l
 @given(st.sampled_from(SCENARIOS), st.integers(0, 2**32), st.integers(1, 3))
 def test_structurally_mutated_scenarios_never_crash(tmp_path_factory, source: Path, seed: int,
                                                     n: int) -> None:
-    path = tmp_path_factory.mktemp("fuzz") / source.name
-    data = mutate_data(yaml.safe_load(source.read_text()), random.Random(seed), n)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    path = mutated_copy(tmp_path_factory, source, seed, n, structural=True)
     try:
         outcomes = run_file(path)
     except ScenarioError as exc:
