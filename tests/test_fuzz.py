@@ -93,11 +93,11 @@ def mutated_copy(tmp_path_factory, source: Path, seed: int, n: int, structural: 
     return path
 
 
-@FUZZ(150)
-@given(st.sampled_from(SOURCES), st.integers(0, 2**32), st.integers(1, 4))
-def test_structurally_mutated_rulebooks_never_crash(tmp_path_factory, source: Path, seed: int,
-                                                    n: int) -> None:
-    path = mutated_copy(tmp_path_factory, source, seed, n, structural=True)
+@FUZZ(300)
+@given(st.sampled_from(SOURCES), st.integers(0, 2**32), st.integers(1, 4), st.booleans())
+def test_mutated_rulebooks_never_crash(tmp_path_factory, source: Path, seed: int, n: int,
+                                       structural: bool) -> None:
+    path = mutated_copy(tmp_path_factory, source, seed, n, structural)
     rulebook, problems = check(path)
     assert (rulebook is None) == bool(problems)
     for p in problems:
@@ -111,31 +111,6 @@ def test_structurally_mutated_rulebooks_never_crash(tmp_path_factory, source: Pa
             actions = game.legal_actions()
             assert actions
             game.apply(actions[rng.randrange(len(actions))])
-
-
-@FUZZ(150)
-@given(st.sampled_from(SOURCES), st.integers(0, 2**32), st.integers(1, 4))
-def test_mutated_rulebooks_never_crash(tmp_path_factory, source: Path, seed: int, n: int) -> None:
-    path = mutated_copy(tmp_path_factory, source, seed, n, structural=False)
-    rulebook, problems = check(path)
-    assert (rulebook is None) == bool(problems)
-    for p in problems:
-        assert p.line >= 1 and p.col >= 1 and p.message and "\n" not in p.message
-    if rulebook is not None and rulebook.player_counts():
-        game = rulebook.new_game(rulebook.player_counts()[0], seed=seed)
-        assert game.decision is not None or game.over
-
-
-@FUZZ(100)
-@given(st.sampled_from(SCENARIOS), st.integers(0, 2**32), st.integers(1, 3))
-def test_mutated_scenarios_never_crash(tmp_path_factory, source: Path, seed: int, n: int) -> None:
-    path = mutated_copy(tmp_path_factory, source, seed, n, structural=False)
-    try:
-        outcomes = run_file(path)
-    except ScenarioError as exc:
-        assert exc.problems and all(p.line >= 1 for p in exc.problems)
-        return
-    assert all(o.passed or o.message.startswith("step ") for o in outcomes)
 
 
 ARGS = [None, -1, 0, 1, 3, 99, "red 5", "RED 5", "wild", "purple 9", "blue", "", " ", 2.5,
@@ -180,11 +155,11 @@ def test_arbitrary_actions_are_refused_cleanly(name: str, seed: int, attempts: l
             game.apply(actions[rng.randrange(len(actions))])
 
 
-@FUZZ(100)
-@given(st.sampled_from(SCENARIOS), st.integers(0, 2**32), st.integers(1, 3))
-def test_structurally_mutated_scenarios_never_crash(tmp_path_factory, source: Path, seed: int,
-                                                    n: int) -> None:
-    path = mutated_copy(tmp_path_factory, source, seed, n, structural=True)
+@FUZZ(200)
+@given(st.sampled_from(SCENARIOS), st.integers(0, 2**32), st.integers(1, 3), st.booleans())
+def test_mutated_scenarios_never_crash(tmp_path_factory, source: Path, seed: int, n: int,
+                                       structural: bool) -> None:
+    path = mutated_copy(tmp_path_factory, source, seed, n, structural)
     try:
         outcomes = run_file(path)
     except ScenarioError as exc:
