@@ -29,7 +29,7 @@ def test_a_human_plays_a_round_to_the_end() -> None:
 def test_bad_replies_are_explained_and_q_quits() -> None:
     game = uno_rules.load_rulebook("classic").new_game(3, seed=1)
     said, ask = _script(["99", "fly away", "q"])
-    assert play(game, [0], ask, said.append) is False
+    assert play(game, [0], ask, said.append, seed=1) is False
     assert sum("not an option" in line for line in said) == 2 and said[-1] == "bye"
     assert not game.over
 
@@ -51,7 +51,7 @@ def test_the_table_asks_the_human_in_a_contest() -> None:
     game.apply("1 color red")
     game.apply("1 target 0")
     said, ask = _script(["loser 1", "q"])
-    play(game, [0], ask, said.append)
+    play(game, [0], ask, said.append, seed=1)
     assert "the table decides:" in said and len(game.hands[1]) == 3
 
 
@@ -59,12 +59,12 @@ def test_a_human_may_jump_in_while_a_bot_is_to_act() -> None:
     rb = uno_rules.load_rulebook("classic", house=["jump_in"])
     game = game_from_position(rb, 3, Position(
         hands=[["red 5", "blue 9"], ["red 5", "green 1", "green 2"], ["yellow 1", "yellow 2"]],
-        discard=["red 3"], turn=1))
+        discard=["red 3"], turn=1, draw_pile=["yellow 7", "yellow 8", "yellow 9"]), seed=2)
     game.apply("1 play red 5")
     said, ask = _script(["0 jump_in red 5", "q"])
-    play(game, [0], ask, said.append)
-    assert any("jump in" in line for line in said) and game.hands[0] == [game.rulebook.by_name[
-        "blue 9"]]
+    play(game, [0], ask, said.append, seed=2)
+    assert any("jump in" in line for line in said)
+    assert "  seat 0 jumps in" in said and "  seat 0 plays red 5" in said
 
 
 def test_cli_play_arguments() -> None:
