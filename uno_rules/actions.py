@@ -12,6 +12,9 @@ KINDS_WITH_SEAT = ("target", "catch", "loser", "uno")
 KINDS_WITH_COLOR = ("color",)
 KINDS_BARE = ("draw", "keep", "challenge", "accept")
 ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE
+ARG_TYPE: dict[str, type] = {**dict.fromkeys(KINDS_WITH_CARD + KINDS_WITH_COLOR, str),
+                             **dict.fromkeys(KINDS_WITH_SEAT, int),
+                             **dict.fromkeys(KINDS_BARE, type(None))}
 
 
 class Action(NamedTuple):
@@ -78,10 +81,8 @@ def shape_problem(action: object) -> str | None:
     if not (seat is None if kind == "loser" else isinstance(seat, int)
             and not isinstance(seat, bool)):
         return f"{kind} needs {'no seat' if kind == 'loser' else 'a seat number'}, not {seat!r}"
-    wanted = {**dict.fromkeys(KINDS_WITH_CARD, str), **dict.fromkeys(KINDS_WITH_COLOR, str),
-              **dict.fromkeys(KINDS_WITH_SEAT, int), **dict.fromkeys(KINDS_BARE, type(None))}
-    if type(arg) is not wanted[kind]:
-        return f"{kind} takes {'no argument' if kind in KINDS_BARE else wanted[kind].__name__}" \
+    if type(arg) is not ARG_TYPE[kind]:
+        return f"{kind} takes {'no argument' if kind in KINDS_BARE else ARG_TYPE[kind].__name__}" \
                f", not {arg!r}"
     if not isinstance(uno, bool) or (uno and kind != "play"):
         return f"uno is a flag of a play, not {uno!r}"
