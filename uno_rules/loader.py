@@ -98,7 +98,9 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     own = {k: v for k, v in data.items() if k not in ("extends", "house")}
     positions = dict(layer.positions)
     positions.update(located.positions)
-    return Located(_merge(layer.data, own), positions, located.file)
+    merged = Located(_merge(layer.data, own), positions, located.file)
+    merged.house, merged.conflicts = layer.house, layer.conflicts
+    return merged
 
 
 def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: list[Problem],
@@ -487,8 +489,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                 relative_to: Path | None = None) -> list[str]:
     """Merge house-rule overlays (shipped names or paths) over the rulebook, in order.
     Returns the names of every overlay now applied (the rulebook's own ones first)."""
-    applied: list[str] = list(located.data.get("#house", []))
-    conflicts: dict[str, list[str]] = dict(located.data.get("#conflicts", {}))
+    applied, conflicts = located.house, located.conflicts
     for name in names:
         path = SHIPPED_DIR / "house" / f"{name}.yaml"
         if not path.exists():
@@ -517,8 +518,6 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                                   if k not in ((), ("name",), ("title",))})
         applied.append(name)
         conflicts[name] = list(overlay.data.get("conflicts", []))
-    located.data["#house"] = applied
-    located.data["#conflicts"] = conflicts
     return applied
 
 
@@ -537,9 +536,6 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
     applied = tuple(apply_house(located, tuple(house), problems))
     if problems:
         return None, problems
-    data = located.data
-    data.pop("#house", None)
-    data.pop("#conflicts", None)
     if overrides:
         apply_overrides(located, overrides, problems)
     problems.extend(schema_problems(located, _VALIDATOR))

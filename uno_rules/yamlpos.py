@@ -28,6 +28,8 @@ class Located:
         self.data = data
         self.positions = positions
         self.file = file
+        self.house: list[str] = []                   # overlays merged in, in order
+        self.conflicts: dict[str, list[str]] = {}    # each overlay's declared conflicts
 
     def pos(self, path: PathKey) -> Pos:
         """The position of the deepest known node on ``path``."""
