@@ -7,10 +7,8 @@ from dataclasses import fields
 from pathlib import Path
 
 from .explain import card_sections, deck_table, rule_lines
-from .loader import SHIPPED_DIR, house_names, resolve
 from .model import Rulebook
-
-SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schemas" / "rulebook.schema.json"
+from .resources import find, house_names, is_shipped, schema_file
 
 
 def _deck_rows(rb: Rulebook) -> dict[str, str]:
@@ -63,10 +61,10 @@ def diff(a: Rulebook, b: Rulebook) -> str:
 
 def starter(name: str, base: str, directory: Path) -> str:
     """The text of a commented starter rulebook ``name`` extending ``base``."""
-    base_path = resolve(base)
-    shipped = base_path.parent == SHIPPED_DIR
-    ref = base if shipped else os.path.relpath(base_path.resolve(), directory.resolve())
-    schema = os.path.relpath(SCHEMA_FILE, directory.resolve())
+    base_path = find(base)
+    ref = base if is_shipped(base_path) else os.path.relpath(base_path.resolve(),
+                                                             directory.resolve())
+    schema = os.path.relpath(schema_file("rulebook"), directory.resolve())
     from .explain import describe
     from .loader import load_rulebook
 

@@ -7,7 +7,6 @@ $.path)``; :func:`load_rulebook` raises :class:`RulebookError` carrying all of t
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -20,28 +19,12 @@ import yaml
 from .effects import PRIMITIVES, step_reads
 from .errors import Problem, RulebookError
 from .model import NO_COLOR, CardRule, Face, LegalIf, Rulebook, Settings, Step
+from .resources import find, house_names, shipped_names
 from .schema import rulebook_schema
 from .yamlpos import Located, PathKey, json_path, load_file
 
-SHIPPED_DIR = Path(os.environ.get("UNO_RULES_RULEBOOKS",
-                                  Path(__file__).resolve().parent.parent / "rulebooks"))
 _VALIDATOR = jsonschema.Draft202012Validator(rulebook_schema())
-
-
-def shipped_names() -> list[str]:
-    """Names of the rulebooks shipped in ``rulebooks/``."""
-    return sorted(p.stem for p in SHIPPED_DIR.glob("*.yaml"))
-
-
-def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
-    """The file a rulebook reference names: a shipped name, or a path."""
-    text = str(name_or_path)
-    if re.fullmatch(r"[a-z][a-z0-9_]*", text) and (SHIPPED_DIR / f"{text}.yaml").exists():
-        return SHIPPED_DIR / f"{text}.yaml"
-    path = Path(text)
-    if relative_to is not None and not path.is_absolute():
-        path = relative_to / path
-    return path
+resolve = find  # the historical name, kept for callers
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
@@ -479,11 +462,6 @@ def is_overlay(path: str | Path) -> bool:
         "extends" not in located.data and "deck" not in located.data
 
 
-def house_names() -> list[str]:
-    """Names of the shipped house-rule overlays in ``rulebooks/house/``."""
-    return sorted(p.stem for p in (SHIPPED_DIR / "house").glob("*.yaml"))
-
-
 def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                 origin: tuple[str, int, int] = ("--house", 1, 1),
                 relative_to: Path | None = None) -> list[str]:
@@ -491,9 +469,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
     Returns the names of every overlay now applied (the rulebook's own ones first)."""
     applied, conflicts = located.house, located.conflicts
     for name in names:
-        path = SHIPPED_DIR / "house" / f"{name}.yaml"
-        if not path.exists():
-            path = Path(name) if relative_to is None else relative_to / name
+        path = find(name, relative_to, overlay=True)
         if not path.exists() or path.suffix not in (".yaml", ".yml"):
             problems.append(Problem(*origin, f"unknown house rule {name!r}"
                                     f"{did_you_mean(name, house_names())} (shipped: "
@@ -572,4 +548,4 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     return rulebook
 
 
-__all__ = ["load_rulebook", "check", "resolve", "shipped_names", "json_path"]
+__all__ = ["load_rulebook", "check", "resolve", "shipped_names", "house_names", "json_path"]

@@ -21,10 +21,10 @@ from .loader import did_you_mean, load_rulebook, resolve, schema_problems
 from .model import Rulebook
 from .notation import normalize, parse_card
 from .position import Position, game_from_position
+from .resources import schema
 from .yamlpos import Located, PathKey, load_file
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "scenario.schema.json"
-_VALIDATOR = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+_VALIDATOR = jsonschema.Draft202012Validator(schema("scenario"))
 SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
                "catch", "jump_in", "call_uno")

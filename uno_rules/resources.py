@@ -1,0 +1,89 @@
+"""Package data: the shipped rulebooks, house-rule overlays and JSON Schemas.
+
+They live inside the package (``uno_rules/rulebooks``, ``uno_rules/schemas``) and are found
+through :mod:`importlib.resources`, so a wheel installed anywhere has them. :func:`find` is
+the one place that decides whether a reference is a shipped name or a path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+HOUSE_PREFIX = "house/"
+
+
+def _data_dir(*parts: str) -> Path:
+    # Installed packages are always unpacked on disk (wheels are never imported zipped), so
+    # the traversable is a real directory; a Path lets the loader report file positions.
+    return Path(os.fspath(files(__package__).joinpath(*parts)))  # type: ignore[arg-type]
+
+
+def rulebooks_dir() -> Path:
+    """The folder of the shipped rulebooks."""
+    return _data_dir("rulebooks")
+
+
+def house_dir() -> Path:
+    """The folder of the shipped house-rule overlays."""
+    return _data_dir("rulebooks", "house")
+
+
+def schema_file(name: str) -> Path:
+    """A shipped JSON Schema file: ``rulebook`` or ``scenario``."""
+    return _data_dir("schemas", f"{name}.schema.json")
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """A shipped JSON Schema, parsed."""
+    data: dict[str, Any] = json.loads(schema_file(name).read_text(encoding="utf-8"))
+    return data
+
+
+def shipped_names() -> list[str]:
+    """Names of the shipped rulebooks."""
+    return sorted(p.stem for p in rulebooks_dir().glob("*.yaml"))
+
+
+def house_names() -> list[str]:
+    """Names of the shipped house-rule overlays."""
+    return sorted(p.stem for p in house_dir().glob("*.yaml"))
+
+
+def shipped_rulebook(ref: str) -> Path | None:
+    """The shipped rulebook named ``ref``, if there is one."""
+    path = rulebooks_dir() / f"{ref}.yaml"
+    return path if NAME.fullmatch(ref) and path.is_file() else None
+
+
+def shipped_overlay(ref: str) -> Path | None:
+    """The shipped overlay named ``ref`` (``stacking`` or ``house/stacking``), if any."""
+    name = ref[len(HOUSE_PREFIX):] if ref.startswith(HOUSE_PREFIX) else ref
+    path = house_dir() / f"{name}.yaml"
+    return path if NAME.fullmatch(name) and path.is_file() else None
+
+
+def find(ref: str | Path, relative_to: Path | None = None, *, overlay: bool = False) -> Path:
+    """The file a reference names: a shipped rulebook name (or, with ``overlay``, a shipped
+    overlay name), else a path, relative to ``relative_to`` when it is not absolute. The
+    path may not exist; callers report that with their own context."""
+    text = str(ref)
+    shipped = shipped_overlay(text) if overlay else shipped_rulebook(text)
+    if shipped is not None:
+        return shipped
+    path = Path(text)
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    return path
+
+
+def is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the shipped rulebook files."""
+    return path.resolve().parent == rulebooks_dir().resolve()
