@@ -128,9 +128,11 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2))
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--policy", type=click.Choice(["uniform", "play_first"]), default="uniform",
-              show_default=True, help="uniform: every legal choice equally likely; "
-              "play_first: a random playable card when there is one.")
+@click.option("--policy", type=click.Choice(["play_first", "uniform"]), default="play_first",
+              show_default=True, help="How the random players choose. play_first: a random "
+              "playable card whenever they hold one, else any legal action at random "
+              "(draws, catches, ...); uniform: every legal action equally likely, drawing "
+              "too while holding playable cards (rounds last far longer).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, policy: str, as_json: bool) -> None:

@@ -1,4 +1,4 @@
-"""Simulating many rounds with uniformly random legal choices."""
+"""Simulating many rounds with random legal choices (see :data:`POLICIES`)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class Stats:
     points: list[int] = field(default_factory=list)
     stalled: int = 0
     seconds: float = 0.0
-    policy: str = "uniform"
+    policy: str = "play_first"
     house: list[str] = field(default_factory=list)
     wins_by_team: list[int] | None = None
 
@@ -83,7 +83,7 @@ POLICIES: dict[str, Callable[[Game, random.Random], Action]] = {
 
 
 def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
-                 policy: str = "uniform") -> None:
+                 policy: str = "play_first") -> None:
     """Apply up to ``max_actions`` random legal actions chosen by ``policy``."""
     choose = POLICIES[policy]
     for _ in range(max_actions):
@@ -93,7 +93,7 @@ def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
 
 
 def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int = MAX_ACTIONS,
-                policy: str = "uniform") -> Game:
+                policy: str = "play_first") -> Game:
     """Play one round with random legal actions; returns the game (over or stalled)."""
     game = rulebook.new_game(players, seed, log=False)
     random_moves(game, random.Random(seed ^ 0x5EED), max_actions, policy)
@@ -101,7 +101,7 @@ def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int = 
 
 
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
-             max_actions: int = MAX_ACTIONS, policy: str = "uniform") -> Stats:
+             max_actions: int = MAX_ACTIONS, policy: str = "play_first") -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics."""
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
