@@ -85,7 +85,7 @@ def test_scenario_exit_codes(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     none = runner.invoke(cli, ["scenario", str(empty)])
-    assert none.exit_code == 2 and "no scenario files" in none.output
+    assert none.exit_code == 1 and "no scenario files" in none.output
 
 
 def test_schema_command_prints_json() -> None:
@@ -112,3 +112,112 @@ def test_validate_overlays_on_a_rulebook(tmp_path: Path) -> None:
                                   "'jump_in'? (at $.settings.jump_inn)")
     misfit = runner.invoke(cli, ["validate", "--on", "teams", str(house / "no_bluffing.yaml")])
     assert misfit.exit_code == 1 and "wild_draw_four" in misfit.output
+
+
+# ------------------------------------------------------------------ misuse: one line, exit 1
+def _one_line_error(args: list[str], code: int = 1) -> str:
+    result = runner.invoke(cli, args)
+    assert result.exit_code == code, (args, result.output)
+    assert "Traceback" not in result.output and result.exception is None or \
+        isinstance(result.exception, SystemExit)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+@pytest.mark.parametrize(("setting", "expect"), [
+    ("wd4_holds_no=banana", "invalid value 'banana'; expected one of color, match"),
+    ("play_drawn=sometimes", "invalid value 'sometimes'; expected one of may, must, never"),
+    ("hand_size=-1", "less than the minimum of 1"),
+    ("hand_size=7.0", "expected integer or a $option reference, got number 7.0"),
+    ("hand_size=[1", "YAML syntax error"),
+    ("hand_sise=5", "unknown setting 'hand_sise'; did you mean 'hand_size'?"),
+])
+def test_set_problems_point_at_the_argument(setting: str, expect: str) -> None:
+    line = _one_line_error(["simulate", "classic", "--games", "1", "--set", setting])
+    assert line.startswith(f"--set {setting}: ") and expect in line, line
+    assert "classic.yaml" not in line
+
+
+def test_option_values_are_checked_where_they_are_used(tmp_path: Path) -> None:
+    path = tmp_path / "opt.yaml"
+    path.write_text("name: opt\nextends: classic\noptions:\n  n: lots\n  h: -3\n"
+                    "settings:\n  hand_size: $h\ncards:\n  draw_two:\n"
+                    "    effect: [{draw: {who: next, count: $n}}, skip]\n")
+    result = runner.invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines == [
+        f"{path}:7:14: option $h = -3 doesn't fit here: -3 is less than the minimum of 1 "
+        "(at $.settings.hand_size)",
+        f"{path}:10:40: option $n = 'lots' doesn't fit here: expected integer, got string "
+        "'lots' (at $.cards.draw_two.effect[0].draw.count)"]
+
+
+def test_schema_and_semantic_problems_in_one_pass(tmp_path: Path) -> None:
+    path = tmp_path / "both.yaml"
+    path.write_text("name: both\nextends: classic\nsettings:\n  hand_size: seven\n"
+                    "cards:\n  no_such_rank:\n    effect: [skip]\n")
+    result = runner.invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"{path}:4:14: expected integer") and "got string 'seven'" \
+        in lines[0]
+    assert lines[1].startswith(f"{path}:6:3: card rule for rank 'no_such_rank'")
+
+
+def test_every_listed_name_is_accepted() -> None:
+    listed = runner.invoke(cli, ["list", "-q"])
+    assert listed.exit_code == 0
+    names = listed.output.split()
+    table = runner.invoke(cli, ["list"]).output
+    rulebooks = table.split("House rules")[0].split()
+    assert "classic" in names and "stacking" in names
+    for name in names:
+        result = runner.invoke(cli, ["validate", name])
+        assert result.exit_code == 0, (name, result.output)
+        if name in rulebooks:
+            for args in (["simulate", name, "--games", "2"], ["explain", name],
+                         ["deck", name]):
+                assert runner.invoke(cli, args).exit_code == 0, args
+        else:
+            result = runner.invoke(cli, ["deck", "classic", "--house", name])
+            assert result.exit_code == 0, (name, result.output)
+            assert runner.invoke(cli, ["validate", f"house/{name}"]).exit_code == 0
+
+
+def test_validate_names_and_unknown_names() -> None:
+    result = runner.invoke(cli, ["validate", "stacking", "classic"])
+    assert result.exit_code == 0
+    assert result.output.splitlines() == ["ok stacking: house rule, applied to classic",
+                                          "ok classic: classic, 108 cards, 2-10 players"]
+    line = _one_line_error(["validate", "clasic"])
+    assert "no such rulebook or file; did you mean 'classic'?" in line
+
+
+def test_new_into_a_missing_folder(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "dir" / "x.yaml"
+    line = _one_line_error(["new", "x", "-o", str(target)])
+    assert line.startswith(f"--output {target}: no folder")
+    assert not target.parent.exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "classic", "--games", "abc"],
+    ["simulate"],
+    ["frobnicate"],
+    ["simulate", "classic", "--policy", "smart"],
+    ["scenario", "/no/such/path"],
+    ["play", "classic", "--players", "x"],
+])
+def test_usage_errors_are_user_errors(args: list[str]) -> None:
+    line = _one_line_error(args)
+    assert line.startswith("uno-rules") and "--help" in line
+
+
+def test_policy_choices_are_listed_and_described() -> None:
+    line = _one_line_error(["simulate", "classic", "--policy", "smart"])
+    assert "'play_first'" in line and "'uniform'" in line
+    helptext = runner.invoke(cli, ["simulate", "--help"]).output
+    assert "play_first: a random" in " ".join(helptext.split())

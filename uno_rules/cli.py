@@ -1,5 +1,7 @@
-"""The ``uno-rules`` command line. Exit codes: 0 ok, 1 user error, 2 malformed scenario
-file, 3 internal error. Errors are one line each, never a traceback."""
+"""The ``uno-rules`` command line. Exit codes, the same for every command: 0 ok; 1 a user
+error (a bad argument or option, an invalid rulebook, a failing scenario); 2 a malformed
+scenario file (the scenario contract's code); 3 an internal error. Errors are one line
+each, never a traceback."""
 
 from __future__ import annotations
 
@@ -44,7 +46,36 @@ set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a setting or option of the rulebook (repeatable).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Cli(click.Group):
+    """The command group, with one-line errors and the documented exit codes whoever calls
+    it (the console script, ``python -m``, or click's test runner)."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        prog_name = "uno-rules"  # the same name in messages, whoever calls (tests too)
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.format_message())
+            sys.exit(0)
+        except click.ClickException as exc:  # usage errors: a user error like any other
+            command = exc.ctx.command_path if getattr(exc, "ctx", None) else "uno-rules"
+            _fail(f"{command}: {exc.format_message()} (see {command} --help)")
+        except click.exceptions.Abort:
+            sys.exit(1)
+        except UnoRulesError as exc:
+            _fail(f"error: {exc}")
+        except (KeyboardInterrupt, BrokenPipeError):
+            sys.exit(1)
+        except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 3
+            _fail(f"internal error: {type(exc).__name__}: {exc}", 3)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="uno-rules")
 def cli() -> None:
     """A declarative rules engine for UNO and its editions."""
@@ -55,37 +86,42 @@ def cli() -> None:
 @click.option("--on", "on", default="classic", show_default=True, metavar="RULEBOOK",
               help="The rulebook that house-rule overlays are checked on.")
 def validate(paths: tuple[str, ...], on: str) -> None:
-    """Validate rulebooks and house-rule overlays (files, folders of *.yaml, or shipped
-    names). A file with neither `extends` nor `deck` is an overlay: it is checked applied
-    to --on."""
+    """Validate rulebooks and house-rule overlays: files, folders of *.yaml, or shipped
+    names (`uno-rules list`). A file with neither `extends` nor `deck` is an overlay: it is
+    checked applied to --on."""
     from .loader import is_overlay
+    from .resources import shipped_overlay, shipped_rulebook
 
-    files: list[str] = []
+    targets: list[tuple[str, bool]] = []   # (reference, is an overlay)
     for p in paths:
         path = Path(p)
-        files.extend(str(x) for x in sorted(path.glob("*.yaml"))) if path.is_dir() \
-            else files.append(p)
+        if shipped_rulebook(p) is None and shipped_overlay(p) is not None:
+            targets.append((p, True))
+        elif path.is_dir():
+            targets.extend((str(x), is_overlay(x)) for x in sorted(path.glob("*.yaml")))
+        else:
+            targets.append((p, path.is_file() and is_overlay(p)))
+    if not targets:
+        _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}")
     problems: list[Problem] = []
-    for f in files:
-        overlay = is_overlay(f)
-        rulebook, found = check(on, house=[f]) if overlay else check(f)
+    for ref, overlay in targets:
+        rulebook, found = check(on, house=[ref]) if overlay else check(ref)
         problems.extend(found)
         if rulebook is not None:
-            click.echo(f"ok {f}: house rule, applied to {on}" if overlay else
-                       f"ok {f}: {rulebook.name}, {len(rulebook.deck)} cards, "
+            click.echo(f"ok {ref}: house rule, applied to {on}" if overlay else
+                       f"ok {ref}: {rulebook.name}, {len(rulebook.deck)} cards, "
                        f"{rulebook.players_text()} players")
-    for p in problems:
-        click.echo(str(p), err=True)
+    for problem in problems:
+        click.echo(str(problem), err=True)
     if problems:
         sys.exit(1)
-    if not files:
-        _fail("no rulebook files found")
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 def scenario(paths: tuple[str, ...]) -> None:
-    """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails."""
+    """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails, 2 if a
+    file is malformed."""
     from .scenario import run_paths
 
     try:
@@ -93,7 +129,7 @@ def scenario(paths: tuple[str, ...]) -> None:
     except ScenarioError as exc:
         _fail(str(exc), 2)
     if not outcomes:
-        _fail(f"no scenario files (*.yaml) in {', '.join(paths)}", 2)
+        _fail(f"no scenario files (*.yaml) in {', '.join(paths)}")
     for o in outcomes:
         click.echo(str(o))
     failed = sum(not o.passed for o in outcomes)
@@ -190,15 +226,17 @@ def new(name: str, base: str, output: str | None) -> None:
     import re
 
     from .authoring import starter
-    from .loader import resolve
+    from .resources import find
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         _fail(f"{name!r}: a rulebook name is lower case letters, digits and underscores")
-    if not resolve(base).exists():
+    if not find(base).is_file():
         _fail(f"--from {base!r}: no such rulebook (shipped: {', '.join(shipped_names())})")
     path = Path(output or f"{name}.yaml")
     if path.exists():
         _fail(f"{path}: already exists; not overwritten")
+    if not path.parent.is_dir():
+        _fail(f"--output {output}: no folder {str(path.parent)!r} to write into")
     path.write_text(starter(name, base, path.parent), encoding="utf-8")
     click.echo(f"wrote {path}; check it with: uno-rules validate {path}")
 
@@ -251,27 +289,31 @@ def primitives() -> None:
 
 
 @cli.command("list")
-def list_rulebooks() -> None:
-    """List the shipped rulebooks."""
-    from .loader import house_names
+@click.option("--quiet", "-q", is_flag=True, help="Names only, one a line.")
+def list_rulebooks(quiet: bool) -> None:
+    """List the shipped rulebooks (a RULEBOOK argument of any command) and house-rule
+    overlays (--house NAME). `validate` takes either."""
+    from .loader import house_names, overlay_summary
 
-    for name in shipped_names():
-        click.echo(name)
-    for name in house_names():
-        click.echo(f"house/{name}")
+    rulebooks = [load_rulebook(n) for n in shipped_names()]
+    overlays = [(n, overlay_summary(n)) for n in house_names()]
+    if quiet:
+        for name in [rb.name for rb in rulebooks] + [n for n, _ in overlays]:
+            click.echo(name)
+        return
+    width = max(len(n) for n in shipped_names() + house_names())
+    click.echo("Rulebooks (RULEBOOK):")
+    for rb in rulebooks:
+        click.echo(f"  {rb.name:<{width}}  {rb.title}: {rb.players_text()} players, "
+                   f"{len(rb.deck)} cards")
+    click.echo("House rules (--house NAME):")
+    for name, summary in overlays:
+        click.echo(f"  {name:<{width}}  {summary}")
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI, turning unexpected exceptions into exit code 3."""
-    runner: Callable[..., Any] = cli.main
-    try:
-        runner(args=argv, prog_name="uno-rules", standalone_mode=True)
-    except UnoRulesError as exc:
-        _fail(f"error: {exc}")
-    except (KeyboardInterrupt, BrokenPipeError):
-        sys.exit(1)
-    except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 3
-        _fail(f"internal error: {type(exc).__name__}: {exc}", 3)
+    """Entry point of the ``uno-rules`` command."""
+    cli.main(args=argv, prog_name="uno-rules")
 
 
 if __name__ == "__main__":

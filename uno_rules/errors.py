@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Problem:
-    """One located problem in an input file."""
+    """One located problem in an input file, or (``line`` 0) in a command-line argument
+    such as ``--set hand_size=x``, named by ``file``."""
 
     file: str
     line: int
@@ -16,6 +17,9 @@ class Problem:
     path: str = "$"
 
     def __str__(self) -> str:
+        if self.line <= 0:
+            return f"{self.file}: {self.message}" + ("" if self.path == "$" else
+                                                     f" (at {self.path})")
         return f"{self.file}:{self.line}:{self.col}: {self.message} (at {self.path})"
 
 

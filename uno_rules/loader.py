@@ -21,9 +21,19 @@ from .errors import Problem, RulebookError
 from .model import NO_COLOR, CardRule, Face, LegalIf, Rulebook, Settings, Step
 from .resources import find, house_names, shipped_names
 from .schema import rulebook_schema
-from .yamlpos import Located, PathKey, json_path, load_file
+from .yamlpos import Located, PathKey, json_path, load_file, load_value
 
-_VALIDATOR = jsonschema.Draft202012Validator(rulebook_schema())
+
+
+def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
+    """A validator whose ``integer`` is a true integer: ``2.0`` is refused, not truncated."""
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
+    return cls(schema)
+
+
+_VALIDATOR = strict_validator(rulebook_schema())
 resolve = find  # the historical name, kept for callers
 
 
@@ -88,28 +98,31 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
 
 def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: list[Problem],
                     origin: str = "--set") -> None:
-    """Override settings or options by name (``{"hand_size": 5}``), in place."""
+    """Override settings or options by name (``{"hand_size": 5}``), in place. A string
+    value is read as YAML (``"5"`` is 5); problems with it point at ``--set NAME=VALUE``."""
     data = located.data
     settings_schema = rulebook_schema()["properties"]["settings"]["properties"]
     for key, value in overrides.items():
+        where = (f"{origin} {key}={value}", 0, 0)
         if isinstance(value, str):
             try:
-                value = yaml.safe_load(value) if value.strip() else value
-            except yaml.YAMLError:
-                pass
+                value = load_value(value) if value.strip() else value
+            except ValueError as exc:
+                problems.append(Problem(*where, str(exc)))
+                continue
         if key in settings_schema:
             section = "settings"
         elif key in (data.get("options") or {}):
             section = "options"
         else:
             known = list(settings_schema) + list(data.get("options") or {})
-            problems.append(Problem(origin, 1, 1, f"unknown setting {key!r}"
-                                    f"{did_you_mean(key, known)}", f"$.{key}"))
+            problems.append(Problem(*where, f"unknown setting {key!r}"
+                                    f"{did_you_mean(key, known)}"))
             continue
         data.setdefault(section, {})
         data[section] = dict(data[section] or {})
         data[section][key] = value
-        located.positions[(section, key)] = (origin, 1, 1)
+        located.positions[(section, key)] = where
 
 
 # ------------------------------------------------------------------ schema errors
@@ -169,7 +182,8 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
         prims = set(names) <= set(PRIMITIVES)
         every = list(PRIMITIVES) if prims else names
         what = "unknown primitive" if prims else "invalid value"
-        return [located.problem(path, f"{what} {inst!r}{did_you_mean(inst, every)}")]
+        valid = "" if prims else f"; expected one of {', '.join(map(str, names))}"
+        return [located.problem(path, f"{what} {inst!r}{did_you_mean(inst, every)}{valid}")]
     best: list[jsonschema.ValidationError] | None = None
     for subs in by_branch.values():
         if any((s.validator in ("type", "const") and len(s.absolute_path) == len(path))
@@ -180,8 +194,9 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
             best = subs
     if best is None:
         kinds = sorted({str(s.validator_value) for s in error.context or []
-                        if s.validator == "type" and s.validator_value != "null"})
-        if any(s.validator == "pattern" for s in error.context or []):
+                        if s.validator == "type" and s.validator_value != "null"
+                        and "pattern" not in s.schema})
+        if any(str(b.get("pattern", "")).startswith("^\\$") for b in error.validator_value):
             kinds.append("a $option reference")
         consts = [repr(b["const"]) for b in error.validator_value if "const" in b]
         want = " or ".join(kinds + consts) or "a valid value"
@@ -204,13 +219,38 @@ def _walk_refs(value: Any, path: PathKey):
         yield path, value[1:]
 
 
-def _semantic(located: Located, hand_overridden: bool = False) -> list[Problem]:
+SECTIONS = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn",
+            "stacking")  # the parts of a rulebook where `$option` references may stand
+
+
+def _semantic(located: Located, hand_overridden: bool = False,
+              schema_ok: bool = True) -> list[Problem]:
+    """The checks a schema can't express. They run beside the schema's (so one pass reports
+    both); on parts the schema found malformed they add nothing."""
+    problems: list[Problem] = []
+    for part in (_check_players, _check_deck, _check_refs):
+        try:
+            problems.extend(part(located))
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError):
+            continue  # malformed there: the schema's problems say why
+    if schema_ok and not problems:
+        problems.extend(_option_problems(located))
+    if schema_ok and not problems:
+        problems.extend(_check_sizes(located, hand_overridden))
+    return problems
+
+
+def _check_players(located: Located) -> list[Problem]:
+    missing = [k for k in ("min", "max") if k not in located.data["players"]]
+    # optional in the schema so that an overlay may set one of them
+    return [located.problem(("players",), f"players.{k} is required but missing")
+            for k in missing[:1]]
+
+
+def _check_deck(located: Located) -> list[Problem]:
+    """Colours and ranks of the deck groups, and card rules for ranks the deck has."""
     data, problems = located.data, []
-    missing = [k for k in ("min", "max") if k not in data["players"]]
-    if missing:  # optional in the schema so that an overlay may set one of them
-        return [located.problem(("players",), f"players.{missing[0]} is required but missing")]
     colors = data["colors"]
-    options = data.get("options") or {}
     ranks: set[str] = set()
     names: set[str] = set()
     for gname, group in (data.get("deck") or {}).items():
@@ -242,22 +282,64 @@ def _semantic(located: Located, hand_overridden: bool = False) -> list[Problem]:
                                             f"which no deck group has"
                                             f"{did_you_mean(rank, sorted(ranks | tags))}",
                                             at_key=True))
-    sections = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn",
-                "stacking")
-    for path, ref in _walk_refs({k: data.get(k) for k in sections}, ()):
+    return problems
+
+
+def _check_refs(located: Located) -> list[Problem]:
+    """Every `$option` reference names an option; `if: option` names a boolean one."""
+    data, problems = located.data, []
+    options = data.get("options") or {}
+    for path, ref in _walk_refs({k: data.get(k) for k in SECTIONS}, ()):
         if ref not in options:
             problems.append(located.problem(path, f"unknown option '${ref}'"
                                             f"{did_you_mean(ref, list(options))}"))
-    for path, value in _walk_steps({k: data.get(k) for k in sections}, ()):
+    for path, value in _walk_steps({k: data.get(k) for k in SECTIONS}, ()):
         if isinstance(value, dict) and "if" in value and isinstance(value["if"], dict):
             opt = value["if"].get("option")
             if opt is not None and not isinstance(options.get(opt), bool):
                 state = "not defined" if opt not in options else "not boolean"
                 problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
                                                 f"a boolean option, {opt!r} is {state}"))
-    if not problems:
-        problems.extend(_check_sizes(located, hand_overridden))
     return problems
+
+
+def _substitute(value: Any, options: Mapping[str, Any]) -> Any:
+    if isinstance(value, dict):
+        return {k: _substitute(v, options) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, options) for v in value]
+    return _opt(value, options)
+
+
+def _option_problems(located: Located) -> list[Problem]:
+    """Each option's value checked against the schema of every place that uses it: the
+    rulebook is validated again with the values in place of the `$name` references."""
+    data = located.data
+    options = data.get("options") or {}
+    refs = list(_walk_refs({k: data.get(k) for k in SECTIONS}, ()))
+    if not refs:
+        return []
+    resolved = dict(data)
+    for key in SECTIONS:
+        if key in data:
+            resolved[key] = _substitute(data[key], options)
+    out: list[Problem] = []
+    for problem in schema_problems(Located(resolved, located.positions, located.file),
+                                   _VALIDATOR):
+        for path, name in refs:
+            at = json_path(path)
+            if problem.path == at or problem.path.startswith((at + ".", at + "[")):
+                origin = located.pos(("options", name))
+                message = problem.message.replace(" or a $option reference", "")
+                if origin[1] > 0:  # defined in a file: point at the use
+                    out.append(Problem(problem.file, problem.line, problem.col,
+                                       f"option ${name} = {options[name]!r} doesn't fit "
+                                       f"here: {message}", problem.path))
+                else:  # set on the command line: point at the argument
+                    out.append(Problem(origin[0], 0, 0, f"{message}, where the rulebook "
+                                       f"uses ${name}", problem.path))
+                break
+    return out
 
 
 def _walk_steps(value: Any, path: PathKey):
@@ -462,6 +544,16 @@ def is_overlay(path: str | Path) -> bool:
         "extends" not in located.data and "deck" not in located.data
 
 
+OVERLAY_OWN = ("name", "title", "description", "conflicts")  # an overlay's, not merged
+
+
+def overlay_summary(name: str) -> str:
+    """The one-line description of a shipped overlay (its title if it has none)."""
+    located, _ = load_file(find(name, overlay=True))
+    data = located.data if located is not None and isinstance(located.data, dict) else {}
+    return str(data.get("description") or data.get("title") or name)
+
+
 def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                 origin: tuple[str, int, int] = ("--house", 1, 1),
                 relative_to: Path | None = None) -> list[str]:
@@ -488,10 +580,10 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
             problems.append(Problem(*origin, f"house rule {name!r} can't be combined "
                                     f"with {', '.join(map(repr, clash))}"))
             continue
-        data = {k: v for k, v in overlay.data.items() if k not in ("name", "title", "conflicts")}
+        data = {k: v for k, v in overlay.data.items() if k not in OVERLAY_OWN}
         located.data = _merge(located.data, data)
         located.positions.update({k: v for k, v in overlay.positions.items()
-                                  if k not in ((), ("name",), ("title",))})
+                                  if k and k[k[0] == "#key"] not in OVERLAY_OWN})
         applied.append(name)
         conflicts[name] = list(overlay.data.get("conflicts", []))
     return applied
@@ -515,9 +607,7 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
     if overrides:
         apply_overrides(located, overrides, problems)
     problems.extend(schema_problems(located, _VALIDATOR))
-    if problems:
-        return None, _dedupe(problems)
-    problems.extend(_semantic(located, "hand_size" in (overrides or {})))
+    problems.extend(_semantic(located, "hand_size" in (overrides or {}), not problems))
     if problems:
         return None, _dedupe(problems)
     source = str(name_or_path)

@@ -141,3 +141,12 @@ def load_file(path: str | Path) -> tuple[Located | None, list[Problem]]:
     except (OSError, UnicodeDecodeError) as exc:
         return None, [Problem(name, 1, 1, f"can't read file: {exc.strerror or exc}")]
     return load_text(text, name)
+
+
+def load_value(text: str) -> Any:
+    """Read one YAML value given on the command line (``5``, ``true``, ``[a, b]``) with the
+    same limits as a file; raises ``ValueError`` with a one-line message."""
+    located, problems = load_text(text, "value")
+    if problems or located is None:
+        raise ValueError(problems[0].message if problems else "can't read the value")
+    return located.data
