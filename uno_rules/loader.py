@@ -14,7 +14,6 @@ from types import MappingProxyType
 from typing import Any
 
 import jsonschema
-import yaml
 
 from .effects import PRIMITIVES, step_reads
 from .errors import Problem, RulebookError
@@ -22,7 +21,6 @@ from .model import NO_COLOR, CardRule, Face, LegalIf, Rulebook, Settings, Step
 from .resources import find, house_names, shipped_names
 from .schema import rulebook_schema
 from .yamlpos import Located, PathKey, json_path, load_file, load_value
-
 
 
 def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
