@@ -47,8 +47,8 @@ def _settings() -> dict[str, Any]:
                         "round winner (default left)."},
         "jump_in": {"type": "boolean", "description":
                     "A player holding the exact card on top (same colour and rank, not a "
-                    "wild) may play it out of turn while a turn (or a drawn-card choice) is pending "
-                    "(default false)."},
+                    "wild) may play it out of turn while a turn (or a drawn-card choice) is "
+                    "pending (default false)."},
         "go_out_on": {"enum": ["any", "number"], "description":
                       "What a player may go out on: any card (default), or a number card only."},
         "knockout_points": {"type": "integer", "minimum": 0, "description":
