@@ -1,4 +1,15 @@
-"""Shared fixtures."""
+"""Shared fixtures, and how long the random tests run.
+
+``python -m pytest`` is the quick run (under a minute on two cores, no plugins needed); it
+still plays 200+ random rounds with invariants checked after every action.
+
+``UNO_LONG=1 python -m pytest`` (or ``python -m pytest --long``) is the long run: ten times
+the hypothesis examples of the property tests (2,000 random rounds), five times the fuzz
+examples, ten times the action-space games, and 1,000 simulated UNO Teams games at each of
+4, 6 and 8 players. ``FUZZ_EXAMPLES=N`` still sets the fuzz examples by hand.
+
+With ``CI`` set, hypothesis replays a fixed set of examples (profile "ci"), in either run.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +27,22 @@ ROOT = Path(__file__).resolve().parent.parent
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true",
+                     help="the long run of the random tests (the same as UNO_LONG=1)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The test modules read UNO_LONG when they are imported, which is after this.
+    if config.getoption("long"):
+        os.environ["UNO_LONG"] = "1"
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    long = os.environ.get("UNO_LONG", "") not in ("", "0")
+    return "uno-rules: long run (UNO_LONG)" if long else "uno-rules: quick run (--long for more)"
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,10 @@ TOKENS = ["", "-", "null", "7", "-3", "true", "[]", "{}", "'$x'", "next", "skip"
 
 
 def FUZZ(examples: int) -> settings:  # noqa: N802 - used as a decorator
-    """Hypothesis settings; FUZZ_EXAMPLES=N runs a longer fuzz by hand."""
+    """Hypothesis settings: ``examples``, five times as many in the long run (UNO_LONG=1, see
+    conftest.py); FUZZ_EXAMPLES=N sets the number by hand."""
+    if os.environ.get("UNO_LONG", "") not in ("", "0"):
+        examples *= 5
     return settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", examples)), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture])
