@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from .model import Step
 
 if TYPE_CHECKING:
-    from .game import Ctx, Game
+    from .legal import Legality as Game
+    from .state import Ctx
 
 SEATS = {
     "self": "the player who played the card",
@@ -181,7 +182,11 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
-    game.offer_drawn(ctx)
+    card, seat = ctx.drawn, ctx.actor
+    if card < 0 or card not in game.hands[seat] or \
+            game.rulebook.settings.play_drawn == "never" or not game.playable(seat, [card]):
+        return
+    game.ask("drawn", seat, ctx, card)
 
 
 def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:

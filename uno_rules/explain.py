@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .model import NO_COLOR, Rulebook, Step
+from .model import NO_COLOR, Step
+from .model import Rules as Rulebook
 
 WHO = {"self": "you", "next": "the next player", "prev": "the previous player",
        "partner": "your partner", "next_partner": "the next player's partner",

@@ -1,42 +1,22 @@
 """What may be done now: the options of the pending decision, out-of-turn actions, and
-why an action is refused. A base class of :class:`~uno_rules.game.Game`, kept apart so the
-interpreter's flow and the legality rules each stay readable."""
+why an action is refused. Reads the state only; the interpreter (:mod:`uno_rules.game`)
+and the primitives (:mod:`uno_rules.effects`) build on it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Decision
 from .errors import IllegalAction, NotationError
-from .model import NO_COLOR
+from .model import NO_COLOR, LegalIf
 from .notation import parse_card
-
-if TYPE_CHECKING:
-    from .game import Ctx
-    from .model import Rulebook
+from .state import State
 
 
-class Legality:
-    """Options, legality checks and refusal messages (state lives in ``Game``)."""
+class Legality(State):
+    """Options, legality checks and refusal messages over a round's state."""
 
-    rulebook: Rulebook
-    players: int
-    hands: list[list[int]]
-    discard: list[int]
-    color: int
-    over: bool
-    uno_open: int
-    pending: tuple[str, int | None, Ctx | None, Any] | None
-    stack_total: int
-    stack_value: int
-    stack_ctx: Ctx | None
-    stack_penalty: int | None
-    top: str | None
-    color_name: str | None
-
-    def teammates(self, seat: int) -> list[int]:
-        raise NotImplementedError
+    __slots__ = ()
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
@@ -97,7 +77,7 @@ class Legality:
         out.sort()
         return out
 
-    def _legal(self, seat: int, card: int, cond: Any) -> bool:
+    def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
         faces = self.rulebook.faces
         top = faces[self.discard[-1]] if self.discard else None

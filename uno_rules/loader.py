@@ -10,15 +10,15 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import jsonschema
 
 from .effects import PRIMITIVES, step_reads
 from .errors import Problem, RulebookError
-from .model import NO_COLOR, CardRule, Face, LegalIf, Rulebook, Settings, Step
+from .model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
 from .resources import find, house_names, shipped_names
+from .rulebook import Rulebook
 from .schema import rulebook_schema
 from .yamlpos import Located, PathKey, json_path, load_file, load_value
 
@@ -425,7 +425,7 @@ class _Compiler:
             # A choice at the end of a round is asked only if a later at-end step reads it.
             at_end = _read_at_end(rest, prim.provides)
         f, line, col = self.located.pos(path)
-        return [Step(name, MappingProxyType(args), at_end, f"{f}:{line}:{col}")]
+        return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}")]
 
 
 def _read_at_end(steps: Any, what: str) -> bool:
@@ -529,8 +529,8 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
         bool(_opt((data["stacking"] or {}).get("mixing", False), opts)),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"],
-        options=opts, description=data.get("description", ""), house=house,
-        overrides=dict(overrides), by_name={f.name: f.id for f in faces},
+        options=FrozenMap(opts), description=data.get("description", ""), house=house,
+        overrides=FrozenMap(overrides), by_name=FrozenMap({f.name: f.id for f in faces}),
     )
 
 

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from .actions import Action, Result
 from .errors import NotationError, SnapshotError
+from .model import Rules
 from .notation import parse_card
+from .state import Ctx, State
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .model import Rulebook
+S = TypeVar("S", bound=State)
 
 FORMAT = 1
 
 
-def snapshot(game: Game) -> dict[str, Any]:
+def snapshot(game: State) -> dict[str, Any]:
     """The state of ``game`` as JSON-able data (cards in notation, RNG state included)."""
     rb = game.rulebook
     names = [f.name for f in rb.faces]
@@ -81,18 +81,17 @@ def snapshot(game: Game) -> dict[str, Any]:
     }
 
 
-def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Game:
-    """Rebuild a game from :func:`snapshot` output; raises :class:`SnapshotError`."""
-    from .game import Ctx
-
+def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
+            data: Mapping[str, Any]) -> S:
+    """Rebuild a game from :func:`snapshot` output into ``blank(players, seed, dealer)``, a
+    state with nothing dealt; raises :class:`SnapshotError`."""
     try:
         if data.get("format") != FORMAT:
             raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
         if data["rulebook"] != rulebook.name:
             raise SnapshotError(f"snapshot is of rulebook {data['rulebook']!r}, "
                                 f"not {rulebook.name!r}")
-        game = cls(rulebook, int(data["players"]), data["seed"], dealer=data["dealer"],
-                   _deal=False)
+        game = blank(int(data["players"]), data["seed"], data["dealer"])
 
         def cards(names: list[str]) -> list[int]:
             return [parse_card(rulebook, n) for n in names]
@@ -135,7 +134,7 @@ def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Gam
         raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
 
 
-def describe_event(game: Game, event: tuple[Any, ...]) -> str:
+def describe_event(game: State, event: tuple[Any, ...]) -> str:
     """One log event in words."""
     rb = game.rulebook
     name = rb.faces.__getitem__
