@@ -221,3 +221,13 @@ def test_policy_choices_are_listed_and_described() -> None:
     assert "'play_first'" in line and "'uniform'" in line
     helptext = runner.invoke(cli, ["simulate", "--help"]).output
     assert "play_first: a random" in " ".join(helptext.split())
+
+
+def test_house_and_scenario_set_problems_name_what_was_given(tmp_path: Path) -> None:
+    line = _one_line_error(["deck", "classic", "--house", "stackin"])
+    assert line.startswith("--house stackin: unknown house rule 'stackin'; did you mean "
+                           "'stacking'?")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("rulebook: classic\nplayers: 2\nset: {hand_sise: 5}\nsteps: []\n")
+    line = _one_line_error(["scenario", str(scenario)], code=2)
+    assert line.startswith(f"{scenario}:3:6: set: hand_sise=5: unknown setting 'hand_sise'")

@@ -1,4 +1,4 @@
-"""The README's and examples/' Python code runs as shown."""
+"""The README's, docs/scenarios.md's and examples/' code runs as shown."""
 
 from __future__ import annotations
 
@@ -23,3 +23,56 @@ def test_readme_python_blocks_run(capsys: pytest.CaptureFixture[str]) -> None:
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - our own documentation
     assert "Result(winners=" in capsys.readouterr().out
+
+
+SCENARIO_DOC = ROOT / "docs" / "scenarios.md"
+
+
+def _scenario_blocks() -> list[str]:
+    """The YAML blocks of docs/scenarios.md that are whole scenario files."""
+    blocks = re.findall(r"```yaml\n(.*?)```", SCENARIO_DOC.read_text(), re.S)
+    return [b for b in blocks if "rulebook:" in b and ("scenarios:" in b or "steps:" in b)]
+
+
+def test_scenario_doc_examples_pass(tmp_path: Path) -> None:
+    from uno_rules.scenario import run_file
+
+    blocks = _scenario_blocks()
+    assert len(blocks) >= 5
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"block{i}.yaml"
+        path.write_text(block)
+        outcomes = run_file(path)
+        assert outcomes and all(o.passed for o in outcomes), (block, [str(o) for o in outcomes])
+
+
+def test_scenario_doc_failure_sample_is_real(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The FAIL line docs/scenarios.md shows is what the runner prints for the change it
+    describes (its first worked example without `uno: false`)."""
+    from uno_rules.scenario import run_file
+
+    [block] = [b for b in _scenario_blocks() if "a forgotten UNO is caught" in b]
+    monkeypatch.chdir(tmp_path)
+    Path("my_scenarios.yaml").write_text(block.replace(", uno: false", ""))
+    [outcome] = run_file("my_scenarios.yaml")
+    assert not outcome.passed
+    assert f"\n{outcome}\n" in SCENARIO_DOC.read_text()
+
+
+def test_scenario_doc_python_blocks_run(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    blocks = re.findall(r"```python\n(.*?)```", SCENARIO_DOC.read_text(), re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/scenarios.md", "exec"), {})  # noqa: S102 - our own docs
+    out = capsys.readouterr().out
+    assert "PASS " in out and "FAIL" not in out
+
+
+def test_scenarios_tour_example_passes() -> None:
+    from uno_rules.scenario import run_file
+
+    outcomes = run_file(ROOT / "examples" / "scenarios_tour.yaml")
+    assert len(outcomes) >= 5 and all(o.passed for o in outcomes), [str(o) for o in outcomes]

@@ -1,7 +1,12 @@
-"""Reference documentation generated from the primitive table (``docs/primitives.md``)."""
+"""Reference documentation generated from the code: the primitives (``docs/primitives.md``),
+the settings and rulebook keys (``docs/settings.md``) and one rules sheet per shipped
+rulebook (``docs/rulebooks/NAME.md``). ``python -m uno_rules.docs`` rewrites them all."""
 
 from __future__ import annotations
 
+import re
+import sys
+from pathlib import Path
 from typing import Any
 
 from .effects import PRIMITIVES, SEATS
@@ -57,3 +62,234 @@ def primitives_markdown() -> str:
                 desc = schema.get("description", "").split(": `")[0].split(";")[0]
                 out.append(f"| `{name}` | {req} | {_param_text(schema)} | {desc} |")
     return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------ settings and keys
+_DEFAULT_NOTE = re.compile(r"\s*\(default [^)]*\)")
+_PLURAL = {"string": "strings", "integer": "integers", "boolean": "booleans"}
+
+
+def _plural(text: str) -> str:
+    head, *rest = text.split(" ", 1)
+    return " ".join([_PLURAL.get(head, head), *rest])
+
+
+def _is_ref(schema: dict[str, Any]) -> bool:
+    return schema.get("type") == "string" and str(schema.get("pattern", "")).startswith("^\\$")
+
+
+def _yaml(value: Any) -> str:
+    return "`" + (str(value).lower() if isinstance(value, bool) else str(value)) + "`"
+
+
+def _value_text(schema: dict[str, Any]) -> str:
+    """A schema's value in words, for the keys reference."""
+    if "$ref" in schema:
+        target = schema["$ref"].rsplit("/", 1)[-1]
+        return "a list of steps" if target == "steps" else "a mapping (keys below)"
+    if "anyOf" in schema:
+        parts = [_value_text(s) for s in schema["anyOf"] if not _is_ref(s)]
+        text = " or ".join(dict.fromkeys(parts))
+        return text + (" or `$option`" if any(_is_ref(s) for s in schema["anyOf"]) else "")
+    if "enum" in schema:
+        return " \\| ".join(_yaml(v) for v in schema["enum"])
+    if "const" in schema:
+        return _yaml(schema["const"])
+    kind = schema.get("type", "value")
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    if kind == "null":
+        return "`null`"
+    if kind == "array":
+        items = _value_text(schema.get("items", {}))
+        return "a list of " + " or ".join(_plural(w) for w in items.split(" or "))
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict) and "properties" not in schema:
+            return "a mapping: name → " + _value_text(extra)
+        return "a mapping"
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is not None and high is not None:
+        return f"{kind} {low}–{high}"
+    if low is not None:
+        return f"{kind} ≥ {low}"
+    return str(kind)
+
+
+def _unwrap(schema: dict[str, Any]) -> dict[str, Any]:
+    """The value schema of a property that also accepts a `$name` reference."""
+    branches = [s for s in schema.get("anyOf", []) if not _is_ref(s)]
+    if len(branches) == 1 and len(schema["anyOf"]) == 2:
+        return {**branches[0], **{k: v for k, v in schema.items() if k != "anyOf"}}
+    return schema
+
+
+def _meaning(schema: dict[str, Any]) -> str:
+    return " ".join(schema.get("description", "").split()) or "*(not described yet)*"
+
+
+def _setting_rows() -> list[str]:
+    from dataclasses import MISSING, fields
+
+    from .model import Settings
+    from .schema import rulebook_schema
+
+    defaults = {f.name: f.default for f in fields(Settings) if f.default is not MISSING}
+    rows = ["| setting | value | default | meaning |", "|---|---|---|---|"]
+    props = rulebook_schema()["properties"]["settings"]["properties"]
+    for name, prop in props.items():
+        inner = _unwrap(prop)
+        if "default" in inner:
+            default = _yaml(inner["default"])
+        elif name in defaults:
+            default = _yaml(defaults[name])
+        else:
+            default = "—"
+        meaning = _DEFAULT_NOTE.sub("", _meaning(inner))
+        rows.append(f"| `{name}` | {_value_text(prop)} | {default} | {meaning} |")
+    return rows
+
+
+def _key_rows(schema: dict[str, Any], defs: dict[str, Any], prefix: str = "") -> list[str]:
+    """One row per key of ``schema``, then its sub-keys (``players.min``, ``deck.*.copies``)."""
+    rows = []
+    for key, prop in schema.get("properties", {}).items():
+        path = prefix + key
+        if key == "settings" and not prefix:  # its own section
+            rows.append(f"| `{path}` | {_value_text(prop)} | {_meaning(prop)} See "
+                        "[Settings](#settings). |")
+            continue
+        rows.append(f"| `{path}` | {_value_text(prop)} | {_meaning(_unwrap(prop))} |")
+        rows += _key_rows(_resolve(prop, defs), defs, path + ".")
+        extra = prop.get("additionalProperties")
+        if isinstance(extra, dict):
+            for branch in extra.get("anyOf", [extra]):
+                rows += _key_rows(_resolve(branch, defs), defs, path + ".*.")
+    return rows
+
+
+def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref", "")
+    name = ref.rsplit("/", 1)[-1]
+    return defs[name] if ref.startswith("#/$defs/") and name != "steps" else schema
+
+
+def _ref_sites(schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[str]:
+    """Where a `$name` reference may stand, as key paths (``deck.*.copies``)."""
+    out = []
+    if any(_is_ref(s) for s in schema.get("anyOf", [])):
+        out.append(path)
+    schema = _resolve(schema, defs)
+    for key, prop in schema.get("properties", {}).items():
+        out += _ref_sites(prop, defs, f"{path}.{key}".lstrip("."))
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        for branch in extra.get("anyOf", [extra]):
+            out += _ref_sites(branch, defs, f"{path}.*")
+    return out
+
+
+def settings_markdown() -> str:
+    """The settings and rulebook keys reference as Markdown (``docs/settings.md``)."""
+    from .effects import PRIMITIVES
+    from .schema import rulebook_schema
+
+    schema = rulebook_schema()
+    defs = schema["$defs"]
+    step_refs: dict[str, list[str]] = {}
+    for prim in PRIMITIVES.values():
+        for param, value in prim.params.items():
+            if any(_is_ref(s) for s in value.get("anyOf", [])):
+                step_refs.setdefault(param, []).append(f"`{prim.name}`")
+    sites = [s for s in _ref_sites(schema, defs, "") if not s.startswith("settings.")]
+    required = ", ".join(f"`{k}`" for k in schema["required"])
+    out = [
+        "# Settings and rulebook keys", "",
+        "Generated from the rulebook schema (`uno_rules/schema.py`) by "
+        "`python -m uno_rules.docs`; do not edit. `uno-rules schema` prints the schema "
+        "itself; [primitives.md](primitives.md) lists the steps that card effects are made of.",
+        "", "## Settings", "",
+        "Plain rule settings, under `settings:`. A rulebook that `extends` another inherits "
+        "its settings and lists only those it changes. Any value may be a `$name` reference "
+        "to an option (below).", "",
+        *_setting_rows(), "",
+        "## Options and `$name` references", "",
+        "`options:` declares named values of the rulebook's own (a string, an integer or a "
+        "boolean): the choices its rules leave open. A value written `$name` stands for "
+        "option `name`; it is replaced when the rulebook loads, and each option's value is "
+        "checked against every place that uses it. A reference may stand in any setting, "
+        "and at:", "",
+        *[f"- `{s}`" for s in sites],
+        *[f"- `{param}` of a " + " or ".join(prims) + " step ([primitives.md](primitives.md))"
+          for param, prims in step_refs.items()], "",
+        "A boolean option can also choose steps: `if: {option: NAME, then: [...], "
+        "else: [...]}` runs `then` when the option is true, decided when the rulebook "
+        "loads.", "",
+        "```yaml",
+        "options:",
+        "  penalty: 2                # cards a Skip makes the next player draw",
+        "cards:",
+        "  skip:",
+        "    effect:",
+        "      - draw: {who: next, count: $penalty}",
+        "      - skip",
+        "```", "",
+        "## Overriding settings and options", "",
+        "Without editing the file: `--set NAME=VALUE` (repeatable) on `deck`, `explain`, "
+        "`diff`, `simulate` and `play`; `set: {NAME: VALUE}` in a scenario file "
+        "([scenarios.md](scenarios.md)); `load_rulebook(ref, settings={NAME: VALUE})` from "
+        "Python. NAME is a setting or one of the rulebook's options (a house-rule overlay "
+        "may bring options of its own); VALUE is read as YAML, so `5` is an integer, "
+        "`true` a boolean, `blue` a string. The result is checked like a file: "
+        "an unknown name (with a suggestion) or a value that doesn't fit is an error, exit "
+        "code 1 (in a scenario file, the file is reported as malformed).", "",
+        "One difference: in a file, `hand_size` must let the deck deal every allowed player "
+        "count (`players.max` × `hand_size` + 1 cards at least); a `hand_size` set with "
+        "`--set` or `set:` narrows the allowed player counts instead (down to "
+        "`players.min`, which must still fit).", "",
+        "## Rulebook keys", "",
+        f"Required: {required} — after `extends` is merged, so a variant lists only its "
+        "`name` and what it changes. `*` stands for a name of your choice (a deck group, a "
+        "rank or a tag).", "",
+        "| key | value | meaning |", "|---|---|---|",
+        *_key_rows(schema, defs), "",
+        "A house-rule overlay is a file with neither `extends` nor `deck`: a partial "
+        "rulebook, merged over the rulebook it is applied to (`--house`, `house:`) the same "
+        "way `extends` merges; its `name`, `title` and `conflicts` stay its own.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------ all generated docs
+def generated_docs() -> dict[str, str]:
+    """Every generated page, by its path under ``docs/``."""
+    from .explain import explain
+    from .loader import load_rulebook
+    from .resources import shipped_names
+
+    pages = {"primitives.md": primitives_markdown(), "settings.md": settings_markdown()}
+    for name in shipped_names():
+        pages[f"rulebooks/{name}.md"] = explain(load_rulebook(name))
+    return pages
+
+
+def write_docs(directory: str | Path = "docs") -> list[Path]:
+    """Write every generated page under ``directory``; returns the files written."""
+    written = []
+    for rel, text in generated_docs().items():
+        path = Path(directory) / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m uno_rules.docs [DIR]``: regenerate the generated docs (default ``docs``)."""
+    args = sys.argv[1:] if argv is None else argv
+    for path in write_docs(args[0] if args else "docs"):
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -553,20 +553,21 @@ def overlay_summary(name: str) -> str:
 
 
 def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
-                origin: tuple[str, int, int] = ("--house", 1, 1),
+                origin: tuple[str, int, int] = ("--house", 0, 0),
                 relative_to: Path | None = None) -> list[str]:
     """Merge house-rule overlays (shipped names or paths) over the rulebook, in order.
     Returns the names of every overlay now applied (the rulebook's own ones first)."""
     applied, conflicts = located.house, located.conflicts
     for name in names:
+        where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
         path = find(name, relative_to, overlay=True)
         if not path.exists() or path.suffix not in (".yaml", ".yml"):
-            problems.append(Problem(*origin, f"unknown house rule {name!r}"
+            problems.append(Problem(*where, f"unknown house rule {name!r}"
                                     f"{did_you_mean(name, house_names())} (shipped: "
                                     f"{', '.join(house_names())})"))
             continue
         if name in applied:
-            problems.append(Problem(*origin, f"house rule {name!r} is already part of "
+            problems.append(Problem(*where, f"house rule {name!r} is already part of "
                                     f"{located.data.get('name', 'the rulebook')}"))
             continue
         overlay = read(path, problems)
@@ -575,7 +576,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
         clash = [other for other in applied if other in overlay.data.get("conflicts", [])
                  or name in conflicts.get(other, [])]
         if clash:
-            problems.append(Problem(*origin, f"house rule {name!r} can't be combined "
+            problems.append(Problem(*where, f"house rule {name!r} can't be combined "
                                     f"with {', '.join(map(repr, clash))}"))
             continue
         data = {k: v for k, v in overlay.data.items() if k not in OVERLAY_OWN}

@@ -141,6 +141,11 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
                          tuple(config["house"] or ()), config["set"] or {})
     except RulebookError as exc:
         first = exc.problems[0]
+        if first.line <= 0:  # a problem with the scenario's own `set:` or `house:` value
+            key = "set" if first.file.startswith("--set") else "house"
+            at = idx + (key,) if key in sc else (key,)
+            raise ScenarioError(located.problem(at, f"{key}: {first.file.split(' ', 1)[-1]}: "
+                                                f"{first.message}")) from None
         raise ScenarioError(located.problem(where, f"rulebook {ref!r}: {first.message}"
                                             + (f" ({first.file}:{first.line}:{first.col})"
                                                if first.file != str(ref) else ""))) from None

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from .effects import PRIMITIVES
+from .model import Settings
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
 REF = {"type": "string", "pattern": r"^\$[A-Za-z_][A-Za-z0-9_]*$",
@@ -40,22 +41,25 @@ def _settings() -> dict[str, Any]:
                     "target wins; lowest_total: each player adds its own leftover points, and "
                     "when one reaches the target the lowest total wins; elimination: each "
                     "player adds its own leftover points, a player reaching the target is "
-                    "out of the match, the last one standing wins."},
+                    "out of the match, the last one standing wins (default winner_takes)."},
         "next_dealer": {"enum": ["left", "winner"], "description":
                         "Who deals the next round: the player to the dealer's left, or the "
-                        "round winner."},
+                        "round winner (default left)."},
         "jump_in": {"type": "boolean", "description":
                     "A player holding the exact card on top (same colour and rank, not a "
-                    "wild) may play it out of turn while a turn is pending (default false)."},
+                    "wild) may play it out of turn while a turn (or a drawn-card choice) is "
+                    "pending (default false)."},
         "go_out_on": {"enum": ["any", "number"], "description":
                       "What a player may go out on: any card (default), or a number card only."},
         "knockout_points": {"type": "integer", "minimum": 0, "description":
                             "Round points the winner scores per player knocked out "
                             "(default 0)."},
     }
+    defaults = Settings()
     return {"type": "object", "additionalProperties": False,
             "description": "Plain rule settings; each can be overridden by name.",
-            "properties": {k: _or_ref(v) for k, v in props.items()}}
+            "properties": {k: {**_or_ref(v), "default": getattr(defaults, k)}
+                           for k, v in props.items()}}
 
 
 def _step() -> dict[str, Any]:
