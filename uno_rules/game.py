@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
+from .decisions import Runner, Turn
 from .effects import PRIMITIVES
 from .errors import IllegalAction
-from .legal import Legality
 from .model import Rules
 from .snapshot import describe_event, restore, snapshot
 from .state import Ctx
@@ -23,7 +23,7 @@ from .state import Ctx
 _RUN = {name: p.run for name, p in PRIMITIVES.items()}
 
 
-class Game(Legality):
+class Game(Runner):
     """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
 
     __slots__ = ("_decision",)
@@ -55,9 +55,9 @@ class Game(Legality):
     @property
     def decision(self) -> Decision | None:
         """The pending decision, or None when the round is over."""
-        if self._decision is None and self.pending is not None:
-            kind, seat, _ctx, _data = self.pending
-            self._decision = Decision(seat, kind, tuple(self._options()))
+        pending = self.pending
+        if self._decision is None and pending is not None:
+            self._decision = Decision(pending.seat, pending.kind, tuple(pending.options(self)))
         return self._decision
 
     def legal_actions(self) -> list[Action]:
@@ -88,7 +88,7 @@ class Game(Legality):
             self.stack.clear()
             self.turns += 1
             self.note("jump_in", action.seat)
-            self._play(action.seat, self.rulebook.by_name[action.arg], True)  # type: ignore
+            self.play_card(action.seat, self.rulebook.by_name[action.arg], True)  # type: ignore
         elif action.kind in ("catch", "uno"):
             if action not in self.out_of_turn_actions():
                 raise IllegalAction(f"{action}: nobody is open to a catch or an UNO call now"
@@ -155,10 +155,10 @@ class Game(Legality):
         if self.rulebook.setup is not None:
             self.push(self.rulebook.setup, Ctx(self.dealer))
         self.turn_first_card()
-        self._run()
+        self.run()
 
     # ------------------------------------------------------------------ internals
-    def _run(self) -> None:
+    def run(self) -> None:
         """Run effect frames until a decision is needed or the effect is done."""
         stack, programs = self.stack, self.rulebook.programs
         while stack:
@@ -204,12 +204,12 @@ class Game(Legality):
             self.note("out", seat)
             if self.rulebook.going_out is not None:
                 self.push(self.rulebook.going_out, Ctx(seat))
-                self._run()
+                self.run()
                 return
         nxt = self.turn_to if self.turn_to is not None else self.advance(ctx.actor, 1 + self.skips)
         self.skips = 0
         self.turn_to = None
-        self.pending = ("turn", nxt, None, None)
+        self.pending = Turn(nxt)
 
     def _end_round(self, winner: int) -> None:
         faces = self.rulebook.faces
@@ -223,7 +223,7 @@ class Game(Legality):
         self.result = Result(tuple(team), points)
         self.note("win", winner, points)
 
-    def _face_stack(self, seat: int, challenge: bool) -> None:
+    def face_stack(self, seat: int, challenge: bool) -> None:
         """Draw the stacked total, or challenge the last card stacked."""
         total, last, penalty = self.stack_total, self.stack_ctx, self.stack_penalty
         self.stack_total, self.stack_value, self.stack_ctx = 0, 0, None
@@ -237,48 +237,15 @@ class Game(Legality):
         else:
             self.note("challenge", seat, -1 if last is None else last.actor, False)
             self.draw_cards(seat, total + (penalty or 0))
-        self._run()
+        self.run()
 
     def _answer(self, action: Action) -> None:
-        kind, seat, ctx, data = self.pending  # type: ignore[misc]
+        pending = self.pending
+        assert pending is not None
         self.pending = None
-        k = action.kind
-        if kind == "turn":
-            self.turns += 1
-        if k == "play":
-            self._play(seat, self.rulebook.by_name[action.arg], action.uno)  # type: ignore[index]
-            return
-        if kind == "turn" and self.stack_total and k in ("draw", "challenge"):
-            self._face_stack(seat, k == "challenge")
-            return
-        if k == "draw":
-            self.ctx = ctx = Ctx(seat)
-            self.push(self.rulebook.draw_program, ctx)
-        elif k == "keep":
-            self.note("keep", seat)
-        elif k == "color":
-            self.color = self.rulebook.colors.index(action.arg)  # type: ignore[arg-type]
-            self.note("color", seat, self.color)
-        elif k in ("challenge", "accept"):
-            guilty, innocent, accepted = data
-            if k == "accept":
-                self.push(accepted, ctx)
-            else:
-                self.note("challenge", seat, ctx.actor, not ctx.honest)
-                self.push(innocent if ctx.honest else guilty, ctx)
-        elif k == "target":
-            ctx.target = action.arg
-            self.note("target", seat, action.arg)
-        elif k == "loser":
-            ctx.loser = action.arg
-            self.note("loser", action.arg)
-        elif k == "give":
-            self.give(seat, self.rulebook.by_name[action.arg], ctx)  # type: ignore[index]
-            if self.pending is not None:
-                return
-        self._run()
+        pending.answer(self, action)
 
-    def _play(self, seat: int, card: int, uno: bool) -> None:
+    def play_card(self, seat: int, card: int, uno: bool) -> None:
         rb = self.rulebook
         face = rb.faces[card]
         rule = rb.rules[card]
@@ -298,7 +265,7 @@ class Game(Legality):
         self.ctx = ctx = Ctx(seat, card, honest, prev, final)
         if rule is not None and rule.effect is not None:
             self.push(rule.effect, ctx)
-        self._run()
+        self.run()
 
     def _catch(self, seat: int, target: int) -> None:
         self.uno_open = -1
@@ -308,6 +275,6 @@ class Game(Legality):
         self.draw_cards(target, self.rulebook.settings.uno_penalty)
         if len(self.stack) > depth:  # after-draw steps to run first, then resume
             self.stack.insert(depth, [-1, 0, saved])
-            self._run()
+            self.run()
         else:
             self.pending = saved

@@ -31,12 +31,12 @@ class Legality(State):
                     for s in range(self.players) if s != late]
         pending = self.pending
         if self.rulebook.settings.jump_in and pending is not None and \
-                pending[0] in ("turn", "drawn") and self.discard:
+                pending.kind in ("turn", "drawn") and self.discard:
             top = self.discard[-1]
             face = self.rulebook.faces[top]
             if face.color != NO_COLOR:
                 out += [Action(s, "jump_in", face.name) for s in range(self.players)
-                        if s != pending[1] and top in self.hands[s]]
+                        if s != pending.seat and top in self.hands[s]]
         return out
 
     def cards_of_color(self, seat: int, color: int) -> list[int]:
@@ -96,7 +96,7 @@ class Legality(State):
                 return False
         return True
 
-    def _play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
+    def play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
         faces = self.rulebook.faces
         out: list[Action] = []
         for card in cards:
@@ -106,39 +106,7 @@ class Legality(State):
             out.append(Action(seat, "play", name))
         return out
 
-    def _options(self) -> list[Action]:
-        kind, seat, ctx, data = self.pending  # type: ignore[misc]
-        rb = self.rulebook
-        if kind == "turn":
-            hand = self.hands[seat]
-            playable = self.playable(seat, hand)
-            if self.stack_total:
-                return self._stack_options(seat, playable)
-            opts = self._play_actions(seat, playable, len(hand))
-            if rb.settings.draw_with_playable or not playable:
-                opts.append(Action(seat, "draw"))
-            return opts
-        if kind == "drawn":
-            opts = self._play_actions(seat, [data], len(self.hands[seat]))
-            if rb.settings.play_drawn != "must":
-                opts.append(Action(seat, "keep"))
-            return opts
-        if kind == "color":
-            return [Action(seat, "color", c) for c in rb.colors]
-        if kind == "challenge":
-            return [Action(seat, "challenge"), Action(seat, "accept")]
-        if kind == "target":
-            return [Action(seat, "target", t) for t in data]
-        if kind == "contest":
-            return [Action(None, "loser", s) for s in data]
-        if kind == "give":
-            return [Action(seat, "give", rb.faces[c].name) for c in sorted(set(self.hands[seat]))]
-        if kind == "forced_play":
-            hand = self.hands[seat]
-            return self._play_actions(seat, self.cards_of_color(seat, self.color), len(hand))
-        raise AssertionError(f"unknown decision kind {kind}")
-
-    def _stack_options(self, seat: int, playable: list[int]) -> list[Action]:
+    def stack_options(self, seat: int, playable: list[int]) -> list[Action]:
         """Facing a stacked draw: answer with a stacking card, draw it all, or challenge."""
         rb, value, mixing = self.rulebook, self.stack_value, self.rulebook.stack_mixing
         answers = []
@@ -147,7 +115,7 @@ class Legality(State):
             v = None if rule is None else rule.stack_value
             if v is not None and (v == value or (mixing and v > value)):
                 answers.append(card)
-        opts = self._play_actions(seat, answers, len(self.hands[seat]))
+        opts = self.play_actions(seat, answers, len(self.hands[seat]))
         opts.append(Action(seat, "draw"))
         last = self.stack_ctx
         if self.stack_penalty is not None and last is not None and \

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .decisions import Turn
 from .errors import IllegalAction
 from .game import Game
 from .model import NO_COLOR, Rules
@@ -76,5 +77,5 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
         game.color = top.color
         if top.color == NO_COLOR:
             raise IllegalAction(f"the top card {top.name!r} has no colour: give `color`")
-    game.pending = ("turn", position.turn, None, None)
+    game.pending = Turn(position.turn)
     return game

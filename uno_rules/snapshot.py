@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from .actions import Action, Result
+from .decisions import ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import Rules
 from .notation import parse_card
@@ -34,9 +35,8 @@ def snapshot(game: State) -> dict[str, Any]:
     def pending_json(pending: Any) -> dict[str, Any] | None:
         if pending is None:
             return None
-        kind, seat, ctx, data = pending
-        return {"kind": kind, "seat": seat, "ctx": ctx_index(ctx),
-                "data": list(data) if isinstance(data, tuple) else data}
+        return {"kind": pending.kind, "seat": pending.seat, "ctx": ctx_index(pending.ctx),
+                "data": pending.data()}
 
     # A negative program id marks a frame that resumes a pending decision (see Game._catch).
     frames = [[f[0], f[1], pending_json(f[2]) if f[0] < 0 else ctx_index(f[2])]
@@ -109,8 +109,8 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         def pending(p: Any) -> Any:
             if p is None:
                 return None
-            pdata = tuple(p["data"]) if isinstance(p["data"], list) else p["data"]
-            return (p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]], pdata)
+            return ask_from_json(p["kind"], p["seat"],
+                                 None if p["ctx"] is None else ctxs[p["ctx"]], p["data"])
 
         game.stack = [[f[0], f[1], pending(f[2]) if f[0] < 0 else ctxs[f[2]]]
                       for f in data["stack"]]

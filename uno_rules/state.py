@@ -11,13 +11,12 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from .actions import Action, Result
 from .errors import IllegalAction
 from .model import NO_COLOR, Rules
-
-Pending = tuple[str, "int | None", "Ctx | None", Any]  # kind, seat, context, kind's data
 
 
 class Ctx:
@@ -52,6 +51,32 @@ class Ctx:
         return copy.copy(self)
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A pending decision: who decides (``seat``), about which card being resolved
+    (``ctx``). Each kind is a subclass in :mod:`uno_rules.decisions` that owns its options
+    and how an answer resumes the round."""
+
+    kind: ClassVar[str] = ""
+    seat: int | None
+    ctx: Ctx | None = None
+
+    def options(self, g: Any) -> list[Action]:
+        raise NotImplementedError
+
+    def answer(self, g: Any, action: Action) -> None:
+        raise NotImplementedError
+
+    def data(self) -> Any:
+        """The kind's own data, as JSON (for snapshots)."""
+        return None
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        """The fields :meth:`data` stands for (the inverse, for restoring)."""
+        return {}
+
+
 class State:
     """Everything that changes during one round of a rulebook (the rulebook is shared)."""
 
@@ -82,7 +107,7 @@ class State:
         self.uno_open = -1               # seat that may be caught for not calling UNO
         self.stack: list[list[Any]] = []  # frames: [program id, pc, ctx]
         self.ctx = Ctx(self.dealer)
-        self.pending: Pending | None = None
+        self.pending: Ask | None = None
         self.out_seats: list[int] = []   # seats that went out while their team played on
         # Cards being chosen to give (give_cards); a stack, as a draw during one (a catch's
         # penalty with an after-draw give) may start another.
@@ -111,8 +136,8 @@ class State:
                 ctxs[id(c)] = c.copy()
             return ctxs[id(c)]
 
-        def pending(p: Pending | None) -> Pending | None:
-            return None if p is None else (p[0], p[1], ctx(p[2]), p[3])
+        def pending(p: Ask | None) -> Ask | None:
+            return p if p is None or p.ctx is None else replace(p, ctx=ctx(p.ctx))
 
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
@@ -219,9 +244,6 @@ class State:
     def push(self, program: int, ctx: Ctx) -> None:
         self.stack.append([program, 0, ctx])
 
-    def ask(self, kind: str, seat: int | None, ctx: Ctx | None, data: Any = None) -> None:
-        self.pending = (kind, seat, ctx, data)
-
     def draw_cards(self, seat: int, count: int) -> list[int]:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
@@ -285,13 +307,6 @@ class State:
         self.eliminated.append(seat)
         self.note("knock_out", seat)
 
-    def start_giving(self, givers: list[int], count: int | str, together: bool,
-                     ctx: Ctx) -> None:
-        """Ask each giver in turn for ``count`` cards for its partner."""
-        self.giving.append({"queue": [[g, count] for g in givers], "aside": [],
-                            "together": together})
-        self.next_give(ctx)
-
     def deal(self) -> None:
         """Deal the hands one card at a time, starting left of the dealer."""
         first = (self.dealer + 1) % self.players
@@ -343,33 +358,6 @@ class State:
         if self.rulebook.round_ends == "player":
             return True
         return not any(self.hands[s] for s in self.teammates(seat))
-
-    def give(self, seat: int, card: int, ctx: Ctx) -> None:
-        giving = self.giving[-1]
-        self.hands[seat].remove(card)
-        to = self.partner(seat)
-        if giving["together"]:
-            giving["aside"].append([seat, to, card])
-        else:
-            self.receive(to, card)
-        self.note("give", seat, to, card)
-        giving["queue"][0][1] -= 1
-        self.next_give(ctx)
-
-    def next_give(self, ctx: Ctx) -> None:
-        giving = self.giving[-1]
-        queue, hands = giving["queue"], self.hands
-        while queue:
-            giver, count = queue[0]
-            if count == "half":
-                count = queue[0][1] = len(hands[giver]) // 2
-            if count > 0 and hands[giver]:
-                self.ask("give", giver, ctx)
-                return
-            queue.pop(0)
-        for _, to, card in giving["aside"]:
-            self.receive(to, card)
-        self.giving.pop()
 
     def receive(self, seat: int, card: int) -> None:
         """A card given to ``seat``: holding cards again, it is back in."""
