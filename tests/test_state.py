@@ -52,7 +52,7 @@ def test_clone_shares_nothing_mutable() -> None:
     for name in ("hands", "draw_pile", "discard", "out", "stack", "out_seats", "eliminated",
                  "giving", "history", "log"):
         assert getattr(twin, name) is not getattr(game, name), name
-    assert all(a is not b for a, b in zip(twin.hands, game.hands))
+    assert all(a is not b for a, b in zip(twin.hands, game.hands, strict=True))
     assert twin.rng is not game.rng and twin.rng.getstate() == game.rng.getstate()
     assert twin.rulebook is game.rulebook   # immutable: shared
 

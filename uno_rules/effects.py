@@ -155,6 +155,19 @@ def _if(game: Game, ctx: Ctx, step: Step) -> None:
         game.push(branch, ctx)
 
 
+def _each(game: Game, ctx: Ctx, step: Step) -> None:
+    actor, n, team = ctx.actor, game.players, game.team_of
+    order = [(actor + game.direction * i) % n for i in range(n)]  # the player first
+    which = step.args["seats"]
+    seats = [s for s in order if s not in game.eliminated
+             and (which == "all" or s != actor)
+             and (which != "opponents" or team(s) != team(actor))]
+    for seat in reversed(seats):  # pushed last runs first: the order of play
+        each = ctx.copy()
+        each.actor = seat
+        game.push(step.args["then"], each)
+
+
 def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
     game.turn_first_card(put_back=step.args.get("put_back", False))
 
@@ -271,6 +284,14 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                                  "description": "Fewest cards in the player's hand."},
                "then": STEPS_REF, "else": STEPS_REF}, at_end=True,
               programs=("then", "else")),
+    Primitive("each", "Runs `then` once for each seat of `seats`, in the order of play, "
+              "with that seat as `self` (`others`: every other player; `all`: the player "
+              "first, then every other; `opponents`: every player not of its team). Players "
+              "knocked out are left out. `each: {seats: others, then: [{draw: {who: self, "
+              "count: 1}}]}`: everyone else draws a card.", _each,
+              {"seats": {"enum": ["others", "all", "opponents"],
+                         "description": "Whose turn it is to run `then`."},
+               "then": STEPS_REF}, ("seats", "then"), at_end=True, programs=("then",)),
     Primitive("turn_again", "First card only: turn another card from the draw pile on top and "
               "apply its first-card rules; with `put_back: true` this card first goes back into "
               "the draw pile, which is shuffled.", _turn_again,

@@ -113,7 +113,8 @@ class Legality(State):
         for card in playable if mixing is not None else ():
             rule = rb.rules[card]
             v = None if rule is None else rule.stack_value
-            if v is not None and (v == value or (mixing and v > value)):
+            if v is not None and (v == value or (mixing and v > value)) and \
+                    (rb.stack_max is None or self.stack_total + v <= rb.stack_max):
                 answers.append(card)
         opts = self.play_actions(seat, answers, len(self.hands[seat]))
         opts.append(Action(seat, "draw"))

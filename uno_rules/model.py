@@ -113,6 +113,7 @@ class Rules:
     setup: int | None = None         # program run after the first card, before the first turn
     stack_mixing: bool | None = None  # None: draws can't be stacked; True: a higher may
                                       # answer a lower one; False: only an equal one
+    stack_max: int | None = None     # the most a stacked total may reach (None: no cap)
     options: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     house: tuple[str, ...] = ()
