@@ -335,6 +335,7 @@ def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict
 
 
 PARTNER_SEATS = ("partner", "next_partner")
+HOW = "(`team: {size: N}`)"
 NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
 
@@ -349,14 +350,13 @@ def _check_partners(located: Located) -> list[Problem]:
         for at, name, params in _steps(steps, path):
             if name in NEEDS_PARTNERS and "who" not in params:
                 problems.append(located.problem(at, f"`{name}` {NEEDS_PARTNERS[name]}, but "
-                                                "this rulebook has no partnerships (`team: {size: "
-                                                "N}`)"))
+                                                f"this rulebook has no partnerships {HOW}"))
             for key, value in params.items():
                 for seat in value if isinstance(value, list) else [value]:
                     if seat in PARTNER_SEATS:
-                        problems.append(located.problem(at + (key,), f"`{seat}` needs partnerships, "
-                                                        "and this rulebook has none (`team: "
-                                                        "{size: N}`)"))
+                        problems.append(located.problem(at + (key,), f"`{seat}` needs "
+                                                        "partnerships, and this rulebook has "
+                                                        f"none {HOW}"))
     return problems
 
 
