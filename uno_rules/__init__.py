@@ -17,7 +17,7 @@ from .errors import (
 )
 from .game import Game
 from .loader import load_rulebook
-from .model import Rulebook
+from .rulebook import Rulebook
 
 __all__ = [
     "Action", "Decision", "Game", "IllegalAction", "NotationError", "Problem", "Result",

@@ -7,8 +7,8 @@ from dataclasses import fields
 from pathlib import Path
 
 from .explain import card_sections, deck_table, rule_lines
-from .model import Rulebook
 from .resources import find, house_names, is_shipped, schema_file
+from .rulebook import Rulebook
 
 
 def _deck_rows(rb: Rulebook) -> dict[str, str]:

@@ -14,7 +14,7 @@ import click
 
 from .errors import Problem, RulebookError, ScenarioError, UnoRulesError
 from .loader import check, load_rulebook, shipped_names
-from .model import Rulebook
+from .rulebook import Rulebook
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:

@@ -16,10 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Target, start_giving
 from .model import Step
 
 if TYPE_CHECKING:
-    from .game import Ctx, Game
+    from .legal import Legality as Game
+    from .state import Ctx
 
 SEATS = {
     "self": "the player who played the card",
@@ -103,7 +105,7 @@ def _turn_to(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _choose_color(game: Game, ctx: Ctx, step: Step) -> None:
-    game.ask("color", game.seat(step.args.get("who", "self"), ctx), ctx)
+    game.pending = Color(game.seat(step.args.get("who", "self"), ctx), ctx)
 
 
 def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
@@ -113,25 +115,25 @@ def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
     seats = [s for s in range(game.players) if s != seat
              and (among != "opponents" or team(s) != team(seat))]
     if seats:
-        game.ask("target", seat, ctx, tuple(seats))
+        game.pending = Target(seat, ctx, tuple(seats))
 
 
 def _contest(game: Game, ctx: Ctx, step: Step) -> None:
     other = game.seat(step.args.get("with", "target"), ctx)
     if other >= 0:
-        game.ask("contest", ctx.actor, ctx, (ctx.actor, other))
+        game.pending = Contest(ctx.actor, ctx, (ctx.actor, other))
 
 
 def _challenge(game: Game, ctx: Ctx, step: Step) -> None:
-    branches = (step.args["guilty"], step.args["innocent"], step.args["accepted"])
+    guilty, innocent, accepted = step.args["guilty"], step.args["innocent"], step.args["accepted"]
     rule = game.rulebook.rules[ctx.face] if ctx.face >= 0 else None
     if ctx.final or rule is None or not rule.bluff:
         # A card that ended the round, or that can't be played illegally, isn't challenged.
-        game.push(branches[2], ctx)
+        game.push(accepted, ctx)
         return
     seat = game.seat(step.args["who"], ctx)
     ctx.challenger = seat
-    game.ask("challenge", seat, ctx, branches)
+    game.pending = Challenge(seat, ctx, guilty, innocent, accepted)
 
 
 def _return_card(game: Game, ctx: Ctx, step: Step) -> None:
@@ -153,6 +155,19 @@ def _if(game: Game, ctx: Ctx, step: Step) -> None:
         game.push(branch, ctx)
 
 
+def _each(game: Game, ctx: Ctx, step: Step) -> None:
+    actor, n, team = ctx.actor, game.players, game.team_of
+    order = [(actor + game.direction * i) % n for i in range(n)]  # the player first
+    which = step.args["seats"]
+    seats = [s for s in order if s not in game.eliminated
+             and (which == "all" or s != actor)
+             and (which != "opponents" or team(s) != team(actor))]
+    for seat in reversed(seats):  # pushed last runs first: the order of play
+        each = ctx.copy()
+        each.actor = seat
+        game.push(step.args["then"], each)
+
+
 def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
     game.turn_first_card(put_back=step.args.get("put_back", False))
 
@@ -166,14 +181,14 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
         givers = [game.seat(s, ctx) for s in (src if isinstance(src, list) else [src])]
     if step.args.get("all_or_none") and not all(game.hands[g] for g in givers):
         return
-    game.start_giving(givers, step.args.get("count", 1), step.args.get("together", False), ctx)
+    start_giving(game, givers, step.args.get("count", 1), step.args.get("together", False), ctx)
 
 
 def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
     partner = game.seat(step.args.get("who", "partner"), ctx)
     cards = game.cards_of_color(partner, game.color) if partner != ctx.actor else []
     if cards:
-        game.ask("forced_play", partner, ctx, (ctx.actor, step.args.get("else")))
+        game.pending = ForcedPlay(partner, ctx, ctx.actor, step.args.get("else"))
     else:
         game.turn_to = game.advance(partner, 1)
         if step.args.get("else") is not None:
@@ -181,7 +196,11 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
-    game.offer_drawn(ctx)
+    card, seat = ctx.drawn, ctx.actor
+    if card < 0 or card not in game.hands[seat] or \
+            game.rulebook.settings.play_drawn == "never" or not game.playable(seat, [card]):
+        return
+    game.pending = Drawn(seat, ctx, card)
 
 
 def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:
@@ -265,6 +284,14 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                                  "description": "Fewest cards in the player's hand."},
                "then": STEPS_REF, "else": STEPS_REF}, at_end=True,
               programs=("then", "else")),
+    Primitive("each", "Runs `then` once for each seat of `seats`, in the order of play, "
+              "with that seat as `self` (`others`: every other player; `all`: the player "
+              "first, then every other; `opponents`: every player not of its team). Players "
+              "knocked out are left out. `each: {seats: others, then: [{draw: {who: self, "
+              "count: 1}}]}`: everyone else draws a card.", _each,
+              {"seats": {"enum": ["others", "all", "opponents"],
+                         "description": "Whose turn it is to run `then`."},
+               "then": STEPS_REF}, ("seats", "then"), at_end=True, programs=("then",)),
     Primitive("turn_again", "First card only: turn another card from the draw pile on top and "
               "apply its first-card rules; with `put_back: true` this card first goes back into "
               "the draw pile, which is shuffled.", _turn_again,

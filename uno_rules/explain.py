@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .model import NO_COLOR, Rulebook, Step
+from .model import NO_COLOR, Step
+from .model import Rules as Rulebook
 
 WHO = {"self": "you", "next": "the next player", "prev": "the previous player",
        "partner": "your partner", "next_partner": "the next player's partner",
@@ -96,6 +97,9 @@ SAY: dict[str, Say] = {
                                 if a.get("put_back") else "it is ignored and ")
                                + "another card is turned over",
     "give_cards": _give,
+    "each": lambda a, s: {"others": "each other player in turn", "all": "you, then each other "
+                          "player in turn", "opponents": "each player not of your team in "
+                          "turn"}[a["seats"]] + ' (as "you"): ' + s(a["then"]),
     "partner_plays": lambda a, s: f"{_who(a.get('who', 'partner'))} must play a card of the "
                                   "chosen colour (not a wild), which has its normal effect, "
                                   "and play goes on from there; if it can't, "
@@ -214,7 +218,9 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                     + ", ".join(sorted(values)) + ") "
                     + ("of equal or higher value" if rulebook.stack_mixing else
                        "of the same value") + "; the total passes on, and the first player "
-                    "who doesn't answer draws it all and loses its turn.")
+                    "who doesn't answer draws it all and loses its turn"
+                    + ("." if rulebook.stack_max is None else
+                       f"; the total may not go past {rulebook.stack_max}."))
     if rulebook.after_draw is not None:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
     end = []

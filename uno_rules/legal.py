@@ -1,42 +1,22 @@
 """What may be done now: the options of the pending decision, out-of-turn actions, and
-why an action is refused. A base class of :class:`~uno_rules.game.Game`, kept apart so the
-interpreter's flow and the legality rules each stay readable."""
+why an action is refused. Reads the state only; the interpreter (:mod:`uno_rules.game`)
+and the primitives (:mod:`uno_rules.effects`) build on it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Decision
 from .errors import IllegalAction, NotationError
-from .model import NO_COLOR
+from .model import NO_COLOR, LegalIf
 from .notation import parse_card
-
-if TYPE_CHECKING:
-    from .game import Ctx
-    from .model import Rulebook
+from .state import State
 
 
-class Legality:
-    """Options, legality checks and refusal messages (state lives in ``Game``)."""
+class Legality(State):
+    """Options, legality checks and refusal messages over a round's state."""
 
-    rulebook: Rulebook
-    players: int
-    hands: list[list[int]]
-    discard: list[int]
-    color: int
-    over: bool
-    uno_open: int
-    pending: tuple[str, int | None, Ctx | None, Any] | None
-    stack_total: int
-    stack_value: int
-    stack_ctx: Ctx | None
-    stack_penalty: int | None
-    top: str | None
-    color_name: str | None
-
-    def teammates(self, seat: int) -> list[int]:
-        raise NotImplementedError
+    __slots__ = ()
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
@@ -51,12 +31,12 @@ class Legality:
                     for s in range(self.players) if s != late]
         pending = self.pending
         if self.rulebook.settings.jump_in and pending is not None and \
-                pending[0] in ("turn", "drawn") and self.discard:
+                pending.kind in ("turn", "drawn") and self.discard:
             top = self.discard[-1]
             face = self.rulebook.faces[top]
             if face.color != NO_COLOR:
                 out += [Action(s, "jump_in", face.name) for s in range(self.players)
-                        if s != pending[1] and top in self.hands[s]]
+                        if s != pending.seat and top in self.hands[s]]
         return out
 
     def cards_of_color(self, seat: int, color: int) -> list[int]:
@@ -97,7 +77,7 @@ class Legality:
         out.sort()
         return out
 
-    def _legal(self, seat: int, card: int, cond: Any) -> bool:
+    def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
         faces = self.rulebook.faces
         top = faces[self.discard[-1]] if self.discard else None
@@ -116,7 +96,7 @@ class Legality:
                 return False
         return True
 
-    def _play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
+    def play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
         faces = self.rulebook.faces
         out: list[Action] = []
         for card in cards:
@@ -126,48 +106,17 @@ class Legality:
             out.append(Action(seat, "play", name))
         return out
 
-    def _options(self) -> list[Action]:
-        kind, seat, ctx, data = self.pending  # type: ignore[misc]
-        rb = self.rulebook
-        if kind == "turn":
-            hand = self.hands[seat]
-            playable = self.playable(seat, hand)
-            if self.stack_total:
-                return self._stack_options(seat, playable)
-            opts = self._play_actions(seat, playable, len(hand))
-            if rb.settings.draw_with_playable or not playable:
-                opts.append(Action(seat, "draw"))
-            return opts
-        if kind == "drawn":
-            opts = self._play_actions(seat, [data], len(self.hands[seat]))
-            if rb.settings.play_drawn != "must":
-                opts.append(Action(seat, "keep"))
-            return opts
-        if kind == "color":
-            return [Action(seat, "color", c) for c in rb.colors]
-        if kind == "challenge":
-            return [Action(seat, "challenge"), Action(seat, "accept")]
-        if kind == "target":
-            return [Action(seat, "target", t) for t in data]
-        if kind == "contest":
-            return [Action(None, "loser", s) for s in data]
-        if kind == "give":
-            return [Action(seat, "give", rb.faces[c].name) for c in sorted(set(self.hands[seat]))]
-        if kind == "forced_play":
-            hand = self.hands[seat]
-            return self._play_actions(seat, self.cards_of_color(seat, self.color), len(hand))
-        raise AssertionError(f"unknown decision kind {kind}")
-
-    def _stack_options(self, seat: int, playable: list[int]) -> list[Action]:
+    def stack_options(self, seat: int, playable: list[int]) -> list[Action]:
         """Facing a stacked draw: answer with a stacking card, draw it all, or challenge."""
         rb, value, mixing = self.rulebook, self.stack_value, self.rulebook.stack_mixing
         answers = []
         for card in playable if mixing is not None else ():
             rule = rb.rules[card]
             v = None if rule is None else rule.stack_value
-            if v is not None and (v == value or (mixing and v > value)):
+            if v is not None and (v == value or (mixing and v > value)) and \
+                    (rb.stack_max is None or self.stack_total + v <= rb.stack_max):
                 answers.append(card)
-        opts = self._play_actions(seat, answers, len(self.hands[seat]))
+        opts = self.play_actions(seat, answers, len(self.hands[seat]))
         opts.append(Action(seat, "draw"))
         last = self.stack_ctx
         if self.stack_penalty is not None and last is not None and \

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import jsonschema
 
 from .effects import PRIMITIVES, step_reads
 from .errors import Problem, RulebookError
-from .model import NO_COLOR, CardRule, Face, LegalIf, Rulebook, Settings, Step
+from .model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
 from .resources import find, house_names, shipped_names
+from .rulebook import Rulebook
 from .schema import rulebook_schema
 from .yamlpos import Located, PathKey, json_path, load_file, load_value
 
@@ -226,7 +226,7 @@ def _semantic(located: Located, hand_overridden: bool = False,
     """The checks a schema can't express. They run beside the schema's (so one pass reports
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
-    for part in (_check_players, _check_deck, _check_refs):
+    for part in (_check_players, _check_deck, _check_refs, _check_partners):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -298,6 +298,65 @@ def _check_refs(located: Located) -> list[Problem]:
                 state = "not defined" if opt not in options else "not boolean"
                 problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
                                                 f"a boolean option, {opt!r} is {state}"))
+    return problems
+
+
+def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
+    """Every step list of a rulebook, with its path."""
+    for rank, card in (data.get("cards") or {}).items():
+        for part in ("effect", "first_card"):
+            if isinstance(card, dict) and isinstance(card.get(part), list):
+                yield ("cards", rank, part), card[part]
+    for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw")):
+        value: Any = data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, list):
+            yield path, value
+
+
+def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict[str, Any]]]:
+    """Every step of a step list, nested ones too: (path, primitive, parameters)."""
+    for i, raw in enumerate(steps):
+        if isinstance(raw, dict) and len(raw) == 1:
+            ((name, params),) = raw.items()
+        else:
+            name, params = raw, None
+        prim = PRIMITIVES.get(name) if isinstance(name, str) else None
+        if prim is None:
+            continue  # not a step: the schema reports it
+        if prim.main and params is not None and not isinstance(params, dict):
+            params = {prim.main: params}
+        params = params or {}
+        yield path + (i, name), name, params
+        for key in prim.programs:
+            if isinstance(params.get(key), list):
+                yield from _steps(params[key], path + (i, name, key))
+
+
+PARTNER_SEATS = ("partner", "next_partner")
+HOW = "(`team: {size: N}`)"
+NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
+                  "partner_plays": "hands the turn to a partner"}
+
+
+def _check_partners(located: Located) -> list[Problem]:
+    """Without partnerships there are no partners: a step that names one is a mistake (it would
+    otherwise quietly mean the player itself)."""
+    if ((located.data.get("team") or {}).get("size") or 1) > 1:
+        return []
+    problems = []
+    for path, steps in _programs(located.data):
+        for at, name, params in _steps(steps, path):
+            if name in NEEDS_PARTNERS and "who" not in params:
+                problems.append(located.problem(at, f"`{name}` {NEEDS_PARTNERS[name]}, but "
+                                                f"this rulebook has no partnerships {HOW}"))
+            for key, value in params.items():
+                for seat in value if isinstance(value, list) else [value]:
+                    if seat in PARTNER_SEATS:
+                        problems.append(located.problem(at + (key,), f"`{seat}` needs "
+                                                        "partnerships, and this rulebook has "
+                                                        f"none {HOW}"))
     return problems
 
 
@@ -425,7 +484,7 @@ class _Compiler:
             # A choice at the end of a round is asked only if a later at-end step reads it.
             at_end = _read_at_end(rest, prim.provides)
         f, line, col = self.located.pos(path)
-        return [Step(name, MappingProxyType(args), at_end, f"{f}:{line}:{col}")]
+        return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}")]
 
 
 def _read_at_end(steps: Any, what: str) -> bool:
@@ -527,10 +586,11 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
         draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
         stack_mixing=None if "stacking" not in data else
         bool(_opt((data["stacking"] or {}).get("mixing", False), opts)),
+        stack_max=_opt((data.get("stacking") or {}).get("max"), opts),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"],
-        options=opts, description=data.get("description", ""), house=house,
-        overrides=dict(overrides), by_name={f.name: f.id for f in faces},
+        options=FrozenMap(opts), description=data.get("description", ""), house=house,
+        overrides=FrozenMap(overrides), by_name=FrozenMap({f.name: f.id for f in faces}),
     )
 
 

@@ -6,7 +6,7 @@ import random
 
 from .errors import IllegalAction
 from .game import Game
-from .model import Rulebook
+from .rulebook import Rulebook
 
 
 class Match:

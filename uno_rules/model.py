@@ -4,12 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .game import Game
+from typing import Any
 
 NO_COLOR = -1
+
+
+class FrozenMap(dict):  # type: ignore[type-arg]
+    """A read-only mapping for compiled data: unlike ``MappingProxyType`` it pickles and
+    copies (as itself: nothing in it can change)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("compiled rulebook data is read-only")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenMap, (dict(self),))
+
+    def __copy__(self) -> FrozenMap:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenMap:
+        return self
 
 
 @dataclass(frozen=True)
@@ -71,9 +88,10 @@ class Settings:
     knockout_points: int = 0         # round points per player knocked out
 
 
-@dataclass(frozen=True)
-class Rulebook:
-    """A compiled rulebook: deck, card rules, programs and settings."""
+@dataclass(frozen=True, repr=False)
+class Rules:
+    """A compiled rulebook: deck, card rules, programs and settings — everything the engine
+    reads. :class:`uno_rules.rulebook.Rulebook` adds the public entry points."""
 
     name: str
     title: str
@@ -95,17 +113,12 @@ class Rulebook:
     setup: int | None = None         # program run after the first card, before the first turn
     stack_mixing: bool | None = None  # None: draws can't be stacked; True: a higher may
                                       # answer a lower one; False: only an equal one
+    stack_max: int | None = None     # the most a stacked total may reach (None: no cap)
     options: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     house: tuple[str, ...] = ()
     overrides: Mapping[str, Any] = field(default_factory=dict)
     by_name: Mapping[str, int] = field(default_factory=dict)  # face id by notation
-
-    def face(self, name: str) -> Face:
-        """The face with this notation (case-insensitive); raises NotationError."""
-        from .notation import parse_card
-
-        return self.faces[parse_card(self, name)]
 
     def player_counts(self) -> list[int]:
         """The numbers of players a game may have: with partnerships, two sides at least;
@@ -128,18 +141,11 @@ class Rulebook:
             counts[fid] += 1
         return {f.name: counts[f.id] for f in self.faces}
 
-    def new_game(self, players: int, seed: int | None = None, *, dealer: int | None = None,
-                 log: bool = True) -> Game:
-        """Deal a new round for ``players`` seats, every shuffle drawn from ``seed``."""
-        from .game import Game
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self  # immutable: a deep copy of a game shares its rulebook
 
-        return Game(self, players, seed, dealer=dealer, log=log)
-
-    def restore(self, snapshot: Mapping[str, Any]) -> Game:
-        """Rebuild a game from :meth:`Game.snapshot` output."""
-        from .game import Game
-
-        return Game.restore(self, snapshot)
+    def __copy__(self) -> Rules:
+        return self
 
     def __repr__(self) -> str:
         return (f"<Rulebook {self.name!r} {len(self.deck)} cards "

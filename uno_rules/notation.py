@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .errors import NotationError
 
 if TYPE_CHECKING:
-    from .model import Rulebook
+    from .model import Rules
 
 
 def normalize(text: str) -> str:
@@ -15,7 +15,7 @@ def normalize(text: str) -> str:
     return " ".join(str(text).lower().split())
 
 
-def parse_card(rulebook: Rulebook, text: str) -> int:
+def parse_card(rulebook: Rules, text: str) -> int:
     """The face id named by ``text`` in ``rulebook``; raises :class:`NotationError`."""
     index = rulebook.by_name
     key = normalize(text)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .decisions import Turn
 from .errors import IllegalAction
 from .game import Game
-from .model import NO_COLOR, Rulebook
+from .model import NO_COLOR, Rules
 from .notation import parse_card
 
 
@@ -23,7 +24,7 @@ class Position:
     direction: str = "clockwise"
 
 
-def game_from_position(rulebook: Rulebook, players: int, position: Position,
+def game_from_position(rulebook: Rules, players: int, position: Position,
                        seed: int | None = None, *, dealer: int | None = None) -> Game:
     """A game starting from ``position``. Cards the position does not place are the draw
     pile (shuffled from ``seed``) or, when ``draw_pile`` is given, out of play. With an empty
@@ -32,7 +33,7 @@ def game_from_position(rulebook: Rulebook, players: int, position: Position,
     if len(position.hands) != players:
         raise IllegalAction(f"the position has {len(position.hands)} hands for "
                             f"{players} players")
-    game = Game(rulebook, players, seed, dealer=dealer, _deal=False)
+    game = Game.blank(rulebook, players, seed, dealer=dealer)
     remaining = [0] * len(rulebook.faces)
     for fid in rulebook.deck:
         remaining[fid] += 1
@@ -76,5 +77,5 @@ def game_from_position(rulebook: Rulebook, players: int, position: Position,
         game.color = top.color
         if top.color == NO_COLOR:
             raise IllegalAction(f"the top card {top.name!r} has no colour: give `color`")
-    game.pending = ("turn", position.turn, None, None)
+    game.pending = Turn(position.turn)
     return game

@@ -18,10 +18,10 @@ from .actions import Action
 from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError
 from .game import Game
 from .loader import did_you_mean, load_rulebook, resolve, schema_problems
-from .model import Rulebook
 from .notation import normalize, parse_card
 from .position import Position, game_from_position
 from .resources import schema
+from .rulebook import Rulebook
 from .yamlpos import Located, PathKey, load_file
 
 _VALIDATOR = jsonschema.Draft202012Validator(schema("scenario"))

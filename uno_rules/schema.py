@@ -153,7 +153,13 @@ def rulebook_schema() -> dict[str, Any]:
                                         "another stacking card instead of drawing.",
                          "properties": {"mixing": _or_ref({"type": "boolean", "description":
                                                            "A higher draw may answer a lower "
-                                                           "one (else only an equal one)."})}},
+                                                           "one (else only an equal one)."}),
+                                        "max": _or_ref({"type": "integer", "minimum": 1,
+                                                        "description":
+                                                        "The most a stacked total may reach: "
+                                                        "an answer that would take it past "
+                                                        "this is not allowed (default: no "
+                                                        "cap)."})}},
             "after_draw": {"$ref": "#/$defs/steps", "description":
                            "Steps run right after any draw, before anything else (the drawer "
                            "is `self`)."},

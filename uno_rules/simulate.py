@@ -10,7 +10,7 @@ from typing import Any
 
 from .actions import Action
 from .game import Game
-from .model import Rulebook
+from .rulebook import Rulebook
 
 MAX_ACTIONS = 100_000  # safety limit per game; a game that reaches it is reported as stalled
 

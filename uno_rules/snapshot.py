@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from .actions import Action, Result
+from .decisions import ask_from_json
 from .errors import NotationError, SnapshotError
+from .model import Rules
 from .notation import parse_card
+from .state import Ctx, State
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .model import Rulebook
+S = TypeVar("S", bound=State)
 
 FORMAT = 1
 
 
-def snapshot(game: Game) -> dict[str, Any]:
+def snapshot(game: State) -> dict[str, Any]:
     """The state of ``game`` as JSON-able data (cards in notation, RNG state included)."""
     rb = game.rulebook
     names = [f.name for f in rb.faces]
@@ -34,9 +35,8 @@ def snapshot(game: Game) -> dict[str, Any]:
     def pending_json(pending: Any) -> dict[str, Any] | None:
         if pending is None:
             return None
-        kind, seat, ctx, data = pending
-        return {"kind": kind, "seat": seat, "ctx": ctx_index(ctx),
-                "data": list(data) if isinstance(data, tuple) else data}
+        return {"kind": pending.kind, "seat": pending.seat, "ctx": ctx_index(pending.ctx),
+                "data": pending.data()}
 
     # A negative program id marks a frame that resumes a pending decision (see Game._catch).
     frames = [[f[0], f[1], pending_json(f[2]) if f[0] < 0 else ctx_index(f[2])]
@@ -81,18 +81,17 @@ def snapshot(game: Game) -> dict[str, Any]:
     }
 
 
-def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Game:
-    """Rebuild a game from :func:`snapshot` output; raises :class:`SnapshotError`."""
-    from .game import Ctx
-
+def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
+            data: Mapping[str, Any]) -> S:
+    """Rebuild a game from :func:`snapshot` output into ``blank(players, seed, dealer)``, a
+    state with nothing dealt; raises :class:`SnapshotError`."""
     try:
         if data.get("format") != FORMAT:
             raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
         if data["rulebook"] != rulebook.name:
             raise SnapshotError(f"snapshot is of rulebook {data['rulebook']!r}, "
                                 f"not {rulebook.name!r}")
-        game = cls(rulebook, int(data["players"]), data["seed"], dealer=data["dealer"],
-                   _deal=False)
+        game = blank(int(data["players"]), data["seed"], data["dealer"])
 
         def cards(names: list[str]) -> list[int]:
             return [parse_card(rulebook, n) for n in names]
@@ -110,8 +109,8 @@ def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Gam
         def pending(p: Any) -> Any:
             if p is None:
                 return None
-            pdata = tuple(p["data"]) if isinstance(p["data"], list) else p["data"]
-            return (p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]], pdata)
+            return ask_from_json(p["kind"], p["seat"],
+                                 None if p["ctx"] is None else ctxs[p["ctx"]], p["data"])
 
         game.stack = [[f[0], f[1], pending(f[2]) if f[0] < 0 else ctxs[f[2]]]
                       for f in data["stack"]]
@@ -135,7 +134,7 @@ def restore(cls: type[Game], rulebook: Rulebook, data: Mapping[str, Any]) -> Gam
         raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
 
 
-def describe_event(game: Game, event: tuple[Any, ...]) -> str:
+def describe_event(game: State, event: tuple[Any, ...]) -> str:
     """One log event in words."""
     rb = game.rulebook
     name = rb.faces.__getitem__

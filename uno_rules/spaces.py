@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from .actions import Action
 from .game import Game
-from .model import Rulebook
+from .rulebook import Rulebook
 
 
 class ActionSpace(Sequence[Action]):

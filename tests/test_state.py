@@ -1,0 +1,80 @@
+"""The round's state: clone(), pickling and deep copies continue exactly like the original."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+
+import pytest
+
+import uno_rules
+from uno_rules.simulate import random_moves
+
+VARIANTS = [("classic", ()), ("teams", ()), ("no_mercy", ()),
+            ("classic", ("stacking", "seven_zero", "jump_in"))]
+
+
+def _state(game: uno_rules.Game) -> str:
+    return json.dumps(game.snapshot(), sort_keys=True)
+
+
+def _midgame(name: str, house: tuple[str, ...], seed: int) -> uno_rules.Game:
+    rulebook = uno_rules.load_rulebook(name, house=house)
+    players = rulebook.player_counts()[0 if seed % 2 else -1]
+    game = rulebook.new_game(players, seed)
+    random_moves(game, random.Random(seed), 15 + seed % 40, "uniform")
+    return game
+
+
+@pytest.mark.parametrize(("name", "house"), VARIANTS)
+@pytest.mark.parametrize("seed", range(4))
+def test_clone_continues_like_the_original(name: str, house: tuple[str, ...],
+                                           seed: int) -> None:
+    game = _midgame(name, house, seed)
+    before = _state(game)
+    twin = game.clone()
+    assert type(twin) is uno_rules.Game and twin is not game
+    assert _state(twin) == before
+    random_moves(twin, random.Random(99), 300, "uniform")   # the clone moves on...
+    assert _state(game) == before                            # ...the original does not
+    again = game.clone()
+    random_moves(game, random.Random(7), 300, "uniform")
+    random_moves(again, random.Random(7), 300, "uniform")
+    assert _state(again) == _state(game)
+    assert again.events == game.events
+
+
+def test_clone_shares_nothing_mutable() -> None:
+    game = _midgame("classic", ("stacking",), 3)
+    twin = game.clone()
+    for name in ("hands", "draw_pile", "discard", "out", "stack", "out_seats", "eliminated",
+                 "giving", "history", "log"):
+        assert getattr(twin, name) is not getattr(game, name), name
+    assert all(a is not b for a, b in zip(twin.hands, game.hands, strict=True))
+    assert twin.rng is not game.rng and twin.rng.getstate() == game.rng.getstate()
+    assert twin.rulebook is game.rulebook   # immutable: shared
+
+
+@pytest.mark.parametrize(("name", "house"), VARIANTS)
+def test_rulebook_pickles(name: str, house: tuple[str, ...]) -> None:
+    rulebook = uno_rules.load_rulebook(name, house=house)
+    copied = pickle.loads(pickle.dumps(rulebook))
+    assert copied == rulebook and type(copied) is type(rulebook)
+    assert copied.new_game(rulebook.player_counts()[0], 5).snapshot() == \
+        rulebook.new_game(rulebook.player_counts()[0], 5).snapshot()
+    with pytest.raises(TypeError):
+        copied.programs[0][0].args["x"] = 1  # type: ignore[index]  # read-only
+
+
+@pytest.mark.parametrize(("name", "house"), VARIANTS)
+def test_game_pickles_and_deep_copies(name: str, house: tuple[str, ...]) -> None:
+    game = _midgame(name, house, 2)
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert _state(twin) == _state(game)
+        random_moves(twin, random.Random(3), 200, "uniform")
+        mine = game.clone()
+        random_moves(mine, random.Random(3), 200, "uniform")
+        assert _state(twin) == _state(mine)
+    assert copy.deepcopy(game).rulebook is game.rulebook

@@ -1,0 +1,284 @@
+"""The decisions a round can wait for: one typed record per kind, owning its options and how
+an answer resumes the round.
+
+A record is what :attr:`State.pending` holds; :attr:`Game.decision` shows it to players as a
+public :class:`~uno_rules.actions.Decision`. The records sit below the interpreter and reach
+it only through the :class:`Runner` base class it implements, so the import graph has no
+circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .actions import Action
+from .legal import Legality
+from .state import Ask, Ctx
+
+
+class Runner(Legality):
+    """The state and legality, plus what an answer needs of the interpreter
+    (:class:`uno_rules.game.Game` implements it)."""
+
+    __slots__ = ()
+
+    def play_card(self, seat: int, card: int, uno: bool) -> None:
+        """Play ``card`` from ``seat``'s hand and resolve it."""
+        raise NotImplementedError
+
+    def face_stack(self, seat: int, challenge: bool) -> None:
+        """Draw the stacked total, or challenge the last card stacked."""
+        raise NotImplementedError
+
+    def run(self) -> None:
+        """Run effect frames until a decision is needed or the effect is done."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Turn(Ask):
+    """A player's turn: play a card, draw, or answer a stacked draw."""
+
+    kind: ClassVar[str] = "turn"
+
+    def options(self, g: Legality) -> list[Action]:
+        seat = self.seat
+        assert seat is not None
+        hand = g.hands[seat]
+        playable = g.playable(seat, hand)
+        if g.stack_total:
+            return g.stack_options(seat, playable)
+        opts = g.play_actions(seat, playable, len(hand))
+        if g.rulebook.settings.draw_with_playable or not playable:
+            opts.append(Action(seat, "draw"))
+        return opts
+
+    def answer(self, g: Runner, action: Action) -> None:
+        seat = self.seat
+        assert seat is not None
+        g.turns += 1
+        if action.kind == "play":
+            g.play_card(seat, g.rulebook.by_name[str(action.arg)], action.uno)
+            return
+        if g.stack_total:  # draw the stacked total, or challenge the last card stacked
+            g.face_stack(seat, action.kind == "challenge")
+            return
+        g.ctx = ctx = Ctx(seat)
+        g.push(g.rulebook.draw_program, ctx)
+        g.run()
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn(Ask):
+    """The card just drawn may be played at once (or kept)."""
+
+    kind: ClassVar[str] = "drawn"
+    card: int = -1
+
+    def options(self, g: Legality) -> list[Action]:
+        seat = self.seat
+        assert seat is not None
+        opts = g.play_actions(seat, [self.card], len(g.hands[seat]))
+        if g.rulebook.settings.play_drawn != "must":
+            opts.append(Action(seat, "keep"))
+        return opts
+
+    def answer(self, g: Runner, action: Action) -> None:
+        assert self.seat is not None
+        if action.kind == "play":
+            g.play_card(self.seat, self.card, action.uno)
+            return
+        g.note("keep", self.seat)
+        g.run()
+
+    def data(self) -> Any:
+        return self.card
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"card": int(data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Color(Ask):
+    """Choose the colour in force."""
+
+    kind: ClassVar[str] = "color"
+
+    def options(self, g: Legality) -> list[Action]:
+        return [Action(self.seat, "color", c) for c in g.rulebook.colors]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        g.color = g.rulebook.colors.index(str(action.arg))
+        g.note("color", self.seat, g.color)
+        g.run()
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge(Ask):
+    """Challenge the card just played, or accept it; each answer runs its branch."""
+
+    kind: ClassVar[str] = "challenge"
+    guilty: int = -1       # program ids
+    innocent: int = -1
+    accepted: int = -1
+
+    def options(self, g: Legality) -> list[Action]:
+        return [Action(self.seat, "challenge"), Action(self.seat, "accept")]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        ctx = self.ctx
+        assert ctx is not None
+        if action.kind == "accept":
+            g.push(self.accepted, ctx)
+        else:
+            g.note("challenge", self.seat, ctx.actor, not ctx.honest)
+            g.push(self.innocent if ctx.honest else self.guilty, ctx)
+        g.run()
+
+    def data(self) -> Any:
+        return [self.guilty, self.innocent, self.accepted]
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        guilty, innocent, accepted = data
+        return {"guilty": guilty, "innocent": innocent, "accepted": accepted}
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Ask):
+    """Choose another player: the card's `target`."""
+
+    kind: ClassVar[str] = "target"
+    seats: tuple[int, ...] = ()
+
+    def options(self, g: Legality) -> list[Action]:
+        return [Action(self.seat, "target", t) for t in self.seats]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        assert self.ctx is not None
+        self.ctx.target = int(action.arg)  # type: ignore[arg-type]
+        g.note("target", self.seat, action.arg)
+        g.run()
+
+    def data(self) -> Any:
+        return list(self.seats)
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"seats": tuple(data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Contest(Target):
+    """A contest decided at the table: which of two players lost."""
+
+    kind: ClassVar[str] = "contest"
+
+    def options(self, g: Legality) -> list[Action]:
+        return [Action(None, "loser", s) for s in self.seats]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        assert self.ctx is not None
+        self.ctx.loser = int(action.arg)  # type: ignore[arg-type]
+        g.note("loser", action.arg)
+        g.run()
+
+
+@dataclass(frozen=True, slots=True)
+class Give(Ask):
+    """Choose a card to give to one's partner."""
+
+    kind: ClassVar[str] = "give"
+
+    def options(self, g: Legality) -> list[Action]:
+        faces = g.rulebook.faces
+        return [Action(self.seat, "give", faces[c].name)
+                for c in sorted(set(g.hands[self.seat]))]  # type: ignore[index]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        assert self.seat is not None and self.ctx is not None
+        give_card(g, self.seat, g.rulebook.by_name[str(action.arg)], self.ctx)
+        if g.pending is None:
+            g.run()
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedPlay(Ask):
+    """A partner must play a card of the colour in force."""
+
+    kind: ClassVar[str] = "forced_play"
+    player: int = -1            # who played the card that forces it
+    otherwise: int | None = None  # the `else` program (kept for snapshots)
+
+    def options(self, g: Legality) -> list[Action]:
+        seat = self.seat
+        assert seat is not None
+        return g.play_actions(seat, g.cards_of_color(seat, g.color), len(g.hands[seat]))
+
+    def answer(self, g: Runner, action: Action) -> None:
+        assert self.seat is not None
+        g.play_card(self.seat, g.rulebook.by_name[str(action.arg)], action.uno)
+
+    def data(self) -> Any:
+        return [self.player, self.otherwise]
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        player, otherwise = data
+        return {"player": player, "otherwise": otherwise}
+
+
+KINDS: Mapping[str, type[Ask]] = {cls.kind: cls for cls in (
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay)}
+
+
+def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> Ask:
+    """Rebuild a record from its snapshot form (``KeyError``/``ValueError`` if malformed)."""
+    cls = KINDS[kind]
+    return cls(seat, ctx, **cls.data_fields(data))
+
+
+def start_giving(g: Legality, givers: list[int], count: int | str, together: bool,
+                 ctx: Ctx) -> None:
+    """Ask each giver in turn for ``count`` cards for its partner."""
+    g.giving.append({"queue": [[giver, count] for giver in givers], "aside": [],
+                     "together": together})
+    next_give(g, ctx)
+
+
+def give_card(g: Legality, seat: int, card: int, ctx: Ctx) -> None:
+    """``seat`` gives ``card`` to its partner (or sets it aside until all have chosen)."""
+    giving = g.giving[-1]
+    g.hands[seat].remove(card)
+    to = g.partner(seat)
+    if giving["together"]:
+        giving["aside"].append([seat, to, card])
+    else:
+        g.receive(to, card)
+    g.note("give", seat, to, card)
+    giving["queue"][0][1] -= 1
+    next_give(g, ctx)
+
+
+def next_give(g: Legality, ctx: Ctx) -> None:
+    """Ask the next giver that still owes a card, or hand the cards set aside over."""
+    giving = g.giving[-1]
+    queue, hands = giving["queue"], g.hands
+    while queue:
+        giver, count = queue[0]
+        if count == "half":
+            count = queue[0][1] = len(hands[giver]) // 2
+        if count > 0 and hands[giver]:
+            g.pending = Give(giver, ctx)
+            return
+        queue.pop(0)
+    for _, to, card in giving["aside"]:
+        g.receive(to, card)
+    g.giving.pop()
+
+
+__all__ = ["KINDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay", "Give",
+           "Runner", "Target", "Turn", "ask_from_json", "give_card", "start_giving"]

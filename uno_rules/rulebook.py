@@ -1,0 +1,30 @@
+"""The public face of a compiled rulebook: a :class:`Rulebook` starts and restores games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .game import Game
+from .model import Face, Rules
+from .notation import parse_card
+
+
+@dataclass(frozen=True, repr=False)
+class Rulebook(Rules):
+    """A compiled rulebook (see :func:`uno_rules.load_rulebook`): deck, card rules, programs
+    and settings, and the entry points to play it."""
+
+    def face(self, name: str) -> Face:
+        """The face with this notation (case-insensitive); raises NotationError."""
+        return self.faces[parse_card(self, name)]
+
+    def new_game(self, players: int, seed: int | None = None, *, dealer: int | None = None,
+                 log: bool = True) -> Game:
+        """Deal a new round for ``players`` seats, every shuffle drawn from ``seed``."""
+        return Game(self, players, seed, dealer=dealer, log=log)
+
+    def restore(self, snapshot: Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`Game.snapshot` output."""
+        return Game.restore(self, snapshot)

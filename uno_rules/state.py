@@ -1,0 +1,366 @@
+"""The state of a round and the operations on it that card effects are made of.
+
+:class:`State` holds everything that changes during a round; it is the one construction
+path for a new deal, a restored snapshot, a scenario position and a :meth:`State.clone`.
+Its operations (draw, reshuffle, advance, give, ...) are what the primitives in
+:mod:`uno_rules.effects` compose; the interpreter loop in :mod:`uno_rules.game` sits above.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from .actions import Action, Result
+from .errors import IllegalAction
+from .model import NO_COLOR, Rules
+
+
+class Ctx:
+    """The context of one card being resolved: who played it and what was decided."""
+
+    __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
+                 "loser", "drawn")
+
+    def __init__(self, actor: int, face: int = -1, honest: bool = True,
+                 prev_color: int = NO_COLOR, final: bool = False):
+        self.actor = actor
+        self.face = face
+        self.honest = honest
+        self.prev_color = prev_color
+        self.final = final          # the card ended the round: only at-end steps run
+        self.target = -1
+        self.challenger = -1
+        self.loser = -1
+        self.drawn = -1             # the card the draw step drew last
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ctx:
+        ctx = cls(0)
+        for k in cls.__slots__:
+            setattr(ctx, k, data[k])
+        return ctx
+
+    def copy(self) -> Ctx:
+        return copy.copy(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A pending decision: who decides (``seat``), about which card being resolved
+    (``ctx``). Each kind is a subclass in :mod:`uno_rules.decisions` that owns its options
+    and how an answer resumes the round."""
+
+    kind: ClassVar[str] = ""
+    seat: int | None
+    ctx: Ctx | None = None
+
+    def options(self, g: Any) -> list[Action]:
+        raise NotImplementedError
+
+    def answer(self, g: Any, action: Action) -> None:
+        raise NotImplementedError
+
+    def data(self) -> Any:
+        """The kind's own data, as JSON (for snapshots)."""
+        return None
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        """The fields :meth:`data` stands for (the inverse, for restoring)."""
+        return {}
+
+
+class State:
+    """Everything that changes during one round of a rulebook (the rulebook is shared)."""
+
+    __slots__ = ("rulebook", "players", "seed", "rng", "dealer", "hands", "draw_pile",
+                 "discard", "out", "color", "direction", "skips", "turn_to", "uno_open",
+                 "stack", "ctx", "pending", "out_seats", "giving", "stack_total",
+                 "stack_value", "stack_ctx", "stack_penalty", "eliminated", "over", "result",
+                 "turns", "history", "log")
+
+    def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
+                 dealer: int | None = None, log: bool = True):
+        if players not in rulebook.player_counts():
+            raise IllegalAction(f"{rulebook.name} is for {rulebook.players_text()} players, "
+                                f"not {players}")
+        self.rulebook = rulebook
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.dealer = players - 1 if dealer is None else dealer % players
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.draw_pile: list[int] = []   # top card last
+        self.discard: list[int] = []     # top card last
+        self.out: list[int] = []         # out of play (in the box)
+        self.color = NO_COLOR
+        self.direction = 1
+        self.skips = 0
+        self.turn_to: int | None = None
+        self.uno_open = -1               # seat that may be caught for not calling UNO
+        self.stack: list[list[Any]] = []  # frames: [program id, pc, ctx]
+        self.ctx = Ctx(self.dealer)
+        self.pending: Ask | None = None
+        self.out_seats: list[int] = []   # seats that went out while their team played on
+        # Cards being chosen to give (give_cards); a stack, as a draw during one (a catch's
+        # penalty with an after-draw give) may start another.
+        self.giving: list[dict[str, Any]] = []
+        self.stack_total = 0             # a pending stacked draw (stack_draw)
+        self.stack_value = 0             # the value of the last card stacked
+        self.stack_ctx: Ctx | None = None  # that card, for a challenge
+        self.stack_penalty: int | None = None
+        self.eliminated: list[int] = []  # seats knocked out of the round
+        self.over = False
+        self.result: Result | None = None
+        self.turns = 0
+        self.history: list[Action] = []
+        self.log: list[tuple[Any, ...]] | None = [] if log else None
+
+    def clone(self) -> State:
+        """An independent copy sharing only immutable parts (the rulebook, actions, RNG
+        state is copied): for tree search, cheaper than ``copy.deepcopy``."""
+        new = copy.copy(self)
+        ctxs: dict[int, Ctx] = {}
+
+        def ctx(c: Ctx | None) -> Ctx | None:
+            if c is None:
+                return None
+            if id(c) not in ctxs:
+                ctxs[id(c)] = c.copy()
+            return ctxs[id(c)]
+
+        def pending(p: Ask | None) -> Ask | None:
+            return p if p is None or p.ctx is None else replace(p, ctx=ctx(p.ctx))
+
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.hands = [h[:] for h in self.hands]
+        new.draw_pile, new.discard, new.out = self.draw_pile[:], self.discard[:], self.out[:]
+        new.stack = [[p, pc, pending(x) if p < 0 else ctx(x)] for p, pc, x in self.stack]
+        new.ctx = ctx(self.ctx)  # type: ignore[assignment]
+        new.pending = pending(self.pending)
+        new.stack_ctx = ctx(self.stack_ctx)
+        new.out_seats, new.eliminated = self.out_seats[:], self.eliminated[:]
+        new.giving = [{"queue": [q[:] for q in g["queue"]], "aside": [a[:] for a in g["aside"]],
+                       "together": g["together"]} for g in self.giving]
+        new.history = self.history[:]
+        new.log = None if self.log is None else self.log[:]
+        return new
+
+    def __copy__(self) -> State:
+        new = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(self, name):
+                    object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for cls in type(self).__mro__
+                for name in getattr(cls, "__slots__", ()) if hasattr(self, name)}
+
+    def __setstate__(self, data: Mapping[str, Any]) -> None:
+        for name, value in data.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def color_name(self) -> str | None:
+        """The colour in force, or None (a last wild that chose none)."""
+        return None if self.color == NO_COLOR else self.rulebook.colors[self.color]
+
+    @property
+    def direction_name(self) -> str:
+        return "clockwise" if self.direction == 1 else "counterclockwise"
+
+    @property
+    def top(self) -> str | None:
+        """The notation of the top card of the discard pile."""
+        return self.rulebook.faces[self.discard[-1]].name if self.discard else None
+
+    def hand(self, seat: int) -> list[str]:
+        """Seat's hand in card notation (sorted)."""
+        return sorted(self.rulebook.faces[c].name for c in self.hands[seat])
+
+    # ------------------------------------------------------------------ operations
+    def seat(self, expr: str, ctx: Ctx) -> int:
+        """Resolve a seat expression of a primitive's parameters."""
+        if expr == "self":
+            return ctx.actor
+        if expr == "next":
+            return self.advance(ctx.actor, 1)
+        if expr == "prev":
+            return self.advance(ctx.actor, -1)
+        if expr == "partner":
+            return self.partner(ctx.actor)
+        if expr == "next_partner":
+            return self.partner(self.advance(ctx.actor, 1))
+        if expr == "target":
+            return ctx.target
+        if expr == "challenger":
+            return ctx.challenger
+        if expr == "loser":
+            return ctx.loser
+        if expr == "dealer":
+            return self.dealer
+        if expr == "first":
+            return (self.dealer + 1) % self.players
+        raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
+
+    def team_of(self, seat: int) -> int:
+        """The team of ``seat``: seats ``players / team_size`` apart share a team."""
+        return seat % (self.players // self.rulebook.team_size)
+
+    def partner(self, seat: int) -> int:
+        """The next member of ``seat``'s team (itself when playing alone)."""
+        return (seat + self.players // self.rulebook.team_size) % self.players
+
+    def teammates(self, seat: int) -> list[int]:
+        step = self.players // self.rulebook.team_size
+        return sorted((seat + i * step) % self.players for i in range(self.rulebook.team_size))
+
+    def advance(self, seat: int, steps: int) -> int:
+        """The seat ``steps`` places away in the direction of play, passing players who are
+        out (hold no cards)."""
+        n, hands = self.players, self.hands
+        delta = self.direction if steps >= 0 else -self.direction
+        for _ in range(abs(steps)):
+            for _ in range(n):
+                seat = (seat + delta) % n
+                if hands[seat]:
+                    break
+        return seat
+
+    def note(self, *event: Any) -> None:
+        if self.log is not None:
+            self.log.append(event)
+
+    def push(self, program: int, ctx: Ctx) -> None:
+        self.stack.append([program, 0, ctx])
+
+    def draw_cards(self, seat: int, count: int) -> list[int]:
+        """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
+        the rulebook's after-draw steps."""
+        got: list[int] = []
+        pile, hand = self.draw_pile, self.hands[seat]
+        for _ in range(count):
+            if not pile:
+                if not self.reshuffle():
+                    break
+                pile = self.draw_pile
+            card = pile.pop()
+            hand.append(card)
+            got.append(card)
+        if got and seat in self.out_seats:
+            self.out_seats.remove(seat)  # holding cards again: back in
+        self.note("draw", seat, count, tuple(got))
+        if self.rulebook.after_draw is not None and count:
+            self.push(self.rulebook.after_draw, Ctx(seat))
+        return got
+
+    def discard_color(self, seat: int) -> None:
+        """Move every card of the colour in force from ``seat``'s hand under the top card."""
+        faces, color, hand = self.rulebook.faces, self.color, self.hands[seat]
+        gone = [c for c in hand if faces[c].color == color]
+        if gone:
+            self.hands[seat] = [c for c in hand if faces[c].color != color]
+            self.discard[-1:-1] = gone
+            self.note("discard", seat, tuple(gone))
+
+    def return_played_card(self, ctx: Ctx) -> None:
+        card = self.discard.pop()
+        self.hands[ctx.actor].append(card)
+        self.color = ctx.prev_color
+        self.note("return", ctx.actor, card)
+
+    def stack_draw(self, ctx: Ctx, count: int, penalty: int | None) -> None:
+        """Add ``count`` to the pending stacked draw (drawn at once at the end of a round)."""
+        if ctx.final:
+            total, self.stack_total = self.stack_total + count, 0
+            self.draw_cards(self.seat("next", ctx), total)
+            return
+        self.stack_total += count
+        self.stack_value = count
+        self.stack_ctx = ctx
+        self.stack_penalty = penalty
+
+    def rotate_hands(self) -> None:
+        """Every hand passes to the next player in the direction of play."""
+        seats = [s for s in range(self.players) if s not in self.eliminated]
+        old = [self.hands[s] for s in seats]
+        for i, hand in enumerate(old):
+            self.hands[seats[(i + self.direction) % len(seats)]] = hand
+        self.note("rotate")
+
+    def knock_out(self, seat: int) -> None:
+        """Take ``seat`` out of the round; its cards go under the draw pile."""
+        if seat in self.eliminated:
+            return
+        self.draw_pile[0:0] = self.hands[seat]
+        self.hands[seat] = []
+        self.eliminated.append(seat)
+        self.note("knock_out", seat)
+
+    def deal(self) -> None:
+        """Deal the hands one card at a time, starting left of the dealer."""
+        first = (self.dealer + 1) % self.players
+        pile = self.draw_pile
+        for _ in range(self.rulebook.settings.hand_size):
+            for i in range(self.players):
+                self.hands[(first + i) % self.players].append(pile.pop())
+
+    def turn_first_card(self, put_back: bool = False) -> None:
+        """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
+        if put_back:
+            self.draw_pile.append(self.discard.pop())
+            self.rng.shuffle(self.draw_pile)
+        if not self.draw_pile and not self.reshuffle():
+            return  # nothing left to turn: the card below stays on top
+        card = self.draw_pile.pop()
+        self.discard.append(card)
+        self.color = self.rulebook.faces[card].color
+        self.note("first", card)
+        self.ctx = ctx = Ctx(self.dealer, card)
+        rule = self.rulebook.rules[card]
+        if rule is not None:
+            program = rule.effect if rule.first_card is None else rule.first_card
+            if program is not None:
+                self.push(program, ctx)
+
+    def all_cards(self) -> list[int]:
+        """Every card of the game wherever it is (for conservation checks)."""
+        out = self.draw_pile + self.discard + self.out
+        for hand in self.hands:
+            out += hand
+        for giving in self.giving:
+            out += [card for _, _, card in giving["aside"]]
+        return out
+
+    def reshuffle(self) -> bool:
+        if len(self.discard) <= 1:
+            return False
+        top = self.discard.pop()
+        pile = self.discard
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = [top]
+        self.note("reshuffle", len(pile))
+        return True
+
+    def round_ends_with(self, seat: int) -> bool:
+        """Whether ``seat`` holding no cards ends the round."""
+        if self.rulebook.round_ends == "player":
+            return True
+        return not any(self.hands[s] for s in self.teammates(seat))
+
+    def receive(self, seat: int, card: int) -> None:
+        """A card given to ``seat``: holding cards again, it is back in."""
+        self.hands[seat].append(card)
+        if seat in self.out_seats:
+            self.out_seats.remove(seat)
