@@ -10,8 +10,9 @@ from uno_rules.effects import PRIMITIVES
 from uno_rules.schema import rulebook_schema
 
 PACKAGE = Path(uno_rules.__file__).resolve().parent
-NAMES = re.compile(r"snorlax|greninja|grunt|kent|lasso|pokemon|teams|team_play|draw_four|"
-                   r"draw_two", re.IGNORECASE)
+NAMES = re.compile(r"snorlax|greninja|grunt|kent|lasso|pokemon|teams|team_play|team_draw|"
+                   r"draw_four|draw_two|draw_one|draw_five|skip_everyone|wild_draw_color|"
+                   r"roulette|flip", re.IGNORECASE)
 
 
 def test_no_edition_or_card_names_in_python() -> None:

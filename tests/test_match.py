@@ -49,7 +49,7 @@ def test_lowest_total_and_winner_deals() -> None:
     match, rounds = _play_match(rb, 8)
     for game, _, before, after in rounds:
         for seat in range(3):
-            left = sum(rb.faces[c].points for c in game.hands[seat])
+            left = sum(game.faces[c].points for c in game.hands[seat])
             assert after[seat] - before[seat] == left
     assert max(match.scores) >= 200
     assert all(match.scores[w] == min(match.scores) for w in match.winners)
@@ -81,7 +81,7 @@ def test_elimination_last_one_standing() -> None:
         game = match.game
         match.next_round()
         for i, s in enumerate(seats):  # own leftover points, mapped to match seats
-            left = sum(rb.faces[c].points for c in game.hands[i])
+            left = sum(game.faces[c].points for c in game.hands[i])
             assert match.scores[s] - before[s] == left
         history.append(seats)
     for earlier, later in zip(history, history[1:], strict=False):

@@ -109,7 +109,7 @@ def _check_result(game: uno_rules.Game) -> None:
     if not standing <= winners:  # not the last standing: the winner went out
         empty = [s for s in winners if not game.hands[s]]
         assert empty if rb.round_ends == "player" else len(empty) == len(winners)
-    assert result.points == sum(rb.faces[c].points for s, h in enumerate(game.hands)
+    assert result.points == sum(game.faces[c].points for s, h in enumerate(game.hands)
                                 if s not in winners for c in h) + \
         rb.settings.knockout_points * len(game.eliminated)
 

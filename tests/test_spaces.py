@@ -14,7 +14,7 @@ SEEDS = 30 if os.environ.get("UNO_LONG", "") not in ("", "0") else 3  # long run
 
 
 @pytest.mark.parametrize("name, house, players", [("classic", (), 3), ("teams", (), 4),
-                                                  ("ted_lasso", (), 2),
+                                                  ("ted_lasso", (), 2), ("flip", (), 3),
                                                   ("classic", ("jump_in", "stacking"), 4)])
 def test_mask_is_exactly_the_legal_actions(name: str, house: tuple, players: int) -> None:
     rb = uno_rules.load_rulebook(name, house=house)

@@ -78,3 +78,14 @@ def test_game_pickles_and_deep_copies(name: str, house: tuple[str, ...]) -> None
         random_moves(mine, random.Random(3), 200, "uniform")
         assert _state(twin) == _state(mine)
     assert copy.deepcopy(game).rulebook is game.rulebook
+
+
+def test_options_offer_each_face_once_on_cards_with_sides() -> None:
+    rulebook = uno_rules.load_rulebook("flip")
+    for seed in range(30):
+        game = rulebook.new_game(4, seed)
+        random_moves(game, random.Random(seed), seed * 3, "uniform")
+        if game.over:
+            continue
+        options = game.decision.options  # type: ignore[union-attr]
+        assert len(set(options)) == len(options), options

@@ -60,7 +60,7 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            g.play_card(seat, g.rulebook.by_name[str(action.arg)], action.uno)
+            g.play_card(seat, g.card_named(seat, str(action.arg)), action.uno)
             return
         if g.stack_total:  # draw the stacked total, or challenge the last card stacked
             g.face_stack(seat, action.kind == "challenge")
@@ -108,7 +108,8 @@ class Color(Ask):
     kind: ClassVar[str] = "color"
 
     def options(self, g: Legality) -> list[Action]:
-        return [Action(self.seat, "color", c) for c in g.rulebook.colors]
+        colors = g.rulebook.colors
+        return [Action(self.seat, "color", colors[c]) for c in g.rulebook.side_colors[g.side]]
 
     def answer(self, g: Runner, action: Action) -> None:
         g.color = g.rulebook.colors.index(str(action.arg))
@@ -194,13 +195,13 @@ class Give(Ask):
     kind: ClassVar[str] = "give"
 
     def options(self, g: Legality) -> list[Action]:
-        faces = g.rulebook.faces
+        faces = g.faces
         return [Action(self.seat, "give", faces[c].name)
-                for c in sorted(set(g.hands[self.seat]))]  # type: ignore[index]
+                for c in g.distinct(g.hands[self.seat])]  # type: ignore[index]
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None and self.ctx is not None
-        give_card(g, self.seat, g.rulebook.by_name[str(action.arg)], self.ctx)
+        give_card(g, self.seat, g.card_named(self.seat, str(action.arg)), self.ctx)
         if g.pending is None:
             g.run()
 
@@ -220,7 +221,7 @@ class ForcedPlay(Ask):
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None
-        g.play_card(self.seat, g.rulebook.by_name[str(action.arg)], action.uno)
+        g.play_card(self.seat, g.card_named(self.seat, str(action.arg)), action.uno)
 
     def data(self) -> Any:
         return [self.player, self.otherwise]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Target, start_giving
-from .model import Step
+from .model import NO_COLOR, Step
 
 if TYPE_CHECKING:
     from .legal import Legality as Game
@@ -80,7 +80,7 @@ def _draw(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _draw_until_color(game: Game, ctx: Ctx, step: Step) -> None:
     seat = game.seat(step.args["who"], ctx)
-    faces = game.rulebook.faces
+    faces = game.faces
     while True:
         got = game.draw_cards(seat, 1)
         if not got or faces[got[0]].color == game.color:
@@ -126,7 +126,7 @@ def _contest(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _challenge(game: Game, ctx: Ctx, step: Step) -> None:
     guilty, innocent, accepted = step.args["guilty"], step.args["innocent"], step.args["accepted"]
-    rule = game.rulebook.rules[ctx.face] if ctx.face >= 0 else None
+    rule = game.card_rules[ctx.face] if ctx.face >= 0 else None
     if ctx.final or rule is None or not rule.bluff:
         # A card that ended the round, or that can't be played illegally, isn't challenged.
         game.push(accepted, ctx)
@@ -166,6 +166,12 @@ def _each(game: Game, ctx: Ctx, step: Step) -> None:
         each = ctx.copy()
         each.actor = seat
         game.push(step.args["then"], each)
+
+
+def _turn_over(game: Game, ctx: Ctx, step: Step) -> None:
+    game.turn_over()
+    if game.color == NO_COLOR and game.discard:  # a wild came on top: its colour is chosen
+        game.pending = Color(ctx.actor, ctx)
 
 
 def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
@@ -250,7 +256,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "hand, under the top card (which stays on top).", _discard_color,
               {"who": SEAT_SCHEMA}, ("who",), at_end=True, reads=("color",), main="who"),
     Primitive("skip", "The next player loses its turn (several skips add up).", _skip, bare=True),
-    Primitive("reverse", "The direction of play flips.", _reverse, bare=True),
+    Primitive("reverse", "The direction of play reverses.", _reverse, bare=True),
     Primitive("turn_to", "The next turn goes to `who` instead of the next player.", _turn_to,
               {"who": SEAT_SCHEMA}, ("who",), main="who"),
     Primitive("choose_color", "`who` (default `self`) chooses the colour in force (any colour, "
@@ -292,6 +298,11 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               {"seats": {"enum": ["others", "all", "opponents"],
                          "description": "Whose turn it is to run `then`."},
                "then": STEPS_REF}, ("seats", "then"), at_end=True, programs=("then",)),
+    Primitive("turn_over", "Every card is turned over (a rulebook with `sides`): the discard pile "
+              "as a whole, so its bottom card's other side comes on top, then the draw pile "
+              "(its order reverses), then every hand; play goes on with the next side. The "
+              "new top card's action is not done; its colour is in force, and if it has none "
+              "the player chooses one.", _turn_over, bare=True, provides="color"),
     Primitive("turn_again", "First card only: turn another card from the draw pile on top and "
               "apply its first-card rules; with `put_back: true` this card first goes back into "
               "the draw pile, which is shuffled.", _turn_again,

@@ -97,6 +97,8 @@ SAY: dict[str, Say] = {
                                 if a.get("put_back") else "it is ignored and ")
                                + "another card is turned over",
     "give_cards": _give,
+    "turn_over": lambda a, s: "every card is turned over (discard pile, draw pile, hands) and play "
+                         "goes on with the other side; a wild on top: you choose the colour",
     "each": lambda a, s: {"others": "each other player in turn", "all": "you, then each other "
                           "player in turn", "opponents": "each player not of your team in "
                           "turn"}[a["seats"]] + ' (as "you"): ' + s(a["then"]),
@@ -175,17 +177,19 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
 
 def deck_table(rulebook: Rulebook) -> list[str]:
     counts: dict[str, list[Any]] = {}
-    for fid in rulebook.deck:
+    sided = len(rulebook.sides) > 1
+    for fid in rulebook.deck_faces():
         face = rulebook.faces[fid]
-        key = " ".join((rulebook.ranks[face.rank], *face.tags))
-        entry = counts.setdefault(key, [set(), 0, face.points])
+        key = " ".join(((rulebook.sides[face.side],) if sided else ()) +
+                       (rulebook.ranks[face.rank], *face.tags))
+        entry = counts.setdefault(key, [set(), 0, face.points, face.side])
         if face.color != NO_COLOR:
             entry[0].add(rulebook.colors[face.color])
         entry[1] += 1
     rows = ["| card | colours | copies | points |", "|---|---|---|---|"]
-    for key, (colors, n, points) in counts.items():
-        cols = "all" if len(colors) == len(rulebook.colors) else ", ".join(sorted(colors)) \
-            or "wild"
+    for key, (colors, n, points, side) in counts.items():
+        cols = "all" if len(colors) == len(rulebook.side_colors[side]) else \
+            ", ".join(sorted(colors)) or "wild"
         rows.append(f"| {key} | {cols} | {n} | {points} |")
     rows.append(f"| **total** | | **{len(rulebook.deck)}** | |")
     return rows
@@ -259,8 +263,12 @@ def explain(rulebook: Rulebook) -> str:
     out = [f"# {title}", ""]
     if rulebook.description:
         out += [rulebook.description.strip(), ""]
+    colours = "; ".join(
+        ", ".join(rulebook.colors[c] for c in cols)
+        + (f" ({rulebook.sides[s]} side)" if len(rulebook.sides) > 1 else "")
+        for s, cols in enumerate(rulebook.side_colors))
     out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, colours "
-            f"{', '.join(rulebook.colors)}.", "", "## Deck", "", *deck_table(rulebook), ""]
+            f"{colours}.", "", "## Deck", "", *deck_table(rulebook), ""]
     for title_, lines in rule_lines(rulebook).items():
         out += [f"## {title_}", "", *[f"- {line}" for line in lines], ""]
     out += ["## Cards", ""]

@@ -88,7 +88,8 @@ class Game(Runner):
             self.stack.clear()
             self.turns += 1
             self.note("jump_in", action.seat)
-            self.play_card(action.seat, self.rulebook.by_name[action.arg], True)  # type: ignore
+            self.play_card(action.seat, self.card_named(action.seat,  # type: ignore[arg-type]
+                                                        str(action.arg)), True)
         elif action.kind in ("catch", "uno"):
             if action not in self.out_of_turn_actions():
                 raise IllegalAction(f"{action}: nobody is open to a catch or an UNO call now"
@@ -111,10 +112,20 @@ class Game(Runner):
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, the others' hand sizes, the table."""
-        names = self.rulebook.faces
+        names = self.faces
         decision = self.decision
+        sides = self.rulebook.sides
+        other = None
+        if len(sides) > 1:  # the side turned away from the table: seen by everyone else
+            back = self.rulebook.side_faces[(self.side + 1) % len(sides)]
+            other = {"side": sides[(self.side + 1) % len(sides)],
+                     "hands": [None if s == seat else sorted(back[c].name for c in h)
+                               for s, h in enumerate(self.hands)],
+                     "draw_pile_top": back[self.draw_pile[-1]].name if self.draw_pile
+                     else None}
         return {
             "seat": seat,
+            **({} if other is None else {"side": sides[self.side]}),
             "hand": sorted(names[c].name for c in self.hands[seat]),
             "hand_sizes": [len(h) for h in self.hands],
             "top": names[self.discard[-1]].name if self.discard else None,
@@ -127,6 +138,7 @@ class Game(Runner):
                 "options": [str(a) for a in decision.options] if decision.seat == seat else None},
             "over": self.over,
             "result": None if self.result is None else self.result._asdict(),
+            **({} if other is None else {"other_side": other}),
         }
 
     @property
@@ -212,7 +224,7 @@ class Game(Runner):
         self.pending = Turn(nxt)
 
     def _end_round(self, winner: int) -> None:
-        faces = self.rulebook.faces
+        faces = self.faces
         team = self.teammates(winner)
         points = sum(faces[c].points for s, h in enumerate(self.hands) if s not in team
                      for c in h) + self.rulebook.settings.knockout_points * len(self.eliminated)
@@ -246,9 +258,8 @@ class Game(Runner):
         pending.answer(self, action)
 
     def play_card(self, seat: int, card: int, uno: bool) -> None:
-        rb = self.rulebook
-        face = rb.faces[card]
-        rule = rb.rules[card]
+        face = self.faces[card]
+        rule = self.card_rules[card]
         honest = True
         if rule is not None and rule.legal_if is not None:
             honest = self._legal(seat, card, rule.legal_if)
@@ -258,7 +269,7 @@ class Game(Runner):
         if seat in self.out_seats:
             self.out_seats.remove(seat)
         prev, self.color = self.color, face.color
-        self.note("play", seat, card)
+        self.note("play", seat, face.id)  # events name faces, as seen then
         if len(hand) == 1 and not uno:
             self.uno_open = seat
         final = not hand and self.round_ends_with(seat)

@@ -33,22 +33,29 @@ class Legality(State):
         if self.rulebook.settings.jump_in and pending is not None and \
                 pending.kind in ("turn", "drawn") and self.discard:
             top = self.discard[-1]
-            face = self.rulebook.faces[top]
+            face = self.faces[top]
             if face.color != NO_COLOR:
                 out += [Action(s, "jump_in", face.name) for s in range(self.players)
-                        if s != pending.seat and top in self.hands[s]]
+                        if s != pending.seat and self.held(s, face.id) is not None]
         return out
 
     def cards_of_color(self, seat: int, color: int) -> list[int]:
         """The distinct faces of colour ``color`` in ``seat``'s hand (wilds never match)."""
-        faces = self.rulebook.faces
-        return sorted({c for c in self.hands[seat] if faces[c].color == color != NO_COLOR})
+        faces = self.faces
+        return self.distinct(c for c in self.hands[seat] if faces[c].color == color != NO_COLOR)
+
+    def distinct(self, cards: Iterable[int]) -> list[int]:
+        """One card per face in play, in face order (copies are the same choice)."""
+        faces, seen = self.faces, dict[int, int]()
+        for card in cards:
+            seen.setdefault(faces[card].id, card)
+        return [seen[f] for f in sorted(seen)]
 
     def _canonical(self, action: Action) -> Action:
         """Normalise card names so that ``RED  5`` and ``red 5`` are the same action."""
         if action.kind in ("play", "give", "jump_in") and isinstance(action.arg, str):
             try:
-                fid = parse_card(self.rulebook, action.arg)
+                fid = parse_card(self.rulebook, action.arg, self.side)
             except NotationError as exc:
                 raise IllegalAction(f"{action}: {exc}") from None
             return action._replace(arg=self.rulebook.faces[fid].name)
@@ -59,12 +66,13 @@ class Legality(State):
     def playable(self, seat: int, cards: Iterable[int]) -> list[int]:
         """The distinct faces among ``cards`` that ``seat`` may play now."""
         rb = self.rulebook
-        faces, rules = rb.faces, rb.rules
+        faces, rules = self.faces, self.card_rules
         top = faces[self.discard[-1]] if self.discard else None
         color, rank = self.color, (top.rank if top else -1)
         numbers_only = len(self.hands[seat]) == 1 and rb.settings.go_out_on == "number"
         out: list[int] = []
-        for card in set(cards):
+        # One card per face in play (copies are the same choice), in face order.
+        for card in self.distinct(cards) if len(rb.sides) > 1 else sorted(set(cards)):
             f = faces[card]
             if numbers_only and not f.number:
                 continue
@@ -74,12 +82,11 @@ class Legality(State):
                         and not self._legal(seat, card, rule.legal_if):
                     continue
                 out.append(card)
-        out.sort()
         return out
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
-        faces = self.rulebook.faces
+        faces = self.faces
         top = faces[self.discard[-1]] if self.discard else None
         skipped = False
         for c in self.hands[seat]:
@@ -97,7 +104,7 @@ class Legality(State):
         return True
 
     def play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
-        faces = self.rulebook.faces
+        faces = self.faces
         out: list[Action] = []
         for card in cards:
             name = faces[card].name
@@ -111,7 +118,7 @@ class Legality(State):
         rb, value, mixing = self.rulebook, self.stack_value, self.rulebook.stack_mixing
         answers = []
         for card in playable if mixing is not None else ():
-            rule = rb.rules[card]
+            rule = self.card_rules[card]
             v = None if rule is None else rule.stack_value
             if v is not None and (v == value or (mixing and v > value)) and \
                     (rb.stack_max is None or self.stack_total + v <= rb.stack_max):
@@ -120,7 +127,7 @@ class Legality(State):
         opts.append(Action(seat, "draw"))
         last = self.stack_ctx
         if self.stack_penalty is not None and last is not None and \
-                rb.rules[last.face].bluff:  # type: ignore[union-attr]
+                self.card_rules[last.face].bluff:  # type: ignore[union-attr]
             opts.append(Action(seat, "challenge"))
         return opts
 
@@ -133,8 +140,8 @@ class Legality(State):
             return f"{action}: not seat {action.seat}'s decision ({pending})"
         if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
                                                                  "forced_play"):
-            fid = self.rulebook.by_name[action.arg]  # type: ignore[index]
-            if fid not in self.hands[action.seat]:  # type: ignore[index]
+            fid = self.face_named(str(action.arg))
+            if self.held(action.seat, fid) is None:  # type: ignore[arg-type]
                 return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
             if decision.kind == "drawn":
                 return f"{action}: only the card just drawn may be played ({pending})"

@@ -7,6 +7,7 @@ $.path)``; :func:`load_rulebook` raises :class:`RulebookError` carrying all of t
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -245,16 +246,42 @@ def _check_players(located: Located) -> list[Problem]:
             for k in missing[:1]]
 
 
+def _check_sides(located: Located) -> list[Problem]:
+    """Colours come from `colors` or from `sides`, not both; a colour names one side's."""
+    data = located.data
+    if "sides" in data and "colors" in data:
+        return [located.problem(("colors",), "give the colours either in `colors` (cards with "
+                                "one side) or in each of `sides`, not both", at_key=True)]
+    if "sides" not in data and "colors" not in data:
+        return [located.problem((), "'colors' is required but missing (or give `sides`)")]
+    seen: dict[str, str] = {}
+    out = []
+    for side, spec in (data.get("sides") or {}).items():
+        for i, color in enumerate((spec or {}).get("colors") or []):
+            if color in seen:
+                out.append(located.problem(("sides", side, "colors", i), f"colour {color!r} "
+                                           f"is already a colour of side {seen[color]!r}"))
+            seen[color] = side
+    return out
+
+
 def _check_deck(located: Located) -> list[Problem]:
     """Colours and ranks of the deck groups, and card rules for ranks the deck has."""
-    data, problems = located.data, []
-    colors = data["colors"]
+    data, problems = located.data, _check_sides(located)
+    side_names, side_cols = side_colors(data)
     ranks: set[str] = set()
-    names: set[str] = set()
+    names: set[tuple[str, str]] = set()
     for gname, group in (data.get("deck") or {}).items():
         if group is None:
             continue
         gpath = ("deck", gname)
+        side = group.get("side", side_names[0])
+        if side not in side_names:
+            problems.append(located.problem(gpath + ("side",), f"unknown side {side!r}"
+                                            f"{did_you_mean(side, side_names)}; the sides "
+                                            f"are {', '.join(side_names)}"))
+            continue
+        colors = side_cols[side_names.index(side)]
         cols = group.get("colors")
         if isinstance(cols, list):
             for i, c in enumerate(cols):
@@ -269,10 +296,10 @@ def _check_deck(located: Located) -> list[Problem]:
                                                 "face value for `points: face`"))
             for c in (colors if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
-                if name in names:
+                if (side, name) in names:
                     problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
                                                     "defined by two deck groups"))
-                names.add(name)
+                names.add((side, name))
     tags = {t for g in (data.get("deck") or {}).values() if g for t in g.get("tags", [])}
     for rank, card in (data.get("cards") or {}).items():
         if rank not in ranks and rank not in tags and not (card or {}).get("optional"):
@@ -420,14 +447,21 @@ def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
                                    f"players.max {players['max']}"))
     options = data.get("options") or {}
     hand = _opt((data.get("settings") or {}).get("hand_size", 7), options)
-    total = 0
+    side_names, side_cols = side_colors(data)
+    per_side = [0] * len(side_names)
     for group in (data.get("deck") or {}).values():
         if group is None:
             continue
+        side = side_names.index(group.get("side", side_names[0]))
         copies = _opt(group["copies"], options)
-        ncol = len(data["colors"]) if group.get("colors") == "all" else len(group.get("colors")
-                                                                            or [None])
-        total += copies * ncol * len(group["ranks"])
+        ncol = len(side_cols[side]) if group.get("colors") == "all" else \
+            len(group.get("colors") or [None])
+        per_side[side] += copies * ncol * len(group["ranks"])
+    total = per_side[0]
+    if any(n != total for n in per_side):
+        counts = ", ".join(f"{side} {n}" for side, n in zip(side_names, per_side, strict=True))
+        out.append(located.problem(("deck",), f"every side needs as many cards as the others: "
+                                   f"{counts}"))
     most = players["min"] if fewest else players["max"]
     need = most * hand + 1
     if total < need:
@@ -543,18 +577,28 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
     return out
 
 
+def side_colors(data: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The side names and each side's colours (one side, ``front``, without `sides`)."""
+    sides = data.get("sides")
+    if isinstance(sides, dict) and sides:
+        return list(sides), [list((s or {}).get("colors") or []) for s in sides.values()]
+    return ["front"], [list(data.get("colors") or [])]
+
+
 def _compile(located: Located, source: str, house: tuple[str, ...],
              overrides: Mapping[str, Any]) -> Rulebook:
     data = located.data
     comp = _Compiler(located)
     opts = comp.options
-    colors = tuple(data["colors"])
+    side_names, side_cols = side_colors(data)
+    colors = tuple(c for cols in side_cols for c in cols)
     ranks: list[str] = comp.ranks
     faces: list[Face] = []
-    deck: list[int] = []
+    side_decks: list[list[int]] = [[] for _ in side_names]  # face ids, deck order
     for group in (data.get("deck") or {}).values():
         if group is None:
             continue
+        side = side_names.index(group.get("side", side_names[0]))
         cols = group.get("colors")
         copies = _opt(group["copies"], opts)
         for rank in map(str, group["ranks"]):
@@ -563,13 +607,18 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
             r = ranks.index(rank)
             points = group.get("points", 0)
             points = int(rank) if points == "face" else points
-            for c in (colors if cols == "all" else cols or [None]):
+            for c in (side_cols[side] if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
                 face = Face(len(faces), name, NO_COLOR if c is None else colors.index(c), r,
-                            tuple(group.get("tags", [])), points, group.get("points") == "face")
+                            tuple(group.get("tags", [])), points, group.get("points") == "face",
+                            side)
                 faces.append(face)
-                deck.extend([face.id] * copies)
+                side_decks[side].extend([face.id] * copies)
     rules = _card_rules(comp, data, faces)
+    cards, deck = _pair_sides(faces, side_decks, (data.get("pairing") or {}).get("shift", 0))
+    by_side: list[dict[str, int]] = [{} for _ in side_names]
+    for face in faces:
+        by_side[face.side][face.name] = face.id
     settings = Settings(**{k: _opt(v, opts) for k, v in (data.get("settings") or {}).items()})
     going_out = data.get("going_out") or {}
     draw_steps = (data.get("turn") or {}).get("draw") or DEFAULT_DRAW
@@ -581,7 +630,7 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
         players_min=data["players"]["min"], players_max=data["players"]["max"],
-        colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=tuple(deck),
+        colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=deck,
         rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
         draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
         stack_mixing=None if "stacking" not in data else
@@ -590,8 +639,31 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"],
         options=FrozenMap(opts), description=data.get("description", ""), house=house,
-        overrides=FrozenMap(overrides), by_name=FrozenMap({f.name: f.id for f in faces}),
+        overrides=FrozenMap(overrides),
+        by_name=FrozenMap({k: v for names in reversed(by_side) for k, v in names.items()}),
+        sides=tuple(side_names),
+        side_colors=tuple(tuple(colors.index(c) for c in cols) for cols in side_cols),
+        cards=cards, card_ids=FrozenMap({faces_of: i for i, faces_of in enumerate(cards)}),
+        side_faces=tuple(tuple(faces[c[s]] for c in cards) for s in range(len(side_names))),
+        side_rules=tuple(tuple(rules[c[s]] for c in cards) for s in range(len(side_names))),
+        side_by_name=tuple(FrozenMap(names) for names in by_side),
     )
+
+
+def _pair_sides(faces: list[Face], side_decks: list[list[int]], shift: int
+                ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every possible card (one face per side) and the deck as card ids. With one side a
+    card is its face. With more, the k-th card of each side's deck (in deck order, the other
+    sides turned by ``shift``) make one physical card; every pairing of faces has a card
+    id, so a scenario may pair any faces."""
+    if len(side_decks) == 1:
+        return tuple((f.id,) for f in faces), tuple(side_decks[0])
+    per_side = [[f.id for f in faces if f.side == s] for s in range(len(side_decks))]
+    cards = tuple(itertools.product(*per_side))
+    index = {faces_of: i for i, faces_of in enumerate(cards)}
+    n = len(side_decks[0])
+    turned = [side_decks[0]] + [d[shift % n:] + d[:shift % n] for d in side_decks[1:]]
+    return cards, tuple(index[faces_of] for faces_of in zip(*turned, strict=True))
 
 
 # ------------------------------------------------------------------ entry points

@@ -53,7 +53,7 @@ class Match:
             raise IllegalAction("the current round is not over")
         if self.over:
             raise IllegalAction("the match is over")
-        seats, faces, target = self.seats, self.rulebook.faces, settings.target_score
+        seats, faces, target = self.seats, game.faces, settings.target_score
         winner = seats[game.result.winners[0]]
         if settings.scoring == "winner_takes":
             for s in game.result.winners:

@@ -40,6 +40,7 @@ class Face:
     tags: tuple[str, ...]
     points: int
     number: bool       # a number card (scored at face value)
+    side: int = 0      # index into Rules.sides
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,25 @@ class Rules:
     house: tuple[str, ...] = ()
     overrides: Mapping[str, Any] = field(default_factory=dict)
     by_name: Mapping[str, int] = field(default_factory=dict)  # face id by notation
+    # Cards with sides. A card id names a physical card by its face on every side; with one
+    # side a card id is its face id. Hands and piles hold card ids; what a card is now is
+    # its face on the side in play: side_faces[side][card], side_rules[side][card].
+    sides: tuple[str, ...] = ("front",)
+    side_colors: tuple[tuple[int, ...], ...] = ()   # colour ids of each side
+    cards: tuple[tuple[int, ...], ...] = ()          # card id -> face id on each side
+    side_faces: tuple[tuple[Face, ...], ...] = ()    # side -> card id -> face
+    side_rules: tuple[tuple[CardRule | None, ...], ...] = ()  # side -> card id -> rule
+    side_by_name: tuple[Mapping[str, int], ...] = ()  # side -> notation -> face id
+    card_ids: Mapping[tuple[int, ...], int] = field(default_factory=dict)  # faces -> card
+
+    def card_name(self, card: int) -> str:
+        """A card's notation: its face, or every side's face for cards with sides
+        (``red 5 // pink 2``)."""
+        return " // ".join(self.faces[f].name for f in self.cards[card])
+
+    def deck_faces(self) -> list[int]:
+        """The face ids of every physical card of the deck, on every side."""
+        return [f for card in self.deck for f in self.cards[card]]
 
     def player_counts(self) -> list[int]:
         """The numbers of players a game may have: with partnerships, two sides at least;
@@ -137,7 +157,7 @@ class Rules:
     def deck_counts(self) -> dict[str, int]:
         """How many copies of each face the deck holds, in face order."""
         counts = [0] * len(self.faces)
-        for fid in self.deck:
+        for fid in self.deck_faces():
             counts[fid] += 1
         return {f.name: counts[f.id] for f in self.faces}
 

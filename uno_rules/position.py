@@ -9,7 +9,7 @@ from .decisions import Turn
 from .errors import IllegalAction
 from .game import Game
 from .model import NO_COLOR, Rules
-from .notation import parse_card
+from .notation import SIDES, parse_card, parse_sides
 
 
 @dataclass
@@ -22,40 +22,73 @@ class Position:
     color: str | None = None
     turn: int = 0
     direction: str = "clockwise"
+    side: str | None = None                  # cards with sides: the side in play
+
+
+class _Faces:
+    """The faces a position may still place, per side, in deck order."""
+
+    def __init__(self, rulebook: Rules):
+        self.rulebook = rulebook
+        self.left = [0] * len(rulebook.faces)
+        for fid in rulebook.deck_faces():
+            self.left[fid] += 1
+
+    def take(self, fid: int) -> None:
+        if self.left[fid] == 0:
+            raise IllegalAction(f"the position places more copies of "
+                                f"{self.rulebook.faces[fid].name!r} than the deck has")
+        self.left[fid] -= 1
+
+    def first(self, side: int) -> int:
+        """The first face of ``side`` not placed yet (deck order)."""
+        fid = next(f.id for f in self.rulebook.faces if f.side == side and self.left[f.id])
+        self.left[fid] -= 1
+        return fid
+
+    def rest(self) -> list[int]:
+        """The cards nobody placed: each side's faces left, paired in deck order."""
+        rb = self.rulebook
+        per_side = [[f.id for f in rb.faces if f.side == s for _ in range(self.left[f.id])]
+                    for s in range(len(rb.sides))]
+        return [rb.card_ids[faces] for faces in zip(*per_side, strict=True)]
 
 
 def game_from_position(rulebook: Rules, players: int, position: Position,
                        seed: int | None = None, *, dealer: int | None = None) -> Game:
     """A game starting from ``position``. Cards the position does not place are the draw
     pile (shuffled from ``seed``) or, when ``draw_pile`` is given, out of play. With an empty
-    discard pile the first-card rules run, as at a normal start. Raises ``IllegalAction``
-    (a ``ValueError``) for an impossible position."""
+    discard pile the first-card rules run, as at a normal start. A card of a rulebook with
+    sides may be written with every face (``red 5 // pink 2``) or with one: the other sides
+    are then the first faces the deck still has unplaced. Raises ``IllegalAction`` (a
+    ``ValueError``) for an impossible position."""
     if len(position.hands) != players:
         raise IllegalAction(f"the position has {len(position.hands)} hands for "
                             f"{players} players")
     game = Game.blank(rulebook, players, seed, dealer=dealer)
-    remaining = [0] * len(rulebook.faces)
-    for fid in rulebook.deck:
-        remaining[fid] += 1
-
-    def take(names: Sequence[str]) -> list[int]:
-        out = []
-        for name in names:
-            fid = parse_card(rulebook, name)
-            if remaining[fid] == 0:
-                raise IllegalAction(f"the position places more copies of "
-                                    f"{rulebook.faces[fid].name!r} than the deck has")
-            remaining[fid] -= 1
-            out.append(fid)
-        return out
-
-    game.hands = [take(h) for h in position.hands]
+    if position.side is not None:
+        if position.side not in rulebook.sides:
+            raise IllegalAction(f"unknown side {position.side!r}: the sides are "
+                                f"{', '.join(rulebook.sides)}")
+        game.turn_side(rulebook.sides.index(position.side))
+    pool = _Faces(rulebook)
+    piles = [*position.hands, position.discard, position.draw_pile or ()]
+    named = [[_sides(rulebook, name, game.side) for name in pile] for pile in piles]
+    for pile in named:  # faces named first, so that filling in takes only what is left
+        for faces in pile:
+            for fid in faces:
+                if fid is not None:
+                    pool.take(fid)
+    cards = [[rulebook.card_ids[tuple(pool.first(s) if f is None else f
+                                      for s, f in enumerate(faces))] for faces in pile]
+             for pile in named]
+    game.hands = cards[:players]
     game.out_seats = [s for s, h in enumerate(game.hands) if not h]  # already out
-    game.discard = take(position.discard)
-    rest = [fid for fid, n in enumerate(remaining) for _ in range(n)]
+    game.discard = cards[players]
+    rest = pool.rest()
     if position.draw_pile is not None:
-        game.draw_pile = take(position.draw_pile)[::-1]
-        game.out = [fid for fid, n in enumerate(remaining) for _ in range(n)]
+        game.draw_pile = cards[players + 1][::-1]
+        game.out = rest
     else:
         game.rng.shuffle(rest)
         game.draw_pile = rest
@@ -68,9 +101,10 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     if not game.discard:
         game.start()
         return game
-    top = rulebook.faces[game.discard[-1]]
+    top = game.faces[game.discard[-1]]
     if position.color is not None:
-        if position.color.lower() not in rulebook.colors:
+        if position.color.lower() not in [rulebook.colors[c]
+                                          for c in rulebook.side_colors[game.side]]:
             raise IllegalAction(f"unknown colour {position.color!r}")
         game.color = rulebook.colors.index(position.color.lower())
     else:
@@ -79,3 +113,14 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
             raise IllegalAction(f"the top card {top.name!r} has no colour: give `color`")
     game.pending = Turn(position.turn)
     return game
+
+
+def _sides(rulebook: Rules, name: str, side: int) -> list[int | None]:
+    """The faces a card's notation names, per side; a face named alone is read on ``side``
+    (the side in play) when it is printed on several."""
+    if SIDES in name:
+        return parse_sides(rulebook, name)
+    faces: list[int | None] = [None] * len(rulebook.sides)
+    fid = parse_card(rulebook, name, side)
+    faces[rulebook.faces[fid].side] = fid
+    return faces

@@ -18,7 +18,7 @@ from .actions import Action
 from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError
 from .game import Game
 from .loader import did_you_mean, load_rulebook, resolve, schema_problems
-from .notation import normalize, parse_card
+from .notation import SIDES, normalize, parse_card, parse_whole_card
 from .position import Position, game_from_position
 from .resources import schema
 from .rulebook import Rulebook
@@ -159,7 +159,8 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
         position = Position(hands=state["hands"], discard=state.get("discard") or (),
                             draw_pile=state.get("draw_pile"), color=state.get("color"),
                             turn=state.get("turn", 0),
-                            direction=state.get("direction", "clockwise"))
+                            direction=state.get("direction", "clockwise"),
+                            side=state.get("side"))
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=state.get("dealer"))
     except (IllegalAction, NotationError) as exc:
@@ -259,12 +260,16 @@ def _expect(game: Game, expect: Mapping[str, Any]) -> None:
         elif key == "hand_sizes":
             got = [len(h) for h in game.hands]
         elif key == "hands":
-            got = [None if w is None else sorted(rb.faces[c].name for c in game.hands[s])
+            want = [None if w is None else sorted(_card_as(game, c) for c in w) for w in want]
+            got = [None if w is None or s >= game.players else _hand_as(game, game.hands[s], w)
                    for s, w in enumerate(want)]
-            want = [None if w is None else sorted(rb.faces[parse_card(rb, c)].name for c in w)
-                    for w in want]
         elif key == "top":
-            got, want = game.top, normalize(want)
+            if game.discard and SIDES in str(want):
+                got, want = rb.card_name(game.discard[-1]), _card_as(game, want)
+            else:
+                got, want = game.top, normalize(want)
+        elif key == "side":
+            got = rb.sides[game.side]
         elif key == "color":
             got, want = game.color_name, None if want is None else str(want).lower()
         elif key == "direction":
@@ -286,6 +291,30 @@ def _expect(game: Game, expect: Mapping[str, Any]) -> None:
     if actual:
         raise _Fail("; ".join(f"expected {k} {w!r}, got {g!r}" for k, (w, g) in actual.items())
                     + _pending(game))
+
+
+def _card_as(game: Game, text: str) -> str:
+    """A card of an expectation in canonical notation: every side when written with every
+    side, else its face on the side in play."""
+    rb = game.rulebook
+    if SIDES in str(text):
+        return rb.card_name(parse_whole_card(rb, text))
+    return rb.faces[parse_card(rb, text, game.side)].name
+
+
+def _hand_as(game: Game, cards: list[int], want: list[str]) -> list[str]:
+    """A hand in the notation of its expectation ``want`` (canonical, sorted): each card
+    matched by a card written with every side is shown with every side, the others by their
+    face in play."""
+    rb = game.rulebook
+    left = list(cards)
+    shown = []
+    for whole in (w for w in want if SIDES in w):
+        match = next((c for c in left if rb.card_name(c) == whole), None)
+        if match is not None:
+            left.remove(match)
+            shown.append(whole)
+    return sorted(shown + [game.faces[c].name for c in left])
 
 
 def _pending(game: Game) -> str:

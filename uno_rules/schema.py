@@ -99,7 +99,7 @@ def rulebook_schema() -> dict[str, Any]:
                        "turn rules and the scoring. See README.md for a tour.",
         "type": "object",
         "additionalProperties": False,
-        "required": ["name", "players", "colors", "deck"],
+        "required": ["name", "players", "deck"],
         "properties": {
             "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
                      "description": "Short identifier (lower case, digits, underscores)."},
@@ -122,7 +122,26 @@ def rulebook_schema() -> dict[str, Any]:
                                     "description": "Most."}}},
             "colors": {"type": "array", "minItems": 1, "uniqueItems": True,
                        "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
-                       "description": "The suit colours, in order."},
+                       "description": "The suit colours, in order (cards with one side; "
+                                      "with `sides`, each side gives its own)."},
+            "sides": {"type": "object", "minProperties": 2, "description":
+                      "Cards with several sides (a light and a dark side, say): each side by a "
+                      "name of your choice, with its colours. Play starts on the first side; "
+                      "deck groups say which side they print (`side:`), and a `turn_over` step "
+                      "turns every card over.",
+                      "additionalProperties": {
+                          "type": "object", "additionalProperties": False,
+                          "required": ["colors"],
+                          "properties": {"colors": {
+                              "type": "array", "minItems": 1, "uniqueItems": True,
+                              "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
+                              "description": "This side's suit colours, in order."}}}},
+            "pairing": {"type": "object", "additionalProperties": False, "description":
+                        "Which faces print on the same card: the k-th card of each side, "
+                        "in deck order (groups in order, then ranks, then colours).",
+                        "properties": {"shift": {"type": "integer", "minimum": 0,
+                                                 "description": "Turn the other sides' "
+                                                 "order by this many cards first."}}},
             "settings": _settings(),
             "options": {"type": "object", "description":
                         "Named values this rulebook's cards refer to as `$name`; each can be "
@@ -186,6 +205,8 @@ def rulebook_schema() -> dict[str, Any]:
                     "ranks": {"type": "array", "minItems": 1, "uniqueItems": True,
                               "items": {"anyOf": [name, {"type": "integer", "minimum": 0}]},
                               "description": "Rank names: numbers (`5`) or symbols (`skip`)."},
+                    "side": {"type": "string", "description": "With `sides`: the side "
+                             "these faces are printed on (default: the first)."},
                     "colors": {"description": "`all`, or a list of colours. Omitted: the cards "
                                               "have no colour (wild) and are always playable.",
                                "anyOf": [{"const": "all"},

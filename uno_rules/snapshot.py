@@ -9,7 +9,7 @@ from .actions import Action, Result
 from .decisions import ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import Rules
-from .notation import parse_card
+from .notation import parse_whole_card
 from .state import Ctx, State
 
 S = TypeVar("S", bound=State)
@@ -20,7 +20,7 @@ FORMAT = 1
 def snapshot(game: State) -> dict[str, Any]:
     """The state of ``game`` as JSON-able data (cards in notation, RNG state included)."""
     rb = game.rulebook
-    names = [f.name for f in rb.faces]
+    names = [rb.card_name(c) for c in range(len(rb.cards))]
     ctxs: list[Any] = []
 
     def ctx_index(ctx: Any) -> int | None:
@@ -53,6 +53,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "players": game.players,
         "seed": game.seed,
         "dealer": game.dealer,
+        **({"side": rb.sides[game.side]} if len(rb.sides) > 1 else {}),
         "hands": [[names[c] for c in h] for h in game.hands],
         "draw_pile": [names[c] for c in game.draw_pile],
         "discard": [names[c] for c in game.discard],
@@ -94,8 +95,10 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         game = blank(int(data["players"]), data["seed"], data["dealer"])
 
         def cards(names: list[str]) -> list[int]:
-            return [parse_card(rulebook, n) for n in names]
+            return [parse_whole_card(rulebook, n) for n in names]
 
+        if len(rulebook.sides) > 1:
+            game.turn_side(rulebook.sides.index(data["side"]))
         game.hands = [cards(h) for h in data["hands"]]
         game.draw_pile = cards(data["draw_pile"])
         game.discard = cards(data["discard"])
@@ -122,7 +125,8 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         game.stack_total, game.stack_value, game.stack_penalty = total, value, penalty
         game.stack_ctx = None if sctx is None else ctxs[sctx]
         game.giving = [{"queue": [list(q) for q in g["queue"]],
-                        "aside": [[a, b, parse_card(rulebook, c)] for a, b, c in g["aside"]],
+                        "aside": [[a, b, parse_whole_card(rulebook, c)]
+                                  for a, b, c in g["aside"]],
                         "together": g["together"]} for g in data["giving"]]
         game.history = [Action.parse(a) for a in data["history"]]
         version, internal, gauss = data["rng"]
@@ -166,6 +170,8 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
     if kind == "uno":
         return f"seat {event[1]} calls UNO for seat {event[2]}"
+    if kind == "turn_over":
+        return f"every card is turned over: the {rb.sides[event[1]]} side is in play"
     if kind == "reverse":
         return f"seat {event[1]} reverses the direction"
     if kind == "reshuffle":

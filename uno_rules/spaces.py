@@ -19,7 +19,7 @@ class ActionSpace(Sequence[Action]):
 
     def __init__(self, rulebook: Rulebook, players: int):
         self.rulebook, self.players = rulebook, players
-        names = [f.name for f in rulebook.faces]
+        names = list(dict.fromkeys(f.name for f in rulebook.faces))  # a name on two sides once
         seats = range(players)
         actions: list[Action] = []
         for s in seats:

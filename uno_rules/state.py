@@ -84,7 +84,7 @@ class State:
                  "discard", "out", "color", "direction", "skips", "turn_to", "uno_open",
                  "stack", "ctx", "pending", "out_seats", "giving", "stack_total",
                  "stack_value", "stack_ctx", "stack_penalty", "eliminated", "over", "result",
-                 "turns", "history", "log")
+                 "turns", "history", "log", "side", "faces", "card_rules")
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True):
@@ -122,6 +122,7 @@ class State:
         self.turns = 0
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
+        self.turn_side(0)
 
     def clone(self) -> State:
         """An independent copy sharing only immutable parts (the rulebook, actions, RNG
@@ -182,13 +183,50 @@ class State:
     @property
     def top(self) -> str | None:
         """The notation of the top card of the discard pile."""
-        return self.rulebook.faces[self.discard[-1]].name if self.discard else None
+        return self.faces[self.discard[-1]].name if self.discard else None
 
     def hand(self, seat: int) -> list[str]:
         """Seat's hand in card notation (sorted)."""
-        return sorted(self.rulebook.faces[c].name for c in self.hands[seat])
+        return sorted(self.faces[c].name for c in self.hands[seat])
 
     # ------------------------------------------------------------------ operations
+    def turn_side(self, side: int) -> None:
+        """Put ``side`` in play: every card now reads as its face on that side."""
+        self.side = side
+        self.faces = self.rulebook.side_faces[side]
+        self.card_rules = self.rulebook.side_rules[side]
+
+    def turn_over(self) -> None:
+        """Turn every card over: the discard pile as a whole (its bottom card comes on top),
+        the draw pile (its order reverses) and every hand; the colour in force is the new
+        top card's."""
+        self.discard.reverse()
+        self.draw_pile.reverse()
+        self.turn_side((self.side + 1) % len(self.rulebook.sides))
+        self.color = self.faces[self.discard[-1]].color if self.discard else NO_COLOR
+        self.note("turn_over", self.side)
+
+    def held(self, seat: int, face: int) -> int | None:
+        """A card of ``seat``'s hand showing ``face`` (a face id) on the side in play."""
+        faces = self.faces
+        for card in self.hands[seat]:
+            if faces[card].id == face:
+                return card
+        return None
+
+    def face_named(self, name: str) -> int:
+        """The face id of a notation, read on the side in play first (``KeyError`` if
+        unknown)."""
+        face = self.rulebook.side_by_name[self.side].get(name)
+        return self.rulebook.by_name[name] if face is None else face
+
+    def card_named(self, seat: int, name: str) -> int:
+        """The card of ``seat``'s hand that shows ``name`` (``KeyError`` if none)."""
+        card = self.held(seat, self.face_named(name))
+        if card is None:
+            raise KeyError(name)
+        return card
+
     def seat(self, expr: str, ctx: Ctx) -> int:
         """Resolve a seat expression of a primitive's parameters."""
         if expr == "self":
@@ -266,18 +304,18 @@ class State:
 
     def discard_color(self, seat: int) -> None:
         """Move every card of the colour in force from ``seat``'s hand under the top card."""
-        faces, color, hand = self.rulebook.faces, self.color, self.hands[seat]
+        faces, color, hand = self.faces, self.color, self.hands[seat]
         gone = [c for c in hand if faces[c].color == color]
         if gone:
             self.hands[seat] = [c for c in hand if faces[c].color != color]
             self.discard[-1:-1] = gone
-            self.note("discard", seat, tuple(gone))
+            self.note("discard", seat, tuple(faces[c].id for c in gone))
 
     def return_played_card(self, ctx: Ctx) -> None:
         card = self.discard.pop()
         self.hands[ctx.actor].append(card)
         self.color = ctx.prev_color
-        self.note("return", ctx.actor, card)
+        self.note("return", ctx.actor, self.faces[card].id)
 
     def stack_draw(self, ctx: Ctx, count: int, penalty: int | None) -> None:
         """Add ``count`` to the pending stacked draw (drawn at once at the end of a round)."""
@@ -324,10 +362,10 @@ class State:
             return  # nothing left to turn: the card below stays on top
         card = self.draw_pile.pop()
         self.discard.append(card)
-        self.color = self.rulebook.faces[card].color
-        self.note("first", card)
+        self.color = self.faces[card].color
+        self.note("first", self.faces[card].id)
         self.ctx = ctx = Ctx(self.dealer, card)
-        rule = self.rulebook.rules[card]
+        rule = self.card_rules[card]
         if rule is not None:
             program = rule.effect if rule.first_card is None else rule.first_card
             if program is not None:
