@@ -89,3 +89,24 @@ def test_options_offer_each_face_once_on_cards_with_sides() -> None:
             continue
         options = game.decision.options  # type: ignore[union-attr]
         assert len(set(options)) == len(options), options
+
+
+def test_declared_piles_are_state_like_any_other() -> None:
+    """A set-aside pile is counted, copied, snapshotted and restored with the rest."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "rulebooks" / "positive" / "aside_pile.yaml"
+    rulebook = uno_rules.load_rulebook(path)
+    used = 0
+    for seed in range(40):
+        game = rulebook.new_game(4, seed)
+        random_moves(game, random.Random(seed), 600, "uniform")
+        assert sorted(game.all_cards()) == sorted(rulebook.deck)
+        used += bool(game.piles[0])
+        twin = game.clone()
+        assert twin.piles == game.piles and twin.piles[0] is not game.piles[0]
+        restored = rulebook.restore(json.loads(json.dumps(game.snapshot())))
+        assert restored.piles == game.piles
+        if game.piles[0]:
+            assert game.view(0)["piles"] == {"aside": len(game.piles[0])}
+    assert used, "no game set a hand aside: the test checks nothing"

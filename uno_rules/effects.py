@@ -236,7 +236,9 @@ def _rotate_hands(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:
-    game.knock_out(game.seat(step.args.get("who", "self"), ctx))
+    to = step.args.get("to")
+    game.knock_out(game.seat(step.args.get("who", "self"), ctx),
+                   None if to is None else game.rulebook.piles.index(to))
 
 
 SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or `all` (every "
@@ -345,6 +347,9 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("rotate_hands", "Every hand passes to the next player in the direction of play.",
               _rotate_hands, bare=True),
     Primitive("knock_out", "`who` (default `self`) is knocked out of the round: its cards go "
+              "onto the pile `to` (one the rulebook declares in `piles`), or else "
               "under the draw pile and it takes no more part; the last player standing wins.",
-              _knock_out, {"who": SEAT_SCHEMA}, bare=True, at_end=True, main="who"),
+              _knock_out, {"who": SEAT_SCHEMA, "to": {
+                  "type": "string", "description": "A pile declared in `piles`."}},
+              bare=True, at_end=True, main="who"),
 ]}

@@ -120,7 +120,9 @@ SAY: dict[str, Say] = {
     "rotate_hands": lambda a, s: "every hand passes to the next player in the direction of "
                                  "play",
     "knock_out": lambda a, s: f"{_verb(a.get('who', 'self'), 'are')} knocked out of the round"
-                              .replace("ares", "is"),
+                              .replace("ares", "is")
+                              + (f", their cards set aside on the {a['to']} pile"
+                                 if a.get("to") else ""),
 }
 
 

@@ -133,6 +133,9 @@ class Game(Runner):
             "direction": self.direction_name,
             "draw_pile_size": len(self.draw_pile),
             "discard_size": len(self.discard),
+            **({"piles": {name: len(pile) for name, pile in
+                          zip(self.rulebook.piles, self.piles, strict=True)}}
+               if self.rulebook.piles else {}),
             "decision": None if decision is None else {
                 "seat": decision.seat, "kind": decision.kind,
                 "options": [str(a) for a in decision.options] if decision.seat == seat else None},

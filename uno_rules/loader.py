@@ -227,7 +227,7 @@ def _semantic(located: Located, hand_overridden: bool = False,
     """The checks a schema can't express. They run beside the schema's (so one pass reports
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
-    for part in (_check_players, _check_deck, _check_refs, _check_partners):
+    for part in (_check_players, _check_deck, _check_refs, _check_steps):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -367,14 +367,20 @@ NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
 
 
-def _check_partners(located: Located) -> list[Problem]:
-    """Without partnerships there are no partners: a step that names one is a mistake (it would
-    otherwise quietly mean the player itself)."""
-    if ((located.data.get("team") or {}).get("size") or 1) > 1:
-        return []
+def _check_steps(located: Located) -> list[Problem]:
+    """What a step names must exist: without partnerships there are no partners (a step
+    naming one would quietly mean the player itself); a pile must be declared."""
+    partnered = ((located.data.get("team") or {}).get("size") or 1) > 1
+    piles = list(located.data.get("piles") or {})
     problems = []
     for path, steps in _programs(located.data):
         for at, name, params in _steps(steps, path):
+            if name == "knock_out" and "to" in params and params["to"] not in piles:
+                problems.append(located.problem(at + ("to",), f"no pile {params['to']!r}"
+                                                f"{did_you_mean(str(params['to']), piles)}: "
+                                                "declare it in `piles`"))
+            if partnered:
+                continue
             if name in NEEDS_PARTNERS and "who" not in params:
                 problems.append(located.problem(at, f"`{name}` {NEEDS_PARTNERS[name]}, but "
                                                 f"this rulebook has no partnerships {HOW}"))
@@ -647,6 +653,9 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
         side_faces=tuple(tuple(faces[c[s]] for c in cards) for s in range(len(side_names))),
         side_rules=tuple(tuple(rules[c[s]] for c in cards) for s in range(len(side_names))),
         side_by_name=tuple(FrozenMap(names) for names in by_side),
+        piles=tuple(data.get("piles") or {}),
+        reshuffle_piles=tuple(i for i, spec in enumerate((data.get("piles") or {}).values())
+                              if (spec or {}).get("reshuffle")),
     )
 
 

@@ -130,6 +130,8 @@ class Rules:
     side_rules: tuple[tuple[CardRule | None, ...], ...] = ()  # side -> card id -> rule
     side_by_name: tuple[Mapping[str, int], ...] = ()  # side -> notation -> face id
     card_ids: Mapping[tuple[int, ...], int] = field(default_factory=dict)  # faces -> card
+    piles: tuple[str, ...] = ()                      # declared piles (besides draw, discard)
+    reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
 
     def card_name(self, card: int) -> str:
         """A card's notation: its face, or every side's face for cards with sides

@@ -136,6 +136,19 @@ def rulebook_schema() -> dict[str, Any]:
                               "type": "array", "minItems": 1, "uniqueItems": True,
                               "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                               "description": "This side's suit colours, in order."}}}},
+            "piles": {"type": "object", "description":
+                      "Piles besides the draw pile and the discard pile, by a name of your "
+                      "choice (a set-aside pile, say); primitives put cards there (`knock_out: "
+                      "{to: NAME}`).",
+                      "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+                      "additionalProperties": {
+                          "type": "object", "additionalProperties": False,
+                          "properties": {
+                              "reshuffle": {"type": "boolean", "description":
+                                            "Its cards join the discard pile's when the draw "
+                                            "pile runs out and is rebuilt (default false)."},
+                              "description": {"type": "string",
+                                              "description": "What the pile is for."}}}},
             "pairing": {"type": "object", "additionalProperties": False, "description":
                         "Which faces print on the same card: the k-th card of each side, "
                         "in deck order (groups in order, then ranks, then colours).",

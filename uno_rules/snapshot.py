@@ -58,6 +58,9 @@ def snapshot(game: State) -> dict[str, Any]:
         "draw_pile": [names[c] for c in game.draw_pile],
         "discard": [names[c] for c in game.discard],
         "out": [names[c] for c in game.out],
+        **({"piles": {name: [names[c] for c in pile]
+                      for name, pile in zip(rb.piles, game.piles, strict=True)}}
+           if rb.piles else {}),
         "color": game.color,
         "direction": game.direction,
         "skips": game.skips,
@@ -103,6 +106,8 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         game.draw_pile = cards(data["draw_pile"])
         game.discard = cards(data["discard"])
         game.out = cards(data["out"])
+        if rulebook.piles:
+            game.piles = [cards(data["piles"][name]) for name in rulebook.piles]
         for key in ("color", "direction", "skips", "turn_to", "uno_open", "turns", "over"):
             setattr(game, key, data[key])
         if data["result"] is not None:

@@ -84,7 +84,7 @@ class State:
                  "discard", "out", "color", "direction", "skips", "turn_to", "uno_open",
                  "stack", "ctx", "pending", "out_seats", "giving", "stack_total",
                  "stack_value", "stack_ctx", "stack_penalty", "eliminated", "over", "result",
-                 "turns", "history", "log", "side", "faces", "card_rules")
+                 "turns", "history", "log", "side", "faces", "card_rules", "piles")
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True):
@@ -100,6 +100,7 @@ class State:
         self.draw_pile: list[int] = []   # top card last
         self.discard: list[int] = []     # top card last
         self.out: list[int] = []         # out of play (in the box)
+        self.piles: list[list[int]] = [[] for _ in rulebook.piles]  # declared piles, top last
         self.color = NO_COLOR
         self.direction = 1
         self.skips = 0
@@ -144,6 +145,7 @@ class State:
         new.rng.setstate(self.rng.getstate())
         new.hands = [h[:] for h in self.hands]
         new.draw_pile, new.discard, new.out = self.draw_pile[:], self.discard[:], self.out[:]
+        new.piles = [p[:] for p in self.piles]
         new.stack = [[p, pc, pending(x) if p < 0 else ctx(x)] for p, pc, x in self.stack]
         new.ctx = ctx(self.ctx)  # type: ignore[assignment]
         new.pending = pending(self.pending)
@@ -336,11 +338,15 @@ class State:
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
         self.note("rotate")
 
-    def knock_out(self, seat: int) -> None:
-        """Take ``seat`` out of the round; its cards go under the draw pile."""
+    def knock_out(self, seat: int, to: int | None = None) -> None:
+        """Take ``seat`` out of the round; its cards go under the draw pile, or onto the
+        declared pile ``to`` (an index into ``Rules.piles``)."""
         if seat in self.eliminated:
             return
-        self.draw_pile[0:0] = self.hands[seat]
+        if to is None:
+            self.draw_pile[0:0] = self.hands[seat]
+        else:
+            self.piles[to].extend(self.hands[seat])
         self.hands[seat] = []
         self.eliminated.append(seat)
         self.note("knock_out", seat)
@@ -374,6 +380,8 @@ class State:
     def all_cards(self) -> list[int]:
         """Every card of the game wherever it is (for conservation checks)."""
         out = self.draw_pile + self.discard + self.out
+        for pile in self.piles:
+            out += pile
         for hand in self.hands:
             out += hand
         for giving in self.giving:
@@ -381,10 +389,16 @@ class State:
         return out
 
     def reshuffle(self) -> bool:
-        if len(self.discard) <= 1:
+        """A new draw pile: the discard pile but its top card, with the cards of the
+        declared piles that join a reshuffle, shuffled. False when there is nothing."""
+        joining = [i for i in self.rulebook.reshuffle_piles if self.piles[i]]
+        if len(self.discard) <= 1 and not joining:
             return False
         top = self.discard.pop()
         pile = self.discard
+        for i in joining:
+            pile += self.piles[i]
+            self.piles[i] = []
         self.rng.shuffle(pile)
         self.draw_pile = pile
         self.discard = [top]
