@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from .errors import NotationError
@@ -89,9 +88,9 @@ def shape_problem(action: object) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Decision:
-    """What the game waits for: which seat decides what, and the allowed answers."""
+class Decision(NamedTuple):
+    """What the game waits for: which seat decides what, and the allowed answers (a named
+    tuple: cheap to make, as one is made for every decision)."""
 
     seat: int | None
     kind: str

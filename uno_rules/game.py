@@ -14,24 +14,22 @@ from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
 from .decisions import Runner, Turn
-from .effects import PRIMITIVES
 from .errors import IllegalAction
 from .model import Rules
 from .snapshot import describe_event, restore, snapshot
 from .state import Ctx
 
-_RUN = {name: p.run for name, p in PRIMITIVES.items()}
-
 
 class Game(Runner):
     """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
 
-    __slots__ = ("_decision",)
+    __slots__ = ("_decision", "_turns")
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True, _deal: bool = True):
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
         self._decision: Decision | None = None
+        self._turns = tuple(Turn(s) for s in range(players))  # immutable: made once
         if _deal:
             deck = list(rulebook.deck)
             self.rng.shuffle(deck)
@@ -68,6 +66,16 @@ class Game(Runner):
 
     def apply(self, action: Action | str) -> None:
         """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
+        decision = self._decision
+        if decision is not None and type(action) is Action and action in decision.options:
+            # One of the options the engine made: already valid, canonical and legal.
+            if self.uno_open >= 0 and (action.seat != self.uno_open
+                                       or decision.kind == "turn"):
+                self.uno_open = -1
+            self._answer(action)
+            self.history.append(action)
+            self._decision = None
+            return
         if isinstance(action, str):
             action = Action.parse(action)
         shape = shape_problem(action)
@@ -192,7 +200,7 @@ class Game(Runner):
             ctx = frame[2]
             if ctx.final and not step.at_end:
                 continue
-            _RUN[step.op](self, ctx, step)
+            step.run(self, ctx, step)
             if self.pending is not None:
                 return
         self._resolved()
@@ -201,30 +209,38 @@ class Game(Runner):
         """The current card is fully resolved: players go out, the round ends, or the next
         turn starts."""
         ctx, hands = self.ctx, self.hands
+        if (self.out_seats or self.eliminated or not all(hands)) and self._someone_out():
+            return
+        nxt = self.turn_to if self.turn_to is not None else self.advance(ctx.actor, 1 + self.skips)
+        self.skips = 0
+        self.turn_to = None
+        self.pending = self._turns[nxt]
+
+    def _someone_out(self) -> bool:
+        """Players who went out or were knocked out: end the round, or mark them out (and
+        run the going-out steps). True when that took over from the next turn."""
+        ctx, hands = self.ctx, self.hands
         if self.out_seats:
             self.out_seats = [s for s in self.out_seats if not hands[s]]
         if self.eliminated:
             standing = [s for s in range(self.players) if s not in self.eliminated]
             if len({self.team_of(s) for s in standing}) <= 1:
                 self._end_round(standing[0])  # the last one standing
-                return
+                return True
         for i in range(self.players):
             seat = (ctx.actor + i) % self.players
             if hands[seat] or seat in self.out_seats or seat in self.eliminated:
                 continue
             if self.round_ends_with(seat):
                 self._end_round(seat)
-                return
+                return True
             self.out_seats.append(seat)
             self.note("out", seat)
             if self.rulebook.going_out is not None:
                 self.push(self.rulebook.going_out, Ctx(seat))
                 self.run()
-                return
-        nxt = self.turn_to if self.turn_to is not None else self.advance(ctx.actor, 1 + self.skips)
-        self.skips = 0
-        self.turn_to = None
-        self.pending = Turn(nxt)
+                return True
+        return False
 
     def _end_round(self, winner: int) -> None:
         faces = self.faces

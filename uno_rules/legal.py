@@ -104,13 +104,20 @@ class Legality(State):
         return True
 
     def play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
-        faces = self.faces
+        """The play actions of ``cards`` (with UNO called, too, on the next-to-last card).
+        Actions are interned per rulebook: an option is the same object every time."""
+        faces, memo = self.faces, self.rulebook.memo
         out: list[Action] = []
         for card in cards:
-            name = faces[card].name
+            face = faces[card].id
+            pair = memo.get((seat, face))
+            if pair is None:
+                name = faces[card].name
+                pair = memo[seat, face] = (Action(seat, "play", name),
+                                           Action(seat, "play", name, True))
             if hand_size == 2:
-                out.append(Action(seat, "play", name, True))
-            out.append(Action(seat, "play", name))
+                out.append(pair[1])
+            out.append(pair[0])
         return out
 
     def stack_options(self, seat: int, playable: list[int]) -> list[Action]:

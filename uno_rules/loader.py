@@ -524,7 +524,7 @@ class _Compiler:
             # A choice at the end of a round is asked only if a later at-end step reads it.
             at_end = _read_at_end(rest, prim.provides)
         f, line, col = self.located.pos(path)
-        return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}")]
+        return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}", prim.run)]
 
 
 def _read_at_end(steps: Any, what: str) -> bool:

@@ -51,6 +51,7 @@ class Step:
     args: Mapping[str, Any]
     at_end: bool       # still runs when the played card ended the round
     where: str = ""    # "file:line:col" of the step, for messages
+    run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,8 @@ class Rules:
     side_by_name: tuple[Mapping[str, int], ...] = ()  # side -> notation -> face id
     card_ids: Mapping[tuple[int, ...], int] = field(default_factory=dict)  # faces -> card
     piles: tuple[str, ...] = ()                      # declared piles (besides draw, discard)
+    # Derived tables, made on first use (interned actions): not part of the rulebook's value.
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
 
     def card_name(self, card: int) -> str:
