@@ -76,3 +76,34 @@ def test_scenarios_tour_example_passes() -> None:
 
     outcomes = run_file(ROOT / "examples" / "scenarios_tour.yaml")
     assert len(outcomes) >= 5 and all(o.passed for o in outcomes), [str(o) for o in outcomes]
+
+
+def test_two_discard_piles_example() -> None:
+    """examples/two_piles.yaml: several discard piles are a rulebook setting, not code."""
+    import random
+
+    import uno_rules
+    from uno_rules.scenario import run_file
+    from uno_rules.simulate import random_moves
+
+    outcomes = run_file(ROOT / "examples" / "two_piles_scenarios.yaml")
+    assert outcomes and all(o.passed for o in outcomes), [str(o) for o in outcomes]
+    rulebook = uno_rules.load_rulebook(ROOT / "examples" / "two_piles.yaml")
+    piles_played = set()
+    for seed in range(20):
+        game = rulebook.new_game(4, seed)
+        assert len(game.discard_piles()) == 2 and all(game.discard_piles())
+        while not game.over and len(game.history) < 2000:
+            options = game.decision.options  # type: ignore[union-attr]
+            game.apply(random.Random(seed + len(game.history)).choice(options))
+            piles_played |= {a.pile for a in options if a.kind == "play"}
+            assert sorted(game.all_cards()) == sorted(rulebook.deck)
+        restored = rulebook.restore(game.snapshot())
+        assert restored.snapshot() == game.snapshot()
+    assert piles_played == {0, 1}
+    game = rulebook.new_game(3, 1)
+    random_moves(game, random.Random(1), 30)
+    twin = game.clone()
+    random_moves(game, random.Random(2), 300)
+    random_moves(twin, random.Random(2), 300)
+    assert twin.snapshot() == game.snapshot()

@@ -23,18 +23,23 @@ class Action(NamedTuple):
     on the next-to-last card), ``"0 draw"``, ``"0 keep"``, ``"2 color blue"``,
     ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, ``"3 uno 1"`` (a
     partner calls UNO for seat 1), and ``"loser 2"`` for a contest settled at the table.
+    With several discard piles a play names its pile: ``"1 play red 5 on 1"`` (pile 0 is
+    written without ``on``).
     """
 
     seat: int | None
     kind: str
     arg: str | int | None = None
     uno: bool = False
+    pile: int = 0
 
     def __str__(self) -> str:
         parts = [] if self.seat is None else [str(self.seat)]
         parts.append(self.kind)
         if self.arg is not None:
             parts.append(str(self.arg))
+        if self.pile:
+            parts += ["on", str(self.pile)]
         if self.uno:
             parts.append("uno")
         return " ".join(parts)
@@ -53,9 +58,11 @@ class Action(NamedTuple):
             raise NotationError(f"can't read action {text!r}: expected [SEAT] KIND [ARG], "
                                 f"KIND one of {', '.join(ALL_KINDS)}")
         kind, rest = words[0], words[1:]
-        uno = False
+        uno, pile = False, 0
         if kind == "play" and len(rest) > 1 and rest[-1] == "uno":
             uno, rest = True, rest[:-1]
+        if kind == "play" and len(rest) > 2 and rest[-2] == "on" and rest[-1].isdigit():
+            pile, rest = int(rest[-1]), rest[:-2]
         arg: str | int | None = " ".join(rest) if rest else None
         if kind in KINDS_BARE and rest:
             raise NotationError(f"can't read action {text!r}: {kind} takes no argument")
@@ -67,14 +74,14 @@ class Action(NamedTuple):
             arg = int(rest[0])
         if seat is None and kind != "loser":
             raise NotationError(f"can't read action {text!r}: it must start with the seat")
-        return cls(seat, kind, arg, uno)
+        return cls(seat, kind, arg, uno, pile)
 
 
 def shape_problem(action: object) -> str | None:
     """Why ``action`` is not a well-formed Action (None when it is)."""
     if not isinstance(action, Action):
         return f"not an Action: {action!r}"
-    seat, kind, arg, uno = action
+    seat, kind, arg, uno, pile = action
     if kind not in ALL_KINDS:
         return f"unknown action kind {kind!r}"
     if not (seat is None if kind == "loser" else isinstance(seat, int)
@@ -85,6 +92,8 @@ def shape_problem(action: object) -> str | None:
                f", not {arg!r}"
     if not isinstance(uno, bool) or (uno and kind != "play"):
         return f"uno is a flag of a play, not {uno!r}"
+    if type(pile) is not int or pile < 0 or (pile and kind != "play"):
+        return f"pile is a discard pile number of a play, not {pile!r}"
     return None
 
 

@@ -151,9 +151,9 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
         return
     width = max(len(n) for n in counts)
     click.echo(f"{rb.title}: {len(rb.deck)} cards")
+    points = {rb.face_label(f): f.points for f in rb.faces}
     for name, n in counts.items():
-        face = rb.face(name)
-        click.echo(f"  {name:<{width}}  x{n:<2}  {face.points:>3} pts")
+        click.echo(f"  {name:<{width}}  x{n:<2}  {points[name]:>3} pts")
 
 
 @cli.command()

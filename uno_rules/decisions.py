@@ -24,8 +24,8 @@ class Runner(Legality):
 
     __slots__ = ()
 
-    def play_card(self, seat: int, card: int, uno: bool) -> None:
-        """Play ``card`` from ``seat``'s hand and resolve it."""
+    def play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
+        """Play ``card`` from ``seat``'s hand onto discard pile ``pile`` and resolve it."""
         raise NotImplementedError
 
     def face_stack(self, seat: int, challenge: bool) -> None:
@@ -47,10 +47,13 @@ class Turn(Ask):
         seat = self.seat
         assert seat is not None
         hand = g.hands[seat]
-        playable = g.playable(seat, hand)
-        if g.stack_total:
-            return g.stack_options(seat, playable)
-        opts = g.play_actions(seat, playable, len(hand))
+        if g.rulebook.discard_piles > 1 and not g.stack_total:
+            opts, playable = g.pile_plays(seat, hand)
+        else:
+            playable = g.playable(seat, hand)
+            if g.stack_total:
+                return g.stack_options(seat, playable)
+            opts = g.play_actions(seat, playable, len(hand), g.focus)
         if g.rulebook.settings.draw_with_playable or not playable:
             opts.append(Action(seat, "draw"))
         return opts
@@ -60,7 +63,7 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            g.play_card(seat, g.card_named(seat, str(action.arg)), action.uno)
+            g.play_card(seat, g.card_named(seat, str(action.arg)), action.uno, action.pile)
             return
         if g.stack_total:  # draw the stacked total, or challenge the last card stacked
             g.face_stack(seat, action.kind == "challenge")
@@ -80,7 +83,10 @@ class Drawn(Ask):
     def options(self, g: Legality) -> list[Action]:
         seat = self.seat
         assert seat is not None
-        opts = g.play_actions(seat, [self.card], len(g.hands[seat]))
+        if g.rulebook.discard_piles > 1:
+            opts = g.pile_plays(seat, [self.card])[0]
+        else:
+            opts = g.play_actions(seat, [self.card], len(g.hands[seat]), g.focus)
         if g.rulebook.settings.play_drawn != "must":
             opts.append(Action(seat, "keep"))
         return opts
@@ -88,7 +94,7 @@ class Drawn(Ask):
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None
         if action.kind == "play":
-            g.play_card(self.seat, self.card, action.uno)
+            g.play_card(self.seat, self.card, action.uno, action.pile)
             return
         g.note("keep", self.seat)
         g.run()
@@ -112,6 +118,8 @@ class Color(Ask):
         return [Action(self.seat, "color", colors[c]) for c in g.rulebook.side_colors[g.side]]
 
     def answer(self, g: Runner, action: Action) -> None:
+        if self.ctx is not None:
+            g.focus_on(self.ctx.pile)
         g.color = g.rulebook.colors.index(str(action.arg))
         g.note("color", self.seat, g.color)
         g.run()
@@ -217,11 +225,13 @@ class ForcedPlay(Ask):
     def options(self, g: Legality) -> list[Action]:
         seat = self.seat
         assert seat is not None
-        return g.play_actions(seat, g.cards_of_color(seat, g.color), len(g.hands[seat]))
+        return g.play_actions(seat, g.cards_of_color(seat, g.color), len(g.hands[seat]),
+                              g.focus)
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None
-        g.play_card(self.seat, g.card_named(self.seat, str(action.arg)), action.uno)
+        g.play_card(self.seat, g.card_named(self.seat, str(action.arg)), action.uno,
+                    action.pile)
 
     def data(self) -> Any:
         return [self.player, self.otherwise]

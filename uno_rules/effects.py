@@ -175,7 +175,10 @@ def _turn_over(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
-    game.turn_first_card(put_back=step.args.get("put_back", False))
+    put_back = step.args.get("put_back", False)
+    if (put_back and not game.draw_pile) or game.first_turns > len(game.rulebook.deck):
+        return  # no other card can come up (or every one did): this one stays on top
+    game.turn_first_card(put_back=put_back)
 
 
 def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
@@ -307,7 +310,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "the player chooses one.", _turn_over, bare=True, provides="color"),
     Primitive("turn_again", "First card only: turn another card from the draw pile on top and "
               "apply its first-card rules; with `put_back: true` this card first goes back into "
-              "the draw pile, which is shuffled.", _turn_again,
+              "the draw pile, which is shuffled. When no other card can come up (or every card "
+              "of the deck has), the card stays on top.", _turn_again,
               {"put_back": {"type": "boolean", "description": "Put this card back and shuffle."}},
               bare=True, main="put_back"),
     Primitive("give_cards", "Each giver in `from` chooses `count` cards (a number, or `half`: "

@@ -180,7 +180,7 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
 def deck_table(rulebook: Rulebook) -> list[str]:
     counts: dict[str, list[Any]] = {}
     sided = len(rulebook.sides) > 1
-    for fid in rulebook.deck_faces():
+    for fid in sorted(rulebook.deck_faces(), key=lambda f: (rulebook.faces[f].side, f)):
         face = rulebook.faces[fid]
         key = " ".join(((rulebook.sides[face.side],) if sided else ()) +
                        (rulebook.ranks[face.rank], *face.tags))

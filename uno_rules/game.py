@@ -15,7 +15,7 @@ from typing import Any
 from .actions import Action, Decision, Result, shape_problem
 from .decisions import Runner, Turn
 from .errors import IllegalAction
-from .model import Rules
+from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
 from .state import Ctx
 
@@ -141,6 +141,11 @@ class Game(Runner):
             "direction": self.direction_name,
             "draw_pile_size": len(self.draw_pile),
             "discard_size": len(self.discard),
+            **({"discards": [{"top": names[p[-1]].name if p else None,
+                              "color": None if c == NO_COLOR else self.rulebook.colors[c],
+                              "size": len(p)}
+                             for p, c in zip(self.discard_piles(), self.colors, strict=True)]}
+               if self.rulebook.discard_piles > 1 else {}),
             **({"piles": {name: len(pile) for name, pile in
                           zip(self.rulebook.piles, self.piles, strict=True)}}
                if self.rulebook.piles else {}),
@@ -177,7 +182,10 @@ class Game(Runner):
         """After the deal: turn the first card, run the setup steps, start the first turn."""
         if self.rulebook.setup is not None:
             self.push(self.rulebook.setup, Ctx(self.dealer))
-        self.turn_first_card()
+        for pile in reversed(range(self.rulebook.discard_piles)):  # pile 0's rules run first
+            self.focus_on(pile)
+            self.turn_first_card()
+            self.ctx.pile = pile
         self.run()
 
     # ------------------------------------------------------------------ internals
@@ -200,6 +208,8 @@ class Game(Runner):
             ctx = frame[2]
             if ctx.final and not step.at_end:
                 continue
+            if ctx.pile != self.focus:  # several discard piles: act on the card's own
+                self.focus_on(ctx.pile)
             step.run(self, ctx, step)
             if self.pending is not None:
                 return
@@ -276,7 +286,9 @@ class Game(Runner):
         self.pending = None
         pending.answer(self, action)
 
-    def play_card(self, seat: int, card: int, uno: bool) -> None:
+    def play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
+        if pile != self.focus:
+            self.focus_on(pile)
         face = self.faces[card]
         rule = self.card_rules[card]
         honest = True
@@ -288,11 +300,14 @@ class Game(Runner):
         if seat in self.out_seats:
             self.out_seats.remove(seat)
         prev, self.color = self.color, face.color
-        self.note("play", seat, face.id)  # events name faces, as seen then
+        if self.log is not None:  # events name faces, as seen then
+            self.log.append(("play", seat, face.id) if not pile else
+                            ("play", seat, face.id, pile))
         if len(hand) == 1 and not uno:
             self.uno_open = seat
         final = not hand and self.round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final)
+        ctx.pile = pile
         if rule is not None and rule.effect is not None:
             self.push(rule.effect, ctx)
         self.run()

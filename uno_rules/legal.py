@@ -103,22 +103,38 @@ class Legality(State):
                 return False
         return True
 
-    def play_actions(self, seat: int, cards: list[int], hand_size: int) -> list[Action]:
-        """The play actions of ``cards`` (with UNO called, too, on the next-to-last card).
-        Actions are interned per rulebook: an option is the same object every time."""
+    def play_actions(self, seat: int, cards: list[int], hand_size: int,
+                     pile: int = 0) -> list[Action]:
+        """The play actions of ``cards`` onto discard pile ``pile`` (with UNO called, too,
+        on the next-to-last card). Actions are interned per rulebook: an option is the same
+        object every time."""
         faces, memo = self.faces, self.rulebook.memo
         out: list[Action] = []
         for card in cards:
             face = faces[card].id
-            pair = memo.get((seat, face))
+            pair = memo.get((seat, face, pile))
             if pair is None:
                 name = faces[card].name
-                pair = memo[seat, face] = (Action(seat, "play", name),
-                                           Action(seat, "play", name, True))
+                pair = memo[seat, face, pile] = (Action(seat, "play", name, False, pile),
+                                                 Action(seat, "play", name, True, pile))
             if hand_size == 2:
                 out.append(pair[1])
             out.append(pair[0])
         return out
+
+    def pile_plays(self, seat: int, cards: list[int]) -> tuple[list[Action], list[int]]:
+        """With several discard piles: the plays of ``cards`` onto every pile they may go
+        on, and the cards playable somewhere."""
+        focus, size = self.focus, len(self.hands[seat])
+        opts: list[Action] = []
+        anywhere: set[int] = set()
+        for pile in range(self.rulebook.discard_piles):
+            self.focus_on(pile)
+            playable = self.playable(seat, cards)
+            opts += self.play_actions(seat, playable, size, pile)
+            anywhere.update(playable)
+        self.focus_on(focus)
+        return opts, sorted(anywhere)
 
     def stack_options(self, seat: int, playable: list[int]) -> list[Action]:
         """Facing a stacked draw: answer with a stacking card, draw it all, or challenge."""
@@ -130,7 +146,7 @@ class Legality(State):
             if v is not None and (v == value or (mixing and v > value)) and \
                     (rb.stack_max is None or self.stack_total + v <= rb.stack_max):
                 answers.append(card)
-        opts = self.play_actions(seat, answers, len(self.hands[seat]))
+        opts = self.play_actions(seat, answers, len(self.hands[seat]), self.focus)
         opts.append(Action(seat, "draw"))
         last = self.stack_ctx
         if self.stack_penalty is not None and last is not None and \

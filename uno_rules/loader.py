@@ -469,10 +469,11 @@ def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
         out.append(located.problem(("deck",), f"every side needs as many cards as the others: "
                                    f"{counts}"))
     most = players["min"] if fewest else players["max"]
-    need = most * hand + 1
+    turned = data.get("discard_piles", 1)
+    need = most * hand + turned
     if total < need:
         out.append(located.problem(("deck",), f"the deck has {total} cards, fewer than "
-                                   f"{most} players × {hand} cards + 1 = {need}"))
+                                   f"{most} players × {hand} cards + {turned} = {need}"))
     return out
 
 
@@ -654,6 +655,7 @@ def _compile(located: Located, source: str, house: tuple[str, ...],
         side_rules=tuple(tuple(rules[c[s]] for c in cards) for s in range(len(side_names))),
         side_by_name=tuple(FrozenMap(names) for names in by_side),
         piles=tuple(data.get("piles") or {}),
+        discard_piles=data.get("discard_piles", 1),
         reshuffle_piles=tuple(i for i, spec in enumerate((data.get("piles") or {}).values())
                               if (spec or {}).get("reshuffle")),
     )

@@ -132,6 +132,7 @@ class Rules:
     side_by_name: tuple[Mapping[str, int], ...] = ()  # side -> notation -> face id
     card_ids: Mapping[tuple[int, ...], int] = field(default_factory=dict)  # faces -> card
     piles: tuple[str, ...] = ()                      # declared piles (besides draw, discard)
+    discard_piles: int = 1                           # discard piles; plays name one
     # Derived tables, made on first use (interned actions): not part of the rulebook's value.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
@@ -150,7 +151,7 @@ class Rules:
         and only as many as the deck can deal a hand to, with a card left to turn."""
         size, deck, hand = self.team_size, len(self.deck), self.settings.hand_size
         return [n for n in range(self.players_min, self.players_max + 1)
-                if n % size == 0 and n >= 2 * size and n * hand < deck]
+                if n % size == 0 and n >= 2 * size and n * hand + self.discard_piles <= deck]
 
     def players_text(self) -> str:
         """The player counts in words: ``2-10`` or ``4, 6, 8``."""
@@ -160,11 +161,17 @@ class Rules:
         return ", ".join(map(str, counts)) or "no"
 
     def deck_counts(self) -> dict[str, int]:
-        """How many copies of each face the deck holds, in face order."""
+        """How many copies of each face the deck holds, side by side in face order; with
+        several sides a face is named ``NAME (SIDE)``."""
         counts = [0] * len(self.faces)
         for fid in self.deck_faces():
             counts[fid] += 1
-        return {f.name: counts[f.id] for f in self.faces}
+        return {self.face_label(f): counts[f.id]
+                for f in sorted(self.faces, key=lambda f: (f.side, f.id))}
+
+    def face_label(self, face: Face) -> str:
+        """A face's name, with its side when cards have several (``wild (dark)``)."""
+        return f"{face.name} ({self.sides[face.side]})" if len(self.sides) > 1 else face.name
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self  # immutable: a deep copy of a game shares its rulebook

@@ -23,6 +23,8 @@ class Position:
     turn: int = 0
     direction: str = "clockwise"
     side: str | None = None                  # cards with sides: the side in play
+    discards: Sequence[Sequence[str]] | None = None  # several discard piles: each of them
+    colors: Sequence[str | None] | None = None       # and the colour in force on each
 
 
 class _Faces:
@@ -72,7 +74,8 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
                                 f"{', '.join(rulebook.sides)}")
         game.turn_side(rulebook.sides.index(position.side))
     pool = _Faces(rulebook)
-    piles = [*position.hands, position.discard, position.draw_pile or ()]
+    discards = _discards(rulebook, position)
+    piles = [*position.hands, *discards, position.draw_pile or ()]
     named = [[_sides(rulebook, name, game.side) for name in pile] for pile in piles]
     for pile in named:  # faces named first, so that filling in takes only what is left
         for faces in pile:
@@ -84,10 +87,11 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
              for pile in named]
     game.hands = cards[:players]
     game.out_seats = [s for s, h in enumerate(game.hands) if not h]  # already out
-    game.discard = cards[players]
+    game.discards = cards[players:players + len(discards)]
+    game.discard = game.discards[0]
     rest = pool.rest()
     if position.draw_pile is not None:
-        game.draw_pile = cards[players + 1][::-1]
+        game.draw_pile = cards[-1][::-1]
         game.out = rest
     else:
         game.rng.shuffle(rest)
@@ -101,18 +105,45 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     if not game.discard:
         game.start()
         return game
-    top = game.faces[game.discard[-1]]
+    colors = list(position.colors or [None] * len(discards))
     if position.color is not None:
-        if position.color.lower() not in [rulebook.colors[c]
-                                          for c in rulebook.side_colors[game.side]]:
-            raise IllegalAction(f"unknown colour {position.color!r}")
-        game.color = rulebook.colors.index(position.color.lower())
-    else:
-        game.color = top.color
-        if top.color == NO_COLOR:
-            raise IllegalAction(f"the top card {top.name!r} has no colour: give `color`")
+        colors[0] = position.color
+    if len(colors) != len(discards):
+        raise IllegalAction(f"`colors` names {len(colors)} colours for {len(discards)} "
+                            "discard piles")
+    for pile in reversed(range(len(discards))):
+        game.focus_on(pile)
+        game.color = _color(game, colors[pile])
     game.pending = Turn(position.turn)
     return game
+
+
+def _discards(rulebook: Rules, position: Position) -> list[Sequence[str]]:
+    """The discard piles of a position: ``discard`` for one, ``discards`` for several."""
+    if position.discards is None:
+        if rulebook.discard_piles > 1 and position.discard:
+            raise IllegalAction(f"{rulebook.name} has {rulebook.discard_piles} discard piles: "
+                                "give them all in `discards`")
+        return [position.discard] + [[] for _ in range(rulebook.discard_piles - 1)]
+    if len(position.discards) != rulebook.discard_piles or position.discard:
+        raise IllegalAction(f"`discards` needs exactly {rulebook.discard_piles} piles (and "
+                            "no `discard` beside it)")
+    if not all(position.discards) and any(position.discards):
+        raise IllegalAction("give every discard pile a card, or none of them")
+    return list(position.discards)
+
+
+def _color(game: Game, color: str | None) -> int:
+    """The colour in force on the pile in focus: given, or its top card's."""
+    rulebook = game.rulebook
+    if color is not None:
+        if color.lower() not in [rulebook.colors[c] for c in rulebook.side_colors[game.side]]:
+            raise IllegalAction(f"unknown colour {color!r}")
+        return rulebook.colors.index(color.lower())
+    top = game.faces[game.discard[-1]]
+    if top.color == NO_COLOR:
+        raise IllegalAction(f"the top card {top.name!r} has no colour: give `color`")
+    return top.color
 
 
 def _sides(rulebook: Rules, name: str, side: int) -> list[int | None]:

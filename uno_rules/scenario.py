@@ -28,7 +28,7 @@ _VALIDATOR = jsonschema.Draft202012Validator(schema("scenario"))
 SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
                "catch", "jump_in", "call_uno")
-STEP_KEYS = ("seat", "uno", "expect", "reject") + ACTION_KEYS
+STEP_KEYS = ("seat", "uno", "pile", "expect", "reject") + ACTION_KEYS
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,8 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
                             draw_pile=state.get("draw_pile"), color=state.get("color"),
                             turn=state.get("turn", 0),
                             direction=state.get("direction", "clockwise"),
-                            side=state.get("side"))
+                            side=state.get("side"), discards=state.get("discards"),
+                            colors=state.get("colors"))
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=state.get("dealer"))
     except (IllegalAction, NotationError) as exc:
@@ -208,7 +209,7 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         card = str(step["play"])
         hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
         uno = step.get("uno", True) and len(hand) == 2
-        yield Action(seat, "play", card, uno)
+        yield Action(seat, "play", card, uno, step.get("pile", 0))
         if "color" in step and not game.over:
             yield Action(seat, "color", str(step["color"]))
         return
@@ -270,6 +271,13 @@ def _expect(game: Game, expect: Mapping[str, Any]) -> None:
                 got, want = game.top, normalize(want)
         elif key == "side":
             got = rb.sides[game.side]
+        elif key == "tops":
+            got = [rb.faces[game.faces[p[-1]].id].name if p else None
+                   for p in game.discard_piles()]
+            want = [None if w is None else _card_as(game, w) for w in want]
+        elif key == "colors":
+            got = [None if c < 0 else rb.colors[c] for c in game.colors]
+            want = [None if w is None else str(w).lower() for w in want]
         elif key == "color":
             got, want = game.color_name, None if want is None else str(want).lower()
         elif key == "direction":

@@ -136,6 +136,10 @@ def rulebook_schema() -> dict[str, Any]:
                               "type": "array", "minItems": 1, "uniqueItems": True,
                               "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                               "description": "This side's suit colours, in order."}}}},
+            "discard_piles": {"type": "integer", "minimum": 1, "maximum": 8, "description":
+                              "How many discard piles (default 1). With more, a card turned "
+                              "up starts each, each has its own colour in force, and a play "
+                              "names the pile it goes on (`play red 5 on 1`)."},
             "piles": {"type": "object", "description":
                       "Piles besides the draw pile and the discard pile, by a name of your "
                       "choice (a set-aside pile, say); primitives put cards there (`knock_out: "

@@ -57,6 +57,9 @@ def snapshot(game: State) -> dict[str, Any]:
         "hands": [[names[c] for c in h] for h in game.hands],
         "draw_pile": [names[c] for c in game.draw_pile],
         "discard": [names[c] for c in game.discard],
+        **({"discards": [[names[c] for c in pile] for pile in game.discard_piles()],
+            "colors": list(game.colors), "focus": game.focus}
+           if rb.discard_piles > 1 else {}),
         "out": [names[c] for c in game.out],
         **({"piles": {name: [names[c] for c in pile]
                       for name, pile in zip(rb.piles, game.piles, strict=True)}}
@@ -67,6 +70,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "turn_to": game.turn_to,
         "uno_open": game.uno_open,
         "turns": game.turns,
+        "first_turns": game.first_turns,
         "over": game.over,
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         "out_seats": list(game.out_seats),
@@ -104,12 +108,22 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
             game.turn_side(rulebook.sides.index(data["side"]))
         game.hands = [cards(h) for h in data["hands"]]
         game.draw_pile = cards(data["draw_pile"])
+        if rulebook.discard_piles > 1:
+            game.discards = [cards(pile) for pile in data["discards"]]
+            game.colors = [int(c) for c in data["colors"]]
+            if len(game.discards) != rulebook.discard_piles or \
+                    len(game.colors) != rulebook.discard_piles:
+                raise SnapshotError(f"snapshot has {len(game.discards)} discard piles, the "
+                                    f"rulebook {rulebook.discard_piles}")
+            game.focus = int(data["focus"])
         game.discard = cards(data["discard"])
+        game.discards[game.focus] = game.discard
         game.out = cards(data["out"])
         if rulebook.piles:
             game.piles = [cards(data["piles"][name]) for name in rulebook.piles]
         for key in ("color", "direction", "skips", "turn_to", "uno_open", "turns", "over"):
             setattr(game, key, data[key])
+        game.first_turns = int(data.get("first_turns", 0))
         if data["result"] is not None:
             game.result = Result(tuple(data["result"][0]), data["result"][1])
         ctxs = [Ctx.from_json(c) for c in data["ctxs"]]
@@ -149,7 +163,8 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
     name = rb.faces.__getitem__
     kind = event[0]
     if kind == "play":
-        return f"seat {event[1]} plays {name(event[2]).name}"
+        on = f" on discard pile {event[3]}" if len(event) > 3 else ""
+        return f"seat {event[1]} plays {name(event[2]).name}{on}"
     if kind == "draw":
         got, asked = len(event[3]), event[2]
         cards = "a card" if got == 1 else f"{got} cards"

@@ -23,7 +23,8 @@ class ActionSpace(Sequence[Action]):
         seats = range(players)
         actions: list[Action] = []
         for s in seats:
-            actions += [Action(s, "play", n, uno) for n in names for uno in (False, True)]
+            actions += [Action(s, "play", n, uno, pile) for n in names for uno in (False, True)
+                        for pile in range(rulebook.discard_piles)]
             actions += [Action(s, k) for k in ("draw", "keep", "challenge", "accept")]
             actions += [Action(s, "color", c) for c in rulebook.colors]
             actions += [Action(s, kind, t) for kind in ("target", "catch", "uno") for t in seats]

@@ -23,7 +23,7 @@ class Ctx:
     """The context of one card being resolved: who played it and what was decided."""
 
     __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
-                 "loser", "drawn")
+                 "loser", "drawn", "pile")
 
     def __init__(self, actor: int, face: int = -1, honest: bool = True,
                  prev_color: int = NO_COLOR, final: bool = False):
@@ -36,15 +36,19 @@ class Ctx:
         self.challenger = -1
         self.loser = -1
         self.drawn = -1             # the card the draw step drew last
+        self.pile = 0               # the discard pile it was played on
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__}
+        data = {k: getattr(self, k) for k in self.__slots__}
+        if not self.pile:
+            del data["pile"]        # one discard pile: the format of before
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ctx:
         ctx = cls(0)
         for k in cls.__slots__:
-            setattr(ctx, k, data[k])
+            setattr(ctx, k, data.get(k, 0) if k == "pile" else data[k])
         return ctx
 
     def copy(self) -> Ctx:
@@ -84,7 +88,8 @@ class State:
                  "discard", "out", "color", "direction", "skips", "turn_to", "uno_open",
                  "stack", "ctx", "pending", "out_seats", "giving", "stack_total",
                  "stack_value", "stack_ctx", "stack_penalty", "eliminated", "over", "result",
-                 "turns", "history", "log", "side", "faces", "card_rules", "piles")
+                 "turns", "history", "log", "side", "faces", "card_rules", "piles",
+                 "discards", "colors", "focus", "first_turns")
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True):
@@ -101,6 +106,13 @@ class State:
         self.discard: list[int] = []     # top card last
         self.out: list[int] = []         # out of play (in the box)
         self.piles: list[list[int]] = [[] for _ in rulebook.piles]  # declared piles, top last
+        # Several discard piles: `discard` and `color` are those of the pile in focus (the
+        # one being played on); the others wait in `discards` / `colors` (see focus_on).
+        self.discards: list[list[int]] = [self.discard] + [[] for _ in
+                                                           range(rulebook.discard_piles - 1)]
+        self.colors: list[int] = [NO_COLOR] * rulebook.discard_piles
+        self.focus = 0
+        self.first_turns = 0             # cards turned up by first-card rules (a bound)
         self.color = NO_COLOR
         self.direction = 1
         self.skips = 0
@@ -146,6 +158,9 @@ class State:
         new.hands = [h[:] for h in self.hands]
         new.draw_pile, new.discard, new.out = self.draw_pile[:], self.discard[:], self.out[:]
         new.piles = [p[:] for p in self.piles]
+        new.discards = [p[:] for p in self.discard_piles()]
+        new.discard = new.discards[self.focus]
+        new.colors = self.colors[:]
         new.stack = [[p, pc, pending(x) if p < 0 else ctx(x)] for p, pc, x in self.stack]
         new.ctx = ctx(self.ctx)  # type: ignore[assignment]
         new.pending = pending(self.pending)
@@ -202,11 +217,26 @@ class State:
         """Turn every card over: the discard pile as a whole (its bottom card comes on top),
         the draw pile (its order reverses) and every hand; the colour in force is the new
         top card's."""
-        self.discard.reverse()
         self.draw_pile.reverse()
         self.turn_side((self.side + 1) % len(self.rulebook.sides))
-        self.color = self.faces[self.discard[-1]].color if self.discard else NO_COLOR
+        piles = self.discard_piles()
+        for k, pile in enumerate(piles):
+            pile.reverse()
+            self.colors[k] = self.faces[pile[-1]].color if pile else NO_COLOR
+        self.color = self.colors[self.focus]
         self.note("turn_over", self.side)
+
+    def focus_on(self, pile: int) -> None:
+        """Make discard pile ``pile`` the one in focus: ``discard`` and ``color`` are its."""
+        if pile != self.focus:
+            self.discards[self.focus], self.colors[self.focus] = self.discard, self.color
+            self.focus = pile
+            self.discard, self.color = self.discards[pile], self.colors[pile]
+
+    def discard_piles(self) -> list[list[int]]:
+        """Every discard pile, the one in focus up to date (the lists themselves)."""
+        self.discards[self.focus], self.colors[self.focus] = self.discard, self.color
+        return self.discards
 
     def held(self, seat: int, face: int) -> int | None:
         """A card of ``seat``'s hand showing ``face`` (a face id) on the side in play."""
@@ -368,6 +398,7 @@ class State:
             return  # nothing left to turn: the card below stays on top
         card = self.draw_pile.pop()
         self.discard.append(card)
+        self.first_turns += 1
         self.color = self.faces[card].color
         self.note("first", self.faces[card].id)
         self.ctx = ctx = Ctx(self.dealer, card)
@@ -379,7 +410,9 @@ class State:
 
     def all_cards(self) -> list[int]:
         """Every card of the game wherever it is (for conservation checks)."""
-        out = self.draw_pile + self.discard + self.out
+        out = self.draw_pile + self.out
+        for discard in self.discard_piles():
+            out += discard
         for pile in self.piles:
             out += pile
         for hand in self.hands:
@@ -389,19 +422,22 @@ class State:
         return out
 
     def reshuffle(self) -> bool:
-        """A new draw pile: the discard pile but its top card, with the cards of the
+        """A new draw pile: the discard piles but their top cards, with the cards of the
         declared piles that join a reshuffle, shuffled. False when there is nothing."""
         joining = [i for i in self.rulebook.reshuffle_piles if self.piles[i]]
-        if len(self.discard) <= 1 and not joining:
+        discards = self.discard_piles()
+        if all(len(d) <= 1 for d in discards) and not joining:
             return False
-        top = self.discard.pop()
-        pile = self.discard
+        pile: list[int] = []
+        for k, discard in enumerate(discards):  # each pile but its top card
+            pile += discard[:-1]
+            discards[k] = discard[-1:]
         for i in joining:
             pile += self.piles[i]
             self.piles[i] = []
         self.rng.shuffle(pile)
         self.draw_pile = pile
-        self.discard = [top]
+        self.discard = discards[self.focus]
         self.note("reshuffle", len(pile))
         return True
 
