@@ -29,7 +29,7 @@ class FrozenMap(dict):  # type: ignore[type-arg]
         return self
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One kind of physical card: a colour (or none), a rank, optional tags."""
 
@@ -43,7 +43,7 @@ class Face:
     side: int = 0      # index into Rules.sides
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One primitive with its compiled arguments (nested step lists are program ids)."""
 
@@ -54,7 +54,7 @@ class Step:
     run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LegalIf:
     """When a card counts as legally played (else it is a bluff, or unplayable)."""
 
@@ -62,7 +62,7 @@ class LegalIf:
     count_wilds: bool  # whether a held colourless card counts as a match
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardRule:
     """What a rank does: its effect, its first-card effect and its legality condition."""
 

@@ -254,7 +254,10 @@ class State:
 
     def card_named(self, seat: int, name: str) -> int:
         """The card of ``seat``'s hand that shows ``name`` (``KeyError`` if none)."""
-        card = self.held(seat, self.face_named(name))
+        face = self.face_named(name)
+        if len(self.faces) == len(self.rulebook.faces) and face in self.hands[seat]:
+            return face  # cards with one side: a card is its face
+        card = self.held(seat, face)
         if card is None:
             raise KeyError(name)
         return card
