@@ -92,7 +92,12 @@ def _discard_color(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _skip(game: Game, ctx: Ctx, step: Step) -> None:
-    game.skips += 1
+    # The skip names its seat now: the next player still to be skipped. If that player is
+    # knocked out before the turn passes, the skip is void (it does not pass on).
+    seat = ctx.actor
+    for _ in range(len(game.skips) + 1):
+        seat = game.advance(seat, 1)
+    game.skips.append(seat)
 
 
 def _reverse(game: Game, ctx: Ctx, step: Step) -> None:
@@ -112,7 +117,7 @@ def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
     seat = game.seat(step.args.get("who", "self"), ctx)
     among = step.args.get("among", "others")
     team = game.team_of
-    seats = [s for s in range(game.players) if s != seat
+    seats = [s for s in range(game.players) if s != seat and s not in game.eliminated
              and (among != "opponents" or team(s) != team(seat))]
     if seats:
         game.pending = Target(seat, ctx, tuple(seats))
@@ -144,7 +149,7 @@ def _if(game: Game, ctx: Ctx, step: Step) -> None:
     args = step.args
     holds = True
     if args.get("players") is not None:
-        holds = args["players"] == game.players
+        holds = args["players"] == game.standing()
     if holds and args.get("out") is not None:
         seat = game.seat(args["out"], ctx)
         holds = seat != ctx.actor and not game.hands[seat]
@@ -260,7 +265,9 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("discard_color", "`who` discards every card of the colour in force from its "
               "hand, under the top card (which stays on top).", _discard_color,
               {"who": SEAT_SCHEMA}, ("who",), at_end=True, reads=("color",), main="who"),
-    Primitive("skip", "The next player loses its turn (several skips add up).", _skip, bare=True),
+    Primitive("skip", "The next player loses its turn (several skips add up: the player "
+              "after it, and so on). A skipped player knocked out before the turn passes "
+              "makes its skip void.", _skip, bare=True),
     Primitive("reverse", "The direction of play reverses.", _reverse, bare=True),
     Primitive("turn_to", "The next turn goes to `who` instead of the next player.", _turn_to,
               {"who": SEAT_SCHEMA}, ("who",), main="who"),
@@ -268,7 +275,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "the same one too).", _choose_color, {"who": SEAT_SCHEMA}, bare=True, main="who",
               provides="color"),
     Primitive("choose_player", "`who` (default `self`) chooses another player, the card's "
-              "`target`: among `others` (default) or `opponents` (not of its team).",
+              "`target`: among `others` (default) or `opponents` (not of its team); a player "
+              "knocked out is never chosen.",
               _choose_player, {"who": SEAT_SCHEMA, "among": {
                   "enum": ["others", "opponents"], "description": "Who may be chosen."}},
               bare=True, provides="target"),
@@ -285,7 +293,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("return_card", "The card goes back to its player's hand and the colour in force "
               "reverts to what it was before the card.", _return_card, bare=True),
     Primitive("if", "Runs `then` when every condition given holds, else `else`. Conditions: "
-              "`players` (the number of players equals it), `option` (a boolean option is "
+              "`players` (the number of players still in the round equals it), `option` (a boolean option is "
               "true; decided when the rulebook loads), `out` (that seat, not the player, holds "
               "no cards), `hand_at_least` (the player holds at least that many cards).", _if,
               {"players": {"type": "integer", "minimum": 2, "description": "Number of players."},

@@ -221,8 +221,11 @@ class Game(Runner):
         ctx, hands = self.ctx, self.hands
         if (self.out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
-        nxt = self.turn_to if self.turn_to is not None else self.advance(ctx.actor, 1 + self.skips)
-        self.skips = 0
+        if len(hands[ctx.actor]) == 1 and ctx.face >= 0 and not ctx.called and \
+                self.rulebook.settings.uno_after_effects:
+            self.uno_open = ctx.actor  # its own card left it one card, UNO uncalled
+        nxt = self.turn_to if self.turn_to is not None else self.next_turn(ctx.actor)
+        self.skips = []
         self.turn_to = None
         self.pending = self._turns[nxt]
 
@@ -307,7 +310,7 @@ class Game(Runner):
             self.uno_open = seat
         final = not hand and self.round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final)
-        ctx.pile = pile
+        ctx.pile, ctx.called = pile, uno
         if rule is not None and rule.effect is not None:
             self.push(rule.effect, ctx)
         self.run()

@@ -110,6 +110,7 @@ class Legality(State):
         object every time."""
         faces, memo = self.faces, self.rulebook.memo
         out: list[Action] = []
+        late = hand_size > 2 and self.rulebook.settings.uno_after_effects
         for card in cards:
             face = faces[card].id
             pair = memo.get((seat, face, pile))
@@ -117,7 +118,8 @@ class Legality(State):
                 name = faces[card].name
                 pair = memo[seat, face, pile] = (Action(seat, "play", name, False, pile),
                                                  Action(seat, "play", name, True, pile))
-            if hand_size == 2:
+            if hand_size == 2 or (late and self.card_rules[card] is not None
+                                  and self.card_rules[card].sheds):  # type: ignore[union-attr]
                 out.append(pair[1])
             out.append(pair[0])
         return out

@@ -580,6 +580,7 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
             bluff=bool(_opt(cards.get(rank, {}).get("bluff", False), opts)),
             stack_value=next((st.args["count"] for st in comp.programs[effect]
                               if st.op == "stack_draw"), None) if effect is not None else None,
+            sheds=effect is not None and _sheds(comp.programs, effect),
         ))
     return out
 
@@ -590,6 +591,24 @@ def side_colors(data: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     if isinstance(sides, dict) and sides:
         return list(sides), [list((s or {}).get("colors") or []) for s in sides.values()]
     return ["front"], [list(data.get("colors") or [])]
+
+
+SHEDDING = ("discard_color", "give_cards")  # primitives that may take cards from a hand
+
+
+def _sheds(programs: list[tuple[Step, ...]], program: int) -> bool:
+    """Whether a program (or one nested in it) may take cards from a player's hand."""
+    for step in programs[program]:
+        if step.op in SHEDDING:
+            return True
+        if any(isinstance(v, int) and not isinstance(v, bool) and step.op in NESTING
+               and k in PRIMITIVES[step.op].programs and _sheds(programs, v)
+               for k, v in step.args.items()):
+            return True
+    return False
+
+
+NESTING = tuple(name for name, p in PRIMITIVES.items() if p.programs)
 
 
 def _compile(located: Located, source: str, house: tuple[str, ...],

@@ -72,6 +72,7 @@ class CardRule:
     legal_if: LegalIf | None = None
     bluff: bool = False              # may be played when not legal (and then challenged)
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
+    sheds: bool = False              # its effect may take more cards from its player's hand
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class Settings:
     jump_in: bool = False            # an identical card may be played out of turn
     go_out_on: str = "any"           # any | number: what the last card may be
     knockout_points: int = 0         # round points per player knocked out
+    uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
 
 
 @dataclass(frozen=True, repr=False)

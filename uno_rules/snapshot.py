@@ -66,7 +66,7 @@ def snapshot(game: State) -> dict[str, Any]:
            if rb.piles else {}),
         "color": game.color,
         "direction": game.direction,
-        "skips": game.skips,
+        "skips": list(game.skips),
         "turn_to": game.turn_to,
         "uno_open": game.uno_open,
         "turns": game.turns,
@@ -121,8 +121,9 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         game.out = cards(data["out"])
         if rulebook.piles:
             game.piles = [cards(data["piles"][name]) for name in rulebook.piles]
-        for key in ("color", "direction", "skips", "turn_to", "uno_open", "turns", "over"):
+        for key in ("color", "direction", "turn_to", "uno_open", "turns", "over"):
             setattr(game, key, data[key])
+        game.skips = [int(s) for s in data["skips"]]
         game.first_turns = int(data.get("first_turns", 0))
         if data["result"] is not None:
             game.result = Result(tuple(data["result"][0]), data["result"][1])

@@ -23,7 +23,7 @@ class Ctx:
     """The context of one card being resolved: who played it and what was decided."""
 
     __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
-                 "loser", "drawn", "pile")
+                 "loser", "drawn", "pile", "called")
 
     def __init__(self, actor: int, face: int = -1, honest: bool = True,
                  prev_color: int = NO_COLOR, final: bool = False):
@@ -37,18 +37,20 @@ class Ctx:
         self.loser = -1
         self.drawn = -1             # the card the draw step drew last
         self.pile = 0               # the discard pile it was played on
+        self.called = False         # its player called UNO with it
 
     def to_json(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.__slots__}
-        if not self.pile:
-            del data["pile"]        # one discard pile: the format of before
+        for k in ("pile", "called"):
+            if not data[k]:
+                del data[k]         # the format of before, where these did not exist
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ctx:
         ctx = cls(0)
         for k in cls.__slots__:
-            setattr(ctx, k, data.get(k, 0) if k == "pile" else data[k])
+            setattr(ctx, k, data.get(k, 0) if k in ("pile", "called") else data[k])
         return ctx
 
     def copy(self) -> Ctx:
@@ -115,7 +117,7 @@ class State:
         self.first_turns = 0             # cards turned up by first-card rules (a bound)
         self.color = NO_COLOR
         self.direction = 1
-        self.skips = 0
+        self.skips: list[int] = []       # the seats that lose their next turn (skip steps)
         self.turn_to: int | None = None
         self.uno_open = -1               # seat that may be caught for not calling UNO
         self.stack: list[list[Any]] = []  # frames: [program id, pc, ctx]
@@ -166,6 +168,7 @@ class State:
         new.pending = pending(self.pending)
         new.stack_ctx = ctx(self.stack_ctx)
         new.out_seats, new.eliminated = self.out_seats[:], self.eliminated[:]
+        new.skips = self.skips[:]
         new.giving = [{"queue": [q[:] for q in g["queue"]], "aside": [a[:] for a in g["aside"]],
                        "together": g["together"]} for g in self.giving]
         new.history = self.history[:]
@@ -370,6 +373,19 @@ class State:
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
         self.note("rotate")
+
+    def standing(self) -> int:
+        """How many players are still in the round (not knocked out)."""
+        return self.players - len(self.eliminated)
+
+    def next_turn(self, actor: int) -> int:
+        """The seat that plays after ``actor``'s card: the next one in, passing each seat
+        a skip named (a skip of a seat knocked out since is void)."""
+        seat = self.advance(actor, 1)
+        for skipped in self.skips:
+            if seat == skipped:
+                seat = self.advance(seat, 1)
+        return seat
 
     def knock_out(self, seat: int, to: int | None = None) -> None:
         """Take ``seat`` out of the round; its cards go under the draw pile, or onto the
