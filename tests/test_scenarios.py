@@ -43,6 +43,35 @@ def test_failures_name_the_step(tmp_path: Path, steps: str, message: str) -> Non
     assert outcome.message.startswith(message), outcome.message
 
 
+SPLIT = ("rulebook: teams\nplayers: 4\nname: s\nstate:\n"
+         "  hands: [[red 1], [blue 1], [green 1, green 3, green 4, green 6, green 6, green 9,"
+         " yellow 4], [yellow 1]]\n  discard: [red 3]\nsteps:\n  - {seat: 0, play: red 1}\n")
+
+
+@pytest.mark.parametrize("give, message", [
+    ("[green 1, green 3]", "step 2: give of 2 cards, but seat 2 must give 3"),
+    ("[]", "step 2: give of 0 cards, but seat 2 must give 3"),
+    ("[green 1, green 3, green 4, green 9]", "step 2: give of 4 cards, but seat 2 must give 3"),
+    ("[green 1, blue 1, green 3]", "step 2: give of 3 cards: blue 1 is not in seat 2's hand"),
+    ("[green 1, green 1, green 3]", "step 2: give of 3 cards: green 1 given 2 times, but "
+                                    "seat 2's hand holds 1"),
+])
+def test_a_give_is_the_whole_give(tmp_path: Path, give: str, message: str) -> None:
+    """A `give` step that does not complete the pending give exactly is refused as a whole,
+    before any card is given; the exact give (copies included) is taken."""
+    f = tmp_path / "s.yaml"
+    f.write_text(SPLIT + f"  - {{seat: 2, give: {give}}}\n")
+    [outcome] = run_file(f)
+    assert not outcome.passed
+    assert outcome.message.startswith(message), outcome.message
+    f.write_text(SPLIT + f"  - reject: {{seat: 2, give: {give}}}\n"
+                 "  - expect: {decision: give, turn: 2, hand_sizes: [0, 1, 7, 1]}\n"
+                 "  - {seat: 2, give: [green 6, green 6, yellow 4]}\n"
+                 "  - expect: {decision: turn, turn: 1, hand_sizes: [3, 1, 4, 1]}\n")
+    [outcome] = run_file(f)
+    assert outcome.passed, outcome.message
+
+
 @pytest.mark.parametrize("text, where, message", [
     ("rulebook: classic\nplayers: 2\nname: x\nsteps:\n  - {seat: 0, plya: red 1}\n",
      ":5:15:", "unknown step key 'plya'; did you mean 'play'?"),

@@ -7,6 +7,7 @@ a malformed file raises :class:`ScenarioError` with every problem located.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 import jsonschema
 
 from .actions import Action
+from .decisions import Give
 from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError
 from .game import Game
 from .loader import did_you_mean, load_rulebook, resolve, schema_problems
@@ -230,10 +232,47 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
     elif "jump_in" in step:
         yield Action(seat, "jump_in", str(step["jump_in"]))
     elif "give" in step:
-        for card in step["give"]:
-            yield Action(seat, "give", str(card))
+        yield from _gives(game, seat, [str(card) for card in step["give"]])
     elif "color" in step:
         yield Action(seat, "color", str(step["color"]))
+
+
+def _gives(game: Game, seat: Any, names: list[str]) -> list[Action]:
+    """The actions of a `give` step, one per card. The list is the whole give: unless it
+    completes the give pending for ``seat`` exactly (as many cards as the seat still owes,
+    each in its hand), it is refused as a whole (IllegalAction) before any card is given."""
+    pending = game.pending
+    n = len(names)
+    what = f"give of {n} card{'' if n == 1 else 's'}"
+    if game.over or not isinstance(pending, Give) or pending.seat != seat or not game.giving:
+        raise IllegalAction(f"{what}, but seat {seat} has no give pending{_pending(game)}")
+    hand = game.hands[seat]
+    owed = _owed(game, seat)
+    if n != owed:
+        raise IllegalAction(f"{what}, but seat {seat} must give {owed}")
+    held = Counter(game.faces[c].id for c in hand)
+    wanted: Counter[int] = Counter()
+    for name in names:
+        try:
+            wanted[parse_card(game.rulebook, name, game.side)] += 1
+        except NotationError as exc:
+            raise IllegalAction(f"{what}: {exc}") from None
+    for face, k in wanted.items():
+        if k > held[face]:
+            card = game.rulebook.faces[face].name
+            raise IllegalAction(f"{what}: {card} is not in seat {seat}'s hand" if not held[face]
+                                else f"{what}: {card} given {k} times, but seat {seat}'s hand "
+                                     f"holds {held[face]}")
+    return [Action(seat, "give", name) for name in names]
+
+
+def _owed(game: Game, seat: int) -> int:
+    """How many cards ``seat`` still has to give in the current give."""
+    hand = game.hands[seat]
+    count: Any = next((c for giver, c in game.giving[-1]["queue"] if giver == seat), 0)
+    if count == "half":  # not yet asked (the engine settles it when it asks)
+        count = len(hand) // 2
+    return max(0, min(int(count), len(hand)))  # a giver whose hand runs out is done
 
 
 def _reject(game: Game, step: Mapping[str, Any]) -> None:
