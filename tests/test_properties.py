@@ -138,6 +138,10 @@ def test_random_game_invariants(setup: tuple) -> None:
             break
         decision = game.decision
         assert decision is not None and decision.options, "a decision with no option"
+        assert decision.seat is None or decision.seat not in game.eliminated, \
+            "a knocked-out player decides"
+        assert not any(a.kind in ("target", "loser", "catch") and a.arg in game.eliminated
+                       for a in decision.options), "a knocked-out player is a target"
         if decision.kind == "turn":
             _check_turn_state(game)
         if step % REFUSALS_EVERY == 0:  # illegal actions are refused and change nothing

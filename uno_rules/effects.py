@@ -293,8 +293,9 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("return_card", "The card goes back to its player's hand and the colour in force "
               "reverts to what it was before the card.", _return_card, bare=True),
     Primitive("if", "Runs `then` when every condition given holds, else `else`. Conditions: "
-              "`players` (the number of players still in the round equals it), `option` (a boolean option is "
-              "true; decided when the rulebook loads), `out` (that seat, not the player, holds "
+              "`players` (the number of players still in the round equals it), `option` (a "
+              "boolean option is true; decided when the rulebook loads), `out` (that seat, not "
+              "the player, holds "
               "no cards), `hand_at_least` (the player holds at least that many cards).", _if,
               {"players": {"type": "integer", "minimum": 2, "description": "Number of players."},
                "option": {"type": "string", "description": "Name of a boolean option."},

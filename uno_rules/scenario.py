@@ -210,8 +210,13 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
     if "play" in step:
         card = str(step["play"])
         hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
-        uno = step.get("uno", True) and len(hand) == 2
-        yield Action(seat, "play", card, uno, step.get("pile", 0))
+        pile = step.get("pile", 0)
+        uno = step.get("uno", True)
+        if uno and len(hand) != 2:  # called too where the card's own effect may leave one
+            decision = game.decision
+            uno = decision is not None and any(
+                a.uno and a.pile == pile and a.arg == normalize(card) for a in decision.options)
+        yield Action(seat, "play", card, uno, pile)
         if "color" in step and not game.over:
             yield Action(seat, "color", str(step["color"]))
         return

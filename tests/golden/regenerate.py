@@ -15,15 +15,18 @@ HERE = Path(__file__).resolve().parent
 GOLDEN = [("classic", (), 4, 1), ("classic", (), 2, 2), ("pokemon", (), 3, 3),
           ("ted_lasso", (), 4, 4), ("teams", (), 4, 5), ("no_mercy", (), 4, 6),
           ("classic", ("stacking", "seven_zero", "jump_in"), 4, 7),
-          ("classic", ("partners",), 6, 8)]
+          ("classic", ("partners",), 6, 8), ("flip", (), 3, 9),
+          ("examples/two_piles.yaml", (), 3, 10)]
 
 
 def name(rulebook: str, house: tuple[str, ...], players: int, seed: int) -> str:
-    return "-".join((rulebook, *house, f"{players}p", f"seed{seed}")) + ".json"
+    stem = Path(rulebook).stem
+    return "-".join((stem, *house, f"{players}p", f"seed{seed}")) + ".json"
 
 
 def play(rulebook: str, house: tuple[str, ...], players: int, seed: int) -> dict:
-    rb = uno_rules.load_rulebook(rulebook, house=house)
+    rb = uno_rules.load_rulebook(HERE.parent.parent / rulebook if "/" in rulebook else rulebook,
+                                 house=house)
     game = rb.new_game(players, seed)
     rng = random.Random(seed)
     while not game.over:
