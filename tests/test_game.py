@@ -154,3 +154,11 @@ def test_a_give_started_during_another_give_finishes_first(tmp_path) -> None:
                                                                    "green 1"]
         assert g.decision.kind == "turn" and g.decision.seat == 1
         assert g.giving == []
+
+
+def test_a_give_out_of_place_is_refused_as_such() -> None:
+    game = uno_rules.load_rulebook("classic").new_game(3, 1)
+    seat = game.decision.seat  # type: ignore[union-attr]
+    card = game.hand(seat)[0]
+    with pytest.raises(uno_rules.IllegalAction, match="not an option .pending: seat .* to turn"):
+        game.apply(uno_rules.Action(seat, "give", card))

@@ -168,10 +168,13 @@ class Legality(State):
             fid = self.face_named(str(action.arg))
             if self.held(action.seat, fid) is None:  # type: ignore[arg-type]
                 return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
+            if (action.kind == "give") != (decision.kind == "give"):
+                return f"{action}: not an option ({pending})"
             if decision.kind == "drawn":
                 return f"{action}: only the card just drawn may be played ({pending})"
             if action.uno and len(self.hands[action.seat]) != 2:  # type: ignore[index]
-                return f"{action}: UNO is called only on the next-to-last card"
+                return f"{action}: UNO is called in advance only on the next-to-last card " \
+                       "(or a card that may leave one)"
             if decision.kind == "forced_play":
                 return f"{action}: a card of the colour {self.color_name} must be played"
             if decision.kind == "turn":
