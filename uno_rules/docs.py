@@ -58,7 +58,9 @@ def primitives_markdown() -> str:
         if prim.params:
             out += ["| parameter | required | value | meaning |", "|---|---|---|---|"]
             for name, schema in prim.params.items():
-                req = "yes" if name in prim.required else ""
+                req = "yes" if name in prim.required else \
+                    (f"no (default `{str(prim.defaults[name]).lower()}`)"
+                     if name in prim.defaults else "")
                 desc = schema.get("description", "").split(": `")[0].split(";")[0]
                 out.append(f"| `{name}` | {req} | {_param_text(schema)} | {desc} |")
     return "\n".join(out) + "\n"

@@ -59,6 +59,7 @@ class Primitive:
     provides: str | None = None   # what it decides for later steps
     programs: tuple[str, ...] = ()  # parameters that hold nested step lists
     main: str | None = None       # the parameter a bare value stands for (`turn_to: dealer`)
+    defaults: dict[str, Any] = field(default_factory=dict)  # filled in when compiled
 
 
 def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
@@ -110,12 +111,12 @@ def _turn_to(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _choose_color(game: Game, ctx: Ctx, step: Step) -> None:
-    game.pending = Color(game.seat(step.args.get("who", "self"), ctx), ctx)
+    game.pending = Color(game.seat(step.args["who"], ctx), ctx)
 
 
 def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args.get("who", "self"), ctx)
-    among = step.args.get("among", "others")
+    seat = game.seat(step.args["who"], ctx)
+    among = step.args["among"]
     team = game.team_of
     seats = [s for s in range(game.players) if s != seat and s not in game.eliminated
              and (among != "opponents" or team(s) != team(seat))]
@@ -124,7 +125,7 @@ def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _contest(game: Game, ctx: Ctx, step: Step) -> None:
-    other = game.seat(step.args.get("with", "target"), ctx)
+    other = game.seat(step.args["with"], ctx)
     if other >= 0:
         game.pending = Contest(ctx.actor, ctx, (ctx.actor, other))
 
@@ -148,14 +149,14 @@ def _return_card(game: Game, ctx: Ctx, step: Step) -> None:
 def _if(game: Game, ctx: Ctx, step: Step) -> None:
     args = step.args
     holds = True
-    if args.get("players") is not None:
+    if args["players"] is not None:
         holds = args["players"] == game.standing()
-    if holds and args.get("out") is not None:
+    if holds and args["out"] is not None:
         seat = game.seat(args["out"], ctx)
         holds = seat != ctx.actor and not game.hands[seat]
-    if holds and args.get("hand_at_least") is not None:
+    if holds and args["hand_at_least"] is not None:
         holds = len(game.hands[ctx.actor]) >= args["hand_at_least"]
-    branch = args.get("then") if holds else args.get("else")
+    branch = args["then"] if holds else args["else"]
     if branch is not None:
         game.push(branch, ctx)
 
@@ -180,7 +181,7 @@ def _turn_over(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
-    put_back = step.args.get("put_back", False)
+    put_back = step.args["put_back"]
     if (put_back and not game.draw_pile) or game.first_turns > len(game.rulebook.deck):
         return  # no other card can come up (or every one did): this one stays on top
     game.turn_first_card(put_back=put_back)
@@ -193,19 +194,19 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
         givers = [(first + i) % game.players for i in range(game.players)]
     else:
         givers = [game.seat(s, ctx) for s in (src if isinstance(src, list) else [src])]
-    if step.args.get("all_or_none") and not all(game.hands[g] for g in givers):
+    if step.args["all_or_none"] and not all(game.hands[g] for g in givers):
         return
-    start_giving(game, givers, step.args.get("count", 1), step.args.get("together", False), ctx)
+    start_giving(game, givers, step.args["count"], step.args["together"], ctx)
 
 
 def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
-    partner = game.seat(step.args.get("who", "partner"), ctx)
+    partner = game.seat(step.args["who"], ctx)
     cards = game.cards_of_color(partner, game.color) if partner != ctx.actor else []
     if cards:
-        game.pending = ForcedPlay(partner, ctx, ctx.actor, step.args.get("else"))
+        game.pending = ForcedPlay(partner, ctx, ctx.actor, step.args["else"])
     else:
         game.turn_to = game.advance(partner, 1)
-        if step.args.get("else") is not None:
+        if step.args["else"] is not None:
             game.push(step.args["else"], ctx)
 
 
@@ -218,7 +219,7 @@ def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args.get("who", "self"), ctx)
+    seat = game.seat(step.args["who"], ctx)
     while True:
         got = game.draw_cards(seat, 1)
         if not got:
@@ -229,11 +230,11 @@ def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _stack_draw(game: Game, ctx: Ctx, step: Step) -> None:
-    game.stack_draw(ctx, step.args["count"], step.args.get("challenge_penalty"))
+    game.stack_draw(ctx, step.args["count"], step.args["challenge_penalty"])
 
 
 def _swap_hands(game: Game, ctx: Ctx, step: Step) -> None:
-    other = game.seat(step.args.get("with", "target"), ctx)
+    other = game.seat(step.args["with"], ctx)
     if other >= 0 and other != ctx.actor:
         game.hands[ctx.actor], game.hands[other] = game.hands[other], game.hands[ctx.actor]
         game.note("swap", ctx.actor, other)
@@ -244,8 +245,8 @@ def _rotate_hands(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:
-    to = step.args.get("to")
-    game.knock_out(game.seat(step.args.get("who", "self"), ctx),
+    to = step.args["to"]
+    game.knock_out(game.seat(step.args["who"], ctx),
                    None if to is None else game.rulebook.piles.index(to))
 
 
@@ -273,17 +274,20 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               {"who": SEAT_SCHEMA}, ("who",), main="who"),
     Primitive("choose_color", "`who` (default `self`) chooses the colour in force (any colour, "
               "the same one too).", _choose_color, {"who": SEAT_SCHEMA}, bare=True, main="who",
-              provides="color"),
+              provides="color",
+              defaults={"who": "self"}),
     Primitive("choose_player", "`who` (default `self`) chooses another player, the card's "
               "`target`: among `others` (default) or `opponents` (not of its team); a player "
               "knocked out is never chosen.",
               _choose_player, {"who": SEAT_SCHEMA, "among": {
                   "enum": ["others", "opponents"], "description": "Who may be chosen."}},
-              bare=True, provides="target"),
+              bare=True, provides="target",
+              defaults={"who": "self", "among": "others"}),
     Primitive("contest", "The card's player and `with` (default `target`) hold a contest "
               "decided at the table (asked as `loser S`; drawn at random in simulation); the "
               "loser is `loser` for later steps.", _contest, {"with": SEAT_SCHEMA}, bare=True,
-              at_end=True, provides="loser", main="with"),
+              at_end=True, provides="loser", main="with",
+              defaults={"with": "target"}),
     Primitive("challenge", "`who` may challenge the card. Challenged: `guilty` runs if the card "
               "was not legally played (see the card's `legal_if`), else `innocent`; not "
               "challenged (or the card ended the round): `accepted`.", _challenge,
@@ -322,7 +326,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "the draw pile, which is shuffled. When no other card can come up (or every card "
               "of the deck has), the card stays on top.", _turn_again,
               {"put_back": {"type": "boolean", "description": "Put this card back and shuffle."}},
-              bare=True, main="put_back"),
+              bare=True, main="put_back",
+              defaults={"put_back": False}),
     Primitive("give_cards", "Each giver in `from` chooses `count` cards (a number, or `half`: "
               "half its hand rounded down) and gives them to its partner. `together`: all "
               "choose before any card is received. `all_or_none`: nothing happens unless every "
@@ -333,18 +338,21 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                "together": {"type": "boolean", "description": "Chosen before any is received."},
                "all_or_none": {"type": "boolean", "description": "Only if all givers hold "
                                                                  "cards."}},
-              ("from",)),
+              ("from",),
+              defaults={"count": 1, "together": False, "all_or_none": False}),
     Primitive("partner_plays", "The turn goes to `who` (default `partner`), which must play a "
               "card of the colour in force (a wild does not count); the card has its normal "
               "effect and play goes on from that seat. If it can't, `else` runs and the next "
               "turn is the seat after it.", _partner_plays,
               {"who": SEAT_SCHEMA, "else": STEPS_REF}, bare=True, reads=("color",),
-              programs=("else",)),
+              programs=("else",),
+              defaults={"who": "partner"}),
     Primitive("offer_drawn", "Turn rules: the card just drawn may be played at once if it is "
               "playable (see the `play_drawn` setting).", _offer_drawn, bare=True),
     Primitive("draw_until_playable", "`who` (default `self`) draws one card at a time until "
               "it draws a card it could play (or both piles run out).", _draw_until_playable,
-              {"who": SEAT_SCHEMA}, bare=True, main="who"),
+              {"who": SEAT_SCHEMA}, bare=True, main="who",
+              defaults={"who": "self"}),
     Primitive("stack_draw", "Adds `count` to the pending draw and passes it on: the next "
               "player may answer with a stacking card (see `stacking`) or draw the whole total "
               "and lose its turn. With `challenge_penalty`, the card may be challenged by the "
@@ -356,7 +364,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                   "description": "Extra cards for a failed challenge."}},
               ("count",), at_end=True, main="count"),
     Primitive("swap_hands", "The player swaps hands with `with` (default `target`).",
-              _swap_hands, {"with": SEAT_SCHEMA}, bare=True, reads=("target",), main="with"),
+              _swap_hands, {"with": SEAT_SCHEMA}, bare=True, reads=("target",), main="with",
+              defaults={"with": "target"}),
     Primitive("rotate_hands", "Every hand passes to the next player in the direction of play.",
               _rotate_hands, bare=True),
     Primitive("knock_out", "`who` (default `self`) is knocked out of the round: its cards go "
@@ -364,5 +373,6 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "under the draw pile and it takes no more part; the last player standing wins.",
               _knock_out, {"who": SEAT_SCHEMA, "to": {
                   "type": "string", "description": "A pile declared in `piles`."}},
-              bare=True, at_end=True, main="who"),
+              bare=True, at_end=True, main="who",
+              defaults={"who": "self"}),
 ]}

@@ -46,29 +46,29 @@ def _give(a: dict[str, Any], sub: Callable[[int | None], str]) -> str:
         who = " and then ".join(_who(s) for s in src)
     else:
         who = _who(src)
-    count = a.get("count", 1)
+    count = a["count"]
     what = "half their hand (rounded down)" if count == "half" else _cards(count)
     text = f"{who} give {what} of their choice to their partner"
-    if a.get("together"):
+    if a["together"]:
         text += ", all chosen before any card is received"
-    if a.get("all_or_none"):
+    if a["all_or_none"]:
         text += ", only if all of them still hold cards"
     return text
 
 
 def _if(a: dict[str, Any], sub: Callable[[int | None], str]) -> str:
     conds = []
-    if a.get("players") is not None:
+    if a["players"] is not None:
         conds.append(f"with {a['players']} players")
-    if a.get("out") is not None:
+    if a["out"] is not None:
         conds.append(f"when {_who(a['out'])} is out")
-    if a.get("hand_at_least") is not None:
+    if a["hand_at_least"] is not None:
         conds.append(f"when you hold {a['hand_at_least']} cards or more")
-    then = sub(a.get("then"))
+    then = sub(a["then"])
     if not conds:  # an option decided at load time: just its branch
         return "" if then == NOTHING else then
     text = f"{' and '.join(conds)}: {then}"
-    if a.get("else") is not None:
+    if a["else"] is not None:
         text += f"; otherwise {sub(a['else'])}"
     return text
 
@@ -82,11 +82,11 @@ SAY: dict[str, Say] = {
     "skip": lambda a, s: "the next player loses its turn",
     "reverse": lambda a, s: "the direction of play reverses",
     "turn_to": lambda a, s: f"the next turn goes to {_who(a['who'])}",
-    "choose_color": lambda a, s: f"{_verb(a.get('who', 'self'), 'choose')} the colour",
+    "choose_color": lambda a, s: f"{_verb(a['who'], 'choose')} the colour",
     "choose_player": lambda a, s: "you choose another player"
-                                  + (" of the other team" if a.get("among") == "opponents"
+                                  + (" of the other team" if a["among"] == "opponents"
                                      else ""),
-    "contest": lambda a, s: f"you and {_who(a.get('with', 'target'))} hold a contest, "
+    "contest": lambda a, s: f"you and {_who(a['with'])} hold a contest, "
                             "decided at the table",
     "challenge": lambda a, s: f"{_who(a['who'])} may challenge it: if it was played illegally, "
                               f"{s(a['guilty'])}; if not, {s(a['innocent'])}; unchallenged, "
@@ -94,7 +94,7 @@ SAY: dict[str, Say] = {
     "return_card": lambda a, s: "the card goes back to your hand and the colour reverts",
     "if": _if,
     "turn_again": lambda a, s: ("it goes back into the draw pile, which is shuffled, and "
-                                if a.get("put_back") else "it is ignored and ")
+                                if a["put_back"] else "it is ignored and ")
                                + "another card is turned over",
     "give_cards": _give,
     "turn_over": lambda a, s: "every card is turned over (discard pile, draw pile, hands) and play "
@@ -102,12 +102,12 @@ SAY: dict[str, Say] = {
     "each": lambda a, s: {"others": "each other player in turn", "all": "you, then each other "
                           "player in turn", "opponents": "each player not of your team in "
                           "turn"}[a["seats"]] + ' (as "you"): ' + s(a["then"]),
-    "partner_plays": lambda a, s: f"{_who(a.get('who', 'partner'))} must play a card of the "
+    "partner_plays": lambda a, s: f"{_who(a['who'])} must play a card of the "
                                   "chosen colour (not a wild), which has its normal effect, "
                                   "and play goes on from there; if it can't, "
-                                  f"{s(a.get('else'))} and play goes on after it",
+                                  f"{s(a['else'])} and play goes on after it",
     "offer_drawn": lambda a, s: "if the drawn card can be played, it may be played at once",
-    "draw_until_playable": lambda a, s: f"{_verb(a.get('who', 'self'), 'draw')} until a "
+    "draw_until_playable": lambda a, s: f"{_verb(a['who'], 'draw')} until a "
                                         "playable card comes",
     "stack_draw": lambda a, s: f"the next player must draw {_cards(a['count'])} plus any "
                                "total already pending, unless it answers with a stacking draw "
@@ -115,14 +115,14 @@ SAY: dict[str, Say] = {
                                          "played illegally, you draw the total and the "
                                          "challenger plays on; if not, the challenger draws "
                                          f"the total and {a['challenge_penalty']} more"
-                                         if a.get("challenge_penalty") is not None else ""),
-    "swap_hands": lambda a, s: f"you swap hands with {_who(a.get('with', 'target'))}",
+                                         if a["challenge_penalty"] is not None else ""),
+    "swap_hands": lambda a, s: f"you swap hands with {_who(a['with'])}",
     "rotate_hands": lambda a, s: "every hand passes to the next player in the direction of "
                                  "play",
-    "knock_out": lambda a, s: f"{_verb(a.get('who', 'self'), 'are')} knocked out of the round"
+    "knock_out": lambda a, s: f"{_verb(a['who'], 'are')} knocked out of the round"
                               .replace("ares", "is")
                               + (f", their cards set aside on the {a['to']} pile"
-                                 if a.get("to") else ""),
+                                 if a["to"] else ""),
 }
 
 

@@ -520,6 +520,8 @@ class _Compiler:
                 args[key] = self.program(value, path + (name, key))
             else:
                 args[key] = _opt(value, self.options)
+        for key in prim.params:  # every parameter present: its default, or None
+            args.setdefault(key, prim.defaults.get(key))
         at_end = prim.at_end
         if prim.provides is not None:
             # A choice at the end of a round is asked only if a later at-end step reads it.
