@@ -11,6 +11,7 @@ from .errors import (
     NotationError,
     Problem,
     RulebookError,
+    RunawayEffect,
     ScenarioError,
     SnapshotError,
     UnoRulesError,
@@ -21,7 +22,7 @@ from .rulebook import Rulebook
 
 __all__ = [
     "Action", "Decision", "Game", "IllegalAction", "NotationError", "Problem", "Result",
-    "Rulebook", "RulebookError", "ScenarioError", "SnapshotError", "UnoRulesError",
-    "load_rulebook",
+    "Rulebook", "RulebookError", "RunawayEffect", "ScenarioError", "SnapshotError",
+    "UnoRulesError", "load_rulebook",
 ]
 __version__ = "0.1.0"

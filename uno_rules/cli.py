@@ -76,8 +76,15 @@ class _Cli(click.Group):
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="uno-rules")
-def cli() -> None:
+@click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
+              help="The largest rulebook or scenario file read (default 1 MiB).")
+def cli(max_bytes: int | None) -> None:
     """A declarative rules engine for UNO and its editions."""
+    if max_bytes is not None:
+        from .yamlpos import MAX_BYTES
+
+        token = MAX_BYTES.set(max_bytes)
+        click.get_current_context().call_on_close(lambda: MAX_BYTES.reset(token))
 
 
 @cli.command()
@@ -160,7 +167,7 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.argument("rulebook")
 @house_option
 @set_option
-@click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**9))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2))
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--policy", type=click.Choice(["play_first", "uniform"]), default="play_first",

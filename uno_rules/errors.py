@@ -53,5 +53,10 @@ class IllegalAction(UnoRulesError):
     """An action that is not allowed now; the game is left exactly as it was."""
 
 
+class RunawayEffect(UnoRulesError):
+    """A card's effect ran far longer than any real card can: the rulebook loops. The
+    round is left where it stopped (it can't go on)."""
+
+
 class NotationError(UnoRulesError):
     """A card or action string that can't be parsed."""

@@ -14,10 +14,12 @@ from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
 from .decisions import Runner, Turn
-from .errors import IllegalAction
+from .errors import IllegalAction, RunawayEffect
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
 from .state import Ctx
+
+RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 
 
 class Game(Runner):
@@ -192,7 +194,11 @@ class Game(Runner):
     def run(self) -> None:
         """Run effect frames until a decision is needed or the effect is done."""
         stack, programs = self.stack, self.rulebook.programs
+        budget = RUN_BUDGET
         while stack:
+            budget -= 1
+            if budget < 0:
+                self._runaway(stack[-1])
             frame = stack[-1]
             if frame[0] < 0:  # an out-of-turn action's steps are done: resume what was pending
                 stack.pop()
@@ -214,6 +220,17 @@ class Game(Runner):
             if self.pending is not None:
                 return
         self._resolved()
+
+    def _runaway(self, frame: list[Any]) -> None:
+        step = self.rulebook.programs[frame[0]][max(frame[1] - 1, 0)] if frame[0] >= 0 \
+            else None
+        ctx = frame[2] if frame[0] >= 0 else None
+        card = self.rulebook.card_name(ctx.face) if ctx is not None and ctx.face >= 0 \
+            else "the rules"
+        self.over = True  # it can't go on: refuse every later action
+        raise RunawayEffect(f"{step.where if step else '?'}: the effect of {card} ran more "
+                            f"than {RUN_BUDGET} steps without asking anything "
+                            f"(`{step.op if step else '?'}` loops); the round is stopped")
 
     def _resolved(self) -> None:
         """The current card is fully resolved: players go out, the round ends, or the next

@@ -21,7 +21,7 @@ from .model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
 from .resources import find, house_names, shipped_names
 from .rulebook import Rulebook
 from .schema import rulebook_schema
-from .yamlpos import Located, PathKey, json_path, load_file, load_value
+from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value
 
 
 def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
@@ -362,6 +362,7 @@ def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict
 
 
 PARTNER_SEATS = ("partner", "next_partner")
+DRAWING = ("draw", "draw_until_color", "draw_until_playable")
 HOW = "(`team: {size: N}`)"
 NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
@@ -375,6 +376,9 @@ def _check_steps(located: Located) -> list[Problem]:
     problems = []
     for path, steps in _programs(located.data):
         for at, name, params in _steps(steps, path):
+            if path[0] == "after_draw" and name in DRAWING:
+                problems.append(located.problem(at, f"`after_draw` can't `{name}`: the draw "
+                                                "would run `after_draw` again, without end"))
             if name == "knock_out" and "to" in params and params["to"] not in piles:
                 problems.append(located.problem(at + ("to",), f"no pile {params['to']!r}"
                                                 f"{did_you_mean(str(params['to']), piles)}: "
@@ -788,14 +792,21 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
 
 
 def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
-                  settings: Mapping[str, Any] | None = None) -> Rulebook:
+                  settings: Mapping[str, Any] | None = None,
+                  max_bytes: int | None = None) -> Rulebook:
     """Load, validate and compile a rulebook by shipped name or path.
 
     ``house`` names house-rule overlays (``rulebooks/house/NAME.yaml``, or paths) merged over
     it in order; ``settings`` overrides settings or options by name. Raises
-    :class:`RulebookError` with every problem found.
+    :class:`RulebookError` with every problem found. ``max_bytes`` changes the largest file
+    read (rulebook, extended rulebooks and overlays alike; default 1 MiB).
     """
-    rulebook, problems = check(name_or_path, settings, house)
+    token = None if max_bytes is None else MAX_BYTES.set(max_bytes)
+    try:
+        rulebook, problems = check(name_or_path, settings, house)
+    finally:
+        if token is not None:
+            MAX_BYTES.reset(token)
     if rulebook is None:
         raise RulebookError(problems)
     return rulebook

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,10 +60,11 @@ class Stats:
         }
 
 
-def game_seeds(seed: int, games: int) -> list[int]:
-    """The per-game seeds a run with master ``seed`` uses (deterministic)."""
+def game_seeds(seed: int, games: int) -> Iterator[int]:
+    """The per-game seeds a run with master ``seed`` uses (deterministic), one at a time."""
     master = random.Random(seed)
-    return [master.getrandbits(63) for _ in range(games)]
+    for _ in range(games):
+        yield master.getrandbits(63)
 
 
 def _uniform(game: Game, rng: random.Random) -> Action:

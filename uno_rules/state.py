@@ -336,7 +336,7 @@ class State:
         if got and seat in self.out_seats:
             self.out_seats.remove(seat)  # holding cards again: back in
         self.note("draw", seat, count, tuple(got))
-        if self.rulebook.after_draw is not None and count:
+        if self.rulebook.after_draw is not None and got:  # nothing drawn: nothing follows
             self.push(self.rulebook.after_draw, Ctx(seat))
         return got
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import re
+import stat
+import sys
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +52,12 @@ class Located:
         return Problem(file, line, col, message, json_path(path))
 
 
-MAX_NODES = 200_000  # aliases can make a small file expand enormously ("billion laughs")
+MAX_NODES = 20_000   # aliases can make a small file expand enormously ("billion laughs");
+                     # a shipped rulebook has a few hundred values
+MAX_DEPTH = 64       # nesting; a real rulebook nests a dozen levels
+# The largest file read, in bytes; checked before reading. load_rulebook(max_bytes=...) and
+# the command line's --max-bytes change it for one call.
+MAX_BYTES: ContextVar[int] = ContextVar("MAX_BYTES", default=1 << 20)
 
 
 class _Builder:
@@ -65,6 +75,9 @@ class _Builder:
                                      json_path(path)))
 
     def build(self, node: yaml.Node, path: PathKey, record: bool = True) -> Any:
+        if len(path) > MAX_DEPTH:
+            self.fail(node, path, f"nested more than {MAX_DEPTH} levels deep")
+            return None
         self.count += 1
         if self.count > MAX_NODES:
             if self.count == MAX_NODES + 1:
@@ -116,8 +129,16 @@ def _scalar(node: yaml.ScalarNode) -> Any:
 
 def load_text(text: str, file: str) -> tuple[Located | None, list[Problem]]:
     """Parse YAML text. Returns the located data (or None) and the problems found."""
+    if _flow_depth(text) > MAX_DEPTH:  # PyYAML scans deep flow nesting in quadratic time
+        return None, [Problem(file, 1, 1, f"nested more than {MAX_DEPTH} levels deep")]
+    # PyYAML composes recursively: a low recursion limit stops absurd nesting early (what
+    # is allowed is checked, located, by the builder).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(limit, _depth() + 40 * MAX_DEPTH))
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        return None, [Problem(file, 1, 1, f"nested more than {MAX_DEPTH} levels deep")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -125,6 +146,8 @@ def load_text(text: str, file: str) -> tuple[Located | None, list[Problem]]:
         return None, [Problem(file, line, col, f"YAML syntax error: {msg}")]
     except yaml.YAMLError as exc:  # pragma: no cover - non-marked errors are rare
         return None, [Problem(file, 1, 1, f"YAML error: {exc}")]
+    finally:
+        sys.setrecursionlimit(limit)
     if node is None:
         return Located({}, {(): (file, 1, 1)}, file), [Problem(file, 1, 1, "the file is empty")]
     problems: list[Problem] = []
@@ -133,13 +156,73 @@ def load_text(text: str, file: str) -> tuple[Located | None, list[Problem]]:
     return Located(data, builder.positions, file), problems
 
 
+def read_text(path: str | Path) -> str:
+    """The text of a regular UTF-8 file no larger than ``MAX_BYTES``; anything else (a
+    missing file, a device, a FIFO, a huge file, bytes that are not UTF-8) raises
+    ``ValueError`` with a one-line reason, before more than the limit is read."""
+    limit = MAX_BYTES.get()
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_size > limit:
+            raise ValueError(f"{info.st_size} bytes, more than the limit of {limit} "
+                             "(--max-bytes to allow more)")
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise ValueError(exc.strerror or str(exc)) from None
+    if len(data) > limit:
+        raise ValueError(f"more than the limit of {limit} bytes (--max-bytes to allow more)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 text (byte {data[exc.start]:#04x} at offset "
+                         f"{exc.start})") from None
+
+
+_FLOW = re.compile(r"""[\[\]{}"'#\n]""")
+
+
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of ``[ ]`` and ``{ }`` outside quotes and comments (a linear
+    scan; quotes and comments are followed roughly, which is enough for a limit)."""
+    depth = deepest = 0
+    quote = ""
+    comment = False
+    for match in _FLOW.finditer(text):
+        ch = match.group()
+        if comment:
+            comment = ch != "\n"
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            comment = True
+    return deepest
+
+
+def _depth() -> int:
+    """How deep the call stack is now."""
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1  # type: ignore[assignment]
+    return depth
+
+
 def load_file(path: str | Path) -> tuple[Located | None, list[Problem]]:
     """Read and parse a YAML file (a missing or unreadable file is a problem, not a crash)."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(name, 1, 1, f"can't read file: {exc.strerror or exc}")]
+        text = read_text(path)
+    except ValueError as exc:
+        return None, [Problem(name, 1, 1, f"can't read file: {exc}")]
     return load_text(text, name)
 
 

@@ -1,0 +1,83 @@
+"""Time and memory of hostile inputs, each in a fresh process: every one must end with
+exit 1 (2 for a scenario file) within 2 s of CPU time and 200 MB. CI runs this script;
+the tests (tests/test_hostile.py) check the messages.
+
+Run: ``python bench/hostile.py`` (exit 1 if any input is over its limits).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CPU_SECONDS, MEGABYTES = 2.0, 200
+
+
+def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
+    big = tmp / "big.yaml"
+    big.write_text("name: big\n# " + "x" * 5_000_000 + "\n")
+    fifo = tmp / "fifo.yaml"
+    os.mkfifo(fifo)
+    utf16 = tmp / "utf16.yaml"
+    utf16.write_bytes("name: x\n".encode("utf-16"))
+    deep = tmp / "deep.yaml"
+    deep.write_text("a: " + "[" * 50_000 + "]" * 50_000 + "\n")
+    bomb = "[" + ",".join(["&a [x,x,x,x,x,x,x,x,x]"] + ["*a"] * 8) + "]"
+    for level in range(1, 9):
+        bomb = f"&l{level} " + bomb if level == 1 else bomb
+    alias = ("a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+             "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+             "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n"
+             "g: [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]\n")
+    set_bomb = ("[&a [x,x,x,x,x,x,x,x,x], &b [*a,*a,*a,*a,*a,*a,*a,*a,*a], "
+                "&c [*b,*b,*b,*b,*b,*b,*b,*b,*b], &d [*c,*c,*c,*c,*c,*c,*c,*c,*c], "
+                "&e [*d,*d,*d,*d,*d,*d,*d,*d,*d], [*e,*e,*e,*e,*e,*e,*e,*e,*e]]")
+    aliases = tmp / "aliases.yaml"
+    aliases.write_text(alias)
+    return [
+        ("/dev/zero", ["validate", "/dev/zero"], 1),
+        ("/dev/urandom", ["validate", "/dev/urandom"], 1),
+        ("a FIFO", ["validate", str(fifo)], 1),
+        ("a FIFO as a scenario", ["scenario", str(fifo)], 2),
+        ("5 MB file", ["validate", str(big)], 1),
+        ("UTF-16 file", ["validate", str(utf16)], 1),
+        ("50,000 levels of nesting", ["validate", str(deep)], 1),
+        ("alias bomb file", ["validate", str(aliases)], 1),
+        ("alias bomb in --set", ["simulate", "classic", "--games", "1", "--set",
+                                 f"hand_size={set_bomb}"], 1),
+        ("--games 10**23", ["simulate", "classic", "--games", "9" * 23], 1),
+        ("hand_size 7.0", ["simulate", "classic", "--games", "1", "--set", "hand_size=7.0"], 1),
+    ]
+
+
+def measure(args: list[str]) -> tuple[int, float, float, str]:
+    """Exit code, CPU seconds and peak MB of ``uno-rules ARGS`` in a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-m", "uno_rules.cli", *args], capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    peak_mb = after.ru_maxrss / 1024  # Linux: kilobytes; the largest child so far
+    last = (proc.stderr or proc.stdout).strip().splitlines()
+    return proc.returncode, cpu, peak_mb, last[-1] if last else ""
+
+
+def main() -> int:
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, args, code in cases(Path(tmp)):
+            got, cpu, peak, line = measure(args)
+            ok = got == code and cpu < CPU_SECONDS and peak < MEGABYTES
+            failed += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {name:<26} exit {got} (want {code}) "
+                  f"{cpu:5.2f} s {peak:6.1f} MB  {line[:90]}")
+    print(f"{failed} over the limits ({CPU_SECONDS} s CPU, {MEGABYTES} MB)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
