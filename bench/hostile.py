@@ -38,6 +38,14 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
                 "&e [*d,*d,*d,*d,*d,*d,*d,*d,*d], [*e,*e,*e,*e,*e,*e,*e,*e,*e]]")
     aliases = tmp / "aliases.yaml"
     aliases.write_text(alias)
+    for i in range(1500):
+        base = "classic" if i == 0 else f"chain{i - 1}.yaml"
+        (tmp / f"chain{i}.yaml").write_text(f"name: c{i}\nextends: {base}\n")
+    long_int = tmp / "long_int.yaml"
+    long_int.write_text("name: x\nextends: classic\nsettings: {hand_size: " + "9" * 5000 + "}\n")
+    copies = tmp / "copies.yaml"
+    copies.write_text("name: x\nextends: classic\ndeck:\n  numbers: {ranks: [1], colors: all, "
+                      "copies: 10000000}\n")
     return [
         ("/dev/zero", ["validate", "/dev/zero"], 1),
         ("/dev/urandom", ["validate", "/dev/urandom"], 1),
@@ -51,6 +59,9 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
                                  f"hand_size={set_bomb}"], 1),
         ("--games 10**23", ["simulate", "classic", "--games", "9" * 23], 1),
         ("hand_size 7.0", ["simulate", "classic", "--games", "1", "--set", "hand_size=7.0"], 1),
+        ("extends chain of 1,500", ["validate", str(tmp / "chain1499.yaml")], 1),
+        ("a 5,000-digit integer", ["validate", str(long_int)], 1),
+        ("copies: 10000000", ["validate", str(copies)], 1),
     ]
 
 

@@ -119,3 +119,35 @@ def test_a_runaway_effect_is_stopped_with_a_typed_error(monkeypatch: pytest.Monk
     assert game.over  # stopped: no later action is taken
     with pytest.raises(uno_rules.IllegalAction):
         game.apply("1 draw")
+
+
+def test_a_number_too_long_to_read(tmp_path: Path) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text("name: long\nextends: classic\nsettings:\n  hand_size: " + "9" * 5000 + "\n")
+    assert f"{path}:4:14: a number with 5000 digits is too long" in _one_line(
+        ["validate", str(path)])
+
+
+def test_a_long_extends_chain(tmp_path: Path) -> None:
+    for i in range(200):
+        base = "classic" if i == 0 else f"c{i - 1}.yaml"
+        (tmp_path / f"c{i}.yaml").write_text(f"name: c{i}\nextends: {base}\n")
+    assert "a chain of more than 32 rulebooks extending each other" in _one_line(
+        ["validate", str(tmp_path / "c199.yaml")])
+    assert runner.invoke(cli, ["validate", str(tmp_path / "c20.yaml")]).exit_code == 0
+
+
+@pytest.mark.parametrize(("step", "message"), [
+    ("{seat: 0, give: 5}", "expected array, got integer 5"),
+    ("{seat: 0, give: null}", "expected array, got null"),
+    ("{seat: 0, play: [red, 5]}", "expected string, got list"),
+    ("{seat: zero, draw: true}", "expected integer, got string 'zero'"),
+])
+def test_scenario_step_values_of_the_wrong_type(tmp_path: Path, step: str,
+                                                message: str) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(f"rulebook: classic\nplayers: 2\nsteps: [{step}]\n")
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}:3:") and message in lines[0], lines

@@ -54,6 +54,10 @@ def _merge(base: Any, over: Any) -> Any:
     return over
 
 
+MAX_EXTENDS = 32  # rulebooks in one `extends` chain
+MAX_DECK = 10_000  # cards in a deck (the largest edition has 168)
+
+
 def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> Located | None:
     """Read a rulebook file with everything it extends and the overlays it includes, merged
     in that order (so the file's own keys win), with positions."""
@@ -73,6 +77,10 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         if base_path.resolve() in here:
             cycle = " -> ".join(p.name for p in (*here, base_path.resolve()))
             problems.append(located.problem(("extends",), f"extends cycle: {cycle}"))
+            return None
+        if len(here) >= MAX_EXTENDS:
+            problems.append(located.problem(("extends",), f"a chain of more than "
+                                            f"{MAX_EXTENDS} rulebooks extending each other"))
             return None
         if not base_path.exists():
             problems.append(located.problem(("extends",), f"can't find rulebook {base_ref!r} "
@@ -132,11 +140,12 @@ def schema_problems(located: Located, validator: jsonschema.protocols.Validator
     errors = sorted(validator.iter_errors(located.data),
                     key=lambda e: [str(x) for x in e.absolute_path])
     for error in errors:
-        problems.extend(_schema_problem(located, error))
+        problems.extend(schema_problem(located, error))
     return _dedupe(problems)
 
 
-def _schema_problem(located: Located, error: jsonschema.ValidationError) -> list[Problem]:
+def schema_problem(located: Located, error: jsonschema.ValidationError) -> list[Problem]:
+    """One schema violation as located one-line problems."""
     path: PathKey = tuple(error.absolute_path)
     if error.validator in ("anyOf", "oneOf") and error.context:
         return _best_branch(located, error)
@@ -202,7 +211,7 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
         return [located.problem(path, f"expected {want}, got {_type_name(inst)} {inst!r}")]
     out: list[Problem] = []
     for sub in best:
-        out.extend(_schema_problem(located, sub))
+        out.extend(schema_problem(located, sub))
     return out
 
 
@@ -468,6 +477,9 @@ def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
             len(group.get("colors") or [None])
         per_side[side] += copies * ncol * len(group["ranks"])
     total = per_side[0]
+    if total > MAX_DECK:
+        return out + [located.problem(("deck",), f"the deck has {total} cards, more than "
+                                      f"{MAX_DECK}")]
     if any(n != total for n in per_side):
         counts = ", ".join(f"{side} {n}" for side, n in zip(side_names, per_side, strict=True))
         out.append(located.problem(("deck",), f"every side needs as many cards as the others: "

@@ -13,20 +13,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from .actions import Action
 from .decisions import Give
 from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError
 from .game import Game
-from .loader import did_you_mean, load_rulebook, resolve, schema_problems
+from .loader import (
+    did_you_mean,
+    load_rulebook,
+    resolve,
+    schema_problem,
+    schema_problems,
+    strict_validator,
+)
 from .notation import SIDES, normalize, parse_card, parse_whole_card
 from .position import Position, game_from_position
 from .resources import schema
 from .rulebook import Rulebook
 from .yamlpos import Located, PathKey, load_file
 
-_VALIDATOR = jsonschema.Draft202012Validator(schema("scenario"))
+_VALIDATOR = strict_validator(schema("scenario"))
+# An action step's values, checked against the schema's `action` (its keys are checked
+# by _check_step, which names the valid ones).
+_ACTION = strict_validator({**schema("scenario")["$defs"]["action"],
+                            "$defs": schema("scenario")["$defs"]})
 SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
                "catch", "jump_in", "call_uno")
@@ -122,6 +131,11 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
             out.append(located.problem(path, "`expect` and `reject` stand alone in their step"))
         if "reject" in step:
             out.extend(_check_step(located, path + ("reject",), step["reject"]))
+        return out
+    for error in _ACTION.iter_errors(dict(step)):  # values of the right types
+        error.path.extendleft(reversed(path))  # located from the file's root
+        out.extend(schema_problem(located, error))
+    if out:
         return out
     acts = [k for k in kinds if k != "color"] or kinds
     if len(acts) != 1:

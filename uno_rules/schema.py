@@ -235,7 +235,8 @@ def rulebook_schema() -> dict[str, Any]:
                                "anyOf": [{"const": "all"},
                                          {"type": "array", "items": {"type": "string"},
                                           "minItems": 1}]},
-                    "copies": _or_ref({"type": "integer", "minimum": 0, "description":
+                    "copies": _or_ref({"type": "integer", "minimum": 0, "maximum": 1000,
+                                       "description":
                                        "Copies of each rank in each colour (or in all, for "
                                        "colourless cards)."}),
                     "points": {"description": "Score value: an integer, or `face` for the "

@@ -88,7 +88,14 @@ class _Builder:
             self.positions[path] = (self.file, node.start_mark.line + 1,
                                     node.start_mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
-            return _scalar(node)
+            try:
+                return _scalar(node)
+            except (yaml.YAMLError, ValueError) as exc:
+                self.fail(node, path, _scalar_problem(node, exc))
+                return None
+        if node.tag not in (_SEQ, _MAP):
+            self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
+            return None
         if id(node) in self.active:
             self.fail(node, path, "an alias refers to a value that contains it")
             return None
@@ -105,9 +112,11 @@ class _Builder:
         for key_node, value_node in node.value:
             if self.count > MAX_NODES:
                 break
+            found = len(self.problems)
             key = self.build(key_node, path, record=False)
             if not isinstance(key, (str, int, float, bool)) or key is None:
-                self.fail(key_node, path, "mapping keys must be plain scalars")
+                if len(self.problems) == found:  # not already reported
+                    self.fail(key_node, path, "mapping keys must be plain scalars")
                 continue
             key = str(key) if not isinstance(key, str) else key
             if key in out:
@@ -116,6 +125,18 @@ class _Builder:
                 self.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             out[key] = self.build(value_node, path + (key,))
         return out
+
+
+_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+
+
+def _scalar_problem(node: yaml.ScalarNode, exc: Exception) -> str:
+    """Why a scalar can't be read, in one line."""
+    if node.tag == "tag:yaml.org,2002:merge":
+        return "merge keys (<<) are not supported: write the keys out"
+    if isinstance(exc, ValueError):  # Python's limit on digits
+        return f"a number with {len(node.value)} digits is too long"
+    return f"unsupported YAML tag {node.tag!r}"
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
