@@ -5,7 +5,9 @@ memory are measured by bench/hostile.py, which CI runs."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import uno_rules
 from uno_rules import game as game_module
 from uno_rules.cli import cli
 from uno_rules.loader import check
+from uno_rules.simulate import random_moves
 
 HERE = Path(__file__).resolve().parent
 FILES = sorted((HERE / "hostile").glob("*.yaml"))
@@ -151,3 +154,77 @@ def test_scenario_step_values_of_the_wrong_type(tmp_path: Path, step: str,
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"{path}:3:") and message in lines[0], lines
+
+
+# ------------------------------------------------------------------ snapshots
+def _snapshot(house: tuple[str, ...] = ()) -> dict:
+    rulebook = uno_rules.load_rulebook("classic", house=house)
+    game = rulebook.new_game(4, 3)
+    random_moves(game, random.Random(3), 12)
+    return json.loads(json.dumps(game.snapshot()))
+
+
+def _bad(snapshot: dict, match: str) -> None:
+    rulebook = uno_rules.load_rulebook("classic")
+    with pytest.raises(uno_rules.SnapshotError, match=match):
+        rulebook.restore(snapshot)
+    with pytest.raises(uno_rules.SnapshotError, match=match):
+        uno_rules.restore(snapshot)
+
+
+def test_a_sound_snapshot_restores() -> None:
+    snapshot = _snapshot()
+    game = uno_rules.restore(snapshot)
+    assert game.snapshot() == snapshot
+
+
+def test_snapshots_with_cards_removed_repeated_or_invented() -> None:
+    removed = _snapshot()
+    removed["hands"][0].pop()
+    _bad(removed, "a card is missing, repeated or foreign")
+    repeated = _snapshot()
+    repeated["hands"][0].append(repeated["hands"][0][0])
+    _bad(repeated, "a card is missing, repeated or foreign")
+    invented = _snapshot()
+    invented["hands"][1] += ["wild"] * 8     # 12 wilds in a deck of 4
+    _bad(invented, "a card is missing, repeated or foreign")
+    unknown = _snapshot()
+    unknown["hands"][1].append("purple 5")
+    _bad(unknown, "unknown card 'purple 5'")
+
+
+@pytest.mark.parametrize(("change", "match"), [
+    (lambda s: s.update(players=5), "4 hands for 5 players|5 hands"),
+    (lambda s: s["pending"].update(seat=9), "a turn decision for seat 9"),
+    (lambda s: s.update(direction="cw"), "direction 'cw' is not 1 or -1"),
+    (lambda s: s.update(skips=[10**18]), "a seat that is not one of the players"),
+    (lambda s: s.update(color=7), "colour 7 is not one of the side in play"),
+    (lambda s: s.update(players=11), "11 players"),
+    (lambda s: s.update(pending=None), "no pending decision"),
+    (lambda s: s.update(stack=[[999, 0, 0]]), "program 999"),
+    (lambda s: s.update(rng=[3, [1, 2], None]), "malformed snapshot"),
+    (lambda s: s.pop("hands"), "malformed snapshot: KeyError"),
+])
+def test_inconsistent_snapshots_are_refused(change, match: str) -> None:
+    snapshot = _snapshot()
+    change(snapshot)
+    _bad(snapshot, match)
+
+
+@pytest.mark.parametrize("value", [None, [1, 2], "snapshot", 5])
+def test_a_snapshot_that_is_not_a_mapping(value: object) -> None:
+    with pytest.raises(uno_rules.SnapshotError, match="a snapshot is a mapping"):
+        uno_rules.load_rulebook("classic").restore(value)  # type: ignore[arg-type]
+    with pytest.raises(uno_rules.SnapshotError, match="a snapshot is a mapping"):
+        uno_rules.restore(value)  # type: ignore[arg-type]
+
+
+def test_house_rules_and_settings_are_restored_not_dropped() -> None:
+    snapshot = _snapshot(("stacking",))
+    with pytest.raises(uno_rules.SnapshotError, match="with house rules \\['stacking'\\]"):
+        uno_rules.load_rulebook("classic").restore(snapshot)
+    game = uno_rules.restore(snapshot)
+    assert game.rulebook.house == ("stacking",) and game.snapshot() == snapshot
+    with_set = uno_rules.load_rulebook("classic", settings={"hand_size": "5"}).new_game(3, 1)
+    restored = uno_rules.restore(with_set.snapshot())
+    assert restored.rulebook.settings.hand_size == 5

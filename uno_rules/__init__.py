@@ -17,12 +17,12 @@ from .errors import (
     UnoRulesError,
 )
 from .game import Game
-from .loader import load_rulebook
+from .loader import load_rulebook, restore
 from .rulebook import Rulebook
 
 __all__ = [
     "Action", "Decision", "Game", "IllegalAction", "NotationError", "Problem", "Result",
     "Rulebook", "RulebookError", "RunawayEffect", "ScenarioError", "SnapshotError",
-    "UnoRulesError", "load_rulebook",
+    "UnoRulesError", "load_rulebook", "restore",
 ]
 __version__ = "0.1.0"

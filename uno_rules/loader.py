@@ -16,7 +16,8 @@ from typing import Any
 import jsonschema
 
 from .effects import PRIMITIVES, step_reads
-from .errors import Problem, RulebookError
+from .errors import Problem, RulebookError, SnapshotError
+from .game import Game
 from .model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
 from .resources import find, house_names, shipped_names
 from .rulebook import Rulebook
@@ -824,4 +825,21 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     return rulebook
 
 
-__all__ = ["load_rulebook", "check", "resolve", "shipped_names", "house_names", "json_path"]
+def restore(snapshot: Mapping[str, Any]) -> Game:
+    """Continue a game from :meth:`Game.snapshot` output, loading its rulebook as it was
+    (the same source, house rules and settings); raises :class:`SnapshotError`."""
+    if not isinstance(snapshot, Mapping):
+        raise SnapshotError(f"a snapshot is a mapping, not {type(snapshot).__name__}")
+    try:
+        rulebook = load_rulebook(snapshot.get("source") or snapshot["rulebook"],
+                                 house=list(snapshot["house"]),
+                                 settings=dict(snapshot["set"]))
+    except (KeyError, TypeError) as exc:
+        raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
+    except RulebookError as exc:
+        raise SnapshotError(f"can't load the snapshot's rulebook: {exc}") from None
+    return rulebook.restore(snapshot)
+
+
+__all__ = ["load_rulebook", "restore", "check", "resolve", "shipped_names", "house_names",
+           "json_path"]

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from .actions import Action, Result
 from .decisions import ask_from_json
 from .errors import NotationError, SnapshotError
-from .model import Rules
+from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
 from .state import Ctx, State
 
@@ -48,6 +48,7 @@ def snapshot(game: State) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "rulebook": rb.name,
+        "source": str(rb.source),
         "house": list(rb.house),
         "set": dict(rb.overrides),
         "players": game.players,
@@ -92,13 +93,26 @@ def snapshot(game: State) -> dict[str, Any]:
 def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
             data: Mapping[str, Any]) -> S:
     """Rebuild a game from :func:`snapshot` output into ``blank(players, seed, dealer)``, a
-    state with nothing dealt; raises :class:`SnapshotError`."""
+    state with nothing dealt; raises :class:`SnapshotError` unless the snapshot is complete
+    and consistent: of this rulebook with the same house rules and settings, every card of
+    the deck once, every seat, colour, program and pending decision valid."""
+    if not isinstance(data, Mapping):
+        raise SnapshotError(f"a snapshot is a mapping, not {type(data).__name__}")
     try:
         if data.get("format") != FORMAT:
             raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
         if data["rulebook"] != rulebook.name:
             raise SnapshotError(f"snapshot is of rulebook {data['rulebook']!r}, "
                                 f"not {rulebook.name!r}")
+        if list(data["house"]) != list(rulebook.house) or \
+                dict(data["set"]) != dict(rulebook.overrides):
+            raise SnapshotError(f"snapshot is of {data['rulebook']} with house rules "
+                                f"{list(data['house'])} and settings {dict(data['set'])}, not "
+                                f"{list(rulebook.house)} and {dict(rulebook.overrides)}: load "
+                                "the rulebook with those (uno_rules.restore does)")
+        if type(data["players"]) is not int or data["players"] not in rulebook.player_counts():
+            raise SnapshotError(f"snapshot has {data['players']!r} players; {rulebook.name} "
+                                f"is for {rulebook.players_text()}")
         game = blank(int(data["players"]), data["seed"], data["dealer"])
 
         def cards(names: list[str]) -> list[int]:
@@ -151,11 +165,80 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         game.history = [Action.parse(a) for a in data["history"]]
         version, internal, gauss = data["rng"]
         game.rng.setstate((version, tuple(internal), gauss))
+        problem = _inconsistency(game)
+        if problem:
+            raise SnapshotError(f"inconsistent snapshot: {problem}")
         return game
     except SnapshotError:
         raise
-    except (KeyError, IndexError, TypeError, ValueError, NotationError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, NotationError) as exc:
         raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
+
+
+def _inconsistency(game: State) -> str | None:
+    """What makes a restored state impossible (None when it is consistent)."""
+    rb, n = game.rulebook, game.players
+
+    def seat(value: Any) -> bool:
+        return type(value) is int and 0 <= value < n
+
+    if len(game.hands) != n:
+        return f"{len(game.hands)} hands for {n} players"
+    faces = sorted(f for card in game.all_cards() for f in rb.cards[card])
+    if faces != sorted(rb.deck_faces()):
+        return "its cards are not the deck's: a card is missing, repeated or foreign"
+    colors = set(rb.side_colors[game.side]) | {NO_COLOR}
+    if any(type(c) is not int or c not in colors for c in [game.color, *game.colors]):
+        return f"colour {game.color!r} is not one of the side in play"
+    if game.direction not in (1, -1) or type(game.direction) is not int:
+        return f"direction {game.direction!r} is not 1 or -1"
+    if not all(seat(s) for s in [*game.skips, *game.out_seats, *game.eliminated]) or \
+            not (game.turn_to is None or seat(game.turn_to)) or \
+            not (game.uno_open == -1 or seat(game.uno_open)):
+        return "a seat that is not one of the players"
+    if any(game.hands[s] for s in game.eliminated):
+        return "a knocked-out player holds cards"
+    if type(game.turns) is not int or game.turns < 0 or type(game.over) is not bool:
+        return "turns or over of the wrong type"
+    if not 0 <= game.focus < rb.discard_piles:
+        return f"discard pile {game.focus} in focus, of {rb.discard_piles}"
+    contexts = [game.ctx] + [f[2] for f in game.stack if f[0] >= 0]
+    contexts += [a.ctx for a in (game.pending, *[f[2] for f in game.stack if f[0] < 0])
+                 if a is not None and a.ctx is not None]
+    for ctx in contexts:
+        if not seat(ctx.actor) or not -1 <= ctx.face < len(rb.cards) or \
+                not 0 <= ctx.pile < rb.discard_piles:
+            return "a card being resolved has an impossible player, card or pile"
+    for program, pc, _ in game.stack:
+        if program != -1 and not (0 <= program < len(rb.programs)
+                                  and 0 <= pc <= len(rb.programs[program])):
+            return f"an effect frame at program {program}, step {pc}, that does not exist"
+    pending = game.pending
+    if game.over:
+        if game.result is None or not all(seat(s) for s in game.result.winners):
+            return "a round over with no valid result"
+        return None
+    if pending is None:
+        return "a round going on with no pending decision"
+    return _pending_problem(game, pending, seat)
+
+
+def _pending_problem(game: State, pending: Any, seat: Callable[[Any], bool]) -> str | None:
+    """What is wrong with the pending decision (None when it can be answered)."""
+    rb = game.rulebook
+    if not (seat(pending.seat) or (pending.seat is None and pending.kind == "contest")):
+        return f"a {pending.kind} decision for seat {pending.seat!r}"
+    data = pending.data()
+    programs = range(len(rb.programs))
+    if pending.kind == "drawn" and pending.card not in game.hands[pending.seat]:
+        return "the drawn card offered is not in the player's hand"
+    if pending.kind in ("target", "contest") and not all(seat(s) for s in data):
+        return f"a {pending.kind} among seats that are not players"
+    if pending.kind == "challenge" and not all(p in programs for p in data):
+        return "a challenge whose outcomes are not programs of the rulebook"
+    if pending.kind != "turn" and pending.ctx is None:
+        return f"a {pending.kind} decision about no card"
+    return None
 
 
 def describe_event(game: State, event: tuple[Any, ...]) -> str:
