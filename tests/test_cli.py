@@ -231,3 +231,20 @@ def test_house_and_scenario_set_problems_name_what_was_given(tmp_path: Path) -> 
     scenario.write_text("rulebook: classic\nplayers: 2\nset: {hand_sise: 5}\nsteps: []\n")
     line = _one_line_error(["scenario", str(scenario)], code=2)
     assert line.startswith(f"{scenario}:3:6: set: hand_sise=5: unknown setting 'hand_sise'")
+
+
+def test_an_internal_error_is_one_line_exit_3_and_debug_shows_where(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import uno_rules.explain
+
+    def broken(rulebook: object) -> str:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(uno_rules.explain, "explain", broken)
+    result = runner.invoke(cli, ["explain", "classic"])
+    assert result.exit_code == 3
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("internal error (a bug; --debug shows "
+                                                   "where): KeyError"), lines
+    debug = runner.invoke(cli, ["--debug", "explain", "classic"])
+    assert debug.exit_code == 3 and "Traceback" in debug.output and "broken" in debug.output

@@ -70,7 +70,13 @@ class _Cli(click.Group):
         except (KeyboardInterrupt, BrokenPipeError):
             sys.exit(1)
         except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 3
-            _fail(f"internal error: {type(exc).__name__}: {exc}", 3)
+            if "--debug" in (args if args is not None else sys.argv[1:]):
+                import traceback
+
+                traceback.print_exc()
+            message = " ".join(str(exc).split())[:300]  # one line, however long the cause
+            _fail(f"internal error (a bug; --debug shows where): {type(exc).__name__}: "
+                  f"{message}", 3)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -78,7 +84,8 @@ class _Cli(click.Group):
 @click.version_option(package_name="uno-rules")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
               help="The largest rulebook or scenario file read (default 1 MiB).")
-def cli(max_bytes: int | None) -> None:
+@click.option("--debug", is_flag=True, help="On an internal error, print the traceback.")
+def cli(max_bytes: int | None, debug: bool) -> None:
     """A declarative rules engine for UNO and its editions."""
     if max_bytes is not None:
         from .yamlpos import MAX_BYTES
