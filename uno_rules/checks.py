@@ -1,0 +1,309 @@
+"""The checks of a rulebook that a JSON Schema can't express: colours and ranks of the deck,
+option references and their types where they are used, what steps name (partners, piles),
+and whether the deck can deal every player count."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .effects import PRIMITIVES
+from .errors import Problem
+from .problems import did_you_mean, schema_problems, strict_validator
+from .schema import rulebook_schema
+from .yamlpos import Located, PathKey, json_path
+
+RULEBOOK_VALIDATOR = strict_validator(rulebook_schema())
+MAX_DECK = 10_000  # cards in a deck (the largest edition has 168)
+
+
+def _walk_refs(value: Any, path: PathKey):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk_refs(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_refs(v, path + (i,))
+    elif isinstance(value, str) and value.startswith("$"):
+        yield path, value[1:]
+
+
+SECTIONS = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn",
+            "stacking")  # the parts of a rulebook where `$option` references may stand
+
+
+def semantic(located: Located, hand_overridden: bool = False,
+              schema_ok: bool = True) -> list[Problem]:
+    """The checks a schema can't express. They run beside the schema's (so one pass reports
+    both); on parts the schema found malformed they add nothing."""
+    problems: list[Problem] = []
+    for part in (_check_players, _check_deck, _check_refs, _check_steps):
+        try:
+            problems.extend(part(located))
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError):
+            continue  # malformed there: the schema's problems say why
+    if schema_ok and not problems:
+        problems.extend(_option_problems(located))
+    if schema_ok and not problems:
+        problems.extend(_check_sizes(located, hand_overridden))
+    return problems
+
+
+def _check_players(located: Located) -> list[Problem]:
+    missing = [k for k in ("min", "max") if k not in located.data["players"]]
+    # optional in the schema so that an overlay may set one of them
+    return [located.problem(("players",), f"players.{k} is required but missing")
+            for k in missing[:1]]
+
+
+def _check_sides(located: Located) -> list[Problem]:
+    """Colours come from `colors` or from `sides`, not both; a colour names one side's."""
+    data = located.data
+    if "sides" in data and "colors" in data:
+        return [located.problem(("colors",), "give the colours either in `colors` (cards with "
+                                "one side) or in each of `sides`, not both", at_key=True)]
+    if "sides" not in data and "colors" not in data:
+        return [located.problem((), "'colors' is required but missing (or give `sides`)")]
+    seen: dict[str, str] = {}
+    out = []
+    for side, spec in (data.get("sides") or {}).items():
+        for i, color in enumerate((spec or {}).get("colors") or []):
+            if color in seen:
+                out.append(located.problem(("sides", side, "colors", i), f"colour {color!r} "
+                                           f"is already a colour of side {seen[color]!r}"))
+            seen[color] = side
+    return out
+
+
+def _check_deck(located: Located) -> list[Problem]:
+    """Colours and ranks of the deck groups, and card rules for ranks the deck has."""
+    data, problems = located.data, _check_sides(located)
+    side_names, side_cols = side_colors(data)
+    ranks: set[str] = set()
+    names: set[tuple[str, str]] = set()
+    for gname, group in (data.get("deck") or {}).items():
+        if group is None:
+            continue
+        gpath = ("deck", gname)
+        side = group.get("side", side_names[0])
+        if side not in side_names:
+            problems.append(located.problem(gpath + ("side",), f"unknown side {side!r}"
+                                            f"{did_you_mean(side, side_names)}; the sides "
+                                            f"are {', '.join(side_names)}"))
+            continue
+        colors = side_cols[side_names.index(side)]
+        cols = group.get("colors")
+        if isinstance(cols, list):
+            for i, c in enumerate(cols):
+                if c not in colors:
+                    problems.append(located.problem(gpath + ("colors", i), f"unknown colour "
+                                                    f"{c!r}{did_you_mean(c, colors)}"))
+        for i, rank in enumerate(group["ranks"]):
+            rank = str(rank)
+            ranks.add(rank)
+            if group.get("points") == "face" and not rank.isdigit():
+                problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
+                                                "face value for `points: face`"))
+            for c in (colors if cols == "all" else cols or [None]):
+                name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
+                if (side, name) in names:
+                    problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
+                                                    "defined by two deck groups"))
+                names.add((side, name))
+    tags = {t for g in (data.get("deck") or {}).values() if g for t in g.get("tags", [])}
+    for rank, card in (data.get("cards") or {}).items():
+        if rank not in ranks and rank not in tags and not (card or {}).get("optional"):
+            problems.append(located.problem(("cards", rank), f"card rule for rank {rank!r}, "
+                                            f"which no deck group has"
+                                            f"{did_you_mean(rank, sorted(ranks | tags))}",
+                                            at_key=True))
+    return problems
+
+
+def _check_refs(located: Located) -> list[Problem]:
+    """Every `$option` reference names an option; `if: option` names a boolean one."""
+    data, problems = located.data, []
+    options = data.get("options") or {}
+    for path, ref in _walk_refs({k: data.get(k) for k in SECTIONS}, ()):
+        if ref not in options:
+            problems.append(located.problem(path, f"unknown option '${ref}'"
+                                            f"{did_you_mean(ref, list(options))}"))
+    for path, value in _walk_steps({k: data.get(k) for k in SECTIONS}, ()):
+        if isinstance(value, dict) and "if" in value and isinstance(value["if"], dict):
+            opt = value["if"].get("option")
+            if opt is not None and not isinstance(options.get(opt), bool):
+                state = "not defined" if opt not in options else "not boolean"
+                problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
+                                                f"a boolean option, {opt!r} is {state}"))
+    return problems
+
+
+def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
+    """Every step list of a rulebook, with its path."""
+    for rank, card in (data.get("cards") or {}).items():
+        for part in ("effect", "first_card"):
+            if isinstance(card, dict) and isinstance(card.get(part), list):
+                yield ("cards", rank, part), card[part]
+    for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw")):
+        value: Any = data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, list):
+            yield path, value
+
+
+def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict[str, Any]]]:
+    """Every step of a step list, nested ones too: (path, primitive, parameters)."""
+    for i, raw in enumerate(steps):
+        if isinstance(raw, dict) and len(raw) == 1:
+            ((name, params),) = raw.items()
+        else:
+            name, params = raw, None
+        prim = PRIMITIVES.get(name) if isinstance(name, str) else None
+        if prim is None:
+            continue  # not a step: the schema reports it
+        if prim.main and params is not None and not isinstance(params, dict):
+            params = {prim.main: params}
+        params = params or {}
+        yield path + (i, name), name, params
+        for key in prim.programs:
+            if isinstance(params.get(key), list):
+                yield from _steps(params[key], path + (i, name, key))
+
+
+PARTNER_SEATS = ("partner", "next_partner")
+DRAWING = ("draw", "draw_until_color", "draw_until_playable")
+HOW = "(`team: {size: N}`)"
+NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
+                  "partner_plays": "hands the turn to a partner"}
+
+
+def _check_steps(located: Located) -> list[Problem]:
+    """What a step names must exist: without partnerships there are no partners (a step
+    naming one would quietly mean the player itself); a pile must be declared."""
+    partnered = ((located.data.get("team") or {}).get("size") or 1) > 1
+    piles = list(located.data.get("piles") or {})
+    problems = []
+    for path, steps in _programs(located.data):
+        for at, name, params in _steps(steps, path):
+            if path[0] == "after_draw" and name in DRAWING:
+                problems.append(located.problem(at, f"`after_draw` can't `{name}`: the draw "
+                                                "would run `after_draw` again, without end"))
+            if name == "knock_out" and "to" in params and params["to"] not in piles:
+                problems.append(located.problem(at + ("to",), f"no pile {params['to']!r}"
+                                                f"{did_you_mean(str(params['to']), piles)}: "
+                                                "declare it in `piles`"))
+            if partnered:
+                continue
+            if name in NEEDS_PARTNERS and "who" not in params:
+                problems.append(located.problem(at, f"`{name}` {NEEDS_PARTNERS[name]}, but "
+                                                f"this rulebook has no partnerships {HOW}"))
+            for key, value in params.items():
+                for seat in value if isinstance(value, list) else [value]:
+                    if seat in PARTNER_SEATS:
+                        problems.append(located.problem(at + (key,), f"`{seat}` needs "
+                                                        "partnerships, and this rulebook has "
+                                                        f"none {HOW}"))
+    return problems
+
+
+def _substitute(value: Any, options: Mapping[str, Any]) -> Any:
+    if isinstance(value, dict):
+        return {k: _substitute(v, options) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, options) for v in value]
+    return opt(value, options)
+
+
+def _option_problems(located: Located) -> list[Problem]:
+    """Each option's value checked against the schema of every place that uses it: the
+    rulebook is validated again with the values in place of the `$name` references."""
+    data = located.data
+    options = data.get("options") or {}
+    refs = list(_walk_refs({k: data.get(k) for k in SECTIONS}, ()))
+    if not refs:
+        return []
+    resolved = dict(data)
+    for key in SECTIONS:
+        if key in data:
+            resolved[key] = _substitute(data[key], options)
+    out: list[Problem] = []
+    for problem in schema_problems(Located(resolved, located.positions, located.file),
+                                   RULEBOOK_VALIDATOR):
+        for path, name in refs:
+            at = json_path(path)
+            if problem.path == at or problem.path.startswith((at + ".", at + "[")):
+                origin = located.pos(("options", name))
+                message = problem.message.replace(" or a $option reference", "")
+                if origin[1] > 0:  # defined in a file: point at the use
+                    out.append(Problem(problem.file, problem.line, problem.col,
+                                       f"option ${name} = {options[name]!r} doesn't fit "
+                                       f"here: {message}", problem.path))
+                else:  # set on the command line: point at the argument
+                    out.append(Problem(origin[0], 0, 0, f"{message}, where the rulebook "
+                                       f"uses ${name}", problem.path))
+                break
+    return out
+
+
+def _walk_steps(value: Any, path: PathKey):
+    if isinstance(value, dict):
+        yield path, value
+        for k, v in value.items():
+            yield from _walk_steps(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_steps(v, path + (i,))
+
+
+def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
+    """The deck must deal every allowed player count (with ``fewest``, only the smallest:
+    an overridden hand size narrows the player counts instead, see player_counts)."""
+    data = located.data
+    players = data["players"]
+    out = []
+    if players["min"] > players["max"]:
+        out.append(located.problem(("players",), f"players.min {players['min']} is more than "
+                                   f"players.max {players['max']}"))
+    options = data.get("options") or {}
+    hand = opt((data.get("settings") or {}).get("hand_size", 7), options)
+    side_names, side_cols = side_colors(data)
+    per_side = [0] * len(side_names)
+    for group in (data.get("deck") or {}).values():
+        if group is None:
+            continue
+        side = side_names.index(group.get("side", side_names[0]))
+        copies = opt(group["copies"], options)
+        ncol = len(side_cols[side]) if group.get("colors") == "all" else \
+            len(group.get("colors") or [None])
+        per_side[side] += copies * ncol * len(group["ranks"])
+    total = per_side[0]
+    if total > MAX_DECK:
+        return out + [located.problem(("deck",), f"the deck has {total} cards, more than "
+                                      f"{MAX_DECK}")]
+    if any(n != total for n in per_side):
+        counts = ", ".join(f"{side} {n}" for side, n in zip(side_names, per_side, strict=True))
+        out.append(located.problem(("deck",), f"every side needs as many cards as the others: "
+                                   f"{counts}"))
+    most = players["min"] if fewest else players["max"]
+    turned = data.get("discard_piles", 1)
+    need = most * hand + turned
+    if total < need:
+        out.append(located.problem(("deck",), f"the deck has {total} cards, fewer than "
+                                   f"{most} players × {hand} cards + {turned} = {need}"))
+    return out
+
+
+def opt(value: Any, options: Mapping[str, Any]) -> Any:
+    return options.get(value[1:]) if isinstance(value, str) and value.startswith("$") else value
+
+
+
+
+def side_colors(data: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The side names and each side's colours (one side, ``front``, without `sides`)."""
+    sides = data.get("sides")
+    if isinstance(sides, dict) and sides:
+        return list(sides), [list((s or {}).get("colors") or []) for s in sides.values()]
+    return ["front"], [list(data.get("colors") or [])]
+

@@ -1,0 +1,224 @@
+"""Compiling a checked rulebook into frozen records: faces, cards with their sides, card
+rules, programs of steps with every parameter filled in."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from .checks import opt, side_colors
+from .effects import PRIMITIVES, step_reads
+from .model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
+from .rulebook import Rulebook
+from .yamlpos import Located, PathKey
+
+
+class _Compiler:
+    def __init__(self, located: Located):
+        self.located = located
+        self.options = dict(located.data.get("options") or {})
+        self.programs: list[tuple[Step, ...]] = []
+        self.ranks: list[str] = []
+
+    def concat(self, ids: list[int | None]) -> int | None:
+        """One program running the given ones in order (None when all are None)."""
+        real = [i for i in ids if i is not None]
+        if len(real) <= 1:
+            return real[0] if real else None
+        self.programs.append(tuple(step for i in real for step in self.programs[i]))
+        return len(self.programs) - 1
+
+    def program(self, steps: list[Any], path: PathKey) -> int:
+        compiled: list[Step] = []
+        for i, raw in enumerate(steps):
+            compiled.extend(self.step(raw, path + (i,), steps[i + 1:]))
+        self.programs.append(tuple(compiled))
+        return len(self.programs) - 1
+
+    def step(self, raw: Any, path: PathKey, rest: list[Any]) -> list[Step]:
+        name, params = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
+        prim = PRIMITIVES[name]
+        if prim.main and params is not None and not isinstance(params, dict):
+            params = {prim.main: params}
+        params = dict(params or {})
+        args: dict[str, Any] = {}
+        if name == "if" and "option" in params:
+            # Options are fixed when the rulebook loads: keep only the branch that applies.
+            chosen = "then" if self.options[params["option"]] else "else"
+            params = {"then": params.get(chosen) or []}
+        for key, value in params.items():
+            if key in prim.programs:
+                args[key] = self.program(value, path + (name, key))
+            else:
+                args[key] = opt(value, self.options)
+        for key in prim.params:  # every parameter present: its default, or None
+            args.setdefault(key, prim.defaults.get(key))
+        at_end = prim.at_end
+        if prim.provides is not None:
+            # A choice at the end of a round is asked only if a later at-end step reads it.
+            at_end = _read_at_end(rest, prim.provides)
+        f, line, col = self.located.pos(path)
+        return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}", prim.run)]
+
+
+def _read_at_end(steps: Any, what: str) -> bool:
+    """Whether any step in ``steps`` (nested ones too) that runs at the end reads ``what``."""
+    for raw in steps if isinstance(steps, list) else []:
+        name, params = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
+        prim = PRIMITIVES[name]
+        params = params if isinstance(params, dict) else \
+            ({prim.main: params} if prim.main and params is not None else {})
+        if prim.at_end and what in step_reads(params, prim):
+            return True
+        if any(_read_at_end(params.get(key), what) for key in prim.programs):
+            return True
+    return False
+
+
+DEFAULT_DRAW = [{"draw": {"who": "self", "count": 1}}, "offer_drawn"]
+
+
+def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
+                ) -> list[CardRule | None]:
+    """Each face's behaviour: its rank's card rule, then its tags' (programs concatenated)."""
+    cards = {k: v for k, v in (data.get("cards") or {}).items() if v is not None}
+    opts = comp.options
+    compiled: dict[tuple[str, str], int | None] = {}
+
+    def program(key: str, part: str) -> int | None:
+        if (key, part) not in compiled:
+            steps = cards.get(key, {}).get(part)
+            compiled[key, part] = None if steps is None else \
+                comp.program(steps, ("cards", key, part))
+        return compiled[key, part]
+
+    out: list[CardRule | None] = []
+    for face in faces:
+        rank = data_rank = comp.ranks[face.rank]
+        keys = [k for k in (data_rank, *face.tags) if k in cards]
+        if not keys:
+            out.append(None)
+            continue
+        effects = [program(k, "effect") for k in keys]
+        effect = comp.concat(effects)
+        firsts = [program(k, "first_card") if "first_card" in cards[k] else program(k, "effect")
+                  for k in keys]
+        legal = cards.get(rank, {}).get("legal_if")
+        out.append(CardRule(
+            rank=rank,
+            effect=effect,
+            first_card=comp.concat(firsts),
+            legal_if=None if legal is None else LegalIf(
+                opt(legal["holds_no"], opts), bool(opt(legal.get("count_wilds", False), opts))),
+            bluff=bool(opt(cards.get(rank, {}).get("bluff", False), opts)),
+            stack_value=next((st.args["count"] for st in comp.programs[effect]
+                              if st.op == "stack_draw"), None) if effect is not None else None,
+            sheds=effect is not None and _sheds(comp.programs, effect),
+        ))
+    return out
+
+
+SHEDDING = ("discard_color", "give_cards")  # primitives that may take cards from a hand
+
+
+def _sheds(programs: list[tuple[Step, ...]], program: int) -> bool:
+    """Whether a program (or one nested in it) may take cards from a player's hand."""
+    for step in programs[program]:
+        if step.op in SHEDDING:
+            return True
+        if any(isinstance(v, int) and not isinstance(v, bool) and step.op in NESTING
+               and k in PRIMITIVES[step.op].programs and _sheds(programs, v)
+               for k, v in step.args.items()):
+            return True
+    return False
+
+
+NESTING = tuple(name for name, p in PRIMITIVES.items() if p.programs)
+
+
+def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
+             overrides: Mapping[str, Any]) -> Rulebook:
+    data = located.data
+    comp = _Compiler(located)
+    opts = comp.options
+    side_names, side_cols = side_colors(data)
+    colors = tuple(c for cols in side_cols for c in cols)
+    ranks: list[str] = comp.ranks
+    faces: list[Face] = []
+    side_decks: list[list[int]] = [[] for _ in side_names]  # face ids, deck order
+    for group in (data.get("deck") or {}).values():
+        if group is None:
+            continue
+        side = side_names.index(group.get("side", side_names[0]))
+        cols = group.get("colors")
+        copies = opt(group["copies"], opts)
+        for rank in map(str, group["ranks"]):
+            if rank not in ranks:
+                ranks.append(rank)
+            r = ranks.index(rank)
+            points = group.get("points", 0)
+            points = int(rank) if points == "face" else points
+            for c in (side_cols[side] if cols == "all" else cols or [None]):
+                name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
+                face = Face(len(faces), name, NO_COLOR if c is None else colors.index(c), r,
+                            tuple(group.get("tags", [])), points, group.get("points") == "face",
+                            side)
+                faces.append(face)
+                side_decks[side].extend([face.id] * copies)
+    rules = _card_rules(comp, data, faces)
+    cards, deck = _pair_sides(faces, side_decks, (data.get("pairing") or {}).get("shift", 0))
+    by_side: list[dict[str, int]] = [{} for _ in side_names]
+    for face in faces:
+        by_side[face.side][face.name] = face.id
+    settings = Settings(**{k: opt(v, opts) for k, v in (data.get("settings") or {}).items()})
+    going_out = data.get("going_out") or {}
+    draw_steps = (data.get("turn") or {}).get("draw") or DEFAULT_DRAW
+    draw_program = comp.program(draw_steps, ("turn", "draw"))
+    hooks = {key: comp.program(steps, path) if steps else None for key, steps, path in [
+        ("going_out", going_out.get("then"), ("going_out", "then")),
+        ("after_draw", data.get("after_draw"), ("after_draw",)),
+        ("setup", data.get("setup"), ("setup",))]}
+    return Rulebook(
+        name=data["name"], title=data.get("title", data["name"]), source=source,
+        players_min=data["players"]["min"], players_max=data["players"]["max"],
+        colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=deck,
+        rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
+        draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
+        stack_mixing=None if "stacking" not in data else
+        bool(opt((data["stacking"] or {}).get("mixing", False), opts)),
+        stack_max=opt((data.get("stacking") or {}).get("max"), opts),
+        round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
+        after_draw=hooks["after_draw"], setup=hooks["setup"],
+        options=FrozenMap(opts), description=data.get("description", ""), house=house,
+        overrides=FrozenMap(overrides),
+        by_name=FrozenMap({k: v for names in reversed(by_side) for k, v in names.items()}),
+        sides=tuple(side_names),
+        side_colors=tuple(tuple(colors.index(c) for c in cols) for cols in side_cols),
+        cards=cards, card_ids=FrozenMap({faces_of: i for i, faces_of in enumerate(cards)}),
+        side_faces=tuple(tuple(faces[c[s]] for c in cards) for s in range(len(side_names))),
+        side_rules=tuple(tuple(rules[c[s]] for c in cards) for s in range(len(side_names))),
+        side_by_name=tuple(FrozenMap(names) for names in by_side),
+        piles=tuple(data.get("piles") or {}),
+        discard_piles=data.get("discard_piles", 1),
+        reshuffle_piles=tuple(i for i, spec in enumerate((data.get("piles") or {}).values())
+                              if (spec or {}).get("reshuffle")),
+    )
+
+
+def _pair_sides(faces: list[Face], side_decks: list[list[int]], shift: int
+                ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every possible card (one face per side) and the deck as card ids. With one side a
+    card is its face. With more, the k-th card of each side's deck (in deck order, the other
+    sides turned by ``shift``) make one physical card; every pairing of faces has a card
+    id, so a scenario may pair any faces."""
+    if len(side_decks) == 1:
+        return tuple((f.id,) for f in faces), tuple(side_decks[0])
+    per_side = [[f.id for f in faces if f.side == s] for s in range(len(side_decks))]
+    cards = tuple(itertools.product(*per_side))
+    index = {faces_of: i for i, faces_of in enumerate(cards)}
+    n = len(side_decks[0])
+    turned = [side_decks[0]] + [d[shift % n:] + d[:shift % n] for d in side_decks[1:]]
+    return cards, tuple(index[faces_of] for faces_of in zip(*turned, strict=True))
+
+
