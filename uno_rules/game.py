@@ -255,7 +255,8 @@ class Game(Runner):
         if self.eliminated:
             standing = [s for s in range(self.players) if s not in self.eliminated]
             if len({self.team_of(s) for s in standing}) <= 1:
-                self._end_round(standing[0])  # the last one standing
+                # The last one standing; if the last ones fell together, the last to fall.
+                self._end_round(standing[0] if standing else self.eliminated[-1])
                 return True
         for i in range(self.players):
             seat = (ctx.actor + i) % self.players
@@ -276,7 +277,8 @@ class Game(Runner):
         faces = self.faces
         team = self.teammates(winner)
         points = sum(faces[c].points for s, h in enumerate(self.hands) if s not in team
-                     for c in h) + self.rulebook.settings.knockout_points * len(self.eliminated)
+                     for c in h) + self.rulebook.settings.knockout_points * \
+            sum(s not in team for s in self.eliminated)
         self.over = True
         self.pending = None
         self.uno_open = -1
