@@ -18,7 +18,6 @@ from uno_rules.errors import RulebookError, RunawayEffect
 from uno_rules.loader import check
 
 
-
 def FUZZ(examples: int) -> settings:  # noqa: N802 - used as a decorator
     """``examples`` (five times as many under UNO_LONG=1; FUZZ_EXAMPLES=N by hand)."""
     import os
