@@ -22,7 +22,10 @@ HOUSE_PREFIX = "house/"
 def _data_dir(*parts: str) -> Path:
     # Installed packages are always unpacked on disk (wheels are never imported zipped), so
     # the traversable is a real directory; a Path lets the loader report file positions.
-    return Path(os.fspath(files(__package__).joinpath(*parts)))  # type: ignore[arg-type]
+    place = files(__package__)
+    for part in parts:  # one at a time: a namespace package's MultiplexedPath takes one
+        place = place.joinpath(part)
+    return Path(os.fspath(place))  # type: ignore[arg-type]
 
 
 def rulebooks_dir() -> Path:
