@@ -139,3 +139,15 @@ def test_random_rulebooks_load_or_fail_cleanly_and_play_soundly(tmp_path_factory
         _play(rulebook, seed)
     except RunawayEffect:
         pass  # stopped, with a typed error naming the card and step
+
+
+def test_found_by_the_fuzz_return_card_twice(tmp_path: Path) -> None:
+    """`return_card` run once per other player used to pop an empty discard pile."""
+    path = tmp_path / "twice.yaml"
+    path.write_text("name: twice\nplayers: {min: 2, max: 3}\ncolors: [red]\n"
+                    "deck: {coloured: {ranks: ['1', '2', '3', '4'], colors: all, copies: 2}}\n"
+                    "cards: {'1': {effect: [{each: {seats: others, then: [return_card]}}]}}\n"
+                    "settings: {hand_size: 1}\n")
+    rulebook = uno_rules.load_rulebook(path)
+    for seed in range(30):
+        _play(rulebook, seed)

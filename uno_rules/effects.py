@@ -295,7 +295,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                "accepted": STEPS_REF}, ("who", "guilty", "innocent", "accepted"), at_end=True,
               programs=("guilty", "innocent", "accepted")),
     Primitive("return_card", "The card goes back to its player's hand and the colour in force "
-              "reverts to what it was before the card.", _return_card, bare=True),
+              "reverts to what it was before the card (if the card is no longer on top, "
+              "nothing happens).", _return_card, bare=True),
     Primitive("if", "Runs `then` when every condition given holds, else `else`. Conditions: "
               "`players` (the number of players still in the round equals it), `option` (a "
               "boolean option is true; decided when the rulebook loads), `out` (that seat, not "

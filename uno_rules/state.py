@@ -350,6 +350,9 @@ class State:
             self.note("discard", seat, tuple(faces[c].id for c in gone))
 
     def return_played_card(self, ctx: Ctx) -> None:
+        """The card being resolved goes back to its player, if it is still on top."""
+        if ctx.face < 0 or not self.discard or self.discard[-1] != ctx.face:
+            return  # already gone (returned, or covered): nothing to take back
         card = self.discard.pop()
         self.hands[ctx.actor].append(card)
         self.color = ctx.prev_color
