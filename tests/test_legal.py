@@ -1,0 +1,83 @@
+"""Legality: what is offered, to whom, and when (tests added for mutants that survived a
+mutation-testing run over legal.py and decisions.py, see bench/mutation.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import uno_rules
+from uno_rules import Action
+from uno_rules.position import Position, game_from_position
+
+
+def _game(hands: list[list[str]], top: str, name: str = "classic",
+          house: tuple[str, ...] = (), settings: dict | None = None,
+          draw_pile: list[str] | None = None) -> uno_rules.Game:
+    rulebook = uno_rules.load_rulebook(name, house=house, settings=settings)
+    return game_from_position(rulebook, len(hands), Position(
+        hands=hands, discard=[top], draw_pile=draw_pile if draw_pile is not None else
+        ["green 1", "green 2", "green 3", "green 4"]))
+
+
+def test_jump_in_is_offered_only_with_the_setting_and_only_to_holders() -> None:
+    hands = [["red 1", "blue 2"], ["red 5", "green 7"], ["yellow 3", "yellow 4"]]
+    plain = _game(hands, "red 5")
+    assert not [a for a in plain.legal_actions() if a.kind == "jump_in"]
+    jumping = _game(hands, "red 5", house=("jump_in",))
+    assert [a for a in jumping.legal_actions() if a.kind == "jump_in"] == \
+        [Action(1, "jump_in", "red 5")]
+
+
+def test_a_stacked_draw_without_penalty_offers_no_challenge() -> None:
+    game = _game([["red draw_two", "red 1"], ["blue draw_two", "blue 1"], ["green 1"]],
+                 "red 5", house=("stacking",))
+    game.apply("0 play red draw_two")
+    options = game.decision.options  # type: ignore[union-attr]
+    assert Action(1, "play", "blue draw_two") in options and Action(1, "draw") in options
+    assert not [a for a in options if a.kind == "challenge"]
+
+
+def test_turns_are_counted_one_per_turn() -> None:
+    game = _game([["red 1", "red 2", "red 3"], ["red 4", "red 6", "red 7"]], "red 5")
+    for action in ("0 play red 1", "1 play red 4", "0 draw"):
+        game.apply(action)
+    assert game.turns == 3
+
+
+def test_keeping_a_drawn_card_is_an_event_and_playing_it_may_call_uno() -> None:
+    game = _game([["blue 1", "blue 2"], ["green 5", "green 6"]], "red 5",
+                 draw_pile=["red 7", "yellow 1"])
+    game.apply("0 draw")
+    assert game.decision.kind == "drawn"  # type: ignore[union-attr]
+    game.apply("0 keep")
+    assert game.events[-1] == "seat 0 keeps the drawn card"
+    called = _game([["blue 1"], ["green 5", "green 6"]], "red 5",
+                   draw_pile=["red 7", "yellow 1"])
+    called.apply("0 draw")
+    called.apply("0 play red 7 uno")  # the drawn card, leaving one card, with UNO called
+    assert not [a for a in called.legal_actions() if a.kind == "catch"]
+
+
+def test_an_illegal_card_does_not_hide_the_cards_after_it(tmp_path: Path) -> None:
+    """A card that may not be played (legal_if, no bluffing) sorting before the others."""
+    path = tmp_path / "early.yaml"
+    path.write_text(
+        "name: early\nplayers: {min: 2, max: 4}\ncolors: [red, blue]\n"
+        "deck:\n  wilds: {ranks: [strict_wild], copies: 4, points: 50}\n"
+        "  numbers: {ranks: [1, 2, 3, 4, 5, 6, 7, 8, 9], colors: all, copies: 2, points: face}\n"
+        "cards:\n  strict_wild:\n    legal_if: {holds_no: color}\n    effect: [choose_color]\n")
+    rulebook = uno_rules.load_rulebook(path)
+    game = game_from_position(rulebook, 2, Position(
+        hands=[["strict_wild", "red 5", "blue 2"], ["blue 1", "blue 3"]], discard=["red 3"]))
+    plays = [a.arg for a in game.decision.options if a.kind == "play"]  # type: ignore[union-attr]
+    assert plays == ["red 5"]
+
+
+def test_the_card_itself_is_not_counted_against_its_legality() -> None:
+    """wd4_wilds_match: a held wild makes Wild Draw Four illegal, but not the card itself."""
+    game = _game([["wild_draw_four", "blue 2"], ["green 1", "green 2"]], "red 3",
+                 house=("no_bluffing",), settings={"wd4_wilds_match": True})
+    assert Action(0, "play", "wild_draw_four") in game.decision.options  # type: ignore
+    two = _game([["wild_draw_four", "wild", "blue 2"], ["green 1", "green 2"]], "red 3",
+                house=("no_bluffing",), settings={"wd4_wilds_match": True})
+    assert Action(0, "play", "wild_draw_four") not in two.decision.options  # type: ignore
