@@ -228,3 +228,28 @@ def test_house_rules_and_settings_are_restored_not_dropped() -> None:
     with_set = uno_rules.load_rulebook("classic", settings={"hand_size": "5"}).new_game(3, 1)
     restored = uno_rules.restore(with_set.snapshot())
     assert restored.rulebook.settings.hand_size == 5
+
+
+def test_devices_behind_every_way_a_file_enters(tmp_path: Path) -> None:
+    """A rulebook path, `extends`, an overlay (`--house` and `house:`), a scenario's
+    `rulebook:` - each reads only regular files."""
+    device = tmp_path / "zero.yaml"
+    device.symlink_to("/dev/zero")
+    assert "not a regular file" in _one_line(["deck", "classic", "--house", str(device)])
+    housed = tmp_path / "housed.yaml"
+    housed.write_text(f"name: housed\nextends: classic\nhouse: [{device.name}]\n")
+    assert "not a regular file" in _one_line(["validate", str(housed)])
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"rulebook: {device}\nplayers: 2\nsteps: []\n")
+    result = runner.invoke(cli, ["scenario", str(scenario)])
+    assert result.exit_code == 2 and "not a regular file" in result.output
+
+
+def test_expectations_longer_than_the_table_fail_rather_than_crash(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text("rulebook: classic\nplayers: 2\nscenarios:\n"
+                    "  - {name: hands, steps: [{expect: {hands: [[red 1], [red 2], [red 3]]}}]}\n"
+                    "  - {name: sizes, steps: [{expect: {hand_sizes: [7, 7, 7]}}]}\n")
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1 and "0 passed, 2 failed" in result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
