@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import os
 import re
 import stat
@@ -237,14 +239,26 @@ def _depth() -> int:
     return depth
 
 
+_PARSED: dict[tuple[str, str], tuple[Located | None, list[Problem]]] = {}
+
+
 def load_file(path: str | Path) -> tuple[Located | None, list[Problem]]:
-    """Read and parse a YAML file (a missing or unreadable file is a problem, not a crash)."""
+    """Read and parse a YAML file (a missing or unreadable file is a problem, not a crash).
+    A file already parsed with the same text is not parsed again (``validate`` looks at a
+    file once to tell an overlay, then loads it; a rulebook's base is read for every
+    variant); the caller gets its own copy."""
     name = str(path)
     try:
         text = read_text(path)
     except ValueError as exc:
         return None, [Problem(name, 1, 1, f"can't read file: {exc}")]
-    return load_text(text, name)
+    key = (name, hashlib.sha256(text.encode()).hexdigest())
+    if key not in _PARSED:
+        if len(_PARSED) >= 64:
+            _PARSED.clear()
+        _PARSED[key] = load_text(text, name)
+    located, problems = _PARSED[key]
+    return copy.deepcopy(located), list(problems)
 
 
 def load_value(text: str) -> Any:
