@@ -76,3 +76,17 @@ def test_cli_play_arguments() -> None:
     assert bad.exit_code == 1 and "seats are 0 to 2" in bad.output
     odd = runner.invoke(cli, ["play", "teams", "--players", "5"])
     assert odd.exit_code == 1 and "4, 6, 8" in odd.output
+
+
+def test_the_table_shows_the_other_side_and_every_discard_pile() -> None:
+    from pathlib import Path
+
+    from uno_rules.play import describe_table as table
+
+    flip = uno_rules.load_rulebook("flip").new_game(2, 3)
+    lines = table(flip, 0)
+    assert lines[0].startswith("side in play: light (the dark side shows: seat 1: ")
+    assert "draw pile top " in lines[0] and "seat 0:" not in lines[0].split("shows:")[1]
+    piles = uno_rules.load_rulebook(Path(__file__).parent.parent / "examples" /
+                                    "two_piles.yaml").new_game(2, 3)
+    assert table(piles, 0)[0].startswith("pile 0: red 4 (red); pile 1: yellow 9 (yellow)")

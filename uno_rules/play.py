@@ -20,10 +20,21 @@ def describe_table(game: Game, seat: int) -> list[str]:
     """What ``seat`` sees, in a few lines."""
     view = game.view(seat)
     sizes = "  ".join(f"seat {s}: {n}" for s, n in enumerate(view["hand_sizes"]))
-    return [f"top: {view['top']} ({view['color'] or 'no colour'}), {view['direction']}, "
-            f"draw pile {view['draw_pile_size']}",
-            f"cards: {sizes}",
-            f"your hand (seat {seat}): {', '.join(view['hand']) or '(empty)'}"]
+    if "discards" in view:  # several discard piles: each top and colour
+        tops = "; ".join(f"pile {k}: {p['top']} ({p['color'] or 'no colour'})"
+                         for k, p in enumerate(view["discards"]))
+    else:
+        tops = f"top: {view['top']} ({view['color'] or 'no colour'})"
+    lines = [f"{tops}, {view['direction']}, draw pile {view['draw_pile_size']}",
+             f"cards: {sizes}",
+             f"your hand (seat {seat}): {', '.join(view['hand']) or '(empty)'}"]
+    if "other_side" in view:  # cards with sides: what the table shows of the other side
+        other = view["other_side"]
+        backs = "  ".join(f"seat {s}: {', '.join(h)}" for s, h in enumerate(other["hands"])
+                          if h is not None)
+        lines.insert(0, f"side in play: {view['side']} (the {other['side']} side shows: "
+                        f"{backs}; draw pile top {other['draw_pile_top']})")
+    return lines
 
 
 def _choose(options: list[Action], line: str) -> Action | None:
