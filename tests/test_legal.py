@@ -81,3 +81,52 @@ def test_the_card_itself_is_not_counted_against_its_legality() -> None:
     two = _game([["wild_draw_four", "wild", "blue 2"], ["green 1", "green 2"]], "red 3",
                 house=("no_bluffing",), settings={"wd4_wilds_match": True})
     assert Action(0, "play", "wild_draw_four") not in two.decision.options  # type: ignore
+
+
+def _partners(tmp_path: Path, effect: str) -> uno_rules.Rulebook:
+    path = tmp_path / "opp.yaml"
+    path.write_text(f"name: opp\nextends: classic\nhouse: [partners]\n"
+                    f"cards:\n  skip:\n    effect: {effect}\n")
+    return uno_rules.load_rulebook(path)
+
+
+def test_choose_player_among_opponents_leaves_the_partner_out(tmp_path: Path) -> None:
+    rulebook = _partners(tmp_path, "[{choose_player: {among: opponents}}]")
+    game = game_from_position(rulebook, 4, Position(
+        hands=[["red skip", "red 1"], ["blue 1", "blue 2"], ["green 1", "green 2"],
+               ["yellow 1", "yellow 2"]], discard=["red 5"]))
+    game.apply("0 play red skip")
+    assert [a.arg for a in game.decision.options] == [1, 3]  # type: ignore[union-attr]
+    others = _partners(tmp_path, "[choose_player]")
+    game = game_from_position(others, 4, Position(
+        hands=[["red skip", "red 1"], ["blue 1", "blue 2"], ["green 1", "green 2"],
+               ["yellow 1", "yellow 2"]], discard=["red 5"]))
+    game.apply("0 play red skip")
+    assert [a.arg for a in game.decision.options] == [1, 2, 3]  # type: ignore[union-attr]
+
+
+def test_each_opponent_leaves_the_partner_out(tmp_path: Path) -> None:
+    rulebook = _partners(tmp_path, "[{each: {seats: opponents, then: [{draw: {who: self, "
+                                   "count: 1}}]}}]")
+    game = game_from_position(rulebook, 4, Position(
+        hands=[["red skip", "red 1"], ["blue 1", "blue 2"], ["green 1", "green 2"],
+               ["yellow 1", "yellow 2"]], discard=["red 5"],
+        draw_pile=["green 5", "green 6", "green 7"]))
+    game.apply("0 play red skip")
+    assert [len(h) for h in game.hands] == [1, 3, 2, 3]
+
+
+def test_a_drawn_card_with_the_first_id_is_offered_too() -> None:
+    """Card ids start at 0 (`red 0` in classic): 0 is a card, not 'no card'."""
+    game = _game([["blue 1", "blue 2"], ["green 5", "green 6"]], "red 5",
+                 draw_pile=["red 0", "yellow 1"])
+    game.apply("0 draw")
+    assert game.decision.kind == "drawn"  # type: ignore[union-attr]
+    assert Action(0, "play", "red 0") in game.decision.options  # type: ignore[union-attr]
+
+
+def test_play_drawn_never_offers_no_drawn_card() -> None:
+    game = _game([["blue 1", "blue 2"], ["green 5", "green 6"]], "red 5",
+                 settings={"play_drawn": "never"}, draw_pile=["red 7", "yellow 1"])
+    game.apply("0 draw")
+    assert game.decision.seat == 1 and game.decision.kind == "turn"  # type: ignore[union-attr]
