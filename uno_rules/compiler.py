@@ -127,14 +127,10 @@ def _sheds(programs: list[tuple[Step, ...]], program: int) -> bool:
     for step in programs[program]:
         if step.op in SHEDDING:
             return True
-        if any(isinstance(v, int) and not isinstance(v, bool) and step.op in NESTING
-               and k in PRIMITIVES[step.op].programs and _sheds(programs, v)
-               for k, v in step.args.items()):
+        if any(step.args[k] is not None and _sheds(programs, step.args[k])
+               for k in PRIMITIVES[step.op].programs):
             return True
     return False
-
-
-NESTING = tuple(name for name, p in PRIMITIVES.items() if p.programs)
 
 
 def compile_rulebook(located: Located, source: str, house: tuple[str, ...],

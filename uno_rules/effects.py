@@ -95,10 +95,7 @@ def _discard_color(game: Game, ctx: Ctx, step: Step) -> None:
 def _skip(game: Game, ctx: Ctx, step: Step) -> None:
     # The skip names its seat now: the next player still to be skipped. If that player is
     # knocked out before the turn passes, the skip is void (it does not pass on).
-    seat = ctx.actor
-    for _ in range(len(game.skips) + 1):
-        seat = game.advance(seat, 1)
-    game.skips.append(seat)
+    game.skips.append(game.advance(ctx.actor, len(game.skips) + 1))
 
 
 def _reverse(game: Game, ctx: Ctx, step: Step) -> None:

@@ -177,10 +177,7 @@ class State:
 
     def __copy__(self) -> State:
         new = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                if hasattr(self, name):
-                    object.__setattr__(new, name, getattr(self, name))
+        new.__setstate__(self.__getstate__())
         return new
 
     def __getstate__(self) -> dict[str, Any]:
