@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from .actions import Action
 from .legal import Legality
 from .state import Ask, Ctx
+from .tables import matching
 
 
 class Runner(Legality):
@@ -37,7 +38,7 @@ class Runner(Legality):
         raise NotImplementedError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Turn(Ask):
     """A player's turn: play a card, draw, or answer a stacked draw."""
 
@@ -47,6 +48,25 @@ class Turn(Ask):
         seat = self.seat
         assert seat is not None
         hand = g.hands[seat]
+        if g.plain and not g.stack_total:  # Legality.playable and play_actions, inlined
+            discard = g.discard
+            rank = g.faces[discard[-1]].rank if discard else -1
+            match = g.matches.get(g.color * 4096 + rank)
+            if match is None:
+                match = matching(g.matches, g.faces, g.color, rank)
+            cards = sorted(match.intersection(hand))
+            acts = g.acts[seat]
+            if not cards:
+                return [acts.draw]
+            if len(hand) == 2:
+                opts: list[Action] = []
+                for card in cards:
+                    opts += (acts.play_uno[card], acts.play[card])
+            else:
+                opts = list(map(acts.play.__getitem__, cards))
+            if g.rulebook.settings.draw_with_playable:
+                opts.append(acts.draw)
+            return opts
         if g.rulebook.discard_piles > 1 and not g.stack_total:
             opts, playable = g.pile_plays(seat, hand)
         else:
@@ -54,8 +74,8 @@ class Turn(Ask):
             if g.stack_total:
                 return g.stack_options(seat, playable)
             opts = g.play_actions(seat, playable, len(hand), g.focus)
-        if g.rulebook.settings.draw_with_playable or not playable:
-            opts.append(Action(seat, "draw"))
+        if not playable or g.rulebook.settings.draw_with_playable:
+            opts.append(g.acts[seat].draw)
         return opts
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -63,7 +83,10 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            g.play_card(seat, g.card_named(seat, str(action.arg)), action.uno, action.pile)
+            if g.plain:  # one side: a card is its face
+                g.play_card(seat, g.names[action.arg], action.uno)  # type: ignore[index]
+            else:
+                g.play_card(seat, g.card_played(seat, action), action.uno, action.pile)
             return
         if g.stack_total:  # draw the stacked total, or challenge the last card stacked
             g.face_stack(seat, action.kind == "challenge")
@@ -73,7 +96,7 @@ class Turn(Ask):
         g.run()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Drawn(Ask):
     """The card just drawn may be played at once (or kept)."""
 
@@ -88,7 +111,7 @@ class Drawn(Ask):
         else:
             opts = g.play_actions(seat, [self.card], len(g.hands[seat]), g.focus)
         if g.rulebook.settings.play_drawn != "must":
-            opts.append(Action(seat, "keep"))
+            opts.append(g.acts[seat].keep)
         return opts
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -107,15 +130,18 @@ class Drawn(Ask):
         return {"card": int(data)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Color(Ask):
     """Choose the colour in force."""
 
     kind: ClassVar[str] = "color"
 
     def options(self, g: Legality) -> list[Action]:
-        colors = g.rulebook.colors
-        return [Action(self.seat, "color", colors[c]) for c in g.rulebook.side_colors[g.side]]
+        if self.seat is None or self.seat < 0:
+            return [Action(self.seat, "color", g.rulebook.colors[c])
+                    for c in g.rulebook.side_colors[g.side]]
+        colors = g.acts[self.seat].colors
+        return [colors[c] for c in g.rulebook.side_colors[g.side]]
 
     def answer(self, g: Runner, action: Action) -> None:
         if self.ctx is not None:
@@ -125,7 +151,7 @@ class Color(Ask):
         g.run()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Challenge(Ask):
     """Challenge the card just played, or accept it; each answer runs its branch."""
 
@@ -135,7 +161,10 @@ class Challenge(Ask):
     accepted: int = -1
 
     def options(self, g: Legality) -> list[Action]:
-        return [Action(self.seat, "challenge"), Action(self.seat, "accept")]
+        if self.seat is None or self.seat < 0:
+            return [Action(self.seat, "challenge"), Action(self.seat, "accept")]
+        acts = g.acts[self.seat]
+        return [acts.challenge, acts.accept]
 
     def answer(self, g: Runner, action: Action) -> None:
         ctx = self.ctx
@@ -156,7 +185,7 @@ class Challenge(Ask):
         return {"guilty": guilty, "innocent": innocent, "accepted": accepted}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Target(Ask):
     """Choose another player: the card's `target`."""
 
@@ -180,7 +209,7 @@ class Target(Ask):
         return {"seats": tuple(data)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Contest(Target):
     """A contest decided at the table: which of two players lost."""
 
@@ -196,7 +225,7 @@ class Contest(Target):
         g.run()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Give(Ask):
     """Choose a card to give to one's partner."""
 
@@ -214,7 +243,7 @@ class Give(Ask):
             g.run()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ForcedPlay(Ask):
     """A partner must play a card of the colour in force."""
 
@@ -230,8 +259,7 @@ class ForcedPlay(Ask):
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None
-        g.play_card(self.seat, g.card_named(self.seat, str(action.arg)), action.uno,
-                    action.pile)
+        g.play_card(self.seat, g.card_played(self.seat, action), action.uno, action.pile)
 
     def data(self) -> Any:
         return [self.player, self.otherwise]

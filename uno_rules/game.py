@@ -55,10 +55,13 @@ class Game(Runner):
     @property
     def decision(self) -> Decision | None:
         """The pending decision, or None when the round is over."""
-        pending = self.pending
-        if self._decision is None and pending is not None:
-            self._decision = Decision(pending.seat, pending.kind, tuple(pending.options(self)))
-        return self._decision
+        decision = self._decision
+        if decision is None:
+            pending = self.pending
+            if pending is not None:  # a named tuple made without its Python-level __new__
+                decision = self._decision = tuple.__new__(
+                    Decision, (pending.seat, pending.kind, tuple(pending.options(self))))
+        return decision
 
     def legal_actions(self) -> list[Action]:
         """Every action allowed now: the decision's options plus out-of-turn actions."""
@@ -69,15 +72,22 @@ class Game(Runner):
     def apply(self, action: Action | str) -> None:
         """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
         decision = self._decision
-        if decision is not None and type(action) is Action and action in decision.options:
-            # One of the options the engine made: already valid, canonical and legal.
-            if self.uno_open >= 0 and (action.seat != self.uno_open
-                                       or decision.kind == "turn"):
-                self.uno_open = -1
-            self._answer(action)
-            self.history.append(action)
-            self._decision = None
-            return
+        if decision is not None and type(action) is Action:
+            options = decision.options
+            try:
+                action = options[options.index(action)]  # the interned option itself
+            except ValueError:
+                pass
+            else:  # one of the options the engine made: already valid, canonical and legal
+                if self.uno_open >= 0 and (action.seat != self.uno_open
+                                           or decision.kind == "turn"):
+                    self.uno_open = -1
+                pending = self.pending
+                self.pending = None
+                pending.answer(self, action)  # type: ignore[union-attr]
+                self.history.append(action)
+                self._decision = None
+                return
         if isinstance(action, str):
             action = Action.parse(action)
         shape = shape_problem(action)
@@ -114,6 +124,7 @@ class Game(Runner):
         else:
             if action not in decision.options:
                 raise IllegalAction(self._why_illegal(action, decision))
+            action = decision.options[decision.options.index(action)]
             if self.uno_open >= 0 and (action.seat != self.uno_open or decision.kind == "turn"):
                 self.uno_open = -1
             self._answer(action)
@@ -200,18 +211,20 @@ class Game(Runner):
             if budget < 0:
                 self._runaway(stack[-1])
             frame = stack[-1]
-            if frame[0] < 0:  # an out-of-turn action's steps are done: resume what was pending
+            pid, pc, ctx = frame
+            if pid < 0:  # an out-of-turn action's steps are done: resume what was pending
                 stack.pop()
-                self.pending = frame[2]
+                self.pending = ctx
                 return
-            program = programs[frame[0]]
-            pc = frame[1]
+            program = programs[pid]
             if pc >= len(program):
                 stack.pop()
                 continue
-            frame[1] = pc + 1
             step = program[pc]
-            ctx = frame[2]
+            if pc + 1 == len(program):
+                stack.pop()  # its last step: the frame is done (what the step pushes runs next)
+            else:
+                frame[1] = pc + 1
             if ctx.final and not step.at_end:
                 continue
             if ctx.pile != self.focus:  # several discard piles: act on the card's own
@@ -238,12 +251,24 @@ class Game(Runner):
         ctx, hands = self.ctx, self.hands
         if (self.out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
-        if len(hands[ctx.actor]) == 1 and ctx.face >= 0 and not ctx.called and \
+        actor = ctx.actor
+        if ctx.face >= 0 and not ctx.called and len(hands[actor]) == 1 and \
                 self.rulebook.settings.uno_after_effects:
-            self.uno_open = ctx.actor  # its own card left it one card, UNO uncalled
-        nxt = self.turn_to if self.turn_to is not None else self.next_turn(ctx.actor)
-        self.skips = []
-        self.turn_to = None
+            self.uno_open = actor  # its own card left it one card, UNO uncalled
+        nxt = self.turn_to
+        if nxt is None:
+            if self.skips:
+                nxt = self.next_turn(actor)
+                self.skips = []
+            else:  # the next seat that holds cards (tables without skips: most turns)
+                n, step = self.players, self.direction
+                nxt = (actor + step) % n
+                while not hands[nxt] and nxt != actor:
+                    nxt = (nxt + step) % n
+        else:
+            self.turn_to = None
+            if self.skips:
+                self.skips = []
         self.pending = self._turns[nxt]
 
     def _someone_out(self) -> bool:
@@ -313,26 +338,36 @@ class Game(Runner):
             self.focus_on(pile)
         face = self.faces[card]
         rule = self.card_rules[card]
-        honest = True
-        if rule is not None and rule.legal_if is not None:
-            honest = self._legal(seat, card, rule.legal_if)
         hand = self.hands[seat]
+        if rule is None:
+            honest = True
+        else:
+            honest = rule.legal_if is None or self._legal(seat, card, rule.legal_if)
         hand.remove(card)
         self.discard.append(card)
-        if seat in self.out_seats:
+        if self.out_seats and seat in self.out_seats:
             self.out_seats.remove(seat)
         prev, self.color = self.color, face.color
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if len(hand) == 1 and not uno:
-            self.uno_open = seat
-        final = not hand and self.round_ends_with(seat)
-        self.ctx = ctx = Ctx(seat, card, honest, prev, final)
-        ctx.pile, ctx.called = pile, uno
+        if len(hand) <= 1:
+            if hand:
+                if not uno:
+                    self.uno_open = seat
+                final = False
+            else:
+                final = self.round_ends_with(seat)
+        else:
+            final = False
+        self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if rule is not None and rule.effect is not None:
-            self.push(rule.effect, ctx)
-        self.run()
+            self.stack.append([rule.effect, 0, ctx])
+            self.run()
+        elif not self.stack:
+            self._resolved()
+        else:
+            self.run()
 
     def _catch(self, seat: int, target: int) -> None:
         self.uno_open = -1

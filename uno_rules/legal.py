@@ -11,6 +11,7 @@ from .errors import IllegalAction, NotationError
 from .model import NO_COLOR, LegalIf
 from .notation import parse_card
 from .state import State
+from .tables import matching
 
 
 class Legality(State):
@@ -65,23 +66,24 @@ class Legality(State):
 
     def playable(self, seat: int, cards: Iterable[int]) -> list[int]:
         """The distinct faces among ``cards`` that ``seat`` may play now."""
-        rb = self.rulebook
-        faces, rules = self.faces, self.card_rules
-        top = faces[self.discard[-1]] if self.discard else None
-        color, rank = self.color, (top.rank if top else -1)
-        numbers_only = len(self.hands[seat]) == 1 and rb.settings.go_out_on == "number"
-        out: list[int] = []
-        # One card per face in play (copies are the same choice), in face order.
-        for card in self.distinct(cards) if len(rb.sides) > 1 else sorted(set(cards)):
-            f = faces[card]
-            if numbers_only and not f.number:
-                continue
-            if f.color == NO_COLOR or f.color == color or f.rank == rank:
-                rule = rules[card]
-                if rule is not None and rule.legal_if is not None and not rule.bluff \
-                        and not self._legal(seat, card, rule.legal_if):
-                    continue
-                out.append(card)
+        discard = self.discard
+        rank = self.faces[discard[-1]].rank if discard else -1
+        match = self.matches.get(self.color * 4096 + rank)  # tables.match_key, inlined
+        if match is None:
+            match = matching(self.matches, self.faces, self.color, rank)
+        if len(self.rulebook.sides) == 1:  # a card is its face: copies are the same card
+            out = sorted(match.intersection(cards))
+        else:  # one card per face in play (copies are the same choice), in face order
+            out = [card for card in self.distinct(cards) if card in match]
+        if not out:
+            return out
+        if len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number":
+            faces = self.faces
+            out = [card for card in out if faces[card].number]
+        guarded = self.guarded
+        if guarded and not guarded.isdisjoint(out):
+            out = [card for card in out if card not in guarded
+                   or self._legal(seat, card, self.card_rules[card].legal_if)]  # type: ignore
         return out
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
@@ -108,20 +110,23 @@ class Legality(State):
         """The play actions of ``cards`` onto discard pile ``pile`` (with UNO called, too,
         on the next-to-last card). Actions are interned per rulebook: an option is the same
         object every time."""
-        faces, memo = self.faces, self.rulebook.memo
+        acts = self.acts[seat]
+        faces = self.faces
+        base = pile * len(self.rulebook.faces)
+        if hand_size != 2 and not self.rulebook.settings.uno_after_effects:
+            plain = acts.play
+            if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
+                return [plain[card] for card in cards]
+            return [plain[base + faces[card].id] for card in cards]
         out: list[Action] = []
-        late = hand_size > 2 and self.rulebook.settings.uno_after_effects
+        late = hand_size > 2
+        rules = self.card_rules
         for card in cards:
-            face = faces[card].id
-            pair = memo.get((seat, face, pile))
-            if pair is None:
-                name = faces[card].name
-                pair = memo[seat, face, pile] = (Action(seat, "play", name, False, pile),
-                                                 Action(seat, "play", name, True, pile))
-            if hand_size == 2 or (late and self.card_rules[card] is not None
-                                  and self.card_rules[card].sheds):  # type: ignore[union-attr]
-                out.append(pair[1])
-            out.append(pair[0])
+            face = base + faces[card].id
+            if hand_size == 2 or (late and rules[card] is not None
+                                  and rules[card].sheds):  # type: ignore[union-attr]
+                out.append(acts.play_uno[face])
+            out.append(acts.play[face])
         return out
 
     def pile_plays(self, seat: int, cards: list[int]) -> tuple[list[Action], list[int]]:
@@ -149,11 +154,11 @@ class Legality(State):
                     (rb.stack_max is None or self.stack_total + v <= rb.stack_max):
                 answers.append(card)
         opts = self.play_actions(seat, answers, len(self.hands[seat]), self.focus)
-        opts.append(Action(seat, "draw"))
+        opts.append(self.acts[seat].draw)
         last = self.stack_ctx
         if self.stack_penalty is not None and last is not None and \
                 self.card_rules[last.face].bluff:  # type: ignore[union-attr]
-            opts.append(Action(seat, "challenge"))
+            opts.append(self.acts[seat].challenge)
         return opts
 
     def _why_illegal(self, action: Action, decision: Decision) -> str:

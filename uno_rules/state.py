@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from .actions import Action, Result
 from .errors import IllegalAction
 from .model import NO_COLOR, Rules
+from .tables import SeatActions, guarded, match_tables, plain_turns, seat_actions
 
 
 class Ctx:
@@ -26,18 +27,17 @@ class Ctx:
                  "loser", "drawn", "pile", "called")
 
     def __init__(self, actor: int, face: int = -1, honest: bool = True,
-                 prev_color: int = NO_COLOR, final: bool = False):
+                 prev_color: int = NO_COLOR, final: bool = False, pile: int = 0,
+                 called: bool = False):
         self.actor = actor
         self.face = face
         self.honest = honest
         self.prev_color = prev_color
         self.final = final          # the card ended the round: only at-end steps run
-        self.target = -1
-        self.challenger = -1
-        self.loser = -1
+        self.target = self.challenger = self.loser = -1
         self.drawn = -1             # the card the draw step drew last
-        self.pile = 0               # the discard pile it was played on
-        self.called = False         # its player called UNO with it
+        self.pile = pile            # the discard pile it was played on
+        self.called = called        # its player called UNO with it
 
     def to_json(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.__slots__}
@@ -57,11 +57,12 @@ class Ctx:
         return copy.copy(self)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ask:
     """A pending decision: who decides (``seat``), about which card being resolved
     (``ctx``). Each kind is a subclass in :mod:`uno_rules.decisions` that owns its options
-    and how an answer resumes the round."""
+    and how an answer resumes the round. A record is never changed once made: clones of a
+    game share it."""
 
     kind: ClassVar[str] = ""
     seat: int | None
@@ -91,7 +92,8 @@ class State:
                  "stack", "ctx", "pending", "out_seats", "giving", "stack_total",
                  "stack_value", "stack_ctx", "stack_penalty", "eliminated", "over", "result",
                  "turns", "history", "log", "side", "faces", "card_rules", "piles",
-                 "discards", "colors", "focus", "first_turns")
+                 "discards", "colors", "focus", "first_turns", "acts", "matches",
+                 "guarded", "names", "plain")
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True):
@@ -137,6 +139,9 @@ class State:
         self.turns = 0
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
+        # Derived tables, shared by every game of the rulebook (see uno_rules.tables).
+        self.acts: tuple[SeatActions, ...] = seat_actions(rulebook, players)
+        self.plain = plain_turns(rulebook)
         self.turn_side(0)
 
     def clone(self) -> State:
@@ -209,9 +214,13 @@ class State:
     # ------------------------------------------------------------------ operations
     def turn_side(self, side: int) -> None:
         """Put ``side`` in play: every card now reads as its face on that side."""
+        rules = self.rulebook
         self.side = side
-        self.faces = self.rulebook.side_faces[side]
-        self.card_rules = self.rulebook.side_rules[side]
+        self.faces = rules.side_faces[side]
+        self.card_rules = rules.side_rules[side]
+        self.names = rules.side_by_name[side]
+        self.matches = match_tables(rules, side)
+        self.guarded = guarded(rules, side)
 
     def turn_over(self) -> None:
         """Turn every card over: the discard pile as a whole (its bottom card comes on top),
@@ -261,6 +270,13 @@ class State:
         if card is None:
             raise KeyError(name)
         return card
+
+    def card_played(self, seat: int, action: Action) -> int:
+        """The card of ``seat``'s hand an offered play (or jump-in) action names."""
+        face = self.names.get(action.arg)  # type: ignore[arg-type]
+        if face is not None and len(self.faces) == len(self.rulebook.faces):
+            return face  # cards with one side: a card is its face (offered: it is held)
+        return self.card_named(seat, str(action.arg))
 
     def seat(self, expr: str, ctx: Ctx) -> int:
         """Resolve a seat expression of a primitive's parameters."""
