@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 from .actions import Action
 from .legal import Legality
 from .state import Ask, Ctx
-from .tables import matching
 
 
 class Runner(Legality):
@@ -49,12 +48,7 @@ class Turn(Ask):
         assert seat is not None
         hand = g.hands[seat]
         if g.plain and not g.stack_total:  # Legality.playable and play_actions, inlined
-            discard = g.discard
-            rank = g.faces[discard[-1]].rank if discard else -1
-            match = g.matches.get(g.color * 4096 + rank)
-            if match is None:
-                match = matching(g.matches, g.faces, g.color, rank)
-            cards = sorted(match.intersection(hand))
+            cards = sorted(g.matching_top().intersection(hand))
             acts = g.acts[seat]
             if not cards:
                 return [acts.draw]
@@ -92,7 +86,7 @@ class Turn(Ask):
             g.face_stack(seat, action.kind == "challenge")
             return
         g.ctx = ctx = Ctx(seat)
-        g.push(g.rulebook.draw_program, ctx)
+        g.stack.append([g.rulebook.draw_program, 0, ctx])
         g.run()
 
 
@@ -106,7 +100,11 @@ class Drawn(Ask):
     def options(self, g: Legality) -> list[Action]:
         seat = self.seat
         assert seat is not None
-        if g.rulebook.discard_piles > 1:
+        if g.plain:
+            acts = g.acts[seat]
+            opts = [acts.play_uno[self.card], acts.play[self.card]] \
+                if len(g.hands[seat]) == 2 else [acts.play[self.card]]
+        elif g.rulebook.discard_piles > 1:
             opts = g.pile_plays(seat, [self.card])[0]
         else:
             opts = g.play_actions(seat, [self.card], len(g.hands[seat]), g.focus)
@@ -144,9 +142,9 @@ class Color(Ask):
         return [colors[c] for c in g.rulebook.side_colors[g.side]]
 
     def answer(self, g: Runner, action: Action) -> None:
-        if self.ctx is not None:
+        if self.ctx is not None and self.ctx.pile != g.focus:
             g.focus_on(self.ctx.pile)
-        g.color = g.rulebook.colors.index(str(action.arg))
+        g.color = g.rulebook.color_ids[action.arg]  # type: ignore[index]
         g.note("color", self.seat, g.color)
         g.run()
 

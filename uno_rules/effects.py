@@ -74,7 +74,9 @@ def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
 
 # ----------------------------------------------------------------------- run functions
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
-    got = game.draw_cards(game.seat(step.args["who"], ctx), step.args["count"])
+    args = step.args
+    who = args["who"]
+    got = game.draw_cards(ctx.actor if who == "self" else game.seat(who, ctx), args["count"])
     if got:
         ctx.drawn = got[-1]
 
@@ -210,7 +212,12 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
 def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
     card, seat = ctx.drawn, ctx.actor
     if card < 0 or card not in game.hands[seat] or \
-            game.rulebook.settings.play_drawn == "never" or not game.playable(seat, [card]):
+            game.rulebook.settings.play_drawn == "never":
+        return
+    if game.plain:  # no legality conditions: playable is matching the top card
+        if card not in game.matching_top():
+            return
+    elif not game.playable(seat, [card]):
         return
     game.pending = Drawn(seat, ctx, card)
 

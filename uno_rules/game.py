@@ -31,7 +31,10 @@ class Game(Runner):
                  dealer: int | None = None, log: bool = True, _deal: bool = True):
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
         self._decision: Decision | None = None
-        self._turns = tuple(Turn(s) for s in range(players))  # immutable: made once
+        turns = rulebook.memo.get(("turns", players))
+        if turns is None:  # records never change: every game of the rulebook shares them
+            turns = rulebook.memo["turns", players] = tuple(Turn(s) for s in range(players))
+        self._turns: tuple[Turn, ...] = turns
         if _deal:
             deck = list(rulebook.deck)
             self.rng.shuffle(deck)

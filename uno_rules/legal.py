@@ -64,13 +64,19 @@ class Legality(State):
             return action._replace(arg=action.arg.lower())
         return action
 
-    def playable(self, seat: int, cards: Iterable[int]) -> list[int]:
-        """The distinct faces among ``cards`` that ``seat`` may play now."""
+    def matching_top(self) -> frozenset[int]:
+        """The cards (ids, on the side in play) that match the top card and the colour in
+        force, or are colourless: playable unless a legality condition says otherwise."""
         discard = self.discard
         rank = self.faces[discard[-1]].rank if discard else -1
         match = self.matches.get(self.color * 4096 + rank)  # tables.match_key, inlined
         if match is None:
             match = matching(self.matches, self.faces, self.color, rank)
+        return match
+
+    def playable(self, seat: int, cards: Iterable[int]) -> list[int]:
+        """The distinct faces among ``cards`` that ``seat`` may play now."""
+        match = self.matching_top()
         if len(self.rulebook.sides) == 1:  # a card is its face: copies are the same card
             out = sorted(match.intersection(cards))
         else:  # one card per face in play (copies are the same choice), in face order

@@ -138,6 +138,13 @@ class Rules:
     # Derived tables, made on first use (interned actions): not part of the rulebook's value.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
+    color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        ids: dict[str, int] = {}
+        for i, color in enumerate(self.colors):
+            ids.setdefault(color, i)  # as colors.index(): the first of a name
+        object.__setattr__(self, "color_ids", FrozenMap(ids))
 
     def card_name(self, card: int) -> str:
         """A card's notation: its face, or every side's face for cards with sides

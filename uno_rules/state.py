@@ -97,7 +97,10 @@ class State:
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True):
-        if players not in rulebook.player_counts():
+        counts = rulebook.memo.get("player_counts")
+        if counts is None:
+            counts = rulebook.memo["player_counts"] = frozenset(rulebook.player_counts())
+        if players not in counts:
             raise IllegalAction(f"{rulebook.name} is for {rulebook.players_text()} players, "
                                 f"not {players}")
         self.rulebook = rulebook
@@ -319,11 +322,13 @@ class State:
         out (hold no cards)."""
         n, hands = self.players, self.hands
         delta = self.direction if steps >= 0 else -self.direction
-        for _ in range(abs(steps)):
-            for _ in range(n):
-                seat = (seat + delta) % n
-                if hands[seat]:
-                    break
+        for _ in range(steps if steps >= 0 else -steps):
+            seat = (seat + delta) % n
+            if not hands[seat]:  # out: pass on (at most once round the table)
+                for _ in range(n - 1):
+                    seat = (seat + delta) % n
+                    if hands[seat]:
+                        break
         return seat
 
     def note(self, *event: Any) -> None:
@@ -336,21 +341,28 @@ class State:
     def draw_cards(self, seat: int, count: int) -> list[int]:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
-        got: list[int] = []
         pile, hand = self.draw_pile, self.hands[seat]
-        for _ in range(count):
-            if not pile:
-                if not self.reshuffle():
-                    break
-                pile = self.draw_pile
-            card = pile.pop()
-            hand.append(card)
-            got.append(card)
-        if got and seat in self.out_seats:
-            self.out_seats.remove(seat)  # holding cards again: back in
-        self.note("draw", seat, count, tuple(got))
-        if self.rulebook.after_draw is not None and got:  # nothing drawn: nothing follows
-            self.push(self.rulebook.after_draw, Ctx(seat))
+        if len(pile) >= count:  # no reshuffle on the way: take them at once (top last)
+            got = pile[len(pile) - count:][::-1]
+            del pile[len(pile) - count:]
+            hand += got
+        else:
+            got = []
+            for _ in range(count):
+                if not pile:
+                    if not self.reshuffle():
+                        break
+                    pile = self.draw_pile
+                card = pile.pop()
+                hand.append(card)
+                got.append(card)
+        if got:
+            if self.out_seats and seat in self.out_seats:
+                self.out_seats.remove(seat)  # holding cards again: back in
+            if self.rulebook.after_draw is not None:  # nothing drawn: nothing follows
+                self.stack.append([self.rulebook.after_draw, 0, Ctx(seat)])
+        if self.log is not None:
+            self.log.append(("draw", seat, count, tuple(got)))
         return got
 
     def discard_color(self, seat: int) -> None:
@@ -418,11 +430,15 @@ class State:
 
     def deal(self) -> None:
         """Deal the hands one card at a time, starting left of the dealer."""
-        first = (self.dealer + 1) % self.players
-        pile = self.draw_pile
-        for _ in range(self.rulebook.settings.hand_size):
-            for i in range(self.players):
-                self.hands[(first + i) % self.players].append(pile.pop())
+        n = self.players
+        first, pile, count = (self.dealer + 1) % n, self.draw_pile, \
+            self.rulebook.settings.hand_size * n
+        if count <= 0:
+            return
+        dealt = pile[-count:][::-1]  # in the order dealt: the top card first
+        del pile[-count:]
+        for i in range(n):  # the i-th player from the dealer's left gets every n-th card
+            self.hands[(first + i) % n] += dealt[i::n]
 
     def turn_first_card(self, put_back: bool = False) -> None:
         """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
