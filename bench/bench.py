@@ -62,6 +62,32 @@ def ours_runner(players: int, seed: int = 0) -> Runner:
     return run
 
 
+def floor_runner(players: int, seed: int = 0) -> Runner:
+    """The hard-coded floor engine (bench/floor.py) with the same loop as ours."""
+    from floor import FloorGame, Tables
+
+    tables = Tables(uno_rules.load_rulebook("classic"), players)
+    rng = random.Random(seed)
+    next_seed = [seed]
+
+    def run(games: int) -> int:
+        turns = 0
+        randrange = rng.randrange
+        first = next_seed[0]
+        for game_seed in range(first, first + games):
+            game = FloorGame(tables, players, game_seed)
+            while not game.over:
+                options = game.decision.options
+                plays = [a for a in options if a.kind == "play"]
+                pool = plays or options
+                game.apply(pool[randrange(len(pool))])
+            turns += game.turns
+        next_seed[0] = first + games
+        return turns
+
+    return run
+
+
 # ------------------------------------------------------------------------------- RLCard
 def rlcard_game(players: int, seed: int = 0) -> Any | None:
     """One RLCard ``UnoGame``, seeded once; None when RLCard is not installed."""
@@ -218,12 +244,14 @@ def main() -> None:
               f"{'ratio':>6} {'paired':>6}")
     print(header)
     print("-" * len(header))
+    floors: list[str] = []
     for players in args.players:
         runners = {"uno-rules": ours_runner(players)}
         if have_rlcard:
             theirs = rlcard_game(players)
             runners["RLCard game loop"] = rlcard_loop_runner(theirs)
             runners["RLCard bare round"] = rlcard_bare_runner(theirs)
+        runners["hard-coded floor"] = floor_runner(players)
         results = measure(runners, args.games, args.reps)
         mine = results["uno-rules"]["rate"]
         for name, r in results.items():
@@ -232,10 +260,18 @@ def main() -> None:
                 ratio, paired = f"{mine / r['rate']:.2f}", f"{r['paired']:.2f}"
             print(f"{players:>7} {name:<18} {r['rate']:8.1f} {r['spread']:7.1%} "
                   f"{r['turns']:6.1f} {ratio:>6} {paired:>6}")
+        if have_rlcard:
+            floor = results["hard-coded floor"]["rate"] / results["RLCard game loop"]["rate"]
+            floors.append(f"{players} players: the hard-coded floor runs at {floor:.2f}x "
+                          f"RLCard's game loop")
     if have_rlcard:
         print("ratio: uno-rules median / that engine's median (above 1: uno-rules faster); "
               "paired: median of the per-rep ratios;\nspread: (max - min) / median over reps; "
               "turns: mean turns per round (RLCard: steps)")
+        print("floor (bench/floor.py): classic hard-coded for speed, the same decisions and "
+              "loop, no log or catches: an upper bound for any engine")
+        for line in floors:
+            print(line)
     else:
         print("RLCard not installed: only uno-rules measured "
               "(install it with: pip install -e '.[bench]')")

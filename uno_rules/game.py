@@ -30,17 +30,23 @@ class Game(Runner):
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True, _deal: bool = True):
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
-        self._decision: Decision | None = None
-        turns = rulebook.memo.get(("turns", players))
-        if turns is None:  # records never change: every game of the rulebook shares them
-            turns = rulebook.memo["turns", players] = tuple(Turn(s) for s in range(players))
-        self._turns: tuple[Turn, ...] = turns
         if _deal:
             deck = list(rulebook.deck)
             self.rng.shuffle(deck)
             self.draw_pile = deck
             self.deal()
             self.start()
+
+    DERIVED = Runner.DERIVED | {"_turns", "_decision"}
+
+    def derive(self) -> None:
+        super().derive()
+        self._decision: Decision | None = None
+        turns = self.rulebook.memo.get(("turns", self.players))
+        if turns is None:  # records never change: every game of the rulebook shares them
+            turns = self.rulebook.memo["turns", self.players] = tuple(
+                Turn(s) for s in range(self.players))
+        self._turns: tuple[Turn, ...] = turns
 
     @classmethod
     def blank(cls, rulebook: Rules, players: int, seed: int | None = None, *,

@@ -142,10 +142,8 @@ class State:
         self.turns = 0
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
-        # Derived tables, shared by every game of the rulebook (see uno_rules.tables).
-        self.acts: tuple[SeatActions, ...] = seat_actions(rulebook, players)
-        self.plain = plain_turns(rulebook)
-        self.turn_side(0)
+        self.side = 0
+        self.derive()
 
     def clone(self) -> State:
         """An independent copy sharing only immutable parts (the rulebook, actions, RNG
@@ -188,13 +186,27 @@ class State:
         new.__setstate__(self.__getstate__())
         return new
 
+    # Fields derived from the rulebook alone (tables shared by its games): not part of a
+    # copy or a pickle, made again from the rulebook when one is restored.
+    DERIVED: ClassVar[frozenset[str]] = frozenset(
+        {"acts", "plain", "faces", "card_rules", "names", "matches", "guarded"})
+
     def __getstate__(self) -> dict[str, Any]:
+        derived = self.DERIVED
         return {name: getattr(self, name) for cls in type(self).__mro__
-                for name in getattr(cls, "__slots__", ()) if hasattr(self, name)}
+                for name in getattr(cls, "__slots__", ())
+                if name not in derived and hasattr(self, name)}
 
     def __setstate__(self, data: Mapping[str, Any]) -> None:
         for name, value in data.items():
             object.__setattr__(self, name, value)
+        self.derive()
+
+    def derive(self) -> None:
+        """Set the fields derived from the rulebook (its shared tables)."""
+        self.acts: tuple[SeatActions, ...] = seat_actions(self.rulebook, self.players)
+        self.plain: bool = plain_turns(self.rulebook)
+        self.turn_side(self.side)
 
     @property
     def color_name(self) -> str | None:

@@ -87,5 +87,9 @@ def plain_turns(rules: Rules) -> bool:
     """Whether a turn's plays are simply the held cards that match the top card: one side,
     one discard pile, no card played only when its ``legal_if`` holds, any card may go
     out, UNO called on the next-to-last card only. Turns then take a shorter path."""
-    return (len(rules.sides) == 1 and rules.discard_piles == 1 and not guarded(rules, 0)
+    got: bool | None = rules.memo.get("plain_turns")
+    if got is None:
+        got = rules.memo["plain_turns"] = (
+            len(rules.sides) == 1 and rules.discard_piles == 1 and not guarded(rules, 0)
             and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects)
+    return got
