@@ -37,36 +37,9 @@ Runner = Callable[[int], int]
 
 
 # ---------------------------------------------------------------------------- uno-rules
-def ours_runner(players: int, seed: int = 0) -> Runner:
-    """Our classic rounds with play_first on the decision's options (no catches)."""
-    rulebook = uno_rules.load_rulebook("classic")
-    rng = random.Random(seed)
-    next_seed = [seed]
-
-    def run(games: int) -> int:
-        turns = 0
-        new_game = rulebook.new_game
-        randrange = rng.randrange
-        first = next_seed[0]
-        for game_seed in range(first, first + games):
-            game = new_game(players, game_seed, log=False)
-            while not game.over:
-                options = game.decision.options  # type: ignore[union-attr]
-                plays = [a for a in options if a.kind == "play"]
-                pool = plays or options
-                game.apply(pool[randrange(len(pool))])
-            turns += game.turns
-        next_seed[0] = first + games
-        return turns
-
-    return run
-
-
-def floor_runner(players: int, seed: int = 0) -> Runner:
-    """The hard-coded floor engine (bench/floor.py) with the same loop as ours."""
-    from floor import FloorGame, Tables
-
-    tables = Tables(uno_rules.load_rulebook("classic"), players)
+def play_first_runner(new_game: Callable[[int], Any], seed: int = 0) -> Runner:
+    """Rounds from ``new_game(game_seed)`` played with play_first on the decision's options
+    (no catches): the loop the bench times for uno-rules and for the floor engine."""
     rng = random.Random(seed)
     next_seed = [seed]
 
@@ -75,7 +48,7 @@ def floor_runner(players: int, seed: int = 0) -> Runner:
         randrange = rng.randrange
         first = next_seed[0]
         for game_seed in range(first, first + games):
-            game = FloorGame(tables, players, game_seed)
+            game = new_game(game_seed)
             while not game.over:
                 options = game.decision.options
                 plays = [a for a in options if a.kind == "play"]
@@ -86,6 +59,21 @@ def floor_runner(players: int, seed: int = 0) -> Runner:
         return turns
 
     return run
+
+
+def ours_runner(players: int, seed: int = 0) -> Runner:
+    """Our classic rounds (the rulebook loaded once, no event log)."""
+    rulebook = uno_rules.load_rulebook("classic")
+    return play_first_runner(lambda game_seed: rulebook.new_game(players, game_seed, log=False),
+                             seed)
+
+
+def floor_runner(players: int, seed: int = 0) -> Runner:
+    """The hard-coded floor engine (bench/floor.py), its tables made once."""
+    from floor import FloorGame, Tables
+
+    tables = Tables(uno_rules.load_rulebook("classic"), players)
+    return play_first_runner(lambda game_seed: FloorGame(tables, players, game_seed), seed)
 
 
 # ------------------------------------------------------------------------------- RLCard
