@@ -130,3 +130,33 @@ def test_play_drawn_never_offers_no_drawn_card() -> None:
                  settings={"play_drawn": "never"}, draw_pile=["red 7", "yellow 1"])
     game.apply("0 draw")
     assert game.decision.seat == 1 and game.decision.kind == "turn"  # type: ignore[union-attr]
+
+
+def test_the_short_turn_path_offers_what_the_general_one_does() -> None:
+    """Plain rulebooks take a shorter path to a turn's options (uno_rules.tables): it must
+    offer exactly what the general path offers, in the same order, as the same objects."""
+    import random
+
+    from uno_rules.simulate import random_moves
+
+    checked = 0
+    for name, house in [("classic", ()), ("pokemon", ()), ("ted_lasso", ()),
+                        ("classic", ("stacking",)), ("classic", ("partners",))]:
+        rulebook = uno_rules.load_rulebook(name, house=house)
+        players = rulebook.player_counts()[-1] if house == ("partners",) else 3
+        for seed in range(25):
+            game = rulebook.new_game(players, seed)
+            rng = random.Random(seed)
+            for _ in range(60):
+                if game.over:
+                    break
+                if game.plain and game.pending.kind in ("turn", "drawn"):  # type: ignore
+                    fast = game.pending.options(game)  # type: ignore[union-attr]
+                    game.plain = False
+                    general = game.pending.options(game)  # type: ignore[union-attr]
+                    game.plain = True
+                    assert fast == general
+                    assert all(a is b for a, b in zip(fast, general, strict=True))
+                    checked += 1
+                random_moves(game, rng, 1, "uniform")
+    assert checked > 1000

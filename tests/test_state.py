@@ -110,3 +110,47 @@ def test_declared_piles_are_state_like_any_other() -> None:
         if game.piles[0]:
             assert game.view(0)["piles"] == {"aside": len(game.piles[0])}
     assert used, "no game set a hand aside: the test checks nothing"
+
+
+def test_lay_out_is_the_one_way_to_place_cards() -> None:
+    """Positions and restored snapshots place cards through State.lay_out, which keeps the
+    pile in focus and its colour consistent and refuses a layout the rulebook can't have."""
+    rulebook = uno_rules.load_rulebook("classic")
+    game = uno_rules.Game.blank(rulebook, 2, 1)
+    red5, blue7, green2 = (rulebook.by_name[n] for n in ("red 5", "blue 7", "green 2"))
+    game.lay_out([[blue7], []], [green2], [[red5]], [rulebook.color_ids["red"]])
+    assert game.discard == [red5] and game.discards[0] is game.discard
+    assert game.color == rulebook.color_ids["red"]
+    assert game.out_seats == [1]  # no cards at the start: out already
+    with pytest.raises(ValueError, match="2 discard piles and 2 colours"):
+        game.lay_out([[], []], [], [[red5], [blue7]], [0, 3])
+    with pytest.raises(ValueError, match="1 declared piles for 0"):
+        game.lay_out([[], []], [], [[red5]], [0], piles=[[blue7]])
+
+
+def test_a_snapshot_with_the_wrong_discard_piles_is_refused() -> None:
+    from pathlib import Path
+
+    from uno_rules.errors import SnapshotError
+
+    path = Path(__file__).parent.parent / "examples" / "two_piles.yaml"
+    rulebook = uno_rules.load_rulebook(path)
+    snap = rulebook.new_game(3, 4).snapshot()
+    with pytest.raises(SnapshotError, match="3 discard piles and 3 colours"):
+        rulebook.restore({**snap, "discards": [*snap["discards"], []],
+                          "colors": [*snap["colors"], -1]})
+
+
+@pytest.mark.parametrize(("name", "house"), VARIANTS + [("pokemon", ()), ("flip", ())])
+def test_copies_share_the_rulebook_tables_and_keep_nothing_else_of_them(
+        name: str, house: tuple[str, ...]) -> None:
+    """The tables derived from the rulebook (interned actions, matching cards) are shared by
+    its games, made again (not copied) in a clone, a deep copy or an unpickled game."""
+    game = _midgame(name, house, 1)
+    for twin in (game.clone(), copy.deepcopy(game)):
+        assert twin.acts is game.acts and twin.matches is game.matches
+    assert not set(game.__getstate__()) & game.DERIVED
+    restored = pickle.loads(pickle.dumps(game))
+    assert restored.acts is restored.rulebook.memo["seat_actions", game.players]
+    if not game.over:
+        assert restored.decision == game.decision

@@ -85,17 +85,24 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     cards = [[rulebook.card_ids[tuple(pool.first(s) if f is None else f
                                       for s, f in enumerate(faces))] for faces in pile]
              for pile in named]
-    game.hands = cards[:players]
-    game.out_seats = [s for s, h in enumerate(game.hands) if not h]  # already out
-    game.discards = cards[players:players + len(discards)]
-    game.discard = game.discards[0]
     rest = pool.rest()
     if position.draw_pile is not None:
-        game.draw_pile = cards[-1][::-1]
-        game.out = rest
+        draw_pile, out = cards[-1][::-1], rest
     else:
         game.rng.shuffle(rest)
-        game.draw_pile = rest
+        draw_pile, out = rest, []
+    tops = cards[players:players + len(discards)]
+    colors = [NO_COLOR] * len(tops)
+    if tops[0]:  # a position in play: the colour in force on each pile, given or its top's
+        given = list(position.colors or [None] * len(tops))
+        if position.color is not None:
+            given[0] = position.color
+        if len(given) != len(tops):
+            raise IllegalAction(f"`colors` names {len(given)} colours for {len(tops)} "
+                                "discard piles")
+        colors = [_color(game, color, pile[-1]) for color, pile in zip(given, tops,
+                                                                        strict=True)]
+    game.lay_out(cards[:players], draw_pile, tops, colors, out=out)
     if position.direction not in ("clockwise", "counterclockwise"):
         raise IllegalAction(f"direction must be clockwise or counterclockwise, "
                             f"not {position.direction!r}")
@@ -105,15 +112,6 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     if not game.discard:
         game.start()
         return game
-    colors = list(position.colors or [None] * len(discards))
-    if position.color is not None:
-        colors[0] = position.color
-    if len(colors) != len(discards):
-        raise IllegalAction(f"`colors` names {len(colors)} colours for {len(discards)} "
-                            "discard piles")
-    for pile in reversed(range(len(discards))):
-        game.focus_on(pile)
-        game.color = _color(game, colors[pile])
     game.pending = Turn(position.turn)
     return game
 
@@ -133,17 +131,18 @@ def _discards(rulebook: Rules, position: Position) -> list[Sequence[str]]:
     return list(position.discards)
 
 
-def _color(game: Game, color: str | None) -> int:
-    """The colour in force on the pile in focus: given, or its top card's."""
+def _color(game: Game, color: str | None, top: int) -> int:
+    """The colour in force on a discard pile whose top card is ``top``: given, or the top
+    card's."""
     rulebook = game.rulebook
     if color is not None:
         if color.lower() not in [rulebook.colors[c] for c in rulebook.side_colors[game.side]]:
             raise IllegalAction(f"unknown colour {color!r}")
-        return rulebook.colors.index(color.lower())
-    top = game.faces[game.discard[-1]]
-    if top.color == NO_COLOR:
-        raise IllegalAction(f"the top card {top.name!r} has no colour: give `color`")
-    return top.color
+        return rulebook.color_ids[color.lower()]
+    face = game.faces[top]
+    if face.color == NO_COLOR:
+        raise IllegalAction(f"the top card {face.name!r} has no colour: give `color`")
+    return face.color
 
 
 def _sides(rulebook: Rules, name: str, side: int) -> list[int | None]:

@@ -120,21 +120,21 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
 
         if len(rulebook.sides) > 1:
             game.turn_side(rulebook.sides.index(data["side"]))
-        game.hands = [cards(h) for h in data["hands"]]
-        game.draw_pile = cards(data["draw_pile"])
         if rulebook.discard_piles > 1:
-            game.discards = [cards(pile) for pile in data["discards"]]
-            game.colors = [int(c) for c in data["colors"]]
-            if len(game.discards) != rulebook.discard_piles or \
-                    len(game.colors) != rulebook.discard_piles:
-                raise SnapshotError(f"snapshot has {len(game.discards)} discard piles, the "
-                                    f"rulebook {rulebook.discard_piles}")
-            game.focus = int(data["focus"])
-        game.discard = cards(data["discard"])
-        game.discards[game.focus] = game.discard
-        game.out = cards(data["out"])
-        if rulebook.piles:
-            game.piles = [cards(data["piles"][name]) for name in rulebook.piles]
+            discards = [cards(pile) for pile in data["discards"]]
+            colors = [int(c) for c in data["colors"]]
+            focus = int(data["focus"])
+            discards[focus] = cards(data["discard"])
+        else:
+            discards, colors, focus = [cards(data["discard"])], [data["color"]], 0
+        hands, draw_pile, out = [cards(h) for h in data["hands"]], cards(data["draw_pile"]), \
+            cards(data["out"])
+        piles = [cards(data["piles"][name]) for name in rulebook.piles] \
+            if rulebook.piles else None
+        try:
+            game.lay_out(hands, draw_pile, discards, colors, focus=focus, out=out, piles=piles)
+        except ValueError as exc:
+            raise SnapshotError(f"snapshot does not fit the rulebook: {exc}") from None
         for key in ("color", "direction", "turn_to", "uno_open", "turns", "over"):
             setattr(game, key, data[key])
         game.skips = [int(s) for s in data["skips"]]

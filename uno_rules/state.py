@@ -250,6 +250,29 @@ class State:
         self.color = self.colors[self.focus]
         self.note("turn_over", self.side)
 
+    def lay_out(self, hands: list[list[int]], draw_pile: list[int],
+                discards: list[list[int]], colors: list[int], *, focus: int = 0,
+                out: list[int] | None = None, piles: list[list[int]] | None = None) -> None:
+        """Put the cards where they lie (piles top card last; ``colors``: the colour in
+        force on each discard pile, ``focus``: the pile in focus) — for a position or a
+        restored snapshot, on a :meth:`Game.blank` state."""
+        if len(discards) != self.rulebook.discard_piles or len(colors) != len(discards):
+            raise ValueError(f"{len(discards)} discard piles and {len(colors)} colours for a "
+                             f"rulebook of {self.rulebook.discard_piles} discard piles")
+        if not 0 <= focus < len(discards):
+            raise ValueError(f"discard pile {focus} is not one of {len(discards)}")
+        self.hands, self.draw_pile = hands, draw_pile
+        self.discards, self.colors, self.focus = discards, colors, focus
+        self.discard, self.color = discards[focus], colors[focus]
+        self.out = [] if out is None else out
+        if piles is not None:
+            if len(piles) != len(self.rulebook.piles):
+                raise ValueError(f"{len(piles)} declared piles for "
+                                 f"{len(self.rulebook.piles)}")
+            self.piles = piles
+        # Seats that hold no cards at the start are out already (their team plays on).
+        self.out_seats = [s for s, h in enumerate(hands) if not h]
+
     def focus_on(self, pile: int) -> None:
         """Make discard pile ``pile`` the one in focus: ``discard`` and ``color`` are its."""
         if pile != self.focus:
