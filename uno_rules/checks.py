@@ -17,7 +17,7 @@ RULEBOOK_VALIDATOR = strict_validator(rulebook_schema())
 MAX_DECK = 10_000  # cards in a deck (the largest edition has 168)
 
 
-def _walk_refs(value: Any, path: PathKey):
+def _walk_refs(value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:
     if isinstance(value, dict):
         for k, v in value.items():
             yield from _walk_refs(v, path + (k,))
@@ -246,7 +246,7 @@ def _option_problems(located: Located) -> list[Problem]:
     return out
 
 
-def _walk_steps(value: Any, path: PathKey):
+def _walk_steps(value: Any, path: PathKey) -> Iterator[tuple[PathKey, dict[Any, Any]]]:
     if isinstance(value, dict):
         yield path, value
         for k, v in value.items():

@@ -49,7 +49,7 @@ class _Cli(click.Group):
     """The command group, with one-line errors and the documented exit codes whoever calls
     it (the console script, ``python -m``, or click's test runner)."""
 
-    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+    def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         prog_name = "uno-rules"  # the same name in messages, whoever calls (tests too)
@@ -61,7 +61,8 @@ class _Cli(click.Group):
             click.echo(exc.format_message())
             sys.exit(0)
         except click.ClickException as exc:  # usage errors: a user error like any other
-            command = exc.ctx.command_path if getattr(exc, "ctx", None) else "uno-rules"
+            ctx: click.Context | None = getattr(exc, "ctx", None)  # usage errors carry one
+            command = ctx.command_path if ctx else "uno-rules"
             _fail(f"{command}: {exc.format_message()} (see {command} --help)")
         except click.exceptions.Abort:
             sys.exit(1)

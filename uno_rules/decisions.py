@@ -9,7 +9,7 @@ circle.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -43,24 +43,29 @@ class Turn(Ask):
 
     kind: ClassVar[str] = "turn"
 
-    def options(self, g: Legality) -> list[Action]:
+    def options(self, g: Legality) -> Sequence[Action]:
         seat = self.seat
         assert seat is not None
         hand = g.hands[seat]
         if g.plain and not g.stack_total:  # Legality.playable and play_actions, inlined
-            cards = sorted(g.matching_top().intersection(hand))
+            discard = g.discard
+            rank = g.faces[discard[-1]].rank if discard else -1
+            match = g.matches.get(g.color * 4096 + rank)  # tables.match_key
+            if match is None:
+                match = g.matching_top()
+            cards = sorted(match.intersection(hand))
             acts = g.acts[seat]
             if not cards:
-                return [acts.draw]
+                return acts.only_draw
             if len(hand) == 2:
-                opts: list[Action] = []
+                both: list[Action] = []
                 for card in cards:
-                    opts += (acts.play_uno[card], acts.play[card])
-            else:
-                opts = list(map(acts.play.__getitem__, cards))
+                    both += (acts.play_uno[card], acts.play[card])
+                both.append(acts.draw)
+                return both if g.rulebook.settings.draw_with_playable else both[:-1]
             if g.rulebook.settings.draw_with_playable:
-                opts.append(acts.draw)
-            return opts
+                return (*map(acts.play.__getitem__, cards), acts.draw)
+            return tuple(map(acts.play.__getitem__, cards))
         if g.rulebook.discard_piles > 1 and not g.stack_total:
             opts, playable = g.pile_plays(seat, hand)
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,11 @@ class ProblemsError(UnoRulesError):
     """Input that failed validation; carries every problem found, not only the first."""
 
     def __init__(self, problems: list[Problem] | Problem | str):
-        if isinstance(problems, (Problem, str)):
-            problems = [problems]
-        self.problems = list(problems)
+        items: list[Problem | str] = ([problems] if isinstance(problems, (Problem, str))
+                                      else list(problems))
+        # A plain message is kept as it is (it prints as itself); every caller in the package
+        # passes Problems, which is what readers of ``problems`` get.
+        self.problems = cast("list[Problem]", items)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from .errors import IllegalAction
 from .game import Game
@@ -80,8 +81,8 @@ class Match:
         self.game = self._deal()
         return self.game
 
-    def _lowest(self, seats: object) -> tuple[int, ...]:
-        seats = list(seats)  # type: ignore[call-overload]
+    def _lowest(self, seats: Iterable[int]) -> tuple[int, ...]:
+        seats = list(seats)
         low = min(self.scores[s] for s in seats)
         return tuple(s for s in seats if self.scores[s] == low)
 

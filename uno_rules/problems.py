@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 import jsonschema
 
@@ -18,10 +18,27 @@ def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validato
     """A validator whose ``integer`` is a true integer: ``2.0`` is refused, not truncated."""
     checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
-    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
+    # ``extend`` is untyped in the stubs; it returns a validator class.
+    extend = cast("Callable[..., type[jsonschema.protocols.Validator]]",
+                  jsonschema.validators.extend)
+    cls = extend(jsonschema.Draft202012Validator, type_checker=checker)
     return cls(schema)
 
 
+
+
+# A validator sets ``instance``, ``validator_value`` and ``schema`` on every error it yields;
+# the stubs also allow the "unset" sentinel of an error made by hand. These read them as set.
+def _instance(error: jsonschema.ValidationError) -> Any:
+    return cast(Any, error.instance)
+
+
+def _value(error: jsonschema.ValidationError) -> Any:
+    return cast(Any, error.validator_value)
+
+
+def _schema(error: jsonschema.ValidationError) -> Mapping[str, Any]:
+    return cast("Mapping[str, Any]", error.schema)
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
@@ -47,10 +64,10 @@ def schema_problem(located: Located, error: jsonschema.ValidationError) -> list[
     if error.validator in ("anyOf", "oneOf") and error.context:
         return _best_branch(located, error)
     if error.validator == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
+        allowed = list(_schema(error).get("properties", {}))
         out = []
         for key in re.findall(r"'([^']*)'", error.message.split("(")[-1]):
-            if key in error.instance:
+            if key in _instance(error):
                 what = "unknown primitive" if set(allowed) == set(PRIMITIVES) else "unknown key"
                 out.append(located.problem(path + (key,), f"{what} '{key}'"
                                            f"{did_you_mean(key, allowed)}", at_key=True))
@@ -59,9 +76,10 @@ def schema_problem(located: Located, error: jsonschema.ValidationError) -> list[
         return [located.problem(path, error.message.replace("is a required property",
                                                             "is required but missing"))]
     if error.validator == "enum":
-        hint = did_you_mean(str(error.instance), [str(x) for x in error.validator_value])
+        values = _value(error)
+        hint = did_you_mean(str(error.instance), [str(x) for x in values])
         return [located.problem(path, f"{error.instance!r} is not one of "
-                                      f"{', '.join(map(str, error.validator_value))}{hint}")]
+                                      f"{', '.join(map(str, values))}{hint}")]
     if error.validator == "type":
         want = error.validator_value
         want = " or ".join(want) if isinstance(want, list) else want
@@ -78,11 +96,12 @@ def type_name(value: Any) -> str:
 def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Problem]:
     """For anyOf failures, report the branch that fits the value's type best."""
     inst = error.instance
-    by_branch: dict[int, list[jsonschema.ValidationError]] = {}
+    branches = _value(error)
+    by_branch: dict[str | int, list[jsonschema.ValidationError]] = {}
     for sub in error.context or []:
         by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
     path: PathKey = tuple(error.absolute_path)
-    names = [n for b in error.validator_value for n in b.get("enum", [])]
+    names = [n for b in branches for n in b.get("enum", [])]
     if isinstance(inst, str) and names and not inst.startswith("$"):
         prims = set(names) <= set(PRIMITIVES)
         every = list(PRIMITIVES) if prims else names
@@ -100,10 +119,10 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
     if best is None:
         kinds = sorted({str(s.validator_value) for s in error.context or []
                         if s.validator == "type" and s.validator_value != "null"
-                        and "pattern" not in s.schema})
-        if any(str(b.get("pattern", "")).startswith("^\\$") for b in error.validator_value):
+                        and "pattern" not in _schema(s)})
+        if any(str(b.get("pattern", "")).startswith("^\\$") for b in branches):
             kinds.append("a $option reference")
-        consts = [repr(b["const"]) for b in error.validator_value if "const" in b]
+        consts = [repr(b["const"]) for b in branches if "const" in b]
         want = " or ".join(kinds + consts) or "a valid value"
         return [located.problem(path, f"expected {want}, got {type_name(inst)} {inst!r}")]
     out: list[Problem] = []

@@ -13,7 +13,7 @@ import re
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 HOUSE_PREFIX = "house/"
@@ -25,7 +25,7 @@ def _data_dir(*parts: str) -> Path:
     place = files(__package__)
     for part in parts:  # one at a time: a namespace package's MultiplexedPath takes one
         place = place.joinpath(part)
-    return Path(os.fspath(place))  # type: ignore[arg-type]
+    return Path(os.fspath(cast("os.PathLike[str]", place)))
 
 
 def rulebooks_dir() -> Path:

@@ -23,7 +23,7 @@ def _or_ref(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _settings() -> dict[str, Any]:
-    props = {
+    props: dict[str, dict[str, Any]] = {
         "hand_size": {"type": "integer", "minimum": 1, "maximum": 30,
                       "description": "Cards dealt to each player (default 7)."},
         "uno_penalty": {"type": "integer", "minimum": 0,

@@ -4,6 +4,7 @@ the shape reinforcement-learning libraries expect (PettingZoo-style)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import overload
 
 from .actions import Action
 from .game import Game
@@ -36,10 +37,14 @@ class ActionSpace(Sequence[Action]):
     def __len__(self) -> int:
         return len(self._actions)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Action, ...]: ...
+    def __getitem__(self, i: int | slice) -> Action | tuple[Action, ...]:
         return self._actions[i]
 
-    def index(self, action: Action, *args: int) -> int:  # type: ignore[override]
+    def index(self, action: Action, *args: int) -> int:
         """The number of ``action`` (ValueError if it is not in the space)."""
         try:
             return self._index[action]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -68,7 +68,7 @@ class Ask:
     seat: int | None
     ctx: Ctx | None = None
 
-    def options(self, g: Any) -> list[Action]:
+    def options(self, g: Any) -> Sequence[Action]:
         raise NotImplementedError
 
     def answer(self, g: Any, action: Action) -> None:

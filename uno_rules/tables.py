@@ -16,7 +16,8 @@ class SeatActions:
     """The interned actions of one seat. ``play[pile * faces + face]`` and ``play_uno[...]``
     are the plays of a face onto a discard pile (without and with UNO called)."""
 
-    __slots__ = ("play", "play_uno", "draw", "keep", "challenge", "accept", "colors")
+    __slots__ = ("play", "play_uno", "draw", "only_draw", "keep", "challenge", "accept",
+                 "colors")
 
     def __init__(self, rules: Rules, seat: int):
         self.play: list[Action] = []
@@ -28,6 +29,7 @@ class SeatActions:
                 self.play.append(plain)
                 self.play_uno.append(called)
         self.draw = Action(seat, "draw")
+        self.only_draw = (self.draw,)
         self.keep = Action(seat, "keep")
         self.challenge = Action(seat, "challenge")
         self.accept = Action(seat, "accept")

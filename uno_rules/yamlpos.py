@@ -103,9 +103,9 @@ class _Builder:
             return None
         self.active.add(id(node))
         try:
-            if isinstance(node, yaml.SequenceNode):
-                return [self.build(v, path + (i,)) for i, v in enumerate(node.value)]
-            return self.mapping(node, path)
+            if isinstance(node, yaml.MappingNode):
+                return self.mapping(node, path)
+            return [self.build(v, path + (i,)) for i, v in enumerate(node.value)]  # a sequence
         finally:
             self.active.discard(id(node))
 
