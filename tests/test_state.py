@@ -154,3 +154,15 @@ def test_copies_share_the_rulebook_tables_and_keep_nothing_else_of_them(
     assert restored.acts is restored.rulebook.memo["seat_actions", game.players]
     if not game.over:
         assert restored.decision == game.decision
+
+
+def test_a_pickled_rulebook_leaves_its_derived_tables_behind() -> None:
+    rulebook = uno_rules.load_rulebook("classic")
+    before = len(pickle.dumps(rulebook))
+    game = rulebook.new_game(4, 3)
+    random_moves(game, random.Random(3), 30, "uniform")
+    assert rulebook.memo  # the tables were made...
+    assert len(pickle.dumps(rulebook)) == before  # ...and are not shipped
+    copied = pickle.loads(pickle.dumps(rulebook))
+    assert copied.memo == {} and copied == rulebook
+    assert copied.new_game(4, 3).snapshot() == rulebook.new_game(4, 3).snapshot()

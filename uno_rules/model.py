@@ -182,6 +182,14 @@ class Rules:
         """A face's name, with its side when cards have several (``wild (dark)``)."""
         return f"{face.name} ({self.sides[face.side]})" if len(self.sides) > 1 else face.name
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["memo"] = {}  # derived tables: made again on first use, not shipped
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self  # immutable: a deep copy of a game shares its rulebook
 
