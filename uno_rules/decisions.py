@@ -122,7 +122,8 @@ class Drawn(Ask):
         if action.kind == "play":
             g.play_card(self.seat, self.card, action.uno, action.pile)
             return
-        g.note("keep", self.seat)
+        if g.log is not None:  # no event tuple made when nobody logs
+            g.log.append(("keep", self.seat))
         g.run()
 
     def data(self) -> Any:
@@ -150,7 +151,8 @@ class Color(Ask):
         if self.ctx is not None and self.ctx.pile != g.focus:
             g.focus_on(self.ctx.pile)
         g.color = g.rulebook.color_ids[action.arg]  # type: ignore[index]
-        g.note("color", self.seat, g.color)
+        if g.log is not None:
+            g.log.append(("color", self.seat, g.color))
         g.run()
 
 
@@ -175,7 +177,8 @@ class Challenge(Ask):
         if action.kind == "accept":
             g.push(self.accepted, ctx)
         else:
-            g.note("challenge", self.seat, ctx.actor, not ctx.honest)
+            if g.log is not None:
+                g.log.append(("challenge", self.seat, ctx.actor, not ctx.honest))
             g.push(self.innocent if ctx.honest else self.guilty, ctx)
         g.run()
 

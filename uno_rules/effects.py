@@ -102,7 +102,8 @@ def _skip(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _reverse(game: Game, ctx: Ctx, step: Step) -> None:
     game.direction = -game.direction
-    game.note("reverse", ctx.actor)
+    if game.log is not None:  # no event tuple made when nobody logs
+        game.log.append(("reverse", ctx.actor))
 
 
 def _turn_to(game: Game, ctx: Ctx, step: Step) -> None:

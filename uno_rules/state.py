@@ -367,6 +367,9 @@ class State:
         return seat
 
     def note(self, *event: Any) -> None:
+        """Log an event (a tuple; words in uno_rules.snapshot.describe_event). Events that
+        come with most actions are appended in place, under ``if log is not None``, so that
+        no tuple is made when logging is off."""
         if self.log is not None:
             self.log.append(event)
 
