@@ -50,7 +50,7 @@ class Turn(Ask):
         if g.plain and not g.stack_total:  # Legality.playable and play_actions, inlined
             discard = g.discard
             rank = g.faces[discard[-1]].rank if discard else -1
-            match = g.matches.get(g.color * 4096 + rank)  # tables.match_key
+            match = g.matches.get((g.color << 32) + rank)  # tables.match_key
             if match is None:
                 match = g.matching_top()
             cards = sorted(match.intersection(hand))

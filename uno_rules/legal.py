@@ -69,7 +69,7 @@ class Legality(State):
         force, or are colourless: playable unless a legality condition says otherwise."""
         discard = self.discard
         rank = self.faces[discard[-1]].rank if discard else -1
-        match = self.matches.get(self.color * 4096 + rank)  # tables.match_key, inlined
+        match = self.matches.get((self.color << 32) + rank)  # tables.match_key, inlined
         if match is None:
             match = matching(self.matches, self.faces, self.color, rank)
         return match

@@ -59,7 +59,7 @@ def match_tables(rules: Rules, side: int) -> dict[int, frozenset[int]]:
 
 def match_key(color: int, rank: int) -> int:
     """One int for a colour in force and a top card's rank (-1: none)."""
-    return color * 4096 + rank
+    return (color << 32) + rank  # unique for any rank below 2**32
 
 
 def matching(tables: dict[int, frozenset[int]], faces: tuple[Face, ...], color: int,
