@@ -10,7 +10,8 @@ import pytest
 
 import uno_rules
 from uno_rules.errors import RulebookError
-from uno_rules.loader import check, shipped_names
+from uno_rules.loader import check, house_names, is_overlay, overlay_summary, shipped_names
+from uno_rules.model import CardRule, LegalIf, Step
 from uno_rules.schema import schema_json
 
 HERE = Path(__file__).resolve().parent
@@ -158,3 +159,308 @@ def test_a_bigger_deal_narrows_the_player_counts() -> None:
     with pytest.raises(uno_rules.IllegalAction, match="2-7 players, not 8"):
         rb.new_game(8)
     assert sum(map(len, rb.new_game(7, seed=1).hands)) == 105
+
+
+# ------------------------------------------------------------------ compiled records
+# What the compiler makes of a rulebook, field by field: the engine reads only these records,
+# so a field compiled wrong (a default changed, a branch dropped) must fail here.
+def _rule(rb: uno_rules.Rulebook, card: str) -> CardRule:
+    rule = rb.rules[rb.face(card).id]
+    assert rule is not None, f"{card} has no card rule"
+    return rule
+
+
+def _steps(rb: uno_rules.Rulebook, program: int | None) -> tuple[Step, ...]:
+    assert program is not None
+    return rb.programs[program]
+
+
+def _ops(rb: uno_rules.Rulebook, program: int | None) -> list[str] | None:
+    return None if program is None else [step.op for step in rb.programs[program]]
+
+
+def test_classic_card_rules_are_compiled() -> None:
+    # Loaded here, not the session fixture: mutmut runs a test against a mutant only if the
+    # test itself called the mutated function.
+    classic = uno_rules.load_rulebook("classic")
+    wd4 = _rule(classic, "wild_draw_four")
+    assert wd4.rank == "wild_draw_four"
+    assert wd4.legal_if == LegalIf("color", False) and wd4.bluff is True
+    assert _ops(classic, wd4.effect) == ["choose_color", "challenge"]
+    assert _ops(classic, wd4.first_card) == ["turn_again"]
+    assert (wd4.stack_value, wd4.sheds) == (None, False)
+    reverse = _rule(classic, "red reverse")
+    assert _ops(classic, reverse.first_card) == ["reverse", "turn_to"]
+    assert reverse.sheds is False  # its `if` nests a program, which does not shed
+    for card, effect in [("red draw_two", ["draw", "skip"]), ("red skip", ["skip"]),
+                         ("wild", ["choose_color"])]:
+        rule = _rule(classic, card)
+        assert (rule.legal_if, rule.bluff, rule.sheds) == (None, False, False)
+        # no `first_card`: turned up first, the card does what its effect does
+        assert _ops(classic, rule.effect) == _ops(classic, rule.first_card) == effect
+    assert classic.rules[classic.face("red 5").id] is None
+    assert classic.face("red 5").number and not classic.face("red skip").number
+    assert (classic.face("red 5").points, classic.face("wild").points) == (5, 50)
+    assert classic.sides == ("front",)  # no `sides`: one side, named front
+
+
+def test_card_rules_follow_options_house_rules_and_stacking() -> None:
+    strict = uno_rules.load_rulebook("classic", settings={"wd4_holds_no": "match",
+                                                          "wd4_wilds_match": True})
+    assert _rule(strict, "wild_draw_four").legal_if == LegalIf("match", True)
+    no_bluffing = uno_rules.load_rulebook("classic", house=["no_bluffing"])
+    assert _rule(no_bluffing, "wild_draw_four").bluff is False
+    stacking = uno_rules.load_rulebook("classic", house=["stacking"])
+    assert [_rule(stacking, c).stack_value for c in ("red draw_two", "wild_draw_four")] == [2, 4]
+    assert (stacking.stack_mixing, stacking.stack_max) == (False, None)
+    capped = uno_rules.load_rulebook(HERE / "rulebooks" / "positive" / "everyone_draws.yaml")
+    assert (capped.stack_mixing, capped.stack_max) == (False, 6)
+    assert uno_rules.load_rulebook("classic").stack_mixing is None
+    no_mercy = uno_rules.load_rulebook("no_mercy")
+    assert _rule(no_mercy, "red discard_all").sheds is True
+
+
+def test_round_hooks_and_the_draw_program_are_compiled() -> None:
+    classic = uno_rules.load_rulebook("classic")
+    assert (classic.round_ends, classic.going_out, classic.after_draw, classic.setup) == \
+        ("player", None, None, None)
+    assert _ops(classic, classic.draw_program) == ["draw", "offer_drawn"]
+    teams = uno_rules.load_rulebook("teams")
+    assert teams.round_ends == "team" and _ops(teams, teams.going_out) == ["give_cards"]
+    assert _ops(teams, teams.setup) == ["give_cards"] and _ops(teams, teams.after_draw) == ["if"]
+    matching = uno_rules.load_rulebook("classic", house=["draw_to_match"])
+    assert _ops(matching, matching.draw_program) == ["draw_until_playable", "offer_drawn"]
+
+
+COMPILED = """name: compiled
+extends: classic
+options: {n: 3, extra: false, b: true}
+deck:
+  blanks: {ranks: [blank], colors: [red], copies: $n, tags: [marked]}
+cards:
+  blank:
+    effect:
+      - if: {option: extra, then: [skip], else: [reverse]}
+      - if: {players: 2, then: [{discard_color: self}]}
+  marked:
+    effect:
+      - draw: {who: next, count: $n}
+  "9":
+    legal_if: {holds_no: match}
+    bluff: $b
+  wild:
+    effect: [choose_color, discard_color: self]
+  "8":
+    effect: [discard_color: self, choose_color, skip]
+  "7":
+    effect: [choose_color, {if: {players: 2, then: [draw_until_color: self]}}]
+"""
+
+
+def test_a_rank_and_a_tag_rule_run_one_after_the_other(tmp_path: Path) -> None:
+    path = tmp_path / "compiled.yaml"
+    path.write_text(COMPILED)
+    rb = uno_rules.load_rulebook(path)
+    face = rb.face("red blank marked")
+    assert (face.tags, face.points, face.number) == (("marked",), 0, False)  # no `points`: 0
+    assert rb.deck_counts()["red blank marked"] == 3  # copies: $n
+    rule = _rule(rb, "red blank marked")
+    assert rule.rank == "blank"
+    steps = _steps(rb, rule.effect)
+    assert [s.op for s in steps] == ["if", "if", "draw"] == _ops(rb, rule.first_card)
+    assert [s.where for s in steps] == [f"{path}:9:9", f"{path}:10:9", f"{path}:13:9"]
+    assert steps[2].args == {"who": "next", "count": 3}  # count: $n
+    assert _ops(rb, steps[0].args["then"]) == ["reverse"]  # `if: option` false: the else
+    assert rule.sheds is True  # a discard_color nested in the second `if`
+    extra = uno_rules.load_rulebook(path, settings={"extra": True})
+    first = _steps(extra, _rule(extra, "red blank marked").effect)[0]
+    assert _ops(extra, first.args["then"]) == ["skip"]
+
+
+def test_a_card_rule_without_an_effect(tmp_path: Path) -> None:
+    path = tmp_path / "compiled.yaml"
+    path.write_text(COMPILED)
+    rule = _rule(uno_rules.load_rulebook(path), "red 9")
+    assert rule == CardRule(rank="9", effect=None, first_card=None,
+                            legal_if=LegalIf("match", False), bluff=True, stack_value=None,
+                            sheds=False)
+
+
+def test_a_choice_is_asked_at_the_end_only_if_a_later_step_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "compiled.yaml"
+    path.write_text(COMPILED)
+    rb = uno_rules.load_rulebook(path)
+
+    def at_end(rulebook: uno_rules.Rulebook, card: str) -> list[tuple[str, bool]]:
+        return [(s.op, s.at_end) for s in _steps(rulebook, _rule(rulebook, card).effect)]
+
+    assert at_end(rb, "wild") == [("choose_color", True), ("discard_color", True)]
+    assert at_end(rb, "red 7") == [("choose_color", True), ("if", True)]  # read in a nested step
+    assert at_end(rb, "red 8") == [("discard_color", True), ("choose_color", False),
+                                   ("skip", False)]  # read before, not after: not at the end
+    assert at_end(uno_rules.load_rulebook("classic"), "wild_draw_four") == [
+        ("choose_color", False), ("challenge", True)]
+    ted_lasso = uno_rules.load_rulebook("ted_lasso")
+    assert at_end(ted_lasso, "wild_roy_kent_grunt") == [
+        ("choose_color", False), ("choose_player", True), ("contest", True), ("draw", True)]
+
+
+def test_the_sides_of_a_card_are_paired_after_the_shift(tmp_path: Path) -> None:
+    flip = uno_rules.load_rulebook("flip")  # pairing: {shift: 41}
+    assert [flip.card_name(c) for c in flip.deck[:2]] == ["red 1 // pink 6", "red 1 // teal 6"]
+    path = tmp_path / "unshifted.yaml"
+    path.write_text("name: unshifted\nextends: flip\npairing: null\n")
+    unshifted = uno_rules.load_rulebook(path)
+    assert [unshifted.card_name(c) for c in unshifted.deck[:3]] == [
+        "red 1 // pink 1", "red 1 // pink 1", "yellow 1 // teal 1"]
+
+
+# ------------------------------------------------------------------ settings, overlays, restore
+def test_every_bad_setting_is_reported_not_only_the_first() -> None:
+    _, problems = check("classic", {"hand_size": "[", "hand_sise": 5,
+                                    "wd4_holds_nope": "match", "play_drawn": " "})
+    assert [str(p) for p in problems] == [
+        "--set hand_sise=5: unknown setting 'hand_sise'; did you mean 'hand_size'?",
+        "--set hand_size=[: YAML syntax error: while parsing a flow node expected the node "
+        "content, but found '<stream end>'",
+        "--set play_drawn= : invalid value ' '; expected one of may, must, never "
+        "(at $.settings.play_drawn)",
+        "--set wd4_holds_nope=match: unknown setting 'wd4_holds_nope'; did you mean "
+        "'wd4_holds_no'?"]
+
+
+def test_a_setting_overrides_a_rulebook_without_settings(tmp_path: Path) -> None:
+    path = tmp_path / "bare.yaml"
+    path.write_text("name: bare\nplayers: {min: 2, max: 3}\ncolors: [red, blue]\ndeck:\n"
+                    "  numbers: {ranks: [1, 2, 3, 4, 5], colors: all, copies: 1}\n")
+    assert uno_rules.load_rulebook(path, settings={"hand_size": 3}).settings.hand_size == 3
+
+
+def test_what_counts_as_an_overlay() -> None:
+    assert is_overlay(HERE.parent / "uno_rules" / "rulebooks" / "house" / "stacking.yaml")
+    assert not is_overlay(HERE / "rulebooks" / "positive" / "house_draw_three.yaml")  # extends
+    assert not is_overlay(HERE / "rulebooks" / "positive" / "minimal.yaml")  # has a deck
+
+
+def test_an_overlay_summary_is_its_description_else_its_title_else_its_name(
+        tmp_path: Path) -> None:
+    assert overlay_summary("stacking") == ("Draw Two on Draw Two, Wild Draw Four on Wild Draw "
+                                           "Four; the last +4 may be challenged")
+    (tmp_path / "titled.yaml").write_text("name: titled\ntitle: A title\n")
+    assert overlay_summary(str(tmp_path / "titled.yaml")) == "A title"
+    for untitled in ("name: bare\n", "- not a mapping\n"):
+        (tmp_path / "other.yaml").write_text(untitled)
+        assert overlay_summary(str(tmp_path / "other.yaml")) == str(tmp_path / "other.yaml")
+
+
+def test_a_game_restores_with_a_rulebook_loaded_from_a_file() -> None:
+    path = HERE / "rulebooks" / "positive" / "minimal.yaml"
+    snapshot = uno_rules.load_rulebook(path, settings={"hand_size": "2"}).new_game(2, 1).snapshot()
+    assert (snapshot["rulebook"], snapshot["source"]) == ("minimal", str(path))
+    game = uno_rules.restore(snapshot)
+    assert game.rulebook.source == str(path) and game.rulebook.settings.hand_size == 2
+    assert game.snapshot() == snapshot
+    classic = uno_rules.load_rulebook("classic").new_game(2, 1).snapshot()
+    del classic["source"]  # an older snapshot: the rulebook's name is what is left
+    assert uno_rules.restore(classic).rulebook.name == "classic"
+
+
+def test_snapshots_restore_refusals_name_the_cause() -> None:
+    with pytest.raises(uno_rules.SnapshotError, match="^a snapshot is a mapping, not list$"):
+        uno_rules.restore([1, 2])  # type: ignore[arg-type]
+    snapshot = uno_rules.load_rulebook("classic").new_game(2, 1).snapshot()
+    del snapshot["set"]
+    with pytest.raises(uno_rules.SnapshotError, match="^malformed snapshot: KeyError: 'set'$"):
+        uno_rules.restore(snapshot)
+    snapshot = uno_rules.load_rulebook("classic").new_game(2, 1).snapshot()
+    snapshot["set"] = {"hand_sise": 5}
+    with pytest.raises(uno_rules.SnapshotError, match=re.escape(
+            "can't load the snapshot's rulebook: --set hand_sise=5: unknown setting "
+            "'hand_sise'; did you mean 'hand_size'?")):
+        uno_rules.restore(snapshot)
+
+
+def test_rulebook_level_fields_and_their_defaults(tmp_path: Path) -> None:
+    minimal = uno_rules.load_rulebook(HERE / "rulebooks" / "positive" / "minimal.yaml")
+    assert (minimal.title, minimal.description, minimal.team_size) == ("minimal", "", 1)
+    assert (minimal.discard_piles, minimal.piles, minimal.reshuffle_piles) == (1, (), ())
+    aside = uno_rules.load_rulebook(HERE / "rulebooks" / "positive" / "aside_pile.yaml")
+    assert (aside.piles, aside.reshuffle_piles) == (("aside",), (0,))
+    assert uno_rules.load_rulebook("teams").team_size == 2
+    two_piles = tmp_path / "two_piles.yaml"
+    two_piles.write_text("name: two_piles\nextends: classic\ndiscard_piles: 2\n")
+    assert uno_rules.load_rulebook(two_piles).discard_piles == 2
+    # stacking without `mixing` does not mix; `max` may be an option; removing a key the
+    # base lacks (`pairing: null`) is no error
+    capped = tmp_path / "capped.yaml"
+    capped.write_text("name: capped\nextends: classic\noptions: {m: 8}\nstacking: {max: $m}\n"
+                      "pairing: null\ncards:\n  draw_two:\n    effect: [stack_draw: 2]\n")
+    rb = uno_rules.load_rulebook(capped)
+    assert (rb.stack_mixing, rb.stack_max) == (False, 8)
+    assert rb.description == uno_rules.load_rulebook("classic").description != ""
+
+
+def test_an_overlay_may_set_a_card_rule_its_base_removed() -> None:
+    # teams removes wild_draw_four (`wild_draw_four: null`); stacking sets it (optional)
+    rb = uno_rules.load_rulebook("teams", house=["stacking"])
+    assert rb.stack_mixing is False and _rule(rb, "red draw_two").stack_value == 2
+    assert "wild_draw_four" not in rb.ranks
+
+
+def test_round_hook_steps_point_at_their_lines() -> None:
+    teams = uno_rules.load_rulebook("teams")
+    where = [step.where for program in (teams.setup, teams.going_out, teams.after_draw)
+             for step in _steps(teams, program)]
+    assert [w.rsplit("/", 1)[-1] for w in where] == ["teams.yaml:23:5", "teams.yaml:28:7",
+                                                     "teams.yaml:32:5"]
+    matching = uno_rules.load_rulebook("classic", house=["draw_to_match"])
+    assert [s.where.rsplit("/", 1)[-1] for s in _steps(matching, matching.draw_program)] == [
+        "draw_to_match.yaml:8:10", "draw_to_match.yaml:8:31"]
+
+
+def test_a_file_that_is_not_a_mapping_or_not_there(tmp_path: Path) -> None:
+    path = tmp_path / "list.yaml"
+    path.write_text("- a\n- b\n")
+    assert [str(p) for p in check(path)[1]] == [f"{path}:1:1: a rulebook must be a mapping of "
+                                                "keys (at $)"]
+    shipped = ", ".join(shipped_names())
+    assert [str(p) for p in check("nope.yaml")[1]] == [
+        f"nope.yaml:1:1: no such rulebook or file (shipped: {shipped}) (at $)"]
+
+
+def test_overlays_named_in_a_rulebook(tmp_path: Path) -> None:
+    jump_in = (HERE.parent / "uno_rules" / "rulebooks" / "house" / "jump_in.yaml").read_text()
+    (tmp_path / "jump.yml").write_text(jump_in)  # .yml is YAML too
+    (tmp_path / "jump.txt").write_text(jump_in)  # not a YAML file name
+    path = tmp_path / "housed.yaml"
+    path.write_text("name: housed\nextends: classic\nhouse: [stackin, jump.yml, jump.txt]\n")
+    shipped = ", ".join(house_names())
+    # every bad one is reported, at the `house` key
+    assert [str(p) for p in check(path)[1]] == [
+        f"{path}:3:8: unknown house rule 'stackin'; did you mean 'stacking'? (shipped: "
+        f"{shipped}) (at $)",
+        f"{path}:3:8: unknown house rule 'jump.txt' (shipped: {shipped}) (at $)"]
+    path.write_text("name: housed\nextends: classic\nhouse: [jump.yml]\n")
+    assert uno_rules.load_rulebook(path).settings.jump_in is True
+    path.write_text("name: housed\nextends: classic\nhouse: 5\n")
+    assert [str(p) for p in check(path)[1]] == [
+        f"{path}:3:8: expected array, got integer 5 (at $.house)"]
+
+
+def test_every_bad_overlay_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("name: bad\nsettings: {jump_in: [\n")
+    (tmp_path / "clash.yaml").write_text("name: clash\nconflicts: [stacking]\n")
+    unknown = (f"--house stackin: unknown house rule 'stackin'; did you mean 'stacking'? "
+               f"(shipped: {', '.join(house_names())})")
+    for house, first in [
+        (["stacking", "stacking"], "--house stacking: house rule 'stacking' is already part of "
+                                   "classic"),
+        ([str(tmp_path / "broken.yaml")], f"{tmp_path / 'broken.yaml'}:3:1: YAML syntax error: "
+                                          "while parsing a flow node expected the node content, "
+                                          "but found '<stream end>' (at $)"),
+        (["stacking", str(tmp_path / "clash.yaml")],
+         f"--house {tmp_path / 'clash.yaml'}: house rule '{tmp_path / 'clash.yaml'}' can't be "
+         "combined with 'stacking'"),
+    ]:
+        assert [str(p) for p in check("classic", house=[*house, "stackin"])[1]] == [first,
+                                                                                   unknown]

@@ -1,0 +1,226 @@
+"""The semantic checks (uno_rules/checks.py) that a JSON Schema can't express: player counts,
+deck sizes, option values where they are used. Each test names the exact located problem,
+or that the rulebook loads (a check that refused too much would fail it). The mutants these
+tests kill are listed in bench/mutation.md (the loader section)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from uno_rules.loader import check
+
+# A standalone rulebook: 2 colours x 9 ranks x 2 copies = 36 cards, 2-4 players of 7 cards.
+BASE = """name: t
+players: {min: 2, max: 4}
+colors: [red, blue]
+deck:
+  numbers: {ranks: [1, 2, 3, 4, 5, 6, 7, 8, 9], colors: all, copies: 2, points: face}
+"""
+
+
+def _problems(tmp_path: Path, text: str, **overrides: object) -> tuple[Path, list[str]]:
+    path = tmp_path / "rb.yaml"
+    path.write_text(text)
+    rulebook, problems = check(path, overrides or None)
+    assert (rulebook is None) == bool(problems)
+    return path, [str(p) for p in problems]
+
+
+def test_the_base_rulebook_loads(tmp_path: Path) -> None:
+    assert _problems(tmp_path, BASE)[1] == []
+
+
+def test_players_min_above_max(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, BASE.replace("min: 2, max: 4", "min: 5, max: 4"))
+    assert problems == [f"{path}:2:10: players.min 5 is more than players.max 4 (at $.players)"]
+
+
+def test_players_min_equal_to_max_is_allowed(tmp_path: Path) -> None:
+    assert _problems(tmp_path, BASE.replace("min: 2, max: 4", "min: 4, max: 4"))[1] == []
+
+
+def test_deck_size_counts_a_hand_size_set_by_an_option(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, "options: {h: 9}\n" + BASE
+                               + "settings: {hand_size: $h}\n")
+    assert problems == [f"{path}:6:3: the deck has 36 cards, fewer than 4 players × 9 cards "
+                        "+ 1 = 37 (at $.deck)"]
+
+
+def test_deck_size_counts_copies_set_by_an_option(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, BASE.replace("copies: 2", "copies: $c")
+                               + "options: {c: 1}\n")
+    assert problems == [f"{path}:5:3: the deck has 18 cards, fewer than 4 players × 7 cards "
+                        "+ 1 = 29 (at $.deck)"]
+
+
+def test_deck_size_counts_one_turned_card_per_discard_pile(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, BASE + "discard_piles: 8\nsettings: {hand_size: 8}\n")
+    assert problems == [f"{path}:5:3: the deck has 36 cards, fewer than 4 players × 8 cards "
+                        "+ 8 = 40 (at $.deck)"]
+    assert _problems(tmp_path, BASE + "discard_piles: 8\n")[1] == []  # 4 x 7 + 8 = 36
+
+
+def test_a_group_with_listed_colours_counts_only_those(tmp_path: Path) -> None:
+    text = (BASE.replace("min: 2, max: 4", "min: 2, max: 2")
+            + "  reds: {ranks: [0], colors: [red], copies: 1}\nsettings: {hand_size: 19}\n")
+    path, problems = _problems(tmp_path, text)
+    assert problems == [f"{path}:5:3: the deck has 37 cards, fewer than 2 players × 19 cards "
+                        "+ 1 = 39 (at $.deck)"]
+
+
+def test_an_empty_deck_group_is_skipped_not_the_end_of_the_deck(tmp_path: Path) -> None:
+    path = tmp_path / "rb.yaml"
+    path.write_text(BASE.replace("deck:\n", "deck:\n  nothing: null\n"))
+    rulebook, problems = check(path)
+    assert problems == [] and rulebook is not None and len(rulebook.deck) == 36
+    path, problems = _problems(tmp_path, BASE.replace("deck:\n", "deck:\n  nothing: null\n")
+                               + "  more: {ranks: [0], colors: [purple], copies: 1}\n")
+    assert problems == [f"{path}:7:31: unknown colour 'purple' (at $.deck.more.colors[0])"]
+
+
+def test_the_largest_deck(tmp_path: Path) -> None:
+    largest = BASE.replace("[1, 2, 3, 4, 5, 6, 7, 8, 9], colors: all, copies: 2",
+                           "[1, 2, 3, 4, 5], colors: all, copies: 1000")
+    assert _problems(tmp_path, largest)[1] == []  # 10,000 cards: allowed
+    path, problems = _problems(tmp_path, largest + "  one: {ranks: [wild], copies: 1}\n")
+    assert problems == [f"{path}:5:3: the deck has 10001 cards, more than 10000 (at $.deck)"]
+
+
+SIDES = """name: t
+players: {min: 2, max: 2}
+sides:
+  light: {colors: [red, blue]}
+  dark: {colors: [pink, teal]}
+settings: {hand_size: 3}
+deck:
+  light: {side: light, ranks: [1, 2, 3], colors: all, copies: 2}
+  dark: {side: dark, ranks: [1, 2, 3], colors: all, copies: 2}
+"""
+
+
+def test_every_side_needs_as_many_cards(tmp_path: Path) -> None:
+    assert _problems(tmp_path, SIDES)[1] == []
+    path, problems = _problems(tmp_path, SIDES.replace("dark, ranks: [1, 2, 3]",
+                                                       "dark, ranks: [1, 2]"))
+    assert problems == [f"{path}:8:3: every side needs as many cards as the others: "
+                        "light 12, dark 8 (at $.deck)"]
+
+
+USES_N = BASE + "cards:\n  '1':\n    effect:\n      - draw: {who: next, count: $n}\n"
+
+
+def test_an_option_value_that_does_not_fit_where_it_is_used(tmp_path: Path) -> None:
+    # The option is defined on line 1: still a file position, pointed at where it is used.
+    path, problems = _problems(tmp_path, "options: {n: many}\n" + USES_N)
+    assert problems == [f"{path}:10:34: option $n = 'many' doesn't fit here: expected "
+                        "integer, got string 'many' (at $.cards.1.effect[0].draw.count)"]
+
+
+def test_an_option_set_on_the_command_line_that_does_not_fit(tmp_path: Path) -> None:
+    _, problems = _problems(tmp_path, "options: {n: 3}\n" + USES_N, n="many")
+    assert problems == ["--set n=many: expected integer, got string 'many', where the "
+                        "rulebook uses $n (at $.cards.1.effect[0].draw.count)"]
+
+
+def test_one_player_count_missing_is_reported_once(tmp_path: Path) -> None:
+    for players in ("{max: 4}", "{}"):
+        path, problems = _problems(tmp_path, BASE.replace("{min: 2, max: 4}", players))
+        assert problems == [f"{path}:2:10: players.min is required but missing (at $.players)"]
+
+
+def test_the_other_checks_still_run_beside_a_malformed_part(tmp_path: Path) -> None:
+    text = "players: 5\n" + BASE.replace("players: {min: 2, max: 4}\n", "").replace(
+        "colors: all", "colors: [red, purple]")
+    path, problems = _problems(tmp_path, text)
+    assert problems == [f"{path}:1:10: expected object, got integer 5 (at $.players)",
+                        f"{path}:5:63: unknown colour 'purple' (at $.deck.numbers.colors[1])"]
+
+
+def test_colours_come_from_colors_or_from_sides(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, SIDES.replace("settings:", "colors: [red]\nsettings:"))
+    assert problems == [f"{path}:6:1: give the colours either in `colors` (cards with one "
+                        "side) or in each of `sides`, not both (at $.colors)"]
+    path, problems = _problems(tmp_path, BASE.replace("colors: [red, blue]\n", ""))
+    assert problems == [f"{path}:1:1: 'colors' is required but missing (or give `sides`) (at $)"]
+    path, problems = _problems(tmp_path, SIDES.replace("[pink, teal]", "[pink, red]"))
+    assert problems == [f"{path}:5:25: colour 'red' is already a colour of side 'light' "
+                        "(at $.sides.dark.colors[1])"]
+
+
+def test_an_unknown_side_and_the_groups_after_it(tmp_path: Path) -> None:
+    text = (SIDES.replace("side: dark,", "side: drak,")
+            + "  more: {side: light, ranks: [4], colors: [purple], copies: 1}\n")
+    path, problems = _problems(tmp_path, text)
+    assert problems == [f"{path}:9:16: unknown side 'drak'; did you mean 'dark'?; the sides are "
+                        "light, dark (at $.deck.dark.side)",
+                        f"{path}:10:44: unknown colour 'purple' (at $.deck.more.colors[0])"]
+
+
+def test_face_points_need_number_ranks(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, BASE + "  actions: {ranks: [skip], colors: all, "
+                                                "copies: 2, points: face}\n")
+    assert problems == [f"{path}:6:21: rank 'skip' has no face value for `points: face` "
+                        "(at $.deck.actions.ranks[0])"]
+
+
+def test_a_card_defined_by_two_groups(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, BASE + "  again: {ranks: [1], colors: [red], "
+                                                "copies: 1}\n")
+    assert problems == [f"{path}:6:19: card 'red 1' is defined by two deck groups "
+                        "(at $.deck.again.ranks[0])"]
+    # a tag makes it another card ("red 1 x")
+    assert _problems(tmp_path, BASE + "  tagged: {ranks: [1], colors: [red], copies: 1, "
+                                      "tags: [x]}\n")[1] == []
+
+
+def test_an_optional_card_rule_may_name_a_rank_the_deck_lacks(tmp_path: Path) -> None:
+    assert _problems(tmp_path, BASE + "cards:\n  skip: {optional: true, effect: [skip]}\n")[1] \
+        == []
+
+
+def test_if_option_needs_a_boolean_option(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, "options: {n: 3}\n" + BASE + "cards:\n  '1':\n"
+                               "    effect:\n      - if: {option: n, then: [skip]}\n")
+    assert problems == [f"{path}:10:22: `if: option` needs a boolean option, 'n' is not boolean "
+                        "(at $.cards.1.effect[0].if.option)"]
+
+
+NO_PARTNERS = "`partner` needs partnerships, and this rulebook has none (`team: {size: N}`)"
+
+
+def test_partner_seats_are_checked_in_every_step_list(tmp_path: Path) -> None:
+    """First-card rules, `going_out.then`, `setup` and `turn.draw` are step lists too; a
+    bare value is the step's main parameter (`turn_to: partner` is `{who: partner}`)."""
+    head = "name: t\nextends: classic\n"
+    for text, at, where in [
+        ("cards:\n  skip:\n    first_card: [turn_to: partner]\n", "5:27",
+         "cards.skip.first_card[0]"),
+        ("going_out:\n  then: [turn_to: partner]\n", "4:19", "going_out.then[0]"),
+        ("setup: [turn_to: partner]\n", "3:18", "setup[0]"),
+        ("turn:\n  draw: [turn_to: partner, offer_drawn]\n", "4:19", "turn.draw[0]"),
+    ]:
+        path, problems = _problems(tmp_path, head + text)
+        assert problems == [f"{path}:{at}: {NO_PARTNERS} (at $.{where}.turn_to.who)"]
+
+
+def test_steps_after_a_bad_one_are_still_checked(tmp_path: Path) -> None:
+    path, problems = _problems(tmp_path, "name: t\nextends: classic\ncards:\n  skip:\n"
+                               "    effect: [bogus, turn_to: partner]\n")
+    assert problems == [f"{path}:5:14: unknown primitive 'bogus' (at $.cards.skip.effect[0])",
+                        f"{path}:5:30: {NO_PARTNERS} (at $.cards.skip.effect[1].turn_to.who)"]
+    # with partnerships, later steps are still checked for what they name
+    path, problems = _problems(tmp_path, "name: t\nextends: teams\ncards:\n  skip:\n"
+                               "    effect: [skip, {knock_out: {to: nowhere}}]\n")
+    assert problems == [f"{path}:5:37: no pile 'nowhere': declare it in `piles` "
+                        "(at $.cards.skip.effect[1].knock_out.to)"]
+
+
+def test_steps_that_need_partners(tmp_path: Path) -> None:
+    head = "name: t\nextends: classic\ncards:\n  skip:\n    effect: "
+    path, problems = _problems(tmp_path, head + "[{give_cards: {from: [self, partner]}}]\n")
+    assert problems == [
+        f"{path}:5:27: `give_cards` gives cards to partners, but this rulebook has no "
+        "partnerships (`team: {size: N}`) (at $.cards.skip.effect[0].give_cards)",
+        f"{path}:5:34: {NO_PARTNERS} (at $.cards.skip.effect[0].give_cards.from)"]
+    # handing the turn to a seat that is not a partner needs no partnerships
+    assert _problems(tmp_path, head + "[{partner_plays: {who: next}}]\n")[1] == []
