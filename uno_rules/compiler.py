@@ -69,7 +69,7 @@ def _read_at_end(steps: Any, what: str) -> bool:
         prim = PRIMITIVES[name]
         params = params if isinstance(params, dict) else \
             ({prim.main: params} if prim.main and params is not None else {})
-        if prim.at_end and what in step_reads(params, prim):
+        if prim.at_end and what in step_reads({**prim.defaults, **params}, prim):
             return True
         if any(_read_at_end(params.get(key), what) for key in prim.programs):
             return True

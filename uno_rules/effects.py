@@ -32,7 +32,8 @@ SEATS = {
     "next_partner": "the next player's partner, even if it is out",
     "dealer": "the dealer",
     "first": "the player to the dealer's left",
-    "target": "the player chosen by the card's `choose_player` step",
+    "target": "the player chosen by the card's `choose_player` step (a step naming a player "
+              "never chosen does nothing)",
     "challenger": "the player who answered the card's `challenge` step",
     "loser": "the loser of the card's `contest` step",
 }
@@ -76,7 +77,10 @@ def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
     args = step.args
     who = args["who"]
-    got = game.draw_cards(ctx.actor if who == "self" else game.seat(who, ctx), args["count"])
+    seat = ctx.actor if who == "self" else game.seat(who, ctx)
+    if seat < 0:
+        return  # a player never chosen: nobody draws
+    got = game.draw_cards(seat, args["count"])
     if got:
         ctx.drawn = got[-1]
 
@@ -84,14 +88,16 @@ def _draw(game: Game, ctx: Ctx, step: Step) -> None:
 def _draw_until_color(game: Game, ctx: Ctx, step: Step) -> None:
     seat = game.seat(step.args["who"], ctx)
     faces = game.faces
-    while True:
+    while seat >= 0:
         got = game.draw_cards(seat, 1)
         if not got or faces[got[0]].color == game.color:
             return
 
 
 def _discard_color(game: Game, ctx: Ctx, step: Step) -> None:
-    game.discard_color(game.seat(step.args["who"], ctx))
+    seat = game.seat(step.args["who"], ctx)
+    if seat >= 0:
+        game.discard_color(seat)
 
 
 def _skip(game: Game, ctx: Ctx, step: Step) -> None:
@@ -107,11 +113,15 @@ def _reverse(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _turn_to(game: Game, ctx: Ctx, step: Step) -> None:
-    game.turn_to = game.seat(step.args["who"], ctx)
+    seat = game.seat(step.args["who"], ctx)
+    if seat >= 0:
+        game.turn_to = seat
 
 
 def _choose_color(game: Game, ctx: Ctx, step: Step) -> None:
-    game.pending = Color(game.seat(step.args["who"], ctx), ctx)
+    seat = game.seat(step.args["who"], ctx)
+    if seat >= 0:
+        game.pending = Color(seat, ctx)
 
 
 def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
@@ -120,7 +130,7 @@ def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
     team = game.team_of
     seats = [s for s in range(game.players) if s != seat and s not in game.eliminated
              and (among != "opponents" or team(s) != team(seat))]
-    if seats:
+    if seats and seat >= 0:
         game.pending = Target(seat, ctx, tuple(seats))
 
 
@@ -138,6 +148,9 @@ def _challenge(game: Game, ctx: Ctx, step: Step) -> None:
         game.push(accepted, ctx)
         return
     seat = game.seat(step.args["who"], ctx)
+    if seat < 0:  # nobody to challenge it
+        game.push(accepted, ctx)
+        return
     ctx.challenger = seat
     game.pending = Challenge(seat, ctx, guilty, innocent, accepted)
 
@@ -153,7 +166,7 @@ def _if(game: Game, ctx: Ctx, step: Step) -> None:
         holds = args["players"] == game.standing()
     if holds and args["out"] is not None:
         seat = game.seat(args["out"], ctx)
-        holds = seat != ctx.actor and not game.hands[seat]
+        holds = seat >= 0 and seat != ctx.actor and not game.hands[seat]
     if holds and args["hand_at_least"] is not None:
         holds = len(game.hands[ctx.actor]) >= args["hand_at_least"]
     branch = args["then"] if holds else args["else"]
@@ -193,7 +206,8 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
         first = (game.dealer + 1) % game.players
         givers = [(first + i) % game.players for i in range(game.players)]
     else:
-        givers = [game.seat(s, ctx) for s in (src if isinstance(src, list) else [src])]
+        givers = [g for g in (game.seat(s, ctx) for s in (src if isinstance(src, list)
+                                                          else [src])) if g >= 0]
     if step.args["all_or_none"] and not all(game.hands[g] for g in givers):
         return
     start_giving(game, givers, step.args["count"], step.args["together"], ctx)
@@ -201,6 +215,10 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
     partner = game.seat(step.args["who"], ctx)
+    if partner < 0:  # a player never chosen: nobody must play
+        if step.args["else"] is not None:
+            game.push(step.args["else"], ctx)
+        return
     cards = game.cards_of_color(partner, game.color) if partner != ctx.actor else []
     if cards:
         game.pending = ForcedPlay(partner, ctx, ctx.actor, step.args["else"])
@@ -225,7 +243,7 @@ def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:
     seat = game.seat(step.args["who"], ctx)
-    while True:
+    while seat >= 0:
         got = game.draw_cards(seat, 1)
         if not got:
             return
@@ -250,9 +268,9 @@ def _rotate_hands(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:
-    to = step.args["to"]
-    game.knock_out(game.seat(step.args["who"], ctx),
-                   None if to is None else game.rulebook.piles.index(to))
+    to, seat = step.args["to"], game.seat(step.args["who"], ctx)
+    if seat >= 0:
+        game.knock_out(seat, None if to is None else game.rulebook.piles.index(to))
 
 
 SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or `all` (every "
