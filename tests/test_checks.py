@@ -151,8 +151,8 @@ def test_an_unknown_side_and_the_groups_after_it(tmp_path: Path) -> None:
     text = (SIDES.replace("side: dark,", "side: drak,")
             + "  more: {side: light, ranks: [4], colors: [purple], copies: 1}\n")
     path, problems = _problems(tmp_path, text)
-    assert problems == [f"{path}:9:16: unknown side 'drak'; did you mean 'dark'?; the sides are "
-                        "light, dark (at $.deck.dark.side)",
+    assert problems == [f"{path}:9:16: unknown side 'drak' (the sides are light, dark); did "
+                        "you mean 'dark'? (at $.deck.dark.side)",
                         f"{path}:10:44: unknown colour 'purple' (at $.deck.more.colors[0])"]
 
 

@@ -87,9 +87,9 @@ def _check_deck(located: Located) -> list[Problem]:
         gpath = ("deck", gname)
         side = group.get("side", side_names[0])
         if side not in side_names:
-            problems.append(located.problem(gpath + ("side",), f"unknown side {side!r}"
-                                            f"{did_you_mean(side, side_names)}; the sides "
-                                            f"are {', '.join(side_names)}"))
+            problems.append(located.problem(gpath + ("side",), f"unknown side {side!r} (the "
+                                            f"sides are {', '.join(side_names)})"
+                                            f"{did_you_mean(side, side_names)}"))
             continue
         colors = side_cols[side_names.index(side)]
         cols = group.get("colors")

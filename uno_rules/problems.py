@@ -104,6 +104,12 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
     names = [n for b in branches for n in b.get("enum", [])]
     if isinstance(inst, str) and names and not inst.startswith("$"):
         prims = set(names) <= set(PRIMITIVES)
+        if prims and inst in PRIMITIVES:  # a primitive that can't be written bare
+            prim = PRIMITIVES[inst]
+            needs = ", ".join(prim.required or prim.params)
+            short = f" or `{inst}: <{prim.main}>`" if prim.main else ""
+            return [located.problem(path, f"`{inst}` can't stand alone: give it {needs} "
+                                          f"(`{inst}: {{...}}`{short})")]
         every = list(PRIMITIVES) if prims else names
         what = "unknown primitive" if prims else "invalid value"
         valid = "" if prims else f"; expected one of {', '.join(map(str, names))}"
