@@ -224,3 +224,24 @@ def test_steps_that_need_partners(tmp_path: Path) -> None:
         f"{path}:5:34: {NO_PARTNERS} (at $.cards.skip.effect[0].give_cards.from)"]
     # handing the turn to a seat that is not a partner needs no partnerships
     assert _problems(tmp_path, head + "[{partner_plays: {who: next}}]\n")[1] == []
+
+
+def test_a_chosen_player_must_be_chosen_before_it_is_named(tmp_path: Path) -> None:
+    """`target`, `loser` and `challenger` name a player some earlier step chose: named
+    anywhere else they would name nobody, so the rulebook is refused at that line."""
+    text = ("name: choices\nextends: classic\ncards:\n  wild:\n    effect:\n"
+            "      - {if: {out: loser, then: [skip]}}\n"         # line 6: no contest yet
+            "      - contest\n"                                  # line 7: reads target
+            "      - choose_player\n"
+            "      - {swap_hands: {with: target}}\n"             # fine: chosen above
+            "      - {challenge: {who: next, guilty: [{draw: {who: challenger, count: 1}}],"
+            " innocent: [], accepted: [{draw: {who: challenger, count: 1}}]}}\n")  # line 10
+    path, problems = _problems(tmp_path, text)
+    assert problems == [
+        f"{path}:6:20: `loser` names nobody here: it is chosen by a `contest` step before it "
+        "(at $.cards.wild.effect[0].if.out)",
+        f"{path}:7:9: `target` names nobody here: it is chosen by a `choose_player` step "
+        "before it (at $.cards.wild.effect[1].contest)",
+        f"{path}:10:118: `challenger` names nobody here: it is chosen by a `challenge` "
+        "step's `guilty` or `innocent` branch "
+        "(at $.cards.wild.effect[4].challenge.accepted[0].draw.who)"]

@@ -34,31 +34,35 @@ def test_a_choice_read_through_a_default_is_still_asked_at_the_end(tmp_path: Pat
         assert game.over and game.hand(2) == ["blue 1", "blue 2", "green 1", "green 2"]
 
 
+NOBODY_LEFT = "[{each: {seats: others, then: [knock_out]}}, choose_player, "
+
+
 def test_a_player_never_chosen_draws_nothing(tmp_path: Path) -> None:
-    """`target` with no `choose_player` before it names nobody: the step does nothing (it
-    used to read seat -1, the last seat)."""
-    rulebook = _rulebook(tmp_path, "[{draw: {who: target, count: 2}}, choose_color]")
+    """`choose_player` with nobody left to choose leaves `target` unset: a later step naming
+    it does nothing (it used to read seat -1, the last seat, and deal cards to a player
+    knocked out)."""
+    rulebook = _rulebook(tmp_path, NOBODY_LEFT + "{draw: {who: target, count: 2}}]")
     game = game_from_position(rulebook, 3, Position(
         hands=[["wild", "red 9"], ["red 1"], ["blue 1"]], discard=["red 5"],
         draw_pile=["green 1", "green 2", "green 3"]))
     game.apply("0 play wild")
-    assert [len(game.hands[s]) for s in range(3)] == [1, 1, 1]
-    assert game.decision.kind == "color"  # type: ignore[union-attr]
+    assert game.over and game.result.winners == (0,)  # type: ignore[union-attr]
+    assert game.eliminated == [1, 2] and game.hands[1] == game.hands[2] == []
+    assert game.hand(0) == ["red 9"]
 
 
 def test_steps_naming_nobody_do_nothing(tmp_path: Path) -> None:
-    effect = ("[{discard_color: target}, {turn_to: loser}, {knock_out: target}, "
-              "{swap_hands: {with: target}}, {draw_until_color: target}, "
-              "{draw_until_playable: loser}, "
-              "{if: {out: target, then: [{draw: {who: self, count: 3}}]}}, choose_color]")
+    effect = NOBODY_LEFT + (
+        "{discard_color: target}, {turn_to: target}, {knock_out: target}, "
+        "{swap_hands: {with: target}}, {draw_until_color: target}, "
+        "{draw_until_playable: target}, {choose_color: target}, {contest: target}, "
+        "{draw: {who: loser, count: 1}}, "
+        "{if: {out: target, then: [{draw: {who: self, count: 3}}]}}]")
     rulebook = _rulebook(tmp_path, effect)
     game = game_from_position(rulebook, 3, Position(
         hands=[["wild", "red 9"], ["red 1"], ["blue 1"]], discard=["red 5"],
         draw_pile=["green 1", "green 2", "green 3"]))
-    before = [game.hand(s) for s in range(3)]
     game.apply("0 play wild")
-    assert [game.hand(s) for s in range(3)] == [["red 9"], *before[1:]]
-    assert not game.eliminated and len(game.draw_pile) == 3
-    assert game.decision.kind == "color"  # type: ignore[union-attr]
-    game.apply("0 color red")
-    assert game.decision.seat == 1  # type: ignore[union-attr]  # turn_to nobody: the next
+    assert game.over and game.hand(0) == ["red 9"]
+    assert game.eliminated == [1, 2] and game.hands[1] == game.hands[2] == []
+    assert len(game.draw_pile) == 5  # the two hands knocked out go under it; none drawn

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .effects import PRIMITIVES
+from .effects import PRIMITIVES, Primitive
 from .errors import Problem
 from .problems import did_you_mean, schema_problems, strict_validator
 from .schema import rulebook_schema
@@ -37,7 +37,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     """The checks a schema can't express. They run beside the schema's (so one pass reports
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
-    for part in (_check_players, _check_deck, _check_refs, _check_steps):
+    for part in (_check_players, _check_deck, _check_refs, _check_steps, _check_choices):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -152,8 +152,9 @@ def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
             yield path, value
 
 
-def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict[str, Any]]]:
-    """Every step of a step list, nested ones too: (path, primitive, parameters)."""
+def _parts(steps: list[Any]) -> Iterator[tuple[int, str, Primitive, dict[str, Any]]]:
+    """The steps of one step list as (index, name, primitive, parameters as written, a bare
+    main value put under its name); what is not a step is left to the schema."""
     for i, raw in enumerate(steps):
         if isinstance(raw, dict) and len(raw) == 1:
             ((name, params),) = raw.items()
@@ -161,10 +162,15 @@ def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict
             name, params = raw, None
         prim = PRIMITIVES.get(name) if isinstance(name, str) else None
         if prim is None:
-            continue  # not a step: the schema reports it
+            continue
         if prim.main and params is not None and not isinstance(params, dict):
             params = {prim.main: params}
-        params = params or {}
+        yield i, name, prim, params or {}
+
+
+def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict[str, Any]]]:
+    """Every step of a step list, nested ones too: (path, primitive, parameters)."""
+    for i, name, prim, params in _parts(steps):
         yield path + (i, name), name, params
         for key in prim.programs:
             if isinstance(params.get(key), list):
@@ -205,6 +211,38 @@ def _check_steps(located: Located) -> list[Problem]:
                                                         "partnerships, and this rulebook has "
                                                         f"none {HOW}"))
     return problems
+
+
+CHOSEN_BY = {"target": "a `choose_player` step before it",
+             "loser": "a `contest` step before it",
+             "challenger": "a `challenge` step's `guilty` or `innocent` branch"}
+
+
+def _check_choices(located: Located) -> list[Problem]:
+    """A step naming a chosen player (`target`, `loser`, `challenger`) needs the step that
+    chooses it earlier in the same card's steps; otherwise it names nobody."""
+    problems: list[Problem] = []
+    for path, steps in _programs(located.data):
+        _choices_in(located, steps, path, frozenset(), problems)
+    return problems
+
+
+def _choices_in(located: Located, steps: list[Any], path: PathKey, chosen: frozenset[str],
+                problems: list[Problem]) -> None:
+    for i, name, prim, written in _parts(steps):
+        params = {**prim.defaults, **written}
+        at = path + (i, name)
+        for key, value in params.items():
+            if key not in prim.programs and value in CHOSEN_BY and value not in chosen:
+                where = at + (key,) if key in written else at  # a default: the step itself
+                problems.append(located.problem(where, f"`{value}` names nobody here: it is "
+                                                f"chosen by {CHOSEN_BY[value]}"))
+        for key in prim.programs:
+            inner = chosen | {"challenger"} if key in ("guilty", "innocent") else chosen
+            if isinstance(params.get(key), list):
+                _choices_in(located, params[key], at + (key,), inner, problems)
+        if prim.provides in ("target", "loser"):
+            chosen = chosen | {prim.provides}
 
 
 def _substitute(value: Any, options: Mapping[str, Any]) -> Any:

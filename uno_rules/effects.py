@@ -32,10 +32,12 @@ SEATS = {
     "next_partner": "the next player's partner, even if it is out",
     "dealer": "the dealer",
     "first": "the player to the dealer's left",
-    "target": "the player chosen by the card's `choose_player` step (a step naming a player "
-              "never chosen does nothing)",
-    "challenger": "the player who answered the card's `challenge` step",
-    "loser": "the loser of the card's `contest` step",
+    "target": "the player chosen by the card's `choose_player` step (it must come earlier "
+              "in the card's steps; if there was nobody to choose, a step naming `target` "
+              "does nothing)",
+    "challenger": "the player who answered the card's `challenge` step (in its `guilty` and "
+                  "`innocent` branches)",
+    "loser": "the loser of the card's `contest` step (which must come earlier)",
 }
 SEAT_SCHEMA = {"enum": sorted(SEATS), "description": "A seat, relative to the card's player: "
                + "; ".join(f"`{k}`: {v}" for k, v in SEATS.items())}
