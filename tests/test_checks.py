@@ -245,3 +245,18 @@ def test_a_chosen_player_must_be_chosen_before_it_is_named(tmp_path: Path) -> No
         f"{path}:10:118: `challenger` names nobody here: it is chosen by a `challenge` "
         "step's `guilty` or `innocent` branch "
         "(at $.cards.wild.effect[4].challenge.accepted[0].draw.who)"]
+
+
+def test_a_tag_may_name_the_player_its_ranks_choose(tmp_path: Path) -> None:
+    """A tag's steps run after the rank's: a target every rank with the tag chooses counts;
+    one that some rank with the tag doesn't choose is refused."""
+    text = BASE + ("  tagged: {ranks: [8, 9], colors: [red], copies: 1, tags: [zap]}\n"
+                   "cards:\n"
+                   "  '8': {effect: [choose_player]}\n"
+                   "  '9': {effect: [choose_player]}\n"
+                   "  zap: {effect: [{draw: {who: target, count: 1}}]}\n")
+    assert _problems(tmp_path, text)[1] == []
+    text = text.replace("  '9': {effect: [choose_player]}\n", "")
+    path, problems = _problems(tmp_path, text)
+    assert problems == [f"{path}:9:31: `target` names nobody here: it is chosen by a "
+                        "`choose_player` step before it (at $.cards.zap.effect[0].draw.who)"]

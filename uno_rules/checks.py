@@ -220,11 +220,31 @@ CHOSEN_BY = {"target": "a `choose_player` step before it",
 
 def _check_choices(located: Located) -> list[Problem]:
     """A step naming a chosen player (`target`, `loser`, `challenger`) needs the step that
-    chooses it earlier in the same card's steps; otherwise it names nobody."""
+    chooses it earlier in the same card's steps; otherwise it names nobody. A tag's steps
+    run after its card's rank's steps: what every such rank chooses counts as chosen."""
     problems: list[Problem] = []
     for path, steps in _programs(located.data):
-        _choices_in(located, steps, path, frozenset(), problems)
+        chosen = _chosen_by_ranks(located.data, path[1], path[2]) \
+            if path[0] == "cards" else frozenset()
+        _choices_in(located, steps, path, chosen, problems)
     return problems
+
+
+def _chosen_by_ranks(data: Mapping[str, Any], key: str, part: str) -> frozenset[str]:
+    """For a tag's steps: the players chosen at the top level of the `part` steps of every
+    rank that carries the tag (none for a rank's own steps)."""
+    cards = data.get("cards") or {}
+    ranks = {str(r) for g in (data.get("deck") or {}).values() if isinstance(g, dict)
+             and key in (g.get("tags") or []) for r in g.get("ranks") or []}
+    chosen: frozenset[str] | None = None
+    for rank in ranks:
+        card = cards.get(rank)
+        steps = card.get(part) if isinstance(card, dict) else None
+        steps = steps if isinstance(steps, list) else []
+        provided = frozenset(prim.provides for _, _, prim, _ in _parts(steps)
+                             if prim.provides in CHOSEN_BY)
+        chosen = provided if chosen is None else chosen & provided
+    return chosen or frozenset()
 
 
 def _choices_in(located: Located, steps: list[Any], path: PathKey, chosen: frozenset[str],
