@@ -48,12 +48,7 @@ class Turn(Ask):
         assert seat is not None
         hand = g.hands[seat]
         if g.plain and not g.stack_total:  # Legality.playable and play_actions, inlined
-            discard = g.discard
-            rank = g.faces[discard[-1]].rank if discard else -1
-            match = g.matches.get((g.color << 32) + rank)  # tables.match_key
-            if match is None:
-                match = g.matching_top()
-            cards = sorted(match.intersection(hand))
+            cards = sorted(g.matching_top().intersection(hand))
             acts = g.acts[seat]
             if not cards:
                 return acts.only_draw
@@ -82,10 +77,7 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            if g.plain:  # one side: a card is its face
-                g.play_card(seat, g.names[action.arg], action.uno)  # type: ignore[index]
-            else:
-                g.play_card(seat, g.card_played(seat, action), action.uno, action.pile)
+            g.play_card(seat, g.card_played(seat, action), action.uno, action.pile)
             return
         if g.stack_total:  # draw the stacked total, or challenge the last card stacked
             g.face_stack(seat, action.kind == "challenge")
@@ -105,11 +97,7 @@ class Drawn(Ask):
     def options(self, g: Legality) -> list[Action]:
         seat = self.seat
         assert seat is not None
-        if g.plain:
-            acts = g.acts[seat]
-            opts = [acts.play_uno[self.card], acts.play[self.card]] \
-                if len(g.hands[seat]) == 2 else [acts.play[self.card]]
-        elif g.rulebook.discard_piles > 1:
+        if g.rulebook.discard_piles > 1:
             opts = g.pile_plays(seat, [self.card])[0]
         else:
             opts = g.play_actions(seat, [self.card], len(g.hands[seat]), g.focus)
@@ -141,9 +129,7 @@ class Color(Ask):
     kind: ClassVar[str] = "color"
 
     def options(self, g: Legality) -> list[Action]:
-        if self.seat is None or self.seat < 0:
-            return [Action(self.seat, "color", g.rulebook.colors[c])
-                    for c in g.rulebook.side_colors[g.side]]
+        assert self.seat is not None
         colors = g.acts[self.seat].colors
         return [colors[c] for c in g.rulebook.side_colors[g.side]]
 
@@ -166,8 +152,7 @@ class Challenge(Ask):
     accepted: int = -1
 
     def options(self, g: Legality) -> list[Action]:
-        if self.seat is None or self.seat < 0:
-            return [Action(self.seat, "challenge"), Action(self.seat, "accept")]
+        assert self.seat is not None
         acts = g.acts[self.seat]
         return [acts.challenge, acts.accept]
 

@@ -77,12 +77,10 @@ def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
 
 # ----------------------------------------------------------------------- run functions
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
-    args = step.args
-    who = args["who"]
-    seat = ctx.actor if who == "self" else game.seat(who, ctx)
+    seat = game.seat(step.args["who"], ctx)
     if seat < 0:
         return  # a player never chosen: nobody draws
-    got = game.draw_cards(seat, args["count"])
+    got = game.draw_cards(seat, step.args["count"])
     if got:
         ctx.drawn = got[-1]
 
@@ -233,12 +231,7 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
 def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
     card, seat = ctx.drawn, ctx.actor
     if card < 0 or card not in game.hands[seat] or \
-            game.rulebook.settings.play_drawn == "never":
-        return
-    if game.plain:  # no legality conditions: playable is matching the top card
-        if card not in game.matching_top():
-            return
-    elif not game.playable(seat, [card]):
+            game.rulebook.settings.play_drawn == "never" or not game.can_play(seat, card):
         return
     game.pending = Drawn(seat, ctx, card)
 
@@ -250,7 +243,7 @@ def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:
         if not got:
             return
         ctx.drawn = got[0]
-        if game.playable(seat, got):
+        if game.can_play(seat, got[0]):
             return
 
 

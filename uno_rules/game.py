@@ -269,7 +269,7 @@ class Game(Runner):
             if self.skips:
                 nxt = self.next_turn(actor)
                 self.skips = []
-            else:  # the next seat that holds cards (tables without skips: most turns)
+            else:  # advance(actor, 1) inlined: the next turn after most cards
                 n, step = self.players, self.direction
                 nxt = (actor + step) % n
                 while not hands[nxt] and nxt != actor:
@@ -360,15 +360,9 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if len(hand) <= 1:
-            if hand:
-                if not uno:
-                    self.uno_open = seat
-                final = False
-            else:
-                final = self.round_ends_with(seat)
-        else:
-            final = False
+        if len(hand) == 1 and not uno:
+            self.uno_open = seat
+        final = not hand and self.round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if rule is not None and rule.effect is not None:
             self.stack.append([rule.effect, 0, ctx])

@@ -81,16 +81,25 @@ class Legality(State):
             out = sorted(match.intersection(cards))
         else:  # one card per face in play (copies are the same choice), in face order
             out = [card for card in self.distinct(cards) if card in match]
-        if not out:
-            return out
-        if len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number":
-            faces = self.faces
-            out = [card for card in out if faces[card].number]
-        guarded = self.guarded
-        if guarded and not guarded.isdisjoint(out):
-            out = [card for card in out if card not in guarded
-                   or self._legal(seat, card, self.card_rules[card].legal_if)]  # type: ignore
+        if out and (len(self.hands[seat]) == 1 or self.guarded):  # conditions to check
+            out = [card for card in out if self._allowed(seat, card)]
         return out
+
+    def can_play(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` may play ``card`` now (:meth:`playable` for one card)."""
+        return card in self.matching_top() and self._allowed(seat, card)
+
+    def _allowed(self, seat: int, card: int) -> bool:
+        """The conditions on a matching card: a number to go out on (``go_out_on``), and its
+        ``legal_if`` when it may not be bluffed."""
+        if len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number" \
+                and not self.faces[card].number:
+            return False
+        if card not in self.guarded:
+            return True
+        rule = self.card_rules[card]  # guarded: it has a rule with a `legal_if`
+        assert rule is not None and rule.legal_if is not None
+        return self._legal(seat, card, rule.legal_if)
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
