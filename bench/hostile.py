@@ -3,10 +3,15 @@ exit 1 (2 for a scenario file) within 2 s of CPU time and 200 MB. CI runs this s
 the tests (tests/test_hostile.py) check the messages.
 
 Run: ``python bench/hostile.py`` (exit 1 if any input is over its limits).
+
+Besides the cases below, every module in ``bench/hostile_cases/`` that defines
+``cases(tmp: Path) -> list[(name, args, exit code)]`` adds its own (one module per class of
+hostile input, made in the temporary folder ``tmp``).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import resource
 import subprocess
@@ -65,6 +70,20 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
     ]
 
 
+def more_cases(tmp: Path) -> list[tuple[str, list[str], int]]:
+    """The cases of every module in bench/hostile_cases/, each given a folder of its own."""
+    out: list[tuple[str, list[str], int]] = []
+    for module_path in sorted((Path(__file__).parent / "hostile_cases").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(module_path.stem, module_path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        folder = tmp / module_path.stem
+        folder.mkdir()
+        out.extend(module.cases(folder))
+    return out
+
+
 def measure(args: list[str]) -> tuple[int, float, float, str]:
     """Exit code, CPU seconds and peak MB of ``uno-rules ARGS`` in a child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -80,11 +99,11 @@ def measure(args: list[str]) -> tuple[int, float, float, str]:
 def main() -> int:
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, args, code in cases(Path(tmp)):
+        for name, args, code in cases(Path(tmp)) + more_cases(Path(tmp)):
             got, cpu, peak, line = measure(args)
             ok = got == code and cpu < CPU_SECONDS and peak < MEGABYTES
             failed += not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {name:<26} exit {got} (want {code}) "
+            print(f"{'ok  ' if ok else 'FAIL'} {name:<34} exit {got} (want {code}) "
                   f"{cpu:5.2f} s {peak:6.1f} MB  {line[:90]}")
     print(f"{failed} over the limits ({CPU_SECONDS} s CPU, {MEGABYTES} MB)")
     return 1 if failed else 0
