@@ -52,7 +52,7 @@ class Action(NamedTuple):
         """Read an action from its notation (card names are checked by the game, not here)."""
         words = str(text).strip().lower().split()
         seat: int | None = None
-        if words and words[0].lstrip("-").isdigit():
+        if words and _number(words[0], signed=True):
             seat = int(words.pop(0))
         if not words or words[0] not in ALL_KINDS:
             raise NotationError(f"can't read action {text!r}: expected [SEAT] KIND [ARG], "
@@ -61,7 +61,7 @@ class Action(NamedTuple):
         uno, pile = False, 0
         if kind == "play" and len(rest) > 1 and rest[-1] == "uno":
             uno, rest = True, rest[:-1]
-        if kind == "play" and len(rest) > 2 and rest[-2] == "on" and rest[-1].isdigit():
+        if kind == "play" and len(rest) > 2 and rest[-2] == "on" and _number(rest[-1]):
             pile, rest = int(rest[-1]), rest[:-2]
         arg: str | int | None = " ".join(rest) if rest else None
         if kind in KINDS_BARE and rest:
@@ -69,12 +69,19 @@ class Action(NamedTuple):
         if kind not in KINDS_BARE and not rest:
             raise NotationError(f"can't read action {text!r}: {kind} needs an argument")
         if kind in KINDS_WITH_SEAT:
-            if not (len(rest) == 1 and rest[0].isdigit()):
+            if not (len(rest) == 1 and _number(rest[0])):
                 raise NotationError(f"can't read action {text!r}: {kind} needs a seat number")
             arg = int(rest[0])
         if seat is None and kind != "loser":
             raise NotationError(f"can't read action {text!r}: it must start with the seat")
         return cls(seat, kind, arg, uno, pile)
+
+
+def _number(word: str, signed: bool = False) -> bool:
+    """Whether a word reads as a seat or pile number: ASCII digits only (``²`` is a digit to
+    ``str.isdigit``, not to ``int``), and few enough for ``int`` (a 5,000-digit one is not)."""
+    digits = word[1:] if signed and word.startswith("-") else word
+    return digits.isascii() and digits.isdigit() and len(digits) <= 18
 
 
 def shape_problem(action: object) -> str | None:

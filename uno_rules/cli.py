@@ -6,20 +6,48 @@ each, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 
-from .errors import Problem, RulebookError, ScenarioError, UnoRulesError
+from .errors import Problem, RulebookError, UnoRulesError
 from .loader import check, load_rulebook, shipped_names
 from .rulebook import Rulebook
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
-    click.echo(message, err=True)
+    try:
+        click.echo(message, err=True)
+    except OSError:  # stderr itself can't be written: the exit code still tells
+        pass
     sys.exit(code)
+
+
+def _shorten(text: str, width: int = 80) -> str:
+    """A path or value short enough for a one-line message."""
+    return text if len(text) <= width else f"{text[:width - 20]}... ({len(text)} characters)"
+
+
+def _os_problem(exc: OSError) -> str:
+    """An operating-system error (a full disk, a closed pipe, a name too long, a folder not
+    writable) in one line: the user's environment or arguments, not a bug."""
+    why = exc.strerror or str(exc)
+    if exc.filename is None:  # a write to standard output or error
+        return f"error: can't write the output: {why}"
+    return f"error: {_shorten(str(exc.filename))}: {why}"
+
+
+def _mute_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush of what
+    could not be written raises nothing more (a second line)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def _parse_sets(values: tuple[str, ...]) -> dict[str, str]:
@@ -57,6 +85,8 @@ class _Cli(click.Group):
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # a full disk shows here, while we can still say so
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.format_message())
             sys.exit(0)
@@ -64,12 +94,15 @@ class _Cli(click.Group):
             ctx: click.Context | None = getattr(exc, "ctx", None)  # usage errors carry one
             command = ctx.command_path if ctx else "uno-rules"
             _fail(f"{command}: {exc.format_message()} (see {command} --help)")
-        except click.exceptions.Abort:
+        except click.exceptions.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C: the shell's code
+                _fail("interrupted", 130)
             sys.exit(1)
         except UnoRulesError as exc:
             _fail(f"error: {exc}")
-        except (KeyboardInterrupt, BrokenPipeError):
-            sys.exit(1)
+        except OSError as exc:
+            _mute_stdout()
+            _fail(_os_problem(exc))
         except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 3
             if "--debug" in (args if args is not None else sys.argv[1:]):
                 import traceback
@@ -136,20 +169,25 @@ def validate(paths: tuple[str, ...], on: str) -> None:
 def scenario(paths: tuple[str, ...]) -> None:
     """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails, 2 if a
     file is malformed."""
-    from .scenario import run_paths
+    from .scenario import run_all
 
-    try:
-        outcomes = run_paths(paths)
-    except ScenarioError as exc:
-        _fail(str(exc), 2)
-    if not outcomes:
+    report = run_all(paths)
+    if not report.outcomes and not report.problems and not report.errors:
         _fail(f"no scenario files (*.yaml) in {', '.join(paths)}")
-    for o in outcomes:
+    for o in report.outcomes:
         click.echo(str(o))
-    failed = sum(not o.passed for o in outcomes)
-    click.echo(f"{len(outcomes) - failed} passed, {failed} failed")
-    if failed:
-        sys.exit(1)
+    failed = sum(not o.passed for o in report.outcomes)
+    if report.outcomes:  # (a lone malformed file: its problem is the one line)
+        click.echo(f"{len(report.outcomes) - failed} passed, {failed} failed"
+                   + (f"; {len(report.malformed)} malformed file(s)" if report.malformed
+                      else ""))
+    for problem in report.problems:
+        click.echo(str(problem), err=True)
+    for file, exc in report.errors:
+        click.echo(f"{file}: internal error (a bug; please report it): "
+                   f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}", err=True)
+    # The worst outcome decides: a bug 3, a malformed file 2, a failing scenario 1.
+    sys.exit(3 if report.errors else 2 if report.problems else 1 if failed else 0)
 
 
 @cli.command()
@@ -247,11 +285,16 @@ def new(name: str, base: str, output: str | None) -> None:
     if not find(base).is_file():
         _fail(f"--from {base!r}: no such rulebook (shipped: {', '.join(shipped_names())})")
     path = Path(output or f"{name}.yaml")
-    if path.exists():
-        _fail(f"{path}: already exists; not overwritten")
-    if not path.parent.is_dir():
-        _fail(f"--output {output}: no folder {str(path.parent)!r} to write into")
-    path.write_text(starter(name, base, path.parent), encoding="utf-8")
+    where = f"--output {_shorten(str(path))}" if output else _shorten(str(path))
+    try:
+        if path.exists():
+            _fail(f"{where}: already exists; not overwritten")
+        if not path.parent.is_dir():
+            _fail(f"{where}: no folder {_shorten(str(path.parent))!r} to write into")
+        path.write_text(starter(name, base, path.parent), encoding="utf-8")
+    except (OSError, ValueError) as exc:  # not writable, a name too long, a NUL byte
+        _fail(f"{where}: can't write it: "
+              f"{exc.strerror if isinstance(exc, OSError) else exc}")
     click.echo(f"wrote {path}; check it with: uno-rules validate {path}")
 
 
@@ -278,7 +321,7 @@ def play(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], players: 
     def ask(prompt: str) -> str | None:
         try:
             return input(prompt)
-        except EOFError:
+        except (EOFError, RuntimeError):  # input ran out, or stdin/stdout is closed
             return None
 
     click.echo(f"{rb.title}: {players} players, you are seat(s) "

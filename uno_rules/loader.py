@@ -7,6 +7,8 @@ checks are in :mod:`uno_rules.checks`, the compiling in :mod:`uno_rules.compiler
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -37,9 +39,33 @@ def _merge(base: Any, over: Any) -> Any:
     return over
 
 
+def _real(path: Path) -> tuple[Path | None, str]:
+    """The resolved path of an existing file (None if there is none), or why the path can't
+    be used at all: a NUL byte, a name too long, a symlink loop are the input's problems,
+    reported where the path is named, never raised."""
+    try:
+        os.stat(path)
+        return path.resolve(), ""
+    except (FileNotFoundError, NotADirectoryError):
+        return None, ""
+    except ValueError:
+        return None, "the path contains a NUL byte"
+    except RuntimeError:  # pathlib's word for a symlink loop (Python < 3.13)
+        return None, "a symlink loop"
+    except OSError as exc:
+        return None, "a symlink loop" if exc.errno == errno.ELOOP else \
+            (exc.strerror or str(exc)).lower()
+
+
+def _ref(text: str) -> str:
+    """A reference quoted in a message, cut short if absurdly long."""
+    return repr(text) if len(text) <= 80 else f"{text[:60]!r}... ({len(text)} characters)"
+
+
 def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> Located | None:
     """Read a rulebook file with everything it extends and the overlays it includes, merged
-    in that order (so the file's own keys win), with positions."""
+    in that order (so the file's own keys win), with positions. ``chain`` holds the files
+    that led here (through `extends` or `house:`), to refuse a cycle."""
     located, found = load_file(path)
     problems.extend(found)
     if located is None:
@@ -49,20 +75,24 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         problems.append(located.problem((), "a rulebook must be a mapping of keys"))
         return None
     layer = Located({}, {}, located.file)
+    here = (*chain, _real(path)[0] or path)
     base_ref = data.get("extends")
     if isinstance(base_ref, str):  # another type: the schema reports it
         base_path = resolve(base_ref, path.parent)
-        here = (*chain, path.resolve())
-        if base_path.resolve() in here:
-            cycle = " -> ".join(p.name for p in (*here, base_path.resolve()))
+        real, why = _real(base_path)
+        if why:
+            problems.append(located.problem(("extends",), f"can't read {_ref(base_ref)}: {why}"))
+            return None
+        if real in here:
+            cycle = " -> ".join(p.name for p in (*here, real))
             problems.append(located.problem(("extends",), f"extends cycle: {cycle}"))
             return None
         if len(here) >= MAX_EXTENDS:
             problems.append(located.problem(("extends",), f"a chain of more than "
                                             f"{MAX_EXTENDS} rulebooks extending each other"))
             return None
-        if not base_path.exists():
-            problems.append(located.problem(("extends",), f"can't find rulebook {base_ref!r} "
+        if real is None:
+            problems.append(located.problem(("extends",), f"can't find rulebook {_ref(base_ref)} "
                                             f"to extend{did_you_mean(base_ref, shipped_names())}"))
             return None
         base = read(base_path, problems, here)
@@ -71,7 +101,7 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         layer = base
     names = data.get("house")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
-        apply_house(layer, names, problems, located.pos(("house",)), path.parent)
+        apply_house(layer, names, problems, located.pos(("house",)), path.parent, here)
     elif names is not None:  # the schema reports the wrong type
         layer.data["house"] = names
     own = {k: v for k, v in data.items() if k not in ("extends", "house")}
@@ -133,15 +163,24 @@ def overlay_summary(name: str) -> str:
 
 def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                 origin: tuple[str, int, int] = ("--house", 0, 0),
-                relative_to: Path | None = None) -> list[str]:
+                relative_to: Path | None = None, chain: tuple[Path, ...] = ()) -> list[str]:
     """Merge house-rule overlays (shipped names or paths) over the rulebook, in order.
-    Returns the names of every overlay now applied (the rulebook's own ones first)."""
+    Returns the names of every overlay now applied (the rulebook's own ones first).
+    ``chain``: the files that include these overlays (an overlay may not include itself)."""
     applied, conflicts = located.house, located.conflicts
     for name in names:
         where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
         path = find(name, relative_to, overlay=True)
-        if not path.exists() or path.suffix not in (".yaml", ".yml"):
-            problems.append(Problem(*where, f"unknown house rule {name!r}"
+        real, why = _real(path)
+        if why:
+            problems.append(Problem(*where, f"can't read house rule {_ref(name)}: {why}"))
+            continue
+        if real is not None and real in chain:
+            cycle = " -> ".join(p.name for p in (*chain[chain.index(real):], real))
+            problems.append(Problem(*where, f"house rule {name!r} includes itself: {cycle}"))
+            continue
+        if real is None or path.suffix not in (".yaml", ".yml"):
+            problems.append(Problem(*where, f"unknown house rule {_ref(name)}"
                                     f"{did_you_mean(name, house_names())} (shipped: "
                                     f"{', '.join(house_names())})"))
             continue
@@ -149,7 +188,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
             problems.append(Problem(*where, f"house rule {name!r} is already part of "
                                     f"{located.data.get('name', 'the rulebook')}"))
             continue
-        overlay = read(path, problems)
+        overlay = read(path, problems, chain)
         if overlay is None:
             continue
         clash = [other for other in applied if other in overlay.data.get("conflicts", [])
@@ -170,9 +209,22 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
 def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
           house: Iterable[str] = ()) -> tuple[Rulebook | None, list[Problem]]:
     """Load a rulebook, returning it (or None) and every problem found."""
+    try:
+        return _check(name_or_path, overrides, house)
+    except (OSError, RecursionError) as exc:  # the input's doing (a path, a depth), not ours
+        why = "nested too deeply" if isinstance(exc, RecursionError) else \
+            (exc.strerror or str(exc)).lower()
+        return None, [Problem(str(name_or_path), 1, 1, f"can't load: {why}")]
+
+
+def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
+           house: Iterable[str]) -> tuple[Rulebook | None, list[Problem]]:
     path = resolve(name_or_path)
     problems: list[Problem] = []
-    if not path.exists():
+    real, why = _real(path)
+    if why:
+        return None, [Problem(str(name_or_path), 1, 1, f"can't read file: {why}")]
+    if real is None:
         hint = did_you_mean(str(name_or_path), shipped_names())
         return None, [Problem(str(name_or_path), 1, 1, f"no such rulebook or file{hint} "
                               f"(shipped: {', '.join(shipped_names())})")]

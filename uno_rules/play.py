@@ -40,7 +40,8 @@ def describe_table(game: Game, seat: int) -> list[str]:
 def _choose(options: list[Action], line: str) -> Action | None:
     """The option a reply names: its number, or its notation."""
     line = line.strip()
-    if line.isdigit() and 1 <= int(line) <= len(options):
+    # ASCII digits only ("²" is a digit to str.isdigit, not to int), and few of them
+    if line.isascii() and line.isdigit() and len(line) <= 6 and 1 <= int(line) <= len(options):
         return options[int(line) - 1]
     try:
         wanted = Action.parse(line)

@@ -63,14 +63,21 @@ def house_names() -> list[str]:
 def shipped_rulebook(ref: str) -> Path | None:
     """The shipped rulebook named ``ref``, if there is one."""
     path = rulebooks_dir() / f"{ref}.yaml"
-    return path if NAME.fullmatch(ref) and path.is_file() else None
+    return path if NAME.fullmatch(ref) and _is_file(path) else None
 
 
 def shipped_overlay(ref: str) -> Path | None:
     """The shipped overlay named ``ref`` (``stacking`` or ``house/stacking``), if any."""
     name = ref[len(HOUSE_PREFIX):] if ref.startswith(HOUSE_PREFIX) else ref
     path = house_dir() / f"{name}.yaml"
-    return path if NAME.fullmatch(name) and path.is_file() else None
+    return path if NAME.fullmatch(name) and _is_file(path) else None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system is no shipped name
+        return False
 
 
 def find(ref: str | Path, relative_to: Path | None = None, *, overlay: bool = False) -> Path:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,18 +68,46 @@ def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield p
 
 
-def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
-    """Run every scenario in the given files and folders (malformed: ScenarioError)."""
-    outcomes: list[Outcome] = []
-    problems: list[Problem] = []
+@dataclass
+class Report:
+    """Everything a run of several scenario files found: each scenario's outcome, the
+    problems of malformed files (which don't stop the others), and unexpected errors."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    malformed: list[str] = field(default_factory=list)   # the malformed files
+    errors: list[tuple[str, Exception]] = field(default_factory=list)  # bugs, by file
+
+
+def run_all(paths: Iterable[str | Path]) -> Report:
+    """Run every scenario in the given files and folders; a malformed file (or one that
+    trips an internal error) is recorded and the others still run."""
+    report = Report()
     for path in scenario_files(paths):
         try:
-            outcomes.extend(run_file(path))
+            report.outcomes.extend(run_file(path))
         except ScenarioError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise ScenarioError(problems)
-    return outcomes
+            report.problems.extend(exc.problems)
+            report.malformed.append(str(path))
+        except (OSError, RecursionError) as exc:  # the file's doing (a path, a depth)
+            why = "nested too deeply" if isinstance(exc, RecursionError) else \
+                (exc.strerror or str(exc)).lower()
+            report.problems.append(Problem(str(path), 1, 1, f"can't run it: {why}"))
+            report.malformed.append(str(path))
+        except Exception as exc:  # noqa: BLE001 - a bug: reported, the other files still run
+            report.errors.append((str(path), exc))
+    return report
+
+
+def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
+    """Run every scenario in the given files and folders (malformed: ScenarioError, after
+    every file has run)."""
+    report = run_all(paths)
+    if report.errors:
+        raise report.errors[0][1]
+    if report.problems:
+        raise ScenarioError(report.problems)
+    return report.outcomes
 
 
 def run_file(path: str | Path) -> list[Outcome]:

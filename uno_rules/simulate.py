@@ -52,12 +52,20 @@ class Stats:
         return out | {
             "turns": {"mean": round(sum(turns) / len(turns), 3), "p50": pct(0.5),
                       "p95": pct(0.95), "max": turns[-1]},
-            "points": {"mean": round(sum(self.points) / max(1, len(self.points)), 3)},
+            "points": {"mean": _mean(self.points)},
             "stalled": self.stalled,
             "timing": {"seconds": round(self.seconds, 3),
                        "games_per_second": round(self.games / self.seconds, 1)
                        if self.seconds else None},
         }
+
+
+def _mean(values: list[int]) -> float | int:
+    total, count = sum(values), max(1, len(values))
+    try:
+        return round(total / count, 3)
+    except OverflowError:  # card points beyond a float: the integer part, exactly
+        return total // count
 
 
 def game_seeds(seed: int, games: int) -> Iterator[int]:

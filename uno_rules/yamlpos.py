@@ -192,7 +192,7 @@ def read_text(path: str | Path) -> str:
             raise ValueError(f"{info.st_size} bytes, more than the limit of {limit} "
                              "(--max-bytes to allow more)")
         with open(path, "rb") as f:
-            data = f.read(limit + 1)
+            data = f.read(min(limit, info.st_size) + 1)  # allocate no huge limit
     except OSError as exc:
         raise ValueError(exc.strerror or str(exc)) from None
     if len(data) > limit:
