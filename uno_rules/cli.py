@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from .errors import Problem, RulebookError, UnoRulesError
+from .game import GAME_ACTIONS, GAME_STEPS
 from .loader import check, load_rulebook, shipped_names
 from .rulebook import Rulebook
 
@@ -221,27 +222,45 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               "playable card whenever they hold one, else any legal action at random "
               "(draws, catches, ...); uniform: every legal action equally likely, drawing "
               "too while holding playable cards (rounds last far longer).")
+@click.option("--max-steps", type=click.IntRange(1), default=None, metavar="N",
+              help=f"Each round's budget of effect steps (default {GAME_STEPS}); a round "
+              "that uses it up is stalled.")
+@click.option("--max-actions", type=click.IntRange(1), default=None, metavar="N",
+              help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
-             players: int, seed: int, policy: str, as_json: bool) -> None:
-    """Play GAMES rounds with random legal choices and report statistics."""
+             players: int, seed: int, policy: str, max_steps: int | None,
+             max_actions: int | None, as_json: bool) -> None:
+    """Play GAMES rounds with random legal choices and report statistics. Ctrl-C stops
+    early: the statistics of the rounds finished are printed, and the exit code is 130."""
     from .simulate import simulate as run
 
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
-    stats = run(rb, games, players, seed, policy=policy).to_json()
+    stats = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps).to_json()
+    interrupted = stats.get("interrupted", False)
     if as_json:
         click.echo(json.dumps(stats, indent=2))
-        return
+        sys.exit(130 if interrupted else 0)
     t = stats["turns"]
-    click.echo(f"{rb.name}: {games} games, {players} players, seed {seed}")
+    done = f"{stats['games']} of {games} games (interrupted)" if interrupted else \
+        f"{games} games"
+    click.echo(f"{rb.name}: {done}, {players} players, seed {seed}")
     click.echo(f"  wins by seat: {stats['wins_by_seat']}")
     if "wins_by_team" in stats:
         click.echo(f"  wins by team: {stats['wins_by_team']}")
     click.echo(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")
-    click.echo(f"  stalled: {stats['stalled']}")
+    reasons = stats.get("stalled_reasons", {})
+    click.echo(f"  stalled: {stats['stalled']}" + (" (" + ", ".join(
+        f"{n} {_STALLED[why]}" for why, n in reasons.items()) + ")" if reasons else ""))
     click.echo(f"  {stats['timing']['games_per_second']} games/s")
+    if interrupted:
+        sys.exit(130)
+
+
+_STALLED = {"steps": "used up the effect-step budget", "actions": "used up the action budget",
+            "runaway": "ran away within one action"}
 
 
 @cli.command()

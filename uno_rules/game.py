@@ -20,16 +20,29 @@ from .snapshot import describe_event, restore, snapshot
 from .state import Ctx
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
+# The round's budget, on top of the per-action one, so that any valid rulebook's round ends
+# within a second or so, even one whose cards keep each other going (thousands of steps per
+# action, or rounds that never end): the round stops, ``stalled`` naming the budget that ran
+# out. A round of a shipped rulebook under `play_first` uses under 2,000 of either; under
+# `uniform` a few run longer than the action budget (docs/settings.md, "Game limits").
+GAME_STEPS = 200_000  # effect steps in one round (a step costs about a microsecond)
+GAME_ACTIONS = 20_000  # actions in one round (tens of microseconds each at most)
 
 
 class Game(Runner):
     """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
 
-    __slots__ = ("_decision", "_turns")
+    __slots__ = ("_decision", "_turns", "steps", "max_steps", "max_actions", "stalled")
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
-                 dealer: int | None = None, log: bool = True, _deal: bool = True):
+                 dealer: int | None = None, log: bool = True, max_steps: int | None = None,
+                 max_actions: int | None = None, _deal: bool = True):
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
+        self.steps = 0  # effect steps run so far
+        self.max_steps = GAME_STEPS if max_steps is None else max_steps
+        self.max_actions = GAME_ACTIONS if max_actions is None else max_actions
+        # The budget that ran out, "steps" or "actions", if the round stopped before its end.
+        self.stalled: str | None = None
         if _deal:
             deck = list(rulebook.deck)
             self.rng.shuffle(deck)
@@ -50,9 +63,11 @@ class Game(Runner):
 
     @classmethod
     def blank(cls, rulebook: Rules, players: int, seed: int | None = None, *,
-              dealer: int | None = None, log: bool = True) -> Game:
+              dealer: int | None = None, log: bool = True, max_steps: int | None = None,
+              max_actions: int | None = None) -> Game:
         """A game with nothing dealt yet, for restoring a snapshot or setting a position."""
-        return cls(rulebook, players, seed, dealer=dealer, log=log, _deal=False)
+        return cls(rulebook, players, seed, dealer=dealer, log=log, max_steps=max_steps,
+                   max_actions=max_actions, _deal=False)
 
     def clone(self) -> Game:
         """An independent copy of the round, cheap enough for tree search."""
@@ -96,6 +111,8 @@ class Game(Runner):
                 pending.answer(self, action)  # type: ignore[union-attr]
                 self.history.append(action)
                 self._decision = None
+                if len(self.history) >= self.max_actions and not self.over:
+                    self._stall("actions")
                 return
         if isinstance(action, str):
             action = Action.parse(action)
@@ -139,6 +156,8 @@ class Game(Runner):
             self._answer(action)
         self.history.append(action)
         self._decision = None
+        if len(self.history) >= self.max_actions and not self.over:
+            self._stall("actions")
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, the others' hand sizes, the table."""
@@ -214,16 +233,23 @@ class Game(Runner):
     def run(self) -> None:
         """Run effect frames until a decision is needed or the effect is done."""
         stack, programs = self.stack, self.rulebook.programs
-        budget = RUN_BUDGET
+        # This action's budget, or what is left of the round's when that is less.
+        left = self.max_steps - self.steps
+        start = budget = RUN_BUDGET if left > RUN_BUDGET else left
         while stack:
             budget -= 1
             if budget < 0:
+                if start < RUN_BUDGET:  # the round's budget ran out, not the action's
+                    self.steps += start
+                    self._stall("steps")
+                    return
                 self._runaway(stack[-1])
             frame = stack[-1]
             pid, pc, ctx = frame
             if pid < 0:  # an out-of-turn action's steps are done: resume what was pending
                 stack.pop()
                 self.pending = ctx
+                self.steps += start - budget
                 return
             program = programs[pid]
             if pc >= len(program):
@@ -240,7 +266,9 @@ class Game(Runner):
                 self.focus_on(ctx.pile)
             step.run(self, ctx, step)
             if self.pending is not None:
+                self.steps += start - budget
                 return
+        self.steps += start - budget
         self._resolved()
 
     def _runaway(self, frame: list[Any]) -> None:
@@ -253,6 +281,24 @@ class Game(Runner):
         raise RunawayEffect(f"{step.where if step else '?'}: the effect of {card} ran more "
                             f"than {RUN_BUDGET} steps without asking anything "
                             f"(`{step.op if step else '?'}` loops); the round is stopped")
+
+    def _stall(self, budget: str) -> None:
+        """The round used up its budget of ``budget``: it stops here, over, without a result
+        (like a runaway effect, it can't go on)."""
+        self.over = True
+        self.pending = None
+        self.uno_open = -1
+        self.stack.clear()
+        self._decision = None
+        self.stalled = budget
+
+    def stalled_reason(self) -> str | None:
+        """Why the round stopped before its end, in words (None if it didn't)."""
+        if self.stalled is None:
+            return None
+        limit = self.max_steps if self.stalled == "steps" else self.max_actions
+        what = "effect steps" if self.stalled == "steps" else "actions"
+        return f"the round's budget of {limit} {what} ran out"
 
     def _resolved(self) -> None:
         """The current card is fully resolved: players go out, the round ends, or the next

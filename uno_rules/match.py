@@ -51,7 +51,8 @@ class Match:
         """Score the finished round; deal the next one, or return None if the match is won."""
         game, settings = self.game, self.rulebook.settings
         if not game.over or game.result is None:
-            raise IllegalAction("the current round is not over")
+            raise IllegalAction(f"the current round stalled: {game.stalled_reason()}; it has "
+                                "no score" if game.stalled else "the current round is not over")
         if self.over:
             raise IllegalAction("the match is over")
         seats, faces, target = self.seats, game.faces, settings.target_score

@@ -100,7 +100,9 @@ def play(game: Game, humans: Iterable[int], ask: Callable[[str], str | None],
     for line in game.events[shown:]:
         say(f"  {line}")
     result = game.result
-    assert result is not None
+    if result is None:  # the round's budget ran out (a rulebook whose round never ends)
+        say(f"round stopped: {game.stalled_reason()}")
+        return False
     say(f"round over: seat(s) {', '.join(map(str, result.winners))} win "
         f"{result.points} points")
     return True

@@ -21,9 +21,14 @@ class Rulebook(Rules):
         return self.faces[parse_card(self, name)]
 
     def new_game(self, players: int, seed: int | None = None, *, dealer: int | None = None,
-                 log: bool = True) -> Game:
-        """Deal a new round for ``players`` seats, every shuffle drawn from ``seed``."""
-        return Game(self, players, seed, dealer=dealer, log=log)
+                 log: bool = True, max_steps: int | None = None,
+                 max_actions: int | None = None) -> Game:
+        """Deal a new round for ``players`` seats, every shuffle drawn from ``seed``.
+        ``max_steps`` / ``max_actions``: the round's budget of effect steps and of actions
+        (default ``game.GAME_STEPS`` / ``game.GAME_ACTIONS``); when one runs out the round
+        stops, over without a result, ``game.stalled`` saying why."""
+        return Game(self, players, seed, dealer=dealer, log=log, max_steps=max_steps,
+                    max_actions=max_actions)
 
     def restore(self, snapshot: Mapping[str, Any]) -> Game:
         """Rebuild a game from :meth:`Game.snapshot` output."""

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .game import Game
+from .errors import RunawayEffect
+from .game import GAME_ACTIONS, Game
 from .rulebook import Rulebook
 
-MAX_ACTIONS = 100_000  # safety limit per game; a game that reaches it is reported as stalled
+MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
 
 
 @dataclass
@@ -31,6 +32,10 @@ class Stats:
     policy: str = "play_first"
     house: list[str] = field(default_factory=list)
     wins_by_team: list[int] | None = None
+    # Why games stalled: "steps" / "actions" (the round's budget ran out), "runaway" (one
+    # action ran over its own budget: RunawayEffect).
+    stalled_reasons: dict[str, int] = field(default_factory=dict)
+    requested: int | None = None  # the games asked for, when Ctrl-C stopped the run early
 
     def to_json(self) -> dict[str, Any]:
         turns = sorted(self.turn_counts) or [0]
@@ -54,6 +59,12 @@ class Stats:
                       "p95": pct(0.95), "max": turns[-1]},
             "points": {"mean": _mean(self.points)},
             "stalled": self.stalled,
+            # Only when there is something to say, so that a run without stalls or
+            # interruption prints what it always has.
+            **({"stalled_reasons": dict(sorted(self.stalled_reasons.items()))}
+               if self.stalled_reasons else {}),
+            **({"interrupted": True, "games_requested": self.requested}
+               if self.requested is not None else {}),
             "timing": {"seconds": round(self.seconds, 3),
                        "games_per_second": round(self.games / self.seconds, 1)
                        if self.seconds else None},
@@ -101,32 +112,54 @@ def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
         game.apply(choose(game, rng))
 
 
-def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int = MAX_ACTIONS,
-                policy: str = "play_first") -> Game:
-    """Play one round with random legal actions; returns the game (over or stalled)."""
-    game = rulebook.new_game(players, seed, log=False)
-    random_moves(game, random.Random(seed ^ 0x5EED), max_actions, policy)
+def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | None = None,
+                policy: str = "play_first", *, max_steps: int | None = None) -> Game:
+    """Play one round with random legal actions; returns the game, over (``result`` set) or
+    stalled (``stalled`` names the budget that ran out: ``max_steps`` effect steps or
+    ``max_actions`` actions, default the game's; a runaway effect raises RunawayEffect)."""
+    game = rulebook.new_game(players, seed, log=False, max_steps=max_steps,
+                             max_actions=max_actions)
+    random_moves(game, random.Random(seed ^ 0x5EED), game.max_actions, policy)
     return game
 
 
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
-             max_actions: int = MAX_ACTIONS, policy: str = "play_first") -> Stats:
-    """Play ``games`` random rounds; the same arguments give the same statistics."""
+             max_actions: int | None = None, policy: str = "play_first", *,
+             max_steps: int | None = None) -> Stats:
+    """Play ``games`` random rounds; the same arguments give the same statistics. Every
+    round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
+    or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
+    the statistics are those of the rounds finished, ``requested`` set."""
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
     start = time.perf_counter()
-    for game_seed in game_seeds(seed, games):
-        game = play_random(rulebook, players, game_seed, max_actions, policy)
-        stats.turn_counts.append(game.turns)
-        if game.over and game.result is not None:
-            for w in game.result.winners:
-                stats.wins_by_seat[w] += 1
-            if stats.wins_by_team is not None:
-                stats.wins_by_team[game.team_of(game.result.winners[0])] += 1
-            stats.points.append(game.result.points)
-        else:
-            stats.stalled += 1
+    played = 0
+    try:
+        for game_seed in game_seeds(seed, games):
+            try:
+                game = play_random(rulebook, players, game_seed, max_actions, policy,
+                                   max_steps=max_steps)
+            except RunawayEffect:  # its turns are unknown: counted stalled only
+                stats.stalled += 1
+                stats.stalled_reasons["runaway"] = stats.stalled_reasons.get("runaway", 0) + 1
+                played += 1
+                continue
+            stats.turn_counts.append(game.turns)
+            if game.over and game.result is not None:
+                for w in game.result.winners:
+                    stats.wins_by_seat[w] += 1
+                if stats.wins_by_team is not None:
+                    stats.wins_by_team[game.team_of(game.result.winners[0])] += 1
+                stats.points.append(game.result.points)
+            else:
+                stats.stalled += 1
+                reason = game.stalled or "actions"
+                stats.stalled_reasons[reason] = stats.stalled_reasons.get(reason, 0) + 1
+            played += 1
+    except KeyboardInterrupt:  # the round under way is dropped; the finished ones count
+        stats.requested, stats.games = games, played
+        del stats.turn_counts[played:]
     stats.seconds = time.perf_counter() - start
     return stats
