@@ -47,3 +47,15 @@ def test_malformed_actions_are_refused(classic, action: Action, message: str) ->
     game = classic.new_game(2, seed=1)
     with pytest.raises(IllegalAction, match=f"malformed action: {message}"):
         game.apply(action)
+
+
+@pytest.mark.parametrize("text", ["² play red 5", "0 target ²",
+                                  "--1 play red 5", "9" * 5000 + " draw", "0 catch " + "1" * 40,
+                                  "١ draw"])
+def test_numbers_are_ascii_digits_that_int_can_read(text: str) -> None:
+    with pytest.raises(NotationError):
+        Action.parse(text)
+
+
+def test_a_negative_seat_still_parses() -> None:
+    assert Action.parse("-1 draw").seat == -1  # (refused by the game, as any bad seat)

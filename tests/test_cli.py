@@ -248,3 +248,215 @@ def test_an_internal_error_is_one_line_exit_3_and_debug_shows_where(
                                                    "where): KeyError"), lines
     debug = runner.invoke(cli, ["--debug", "explain", "classic"])
     assert debug.exit_code == 3 and "Traceback" in debug.output and "broken" in debug.output
+
+
+# ------------------------------------------------ exit codes that mean what they say
+# (issue 14): user errors that used to be reported as bugs (exit 3). The files are in
+# tests/hostile/exits/; bench/hostile_cases/exits.py measures the same cases.
+EXITS = HERE / "hostile" / "exits"
+LONG = "a" * 300  # longer than any file system allows a name
+
+
+def _at(name: str) -> str:
+    return str(EXITS / name)
+
+
+@pytest.mark.parametrize(("args", "code", "expect"), [
+    (["deck", "classic", "--house", _at("overlay_self.yaml")], 1,
+     "overlay_self.yaml:2:8: house rule 'overlay_self.yaml' includes itself: "
+     "overlay_self.yaml -> overlay_self.yaml"),
+    (["validate", _at("overlay_cycle_a.yaml")], 1,
+     "overlay_cycle_b.yaml:2:8: house rule 'overlay_cycle_a.yaml' includes itself: "
+     "overlay_cycle_a.yaml -> overlay_cycle_b.yaml -> overlay_cycle_a.yaml"),
+    (["validate", _at("includes_cycle.yaml")], 1, "includes itself"),
+    (["validate", _at("extends_nul.yaml")], 1,
+     "extends_nul.yaml:3:10: can't read 'classic\\x00.yaml': the path contains a NUL byte "
+     "(at $.extends)"),
+    (["validate", _at("extends_long.yaml")], 1,
+     "extends_long.yaml:3:10: can't read 'aaaaaaaaaa"),
+    (["validate", _at("extends_long.yaml")], 1, "... (305 characters): file name too long"),
+    (["validate", _at("house_long.yaml")], 1, "house_long.yaml:4:8: can't read house rule"),
+    (["validate", _at("house_nul.yaml")], 1,
+     "can't read house rule 'stacking\\x00.yaml': the path contains a NUL byte"),
+    (["validate", LONG], 1, "error: aaaaaaaaaa"),
+    (["validate", LONG], 1, "... (300 characters): File name too long"),
+    (["explain", LONG + ".yaml"], 1, "can't read file: file name too long"),
+    (["diff", "classic", LONG], 1, "can't read file: file name too long"),
+    (["validate", "--on", LONG, "stacking"], 1, "can't read file: file name too long"),
+    (["deck", "classic", "--house", LONG], 1, "file name too long"),
+    (["new", "x", "--from", LONG], 1, "--from"),
+    (["new", "x", "-o", "/proc/x.yaml"], 1, "--output /proc/x.yaml: can't write it: "),
+    (["scenario", _at("scenario_cycle.yaml")], 2,
+     "scenario_cycle.yaml:2:1: rulebook 'includes_cycle.yaml': house rule "
+     "'overlay_cycle_a.yaml' includes itself"),
+    (["scenario", _at("scenario_long_name.yaml")], 2, "can't read file: file name too long"),
+], ids=lambda x: " ".join(map(str, x))[:60] if isinstance(x, list) else None)
+def test_user_errors_exit_1_or_2_in_one_line_never_3(args: list[str], code: int,
+                                                      expect: str) -> None:
+    line = _one_line_error(args, code)
+    assert expect in line and "internal error" not in line, line
+
+
+def test_a_symlink_loop_is_a_located_problem(tmp_path: Path) -> None:
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    base = tmp_path / "base.yaml"
+    base.write_text("name: x\nextends: loop.yaml\n")
+    assert _one_line_error(["validate", str(base)]) == \
+        f"{base}:2:10: can't read 'loop.yaml': a symlink loop (at $.extends)"
+    overlay = tmp_path / "over.yaml"
+    overlay.write_text("house: [loop.yaml]\n")
+    assert "can't read house rule 'loop.yaml': a symlink loop" in \
+        _one_line_error(["deck", "classic", "--house", str(overlay)])
+
+
+def test_new_with_a_name_too_long_for_a_file(tmp_path: Path) -> None:
+    line = _one_line_error(["new", LONG, "-o", str(tmp_path / f"{LONG}.yaml")])
+    assert line.startswith("--output ") and " characters): can't write it: File name too " \
+        "long" in line, line
+    line = _one_line_error(["new", LONG], code=1)  # NAME.yaml in the current folder
+    assert line.startswith("aaaaaaaaaa") and "can't write it: File name too long" in line
+
+
+def test_a_huge_max_bytes_is_only_a_limit() -> None:
+    result = runner.invoke(cli, ["--max-bytes", "1" + "0" * 30, "validate", "classic"])
+    assert result.exit_code == 0 and "ok classic" in result.output, result.output
+
+
+def test_card_points_beyond_a_float_simulate() -> None:
+    result = runner.invoke(cli, ["simulate", _at("points_huge.yaml"), "--games", "20",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    mean = json.loads(result.output)["points"]["mean"]
+    assert isinstance(mean, int) and mean > 10 ** 399  # exact, as an integer
+
+
+@pytest.mark.parametrize("answer", ["²", "9" * 5000, "--1 play red 5", "١"])
+def test_play_answers_that_are_not_numbers(answer: str) -> None:
+    result = runner.invoke(cli, ["play", "classic", "--seed", "1"], input=f"{answer}\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "not an option:" in result.output and "bye" in result.output
+
+
+def test_output_on_a_full_disk_is_one_line_exit_1() -> None:
+    import subprocess
+    import sys
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    for args in (["explain", "classic"], ["list"], ["simulate", "classic", "--games", "2"]):
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([sys.executable, "-m", "uno_rules.cli", *args], stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=120)
+        assert proc.returncode == 1, (args, proc.stderr)
+        assert proc.stderr.strip().splitlines() == [
+            "error: can't write the output: No space left on device"], proc.stderr
+
+
+def _scenario_folder(tmp_path: Path, malformed: bool) -> Path:
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "a_good.yaml").write_text("rulebook: classic\nplayers: 2\nsteps: []\n")
+    (folder / "b_failing.yaml").write_text("name: fails\nrulebook: classic\nplayers: 2\n"
+                                           "steps: [{expect: {turn: 1}}]\n")
+    if malformed:
+        (folder / "c_malformed.yaml").write_text(f"rulebook: {LONG}.yaml\nplayers: 2\n"
+                                                 "steps: []\n")
+        (folder / "d_good.yaml").write_text("name: after\nrulebook: classic\nplayers: 3\n"
+                                            "steps: []\n")
+    return folder
+
+
+def test_scenario_folder_reports_a_malformed_file_and_runs_the_rest(tmp_path: Path) -> None:
+    folder = _scenario_folder(tmp_path, malformed=True)
+    result = runner.invoke(cli, ["scenario", str(folder)])
+    assert result.exit_code == 2, result.output  # the worst: a malformed file
+    lines = result.output.strip().splitlines()
+    assert "PASS a_good" in lines and "PASS after" in lines
+    assert any(line.startswith("FAIL fails: step 1: expected turn 1") for line in lines)
+    assert "2 passed, 1 failed; 1 malformed file(s)" in lines
+    assert [line for line in lines if "c_malformed.yaml:1:1: rulebook" in line and
+            "file name too long" in line]
+
+
+def test_scenario_folder_without_malformed_files_exits_1_on_a_failure(tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["scenario", str(_scenario_folder(tmp_path, False))])
+    assert result.exit_code == 1 and "1 passed, 1 failed" in result.output, result.output
+
+
+def test_a_bug_in_one_scenario_file_is_exit_3_and_the_rest_still_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uno_rules.scenario
+
+    folder = _scenario_folder(tmp_path, malformed=False)
+    real = uno_rules.scenario.run_file
+
+    def broken(path: str | Path) -> list[uno_rules.scenario.Outcome]:
+        if Path(path).name == "a_good.yaml":
+            raise KeyError("a bug")
+        return real(path)
+
+    monkeypatch.setattr(uno_rules.scenario, "run_file", broken)
+    result = runner.invoke(cli, ["scenario", str(folder)])
+    assert result.exit_code == 3, result.output
+    assert "FAIL fails" in result.output
+    assert "a_good.yaml: internal error (a bug; please report it): KeyError" in result.output
+
+
+# ------------------------------------------------------------- every game ends
+def test_simulate_of_retriggering_cards_ends_each_game_stalled() -> None:
+    result = runner.invoke(cli, ["simulate", _at("retrigger.yaml"), "--games", "2",
+                                 "--players", "10", "--json"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    assert stats["stalled"] == 2 and stats["stalled_reasons"] == {"steps": 2}
+    text = runner.invoke(cli, ["simulate", _at("fat_hands.yaml"), "--games", "1",
+                               "--players", "2", "--max-actions", "300"])
+    assert text.exit_code == 0, text.output
+    assert "stalled: 1 (1 used up the action budget)" in text.output
+    assert "turns: mean 300.0" in text.output
+
+
+def test_simulate_budget_options() -> None:
+    result = runner.invoke(cli, ["simulate", "classic", "--games", "3", "--max-steps", "1",
+                                 "--json"])
+    assert json.loads(result.output)["stalled_reasons"] == {"steps": 3}
+    bad = _one_line_error(["simulate", "classic", "--max-actions", "0"])
+    assert "--max-actions" in bad
+
+
+def test_simulate_json_has_no_new_keys_when_nothing_stalled() -> None:
+    result = runner.invoke(cli, ["simulate", "classic", "--games", "5", "--json"])
+    assert list(json.loads(result.output)) == [
+        "rulebook", "house", "games", "players", "seed", "policy", "wins_by_seat", "turns",
+        "points", "stalled", "timing"]
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_ctrl_c_in_simulate_prints_the_games_finished_and_exits_130(as_json: bool) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = [sys.executable, "-m", "uno_rules.cli", "simulate", "classic", "--games",
+            "1000000000"] + (["--json"] if as_json else [])
+    for wait in (2, 5, 15):  # until some games are done (a loaded machine starts slowly)
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        time.sleep(wait)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, (out, err)
+        if as_json:
+            stats = json.loads(out)
+            assert stats["interrupted"] is True and stats["games_requested"] == 1000000000
+            if stats["games"] > 0:
+                assert sum(stats["wins_by_seat"]) + stats["stalled"] == stats["games"]
+                return
+        else:
+            first = out.splitlines()[0]
+            assert first.startswith("classic: ") and "of 1000000000 games (interrupted)" in first
+            if not first.startswith("classic: 0 of"):
+                assert "wins by seat" in out
+                return
+    raise AssertionError("no game finished in 15 s")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,8 @@ import uno_rules
 from uno_rules import Action, IllegalAction, SnapshotError
 from uno_rules.position import Position, game_from_position
 from uno_rules.simulate import random_moves as _play
+
+HOSTILE = Path(__file__).resolve().parent / "hostile" / "exits"
 
 
 def test_new_game_deals_and_waits_for_a_decision(classic: uno_rules.Rulebook) -> None:
@@ -162,3 +165,62 @@ def test_a_give_out_of_place_is_refused_as_such() -> None:
     card = game.hand(seat)[0]
     with pytest.raises(uno_rules.IllegalAction, match="not an option .pending: seat .* to turn"):
         game.apply(uno_rules.Action(seat, "give", card))
+
+
+# ------------------------------------------------------- the round's budget
+def test_a_round_stops_when_its_action_budget_runs_out() -> None:
+    game = uno_rules.load_rulebook("classic").new_game(4, 3, max_actions=5)
+    rng = random.Random(1)
+    while not game.over:
+        game.apply(rng.choice(game.decision.options))
+    assert len(game.history) == 5 and game.stalled == "actions" and game.result is None
+    assert game.decision is None and game.legal_actions() == []
+    assert game.stalled_reason() == "the round's budget of 5 actions ran out"
+    with pytest.raises(IllegalAction, match="the round is over"):
+        game.apply("0 draw")
+
+
+def test_a_round_stops_when_its_step_budget_runs_out() -> None:
+    rulebook = uno_rules.load_rulebook(HOSTILE / "retrigger.yaml")
+    game = rulebook.new_game(10, 1, max_steps=50_000)
+    rng = random.Random(1)
+    while not game.over:
+        plays = [a for a in game.decision.options if a.kind == "play"]
+        game.apply(rng.choice(plays or list(game.decision.options)))
+    assert game.stalled == "steps" and game.result is None and game.steps == 50_000
+    assert not game.stack and game.pending is None
+    assert game.stalled_reason() == "the round's budget of 50000 effect steps ran out"
+
+
+def test_the_default_budget_ends_a_round_that_never_would() -> None:
+    from uno_rules.game import GAME_ACTIONS, GAME_STEPS
+    from uno_rules.simulate import play_random
+
+    game = play_random(uno_rules.load_rulebook(HOSTILE / "retrigger.yaml"), 10, 1)
+    assert game.stalled == "steps" and game.steps == GAME_STEPS
+    game = play_random(uno_rules.load_rulebook(HOSTILE / "fat_hands.yaml"), 2, 1)
+    assert game.stalled == "actions" and len(game.history) == GAME_ACTIONS
+
+
+def test_a_round_that_ends_on_its_last_budgeted_action_is_won_not_stalled() -> None:
+    rulebook = uno_rules.load_rulebook("classic")
+    game = rulebook.new_game(2, 5)
+    rng = random.Random(2)
+    while not game.over:
+        game.apply(rng.choice(game.decision.options))
+    again = rulebook.new_game(2, 5, max_actions=len(game.history))
+    rng = random.Random(2)
+    while not again.over:
+        again.apply(rng.choice(again.decision.options))
+    assert again.result == game.result and again.stalled is None
+
+
+def test_the_budget_is_part_of_a_clone_and_the_game_is_unchanged_by_it() -> None:
+    rulebook = uno_rules.load_rulebook("classic")
+    game = rulebook.new_game(3, 9, max_steps=10**9, max_actions=10**9)
+    plain = rulebook.new_game(3, 9)
+    _play(game, random.Random(4), 30)
+    _play(plain, random.Random(4), 30)
+    assert game.snapshot() == plain.snapshot()  # a budget changes nothing until it runs out
+    twin = game.clone()
+    assert (twin.steps, twin.max_steps, twin.max_actions) == (game.steps, 10**9, 10**9)

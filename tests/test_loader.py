@@ -464,3 +464,51 @@ def test_every_bad_overlay_is_reported_not_only_the_first(tmp_path: Path) -> Non
     ]:
         assert [str(p) for p in check("classic", house=[*house, "stackin"])[1]] == [first,
                                                                                    unknown]
+
+
+EXITS = HERE / "hostile" / "exits"
+
+
+@pytest.mark.parametrize(("ref", "house", "expect"), [
+    (EXITS / "extends_nul.yaml", (), "the path contains a NUL byte"),
+    (EXITS / "extends_long.yaml", (), "file name too long"),
+    (EXITS / "house_nul.yaml", (), "the path contains a NUL byte"),
+    (EXITS / "house_long.yaml", (), "file name too long"),
+    (EXITS / "includes_cycle.yaml", (), "includes itself"),
+    ("classic", (str(EXITS / "overlay_self.yaml"),), "includes itself"),
+    ("a" * 300, (), "can't read file: file name too long"),
+    ("classic\0", (), "can't read file: the path contains a NUL byte"),
+    ("classic", ("a" * 300,), "file name too long"),
+    ("classic", ("stacking\0",), "the path contains a NUL byte"),
+])
+def test_load_rulebook_raises_only_rulebook_errors_for_bad_paths(
+        ref: str | Path, house: tuple[str, ...], expect: str) -> None:
+    with pytest.raises(RulebookError) as caught:  # not OSError, ValueError, RecursionError
+        uno_rules.load_rulebook(ref, house=house)
+    assert expect in str(caught.value) and len(caught.value.problems) == 1, caught.value
+
+
+def test_a_symlink_loop_is_a_rulebook_error(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").symlink_to("b.yaml")
+    (tmp_path / "b.yaml").symlink_to("a.yaml")
+    base = tmp_path / "base.yaml"
+    base.write_text("name: x\nextends: a.yaml\n")
+    with pytest.raises(RulebookError, match=r"base.yaml:2:10: can't read 'a.yaml': a symlink "
+                                            r"loop \(at \$.extends\)"):
+        uno_rules.load_rulebook(base)
+    with pytest.raises(RulebookError, match="a symlink loop"):
+        uno_rules.load_rulebook(tmp_path / "a.yaml")
+
+
+def test_overlays_including_each_other_deeply_are_refused(tmp_path: Path) -> None:
+    for i in range(100):
+        (tmp_path / f"h{i}.yaml").write_text(f"house: [h{i + 1}.yaml]\n")
+    (tmp_path / "h100.yaml").write_text("settings: {hand_size: 5}\n")
+    with pytest.raises(RulebookError, match="a chain of more than 32 rulebooks and overlays"):
+        uno_rules.load_rulebook("classic", house=[str(tmp_path / "h0.yaml")])
+    assert uno_rules.load_rulebook("classic", house=[str(tmp_path / "h90.yaml")]) \
+        .settings.hand_size == 5  # a short chain is fine
+
+
+def test_a_huge_max_bytes_reads_the_file_as_it_is() -> None:
+    assert uno_rules.load_rulebook("classic", max_bytes=10 ** 30).name == "classic"

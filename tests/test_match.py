@@ -92,3 +92,14 @@ def test_elimination_last_one_standing() -> None:
     if len(standing) == 1:
         assert match.winners == tuple(standing)
     assert len(match.seats) < 4 or len(history) == 1
+
+
+def test_a_stalled_round_has_no_score() -> None:
+    match = Match(uno_rules.load_rulebook("classic"), 3, seed=1)
+    match.game.max_actions = 2
+    rng = random.Random(1)
+    while not match.game.over:
+        match.game.apply(rng.choice(match.game.decision.options))
+    with pytest.raises(IllegalAction, match="the current round stalled: the round's budget "
+                                            "of 2 actions ran out; it has no score"):
+        match.next_round()

@@ -90,3 +90,19 @@ def test_the_table_shows_the_other_side_and_every_discard_pile() -> None:
     piles = uno_rules.load_rulebook(Path(__file__).parent.parent / "examples" /
                                     "two_piles.yaml").new_game(2, 3)
     assert table(piles, 0)[0].startswith("pile 0: red 4 (red); pile 1: yellow 9 (yellow)")
+
+
+def test_answers_that_look_like_numbers_are_not_options() -> None:
+    from uno_rules.play import _choose
+
+    options = list(uno_rules.load_rulebook("classic").new_game(2, 1).decision.options)
+    assert _choose(options, "1") == options[0]
+    for answer in ("²", "9" * 5000, "١", "0" * 10 + "1"):
+        assert _choose(options, answer) is None
+
+
+def test_a_stalled_round_says_why() -> None:
+    game = uno_rules.load_rulebook("classic").new_game(2, 1, max_actions=3)
+    lines: list[str] = []
+    assert play(game, [], lambda prompt: None, lines.append, seed=1) is False
+    assert lines[-1] == "round stopped: the round's budget of 3 actions ran out"

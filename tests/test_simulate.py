@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -27,3 +28,44 @@ def test_classic_default_policy_turns() -> None:
     out = stats.to_json()
     assert stats.policy == "play_first" and out["stalled"] == 0
     assert out["turns"]["mean"] < 100, out["turns"]
+
+
+HOSTILE = Path(__file__).resolve().parent / "hostile" / "exits"
+
+
+def test_stalled_games_are_counted_by_reason() -> None:
+    stats = simulate(uno_rules.load_rulebook(HOSTILE / "retrigger.yaml"), 2, 10, seed=1,
+                     max_steps=30_000).to_json()
+    assert stats["stalled"] == 2 and stats["stalled_reasons"] == {"steps": 2}
+    stats = simulate(uno_rules.load_rulebook("classic"), 4, 4, seed=1,
+                     max_actions=3).to_json()
+    assert stats["stalled"] == 4 and stats["stalled_reasons"] == {"actions": 4}
+
+
+def test_a_runaway_effect_is_a_stalled_game_not_the_end_of_the_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from uno_rules import game as game_module
+
+    monkeypatch.setattr(game_module, "RUN_BUDGET", 2)  # an action card now "runs away"
+    stats = simulate(uno_rules.load_rulebook("classic"), 20, 4, seed=1).to_json()
+    assert stats["stalled"] >= 1 and stats["stalled_reasons"] == {"runaway": stats["stalled"]}
+    assert sum(stats["wins_by_seat"]) + stats["stalled"] == 20  # the run went on
+
+
+def test_ctrl_c_keeps_the_games_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uno_rules.simulate as module
+
+    real, calls = module.play_random, []
+
+    def interrupted_third(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "play_random", interrupted_third)
+    stats = module.simulate(uno_rules.load_rulebook("classic"), 10, 4, seed=1).to_json()
+    assert stats["games"] == 2 and stats["interrupted"] is True
+    assert stats["games_requested"] == 10 and sum(stats["wins_by_seat"]) == 2
+    whole = simulate(uno_rules.load_rulebook("classic"), 2, 4, seed=1).to_json()
+    assert whole["wins_by_seat"] == stats["wins_by_seat"] and whole["turns"] == stats["turns"]

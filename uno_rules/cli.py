@@ -27,9 +27,9 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
-def _shorten(text: str, width: int = 80) -> str:
-    """A path or value short enough for a one-line message."""
-    return text if len(text) <= width else f"{text[:width - 20]}... ({len(text)} characters)"
+def _shorten(text: str, width: int = 200) -> str:
+    """A path or value short enough for a one-line message (not a 5,000-character one)."""
+    return text if len(text) <= width else f"{text[:60]}... ({len(text)} characters)"
 
 
 def _os_problem(exc: OSError) -> str:
@@ -301,8 +301,13 @@ def new(name: str, base: str, output: str | None) -> None:
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         _fail(f"{name!r}: a rulebook name is lower case letters, digits and underscores")
-    if not find(base).is_file():
-        _fail(f"--from {base!r}: no such rulebook (shipped: {', '.join(shipped_names())})")
+    try:
+        found = find(base).is_file()
+    except OSError:  # a name too long for a file
+        found = False
+    if not found:
+        _fail(f"--from {_shorten(repr(base))}: no such rulebook (shipped: "
+              f"{', '.join(shipped_names())})")
     path = Path(output or f"{name}.yaml")
     where = f"--output {_shorten(str(path))}" if output else _shorten(str(path))
     try:

@@ -179,6 +179,10 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
             cycle = " -> ".join(p.name for p in (*chain[chain.index(real):], real))
             problems.append(Problem(*where, f"house rule {name!r} includes itself: {cycle}"))
             continue
+        if len(chain) >= MAX_EXTENDS:
+            problems.append(Problem(*where, f"a chain of more than {MAX_EXTENDS} rulebooks "
+                                    "and overlays including each other"))
+            continue
         if real is None or path.suffix not in (".yaml", ".yml"):
             problems.append(Problem(*where, f"unknown house rule {_ref(name)}"
                                     f"{did_you_mean(name, house_names())} (shipped: "
