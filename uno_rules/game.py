@@ -23,8 +23,8 @@ RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at 
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
 # within a second or so, even one whose cards keep each other going (thousands of steps per
 # action, or rounds that never end): the round stops, ``stalled`` naming the budget that ran
-# out. A round of a shipped rulebook under `play_first` uses under 2,000 of either; under
-# `uniform` a few run longer than the action budget (docs/settings.md, "Game limits").
+# out. A round of a shipped rulebook under `play_first` uses a few thousand at most; under
+# `uniform` a few run longer than the action budget (README, "Python API").
 GAME_STEPS = 200_000  # effect steps in one round (a step costs about a microsecond)
 GAME_ACTIONS = 20_000  # actions in one round (tens of microseconds each at most)
 
