@@ -25,7 +25,7 @@ RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at 
 # action, or rounds that never end): the round stops, ``stalled`` naming the budget that ran
 # out. A round of a shipped rulebook under `play_first` uses a few thousand at most; under
 # `uniform` a few run longer than the action budget (README, "Python API").
-GAME_STEPS = 200_000  # effect steps in one round (a step costs about a microsecond)
+GAME_STEPS = 100_000  # effect steps in one round (a step costs a few microseconds at most)
 GAME_ACTIONS = 20_000  # actions in one round (tens of microseconds each at most)
 
 

@@ -45,7 +45,7 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
         ("scenario: 300-char rulebook", ["scenario", at("scenario_long_name.yaml")], 2),
         ("scenario DIR, one malformed", ["scenario", str(folder)], 2),
         ("points of 10**400", ["simulate", at("points_huge.yaml"), "--games", "20"], 0),
-        ("re-triggering cards, 2 games", ["simulate", at("retrigger.yaml"), "--games", "2",
+        ("re-triggering cards, 3 games", ["simulate", at("retrigger.yaml"), "--games", "3",
                                           "--players", "10"], 0),
         ("9,000-card hands, 1 game", ["simulate", at("fat_hands.yaml"), "--games", "1",
                                       "--players", "2"], 0),
