@@ -184,6 +184,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         stack_mixing=None if "stacking" not in data else
         bool(opt((data["stacking"] or {}).get("mixing", False), opts)),
         stack_max=opt((data.get("stacking") or {}).get("max"), opts),
+        stack_any_color=bool(opt((data.get("stacking") or {}).get("any_color", False), opts)),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"],
         options=FrozenMap(opts), description=data.get("description", ""), house=house,

@@ -196,6 +196,14 @@ def rulebook_schema() -> dict[str, Any]:
                          "properties": {"mixing": _or_ref({"type": "boolean", "description":
                                                            "A higher draw may answer a lower "
                                                            "one (else only an equal one)."}),
+                                        "any_color": _or_ref({"type": "boolean",
+                                                              "description":
+                                                              "An answer need not match the "
+                                                              "top card or the colour in "
+                                                              "force: any stacking card of a "
+                                                              "value allowed may answer (else "
+                                                              "it must also be playable as "
+                                                              "usual)."}),
                                         "max": _or_ref({"type": "integer", "minimum": 1,
                                                         "description":
                                                         "The most a stacked total may reach: "
