@@ -253,3 +253,26 @@ def test_expectations_longer_than_the_table_fail_rather_than_crash(tmp_path: Pat
     result = runner.invoke(cli, ["scenario", str(path)])
     assert result.exit_code == 1 and "0 passed, 2 failed" in result.output
     assert "Traceback" not in result.output and "internal error" not in result.output
+
+
+NOMERCY = sorted((HERE / "hostile" / "nomercy").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", NOMERCY, ids=lambda p: p.stem)
+def test_hostile_stacking_by_value(path: Path) -> None:
+    """tests/hostile/nomercy/ (bench/hostile_cases/nomercy.py times them): a bad
+    `stacking.any_color` is one located line, exit 1; a billion stacked by value ends."""
+    expected = _expected(path)
+    assert expected is not None
+    if expected.startswith("(loads"):
+        rulebook = uno_rules.load_rulebook(path)
+        assert rulebook.stack_any_color is True
+        huge = 0
+        for seed in range(5):
+            game = rulebook.new_game(6, seed)
+            random_moves(game, random.Random(seed))
+            assert game.over and game.result is not None
+            huge += any(e[0] == "draw" and e[2] >= 10**9 for e in game.log or ())
+        assert huge  # the billion was stacked and drawn, as far as the piles went
+        return
+    assert _one_line(["validate", str(path)]) == f"{path}:{expected}"
