@@ -125,6 +125,11 @@ def test_no_mercy_sheet_says_what_the_engine_does() -> None:
            "“the next player” is the one who would have played next without it." \
            in cards["wild_reverse_draw_four"]
     assert "(a stacked total too, drawn at once)" in winning
+    # UNO after a Discard All, and the knocked-out hands rejoining (sheet.yaml proves both).
+    assert "- Call UNO whenever your own card leaves you one card (your next-to-last card, or " \
+           "one whose effect makes you discard more);" in turn
+    assert "- When the draw pile runs out, the discard pile but its top card is shuffled into " \
+           "a new one, with the cards on the knocked_out pile." in turn
     assert [k for k, line in cards.items() if "As the last card" in line] == \
         ["wild_reverse_draw_four"]  # no other card reverses before a draw
 
@@ -135,6 +140,8 @@ def test_sheet_words_follow_the_settings() -> None:
     classic = explain(uno_rules.load_rulebook("classic"))
     assert "then if the drawn card can be played, it may be played at once." in classic
     assert "must be played" not in classic and "knocked out" not in classic
+    assert "Call UNO when you play your next-to-last card;" in classic
+    assert "When the draw pile runs out" not in classic
     forced = explain(uno_rules.load_rulebook("classic", house=["force_play", "seven_zero"]))
     assert "then if the drawn card can be played, it must be played at once." in forced
     assert "it may be played at once" not in forced

@@ -268,8 +268,10 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
             {"may": "A playable drawn card may be played at once, and only that card.",
              "must": "A playable drawn card must be played at once.",
              "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
-            f"Call UNO when you play your next-to-last card; caught before the next player "
-            f"acts, you draw {_cards(s.uno_penalty)}."]
+            ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
+             "or one whose effect makes you discard more)" if s.uno_after_effects else
+             "Call UNO when you play your next-to-last card")
+            + f"; caught before the next player acts, you draw {_cards(s.uno_penalty)}."]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
                     "you may play it out of turn; play goes on from you.")
@@ -287,6 +289,11 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                     "who doesn't answer draws it all and loses its turn"
                     + ("." if rulebook.stack_max is None else
                        f"; the total may not go past {rulebook.stack_max}."))
+    if rulebook.reshuffle_piles:
+        turn.append("When the draw pile runs out, the discard pile but its top card is "
+                    "shuffled into a new one, with the cards on the "
+                    + " and ".join(rulebook.piles[i] for i in rulebook.reshuffle_piles)
+                    + " pile" + ("s" if len(rulebook.reshuffle_piles) > 1 else "") + ".")
     if rulebook.after_draw is not None:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
     end = []
