@@ -1,4 +1,5 @@
-"""Every scenario file under tests/scenarios/ passes; the runner reports failures honestly."""
+"""Every scenario file under tests/scenarios/ (and tests/rulebooks/*.scenarios.yaml, beside
+the test rulebooks they name) passes; the runner reports failures honestly."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from uno_rules.errors import ScenarioError
 from uno_rules.scenario import run_file
 
 HERE = Path(__file__).resolve().parent
-FILES = sorted((HERE / "scenarios").rglob("*.yaml"))
+# A scenario may name only files under its own folder: those of the test rulebooks sit above
+# tests/rulebooks/positive/.
+FILES = sorted((HERE / "scenarios").rglob("*.yaml")) + \
+    sorted((HERE / "rulebooks").glob("*.scenarios.yaml"))
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(HERE / "scenarios")))
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(HERE)))
 def test_scenario_file(path: Path) -> None:
     outcomes = run_file(path)
     assert outcomes, "a scenario file with no scenario"

@@ -2,7 +2,8 @@
 
 They live inside the package (``uno_rules/rulebooks``, ``uno_rules/schemas``) and are found
 through :mod:`importlib.resources`, so a wheel installed anywhere has them. :func:`find` is
-the one place that decides whether a reference is a shipped name or a path.
+the one place that decides whether a reference is a shipped name or a path, and
+:func:`allowed` whether a path named inside a file may be read at all.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from contextvars import ContextVar
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -17,6 +19,10 @@ from typing import Any, cast
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 HOUSE_PREFIX = "house/"
+# A folder the caller trusts: files named inside rulebooks, overlays and scenarios may be
+# anywhere under it, besides the referring file's own folder. Set for one call by
+# load_rulebook(root=...), restore(root=...), run_paths(root=...) and `uno-rules --root`.
+ROOT: ContextVar[Path | None] = ContextVar("ROOT", default=None)
 
 
 def _data_dir(*parts: str) -> Path:
@@ -90,3 +96,26 @@ def find(ref: str | Path, relative_to: Path | None = None, *, overlay: bool = Fa
 def is_shipped(path: Path) -> bool:
     """Whether ``path`` is one of the shipped rulebook files."""
     return path.resolve().parent == rulebooks_dir().resolve()
+
+
+def _real(path: str | Path) -> str:
+    # realpath, not Path.resolve: a symlink loop gives a path (refused or unreadable later),
+    # not a RuntimeError.
+    return os.path.realpath(path)
+
+
+def _under(path: str, folder: str) -> bool:
+    return os.path.commonpath([path, folder]) == folder
+
+
+def allowed(path: Path, folder: Path) -> bool:
+    """Whether a file named inside another file (by `extends`, `house:`, a scenario's
+    `rulebook:`) may be read: a shipped rulebook or overlay, or a file under ``folder`` (the
+    referring file's) or under :data:`ROOT`, symlinks resolved (a link inside the folder to
+    a file outside is outside). Decided without reading, or even finding, the file."""
+    try:
+        target = _real(path)
+    except ValueError:  # a NUL byte: no file has that name
+        return False
+    bounds = [rulebooks_dir(), folder, ROOT.get()]
+    return any(_under(target, _real(b)) for b in bounds if b is not None)
