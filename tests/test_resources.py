@@ -100,6 +100,18 @@ def test_hostile_files_name_the_secret_and_are_refused(name: str) -> None:
     assert not any(s in result.output for s in SECRETS)
 
 
+def test_many_refused_entries_are_one_problem(tmp_path: Path) -> None:
+    """bench/hostile_cases/confine.py times 5,000 of them."""
+    path = tmp_path / "rb.yaml"
+    path.write_text("name: evil\nextends: classic\nhouse:\n  - stacking\n"
+                    + "".join(f"  - ../x{i}.yaml\n" for i in range(300)))
+    rb, problems = check(path)
+    assert rb is None and [str(p) for p in problems] == [
+        f"{path}:5:5: house '../x0.yaml' and 299 more: {OUTSIDE}, so not read (a file may "
+        "name shipped rulebooks and overlays, and files under its own folder; --root DIR or "
+        "root=DIR trusts a folder) (at $.house[1])"]
+
+
 def test_files_under_the_folder_load() -> None:
     rb = uno_rules.load_rulebook(CONFINE / "rules" / "inside.yaml")
     assert (rb.settings.hand_size, rb.settings.uno_penalty) == (6, 4)

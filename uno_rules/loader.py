@@ -16,7 +16,7 @@ from .compiler import compile_rulebook
 from .errors import Problem, RulebookError, SnapshotError
 from .game import Game
 from .problems import dedupe, did_you_mean, schema_problem, schema_problems, strict_validator
-from .resources import ROOT, allowed, find, house_names, shipped_names
+from .resources import ROOT, allowed, find, house_names, shipped_names, within
 from .rulebook import Rulebook
 from .schema import rulebook_schema
 from .yamlpos import MAX_BYTES, Located, json_path, load_file, load_value
@@ -37,9 +37,11 @@ def _merge(base: Any, over: Any) -> Any:
     return over
 
 
-def outside(key: str, ref: str) -> str:
-    """Why a file named inside another (by ``key``) is refused; nothing of it is read."""
-    return (f"{key} {ref!r}: outside this file's folder, so not read (a file may name "
+def outside(key: str, ref: str, more: int = 0) -> str:
+    """Why a file named inside another (by ``key``; ``more`` others too) is refused; nothing
+    of it is read."""
+    others = f" and {more:,} more" if more else ""
+    return (f"{key} {ref!r}{others}: outside this file's folder, so not read (a file may name "
             "shipped rulebooks and overlays, and files under its own folder; --root DIR or "
             "root=DIR trusts a folder)")
 
@@ -81,11 +83,13 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         layer = base
     names = data.get("house")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
-        refused = [i for i, n in enumerate(names)
-                   if not allowed(find(n, path.parent, overlay=True), path.parent)]
-        problems.extend(located.problem(("house", i), outside("house", names[i]))
-                        for i in refused)
-        names = [n for i, n in enumerate(names) if i not in refused]
+        ok = within(path.parent)
+        refused = [i for i, n in enumerate(names) if not ok(find(n, path.parent, overlay=True))]
+        if refused:  # one problem, however many entries
+            problems.append(located.problem(("house", refused[0]), outside(
+                "house", names[refused[0]], len(refused) - 1)))
+        skip = set(refused)
+        names = [n for i, n in enumerate(names) if i not in skip]
         apply_house(layer, names, problems, located.pos(("house",)), path.parent)
     elif names is not None:  # the schema reports the wrong type
         layer.data["house"] = names

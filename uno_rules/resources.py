@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from contextvars import ContextVar
 from functools import cache
 from importlib.resources import files
@@ -25,6 +26,7 @@ HOUSE_PREFIX = "house/"
 ROOT: ContextVar[Path | None] = ContextVar("ROOT", default=None)
 
 
+@cache  # fixed for the process; looked up for every reference to check
 def _data_dir(*parts: str) -> Path:
     # Installed packages are always unpacked on disk (wheels are never imported zipped), so
     # the traversable is a real directory; a Path lets the loader report file positions.
@@ -105,17 +107,26 @@ def _real(path: str | Path) -> str:
 
 
 def _under(path: str, folder: str) -> bool:
-    return os.path.commonpath([path, folder]) == folder
+    # both are realpaths: absolute and normalised, so a prefix test is exact
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def allowed(path: Path, folder: Path) -> bool:
-    """Whether a file named inside another file (by `extends`, `house:`, a scenario's
-    `rulebook:`) may be read: a shipped rulebook or overlay, or a file under ``folder`` (the
-    referring file's) or under :data:`ROOT`, symlinks resolved (a link inside the folder to
-    a file outside is outside). Decided without reading, or even finding, the file."""
-    try:
-        target = _real(path)
-    except ValueError:  # a NUL byte: no file has that name
-        return False
-    bounds = [rulebooks_dir(), folder, ROOT.get()]
-    return any(_under(target, _real(b)) for b in bounds if b is not None)
+    """Whether a file named inside another (by `extends`, `house:`, a scenario's `rulebook:`)
+    may be read: a shipped rulebook or overlay, or a file under ``folder`` (the referring
+    file's) or under :data:`ROOT`, symlinks resolved (a link inside the folder to a file
+    outside is outside). Decided without reading, or even finding, the file."""
+    return within(folder)(path)
+
+
+def within(folder: Path) -> Callable[[Path], bool]:
+    """:func:`allowed` for the files named from one folder (its bounds resolved once)."""
+    bounds = [_real(b) for b in (rulebooks_dir(), folder, ROOT.get()) if b is not None]
+
+    def check(path: Path) -> bool:
+        try:
+            target = _real(path)
+        except ValueError:  # a NUL byte: no file has that name
+            return False
+        return any(_under(target, bound) for bound in bounds)
+    return check
