@@ -163,9 +163,10 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
     ref = config["rulebook"]
+    rulebook_at = idx + ("rulebook",) if "rulebook" in sc else ("rulebook",)
     house_at = idx + ("house",) if "house" in sc else ("house",)
     try:
-        rulebook = _load(_rulebook_ref(located, where, ref, path.parent),
+        rulebook = _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
                          _house_refs(located, house_at, config["house"] or (), path.parent),
                          config["set"] or {})
     except RulebookError as exc:
@@ -202,18 +203,18 @@ def _shipped(ref: str) -> bool:
     return "/" not in ref and not ref.endswith((".yaml", ".yml"))
 
 
-def _rulebook_ref(located: Located, where: PathKey, ref: str, folder: Path) -> str:
-    """What to load for a `rulebook:` value: a shipped name, or a path under the scenario
-    file's folder (refused unread if it is outside; see resources.allowed)."""
+def _rulebook_ref(located: Located, at: PathKey, ref: str, folder: Path) -> str:
+    """What to load for a `rulebook:` value (at ``at``): a shipped name, or a path under the
+    scenario file's folder (refused unread if it is outside; see resources.allowed)."""
     if _shipped(ref):  # a name: only ever a shipped rulebook, never a file here
         if shipped_rulebook(ref) is None:
-            raise ScenarioError(located.problem(where, f"rulebook {ref!r}: no such rulebook or file"
-                                                f"{did_you_mean(ref, shipped_names())} "
-                                                f"(shipped: {', '.join(shipped_names())})"))
+            names = shipped_names()
+            raise ScenarioError(located.problem(at, f"rulebook {ref!r}: no such rulebook or "
+                                                f"file{did_you_mean(ref, names)} (shipped: "
+                                                f"{', '.join(names)})", at_key=True))
         return ref
     path = resolve(ref, folder)
     if not allowed(path, folder):
-        at = where + ("rulebook",) if where[-1:] != ("rulebook",) else where
         raise ScenarioError(located.problem(at, outside("rulebook", ref), at_key=True))
     return str(path)
 
