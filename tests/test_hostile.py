@@ -73,7 +73,9 @@ def test_a_symlink_to_a_device_is_not_read(tmp_path: Path) -> None:
     base = tmp_path / "base.yaml"
     base.write_text("name: x\nextends: zero.yaml\n")
     assert "not a regular file" in _one_line(["validate", str(link)])
-    assert "not a regular file" in _one_line(["validate", str(base)])
+    # named inside a file, the link leads outside its folder: refused before any look at it
+    assert "extends 'zero.yaml': outside this file's folder" in _one_line(["validate", str(base)])
+    assert "not a regular file" in _one_line(["--root", "/", "validate", str(base)])
 
 
 def test_a_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None:
@@ -238,10 +240,15 @@ def test_devices_behind_every_way_a_file_enters(tmp_path: Path) -> None:
     assert "not a regular file" in _one_line(["deck", "classic", "--house", str(device)])
     housed = tmp_path / "housed.yaml"
     housed.write_text(f"name: housed\nextends: classic\nhouse: [{device.name}]\n")
-    assert "not a regular file" in _one_line(["validate", str(housed)])
+    # named inside a file, the link leads outside the file's folder: refused unread; where
+    # that is allowed (--root /), the device is still not read
+    assert "outside this file's folder" in _one_line(["validate", str(housed)])
+    assert "not a regular file" in _one_line(["--root", "/", "validate", str(housed)])
     scenario = tmp_path / "s.yaml"
     scenario.write_text(f"rulebook: {device}\nplayers: 2\nsteps: []\n")
     result = runner.invoke(cli, ["scenario", str(scenario)])
+    assert result.exit_code == 2 and "outside this file's folder" in result.output
+    result = runner.invoke(cli, ["--root", "/", "scenario", str(scenario)])
     assert result.exit_code == 2 and "not a regular file" in result.output
 
 

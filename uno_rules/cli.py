@@ -85,14 +85,24 @@ class _Cli(click.Group):
 @click.version_option(package_name="uno-rules")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
               help="The largest rulebook or scenario file read (default 1 MiB).")
+@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, metavar="DIR",
+              help="Trust DIR: files named inside rulebooks, overlays and scenarios (extends, "
+              "house, rulebook) may be anywhere under it. Default: only shipped names and "
+              "files under the naming file's own folder; --root / trusts every path.")
 @click.option("--debug", is_flag=True, help="On an internal error, print the traceback.")
-def cli(max_bytes: int | None, debug: bool) -> None:
+def cli(max_bytes: int | None, root: Path | None, debug: bool) -> None:
     """A declarative rules engine for UNO and its editions."""
     if max_bytes is not None:
         from .yamlpos import MAX_BYTES
 
         token = MAX_BYTES.set(max_bytes)
         click.get_current_context().call_on_close(lambda: MAX_BYTES.reset(token))
+    if root is not None:
+        from .resources import ROOT
+
+        trusted = ROOT.set(root)
+        click.get_current_context().call_on_close(lambda: ROOT.reset(trusted))
 
 
 @cli.command()
@@ -240,7 +250,7 @@ def new(name: str, base: str, output: str | None) -> None:
     import re
 
     from .authoring import starter
-    from .resources import find
+    from .resources import allowed, find
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         _fail(f"{name!r}: a rulebook name is lower case letters, digits and underscores")
@@ -251,6 +261,9 @@ def new(name: str, base: str, output: str | None) -> None:
         _fail(f"{path}: already exists; not overwritten")
     if not path.parent.is_dir():
         _fail(f"--output {output}: no folder {str(path.parent)!r} to write into")
+    if not allowed(find(base), path.parent):  # its `extends` would be refused
+        _fail(f"--from {base}: outside the folder of {path}, which could not extend it; "
+              "write it beside or above its base (-o), or trust a folder with --root DIR")
     path.write_text(starter(name, base, path.parent), encoding="utf-8")
     click.echo(f"wrote {path}; check it with: uno-rules validate {path}")
 

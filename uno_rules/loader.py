@@ -16,7 +16,7 @@ from .compiler import compile_rulebook
 from .errors import Problem, RulebookError, SnapshotError
 from .game import Game
 from .problems import dedupe, did_you_mean, schema_problem, schema_problems, strict_validator
-from .resources import find, house_names, shipped_names
+from .resources import ROOT, allowed, find, house_names, shipped_names, within
 from .rulebook import Rulebook
 from .schema import rulebook_schema
 from .yamlpos import MAX_BYTES, Located, json_path, load_file, load_value
@@ -37,6 +37,15 @@ def _merge(base: Any, over: Any) -> Any:
     return over
 
 
+def outside(key: str, ref: str, more: int = 0) -> str:
+    """Why a file named inside another (by ``key``; ``more`` others too) is refused; nothing
+    of it is read."""
+    others = f" and {more:,} more" if more else ""
+    return (f"{key} {ref!r}{others}: outside this file's folder, so not read (a file may name "
+            "shipped rulebooks and overlays, and files under its own folder; --root DIR or "
+            "root=DIR trusts a folder)")
+
+
 def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> Located | None:
     """Read a rulebook file with everything it extends and the overlays it includes, merged
     in that order (so the file's own keys win), with positions."""
@@ -52,6 +61,9 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     base_ref = data.get("extends")
     if isinstance(base_ref, str):  # another type: the schema reports it
         base_path = resolve(base_ref, path.parent)
+        if not allowed(base_path, path.parent):
+            problems.append(located.problem(("extends",), outside("extends", base_ref), True))
+            return None
         here = (*chain, path.resolve())
         if base_path.resolve() in here:
             cycle = " -> ".join(p.name for p in (*here, base_path.resolve()))
@@ -71,6 +83,13 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         layer = base
     names = data.get("house")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        ok = within(path.parent)
+        refused = [i for i, n in enumerate(names) if not ok(find(n, path.parent, overlay=True))]
+        if refused:  # one problem, however many entries
+            problems.append(located.problem(("house", refused[0]), outside(
+                "house", names[refused[0]], len(refused) - 1)))
+        skip = set(refused)
+        names = [n for i, n in enumerate(names) if i not in skip]
         apply_house(layer, names, problems, located.pos(("house",)), path.parent)
     elif names is not None:  # the schema reports the wrong type
         layer.data["house"] = names
@@ -195,34 +214,52 @@ def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
 
 def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
                   settings: Mapping[str, Any] | None = None,
-                  max_bytes: int | None = None) -> Rulebook:
+                  max_bytes: int | None = None, root: str | Path | None = None) -> Rulebook:
     """Load, validate and compile a rulebook by shipped name or path.
 
     ``house`` names house-rule overlays (``rulebooks/house/NAME.yaml``, or paths) merged over
     it in order; ``settings`` overrides settings or options by name. Raises
     :class:`RulebookError` with every problem found. ``max_bytes`` changes the largest file
     read (rulebook, extended rulebooks and overlays alike; default 1 MiB).
+
+    ``name_or_path`` and ``house`` may name any file. The files those name in turn
+    (``extends``, ``house:``) must be shipped or under the naming file's own folder, symlinks
+    resolved; ``root`` trusts a folder besides: they may also name any file under it
+    (``root="/"`` trusts every path).
     """
-    token = None if max_bytes is None else MAX_BYTES.set(max_bytes)
+    tokens = (None if max_bytes is None else MAX_BYTES.set(max_bytes),
+              None if root is None else ROOT.set(Path(root)))
     try:
         rulebook, problems = check(name_or_path, settings, house)
     finally:
-        if token is not None:
-            MAX_BYTES.reset(token)
+        if tokens[0] is not None:
+            MAX_BYTES.reset(tokens[0])
+        if tokens[1] is not None:
+            ROOT.reset(tokens[1])
     if rulebook is None:
         raise RulebookError(problems)
     return rulebook
 
 
-def restore(snapshot: Mapping[str, Any]) -> Game:
+def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> Game:
     """Continue a game from :meth:`Game.snapshot` output, loading its rulebook as it was
-    (the same source, house rules and settings); raises :class:`SnapshotError`."""
+    (the same source, house rules and settings); raises :class:`SnapshotError`.
+
+    The snapshot's rulebook (``source``) and house rules must be shipped names or files
+    under ``root`` (default: the current working directory), symlinks resolved; anything
+    else is refused unread. ``root`` is also passed to :func:`load_rulebook`."""
     if not isinstance(snapshot, Mapping):
         raise SnapshotError(f"a snapshot is a mapping, not {type(snapshot).__name__}")
+    bound = Path.cwd() if root is None else Path(root)
     try:
-        rulebook = load_rulebook(snapshot.get("source") or snapshot["rulebook"],
-                                 house=list(snapshot["house"]),
-                                 settings=dict(snapshot["set"]))
+        source, house = snapshot.get("source") or snapshot["rulebook"], list(snapshot["house"])
+        for key, ref in [("source", source), *(("house", h) for h in house)]:
+            if isinstance(ref, str) and not allowed(find(ref, overlay=key == "house"), bound):
+                raise SnapshotError(f"snapshot {key} {ref!r} is neither a shipped name nor a "
+                                    f"file under {bound}: refused unread (restore(snapshot, "
+                                    "root=DIR) trusts a folder)")
+        rulebook = load_rulebook(source, house=house, settings=dict(snapshot["set"]),
+                                 root=root)
     except (KeyError, TypeError) as exc:
         raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
     except RulebookError as exc:
@@ -232,4 +269,3 @@ def restore(snapshot: Mapping[str, Any]) -> Game:
 
 __all__ = ["load_rulebook", "restore", "check", "resolve", "shipped_names", "house_names",
            "json_path", "did_you_mean", "schema_problem", "schema_problems", "strict_validator"]
-

@@ -20,14 +20,16 @@ from .game import Game
 from .loader import (
     did_you_mean,
     load_rulebook,
+    outside,
     resolve,
     schema_problem,
     schema_problems,
+    shipped_names,
     strict_validator,
 )
 from .notation import SIDES, normalize, parse_card, parse_whole_card
 from .position import Position, game_from_position
-from .resources import schema
+from .resources import ROOT, allowed, find, schema, shipped_overlay, shipped_rulebook
 from .rulebook import Rulebook
 from .yamlpos import Located, PathKey, load_file
 
@@ -68,13 +70,15 @@ def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield p
 
 
-def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
-    """Run every scenario in the given files and folders (malformed: ScenarioError)."""
+def run_paths(paths: Iterable[str | Path], *, root: str | Path | None = None) -> list[Outcome]:
+    """Run every scenario in the given files and folders (malformed: ScenarioError).
+    ``root``: a folder whose files the scenarios and their rulebooks may name besides their
+    own folders' (see :func:`uno_rules.load_rulebook`)."""
     outcomes: list[Outcome] = []
     problems: list[Problem] = []
     for path in scenario_files(paths):
         try:
-            outcomes.extend(run_file(path))
+            outcomes.extend(run_file(path, root=root))
         except ScenarioError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -82,8 +86,15 @@ def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
     return outcomes
 
 
-def run_file(path: str | Path) -> list[Outcome]:
-    """Run the scenarios of one file."""
+def run_file(path: str | Path, *, root: str | Path | None = None) -> list[Outcome]:
+    """Run the scenarios of one file. Its `rulebook:` and `house:` paths are resolved from
+    its folder and must be under it (or under ``root``)."""
+    if root is not None:
+        token = ROOT.set(Path(root))
+        try:
+            return run_file(path)
+        finally:
+            ROOT.reset(token)
     path = Path(path)
     located, problems = load_file(path)
     if located is None or problems:
@@ -152,9 +163,12 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
     ref = config["rulebook"]
+    rulebook_at = idx + ("rulebook",) if "rulebook" in sc else ("rulebook",)
+    house_at = idx + ("house",) if "house" in sc else ("house",)
     try:
-        rulebook = _load(str(resolve(ref, path.parent)) if not _shipped(ref) else ref,
-                         tuple(config["house"] or ()), config["set"] or {})
+        rulebook = _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
+                         _house_refs(located, house_at, config["house"] or (), path.parent),
+                         config["set"] or {})
     except RulebookError as exc:
         first = exc.problems[0]
         if first.line <= 0:  # a problem with the scenario's own `set:` or `house:` value
@@ -189,11 +203,43 @@ def _shipped(ref: str) -> bool:
     return "/" not in ref and not ref.endswith((".yaml", ".yml"))
 
 
-_CACHE: dict[tuple[str, tuple[str, ...], str], Rulebook] = {}
+def _rulebook_ref(located: Located, at: PathKey, ref: str, folder: Path) -> str:
+    """What to load for a `rulebook:` value (at ``at``): a shipped name, or a path under the
+    scenario file's folder (refused unread if it is outside; see resources.allowed)."""
+    if _shipped(ref):  # a name: only ever a shipped rulebook, never a file here
+        if shipped_rulebook(ref) is None:
+            names = shipped_names()
+            raise ScenarioError(located.problem(at, f"rulebook {ref!r}: no such rulebook or "
+                                                f"file{did_you_mean(ref, names)} (shipped: "
+                                                f"{', '.join(names)})", at_key=True))
+        return ref
+    path = resolve(ref, folder)
+    if not allowed(path, folder):
+        raise ScenarioError(located.problem(at, outside("rulebook", ref), at_key=True))
+    return str(path)
+
+
+def _house_refs(located: Located, at: PathKey, names: Iterable[str],
+                folder: Path) -> tuple[str, ...]:
+    """The `house:` entries to apply: shipped names, and paths resolved from the scenario
+    file's folder, under it (a path outside is refused unread)."""
+    out = []
+    for i, name in enumerate(names):
+        path = find(name, folder, overlay=True)
+        if not allowed(path, folder):
+            raise ScenarioError(located.problem(at + (i,), outside("house", name)))
+        # A name that is no overlay stays as written, so its error suggests a shipped one.
+        is_file = shipped_overlay(name) is None and name.endswith((".yaml", ".yml"))
+        out.append(str(path) if is_file else name)
+    return tuple(out)
+
+
+_CACHE: dict[tuple[str, tuple[str, ...], str, str], Rulebook] = {}
 
 
 def _load(ref: str, house: tuple[str, ...], overrides: Mapping[str, Any]) -> Rulebook:
-    key = (ref, house, json.dumps(overrides, sort_keys=True, default=str))
+    # ROOT is part of the key: a rulebook loaded under a wider root isn't reused under another
+    key = (ref, house, json.dumps(overrides, sort_keys=True, default=str), str(ROOT.get()))
     if key not in _CACHE:
         _CACHE[key] = load_rulebook(ref, house=house, settings=overrides)
     return _CACHE[key]

@@ -112,12 +112,12 @@ def rulebook_schema() -> dict[str, Any]:
             "title": {"type": "string", "description": "Human-readable title."},
             "description": {"type": "string", "description": "Notes: sources, assumptions."},
             "extends": {"type": "string", "description":
-                        "A shipped rulebook's name or a path relative to this file. This file's "
-                        "keys are merged over it: mappings merge key by key, anything else "
-                        "replaces, and `null` removes a key."},
+                        "A shipped rulebook's name or a path relative to this file, under its "
+                        "folder. This file's keys are merged over it: mappings merge key by key, "
+                        "anything else replaces, and `null` removes a key."},
             "house": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
                       "description": "House-rule overlays this rulebook includes (names in "
-                                     "rulebooks/house/, or paths relative to this file)."},
+                                     "rulebooks/house/, or paths under this file's folder)."},
             "conflicts": {"type": "array", "items": {"type": "string"}, "description":
                           "For an overlay: the overlays it can't be combined with."},
             "players": {"type": "object", "additionalProperties": False,
