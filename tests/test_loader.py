@@ -122,7 +122,9 @@ def test_house_overlays_apply_in_order_and_are_recorded() -> None:
 
 @pytest.mark.parametrize("house, message", [
     (["stackin"], "unknown house rule 'stackin'; did you mean 'stacking'?"),
-    (["stacking", "stacking"], "house rule 'stacking' is already part of classic"),
+    (["stacking", "stacking"], "--house stacking: house rule 'stacking' is given twice"),
+    (["stacking", "house/stacking"], "house rule 'house/stacking' is given twice (as "
+                                     "'stacking')"),
 ])
 def test_bad_overlays_are_refused(house: list[str], message: str) -> None:
     with pytest.raises(RulebookError, match=re.escape(message)):
@@ -453,8 +455,7 @@ def test_every_bad_overlay_is_reported_not_only_the_first(tmp_path: Path) -> Non
     unknown = (f"--house stackin: unknown house rule 'stackin'; did you mean 'stacking'? "
                f"(shipped: {', '.join(house_names())})")
     for house, first in [
-        (["stacking", "stacking"], "--house stacking: house rule 'stacking' is already part of "
-                                   "classic"),
+        (["stacking", "stacking"], "--house stacking: house rule 'stacking' is given twice"),
         ([str(tmp_path / "broken.yaml")], f"{tmp_path / 'broken.yaml'}:3:1: YAML syntax error: "
                                           "while parsing a flow node expected the node content, "
                                           "but found '<stream end>' (at $)"),

@@ -68,13 +68,16 @@ def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield p
 
 
-def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
-    """Run every scenario in the given files and folders (malformed: ScenarioError)."""
+def run_paths(paths: Iterable[str | Path], *, house: Iterable[str] = (),
+              settings: Mapping[str, Any] | None = None) -> list[Outcome]:
+    """Run every scenario in the given files and folders (malformed: ScenarioError).
+    ``house`` and ``settings`` apply on top of each scenario's own `house` and `set`; one
+    that doesn't fit a scenario's rulebook raises RulebookError."""
     outcomes: list[Outcome] = []
     problems: list[Problem] = []
     for path in scenario_files(paths):
         try:
-            outcomes.extend(run_file(path))
+            outcomes.extend(run_file(path, house=house, settings=settings))
         except ScenarioError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -82,8 +85,9 @@ def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
     return outcomes
 
 
-def run_file(path: str | Path) -> list[Outcome]:
-    """Run the scenarios of one file."""
+def run_file(path: str | Path, *, house: Iterable[str] = (),
+             settings: Mapping[str, Any] | None = None) -> list[Outcome]:
+    """Run the scenarios of one file (``house``, ``settings``: as in run_paths)."""
     path = Path(path)
     located, problems = load_file(path)
     if located is None or problems:
@@ -106,7 +110,7 @@ def run_file(path: str | Path) -> list[Outcome]:
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
-        game = _setup(located, idx, sc, config, path)
+        game = _setup(located, idx, sc, config, path, (tuple(house), dict(settings or {})))
         outcomes.append(_run_steps(located, idx, sc, game, str(path)))
     return outcomes
 
@@ -147,16 +151,19 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
 
 
 def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mapping[str, Any],
-           path: Path) -> Game:
+           path: Path, extra: tuple[tuple[str, ...], dict[str, Any]] = ((), {})) -> Game:
     where = idx if "rulebook" in sc else ("rulebook",)
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
     ref = config["rulebook"]
     try:
         rulebook = _load(str(resolve(ref, path.parent)) if not _shipped(ref) else ref,
-                         tuple(config["house"] or ()), config["set"] or {})
+                         (*(config["house"] or ()), *extra[0]),
+                         {**(config["set"] or {}), **extra[1]})
     except RulebookError as exc:
         first = exc.problems[0]
+        if first.line <= 0 and _given(first.file, *extra):  # a command-line argument's
+            raise RulebookError(located.problem(where, str(first))) from None
         if first.line <= 0:  # a problem with the scenario's own `set:` or `house:` value
             key = "set" if first.file.startswith("--set") else "house"
             at = idx + (key,) if key in sc else (key,)
@@ -183,6 +190,13 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
     except (IllegalAction, NotationError) as exc:
         raise ScenarioError(located.problem(idx + ("state",) if state else idx,
                                             str(exc))) from None
+
+
+def _given(origin: str, house: tuple[str, ...], settings: Mapping[str, Any]) -> bool:
+    """Whether a problem's origin (``--house NAME``, ``--set NAME=VALUE``) is one of
+    ``house`` or ``settings`` (given on the command line, not in the file)."""
+    kind, _, given = origin.partition(" ")
+    return given in house if kind == "--house" else given.partition("=")[0] in settings
 
 
 def _shipped(ref: str) -> bool:
