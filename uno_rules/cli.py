@@ -274,11 +274,18 @@ def new(name: str, base: str, output: str | None) -> None:
     if not find(base).is_file():
         _fail(f"--from {base!r}: no such rulebook (shipped: {', '.join(shipped_names())})")
     path = Path(output or f"{name}.yaml")
+    if path.is_symlink():  # a dangling link too: it would write wherever the link points
+        _fail(f"{path}: a symbolic link; not written through")
     if path.exists():
         _fail(f"{path}: already exists; not overwritten")
     if not path.parent.is_dir():
         _fail(f"--output {output}: no folder {str(path.parent)!r} to write into")
-    path.write_text(starter(name, base, path.parent), encoding="utf-8")
+    text = starter(name, base, path.parent)
+    try:  # "x": never through a link or over a file that appeared meanwhile
+        with open(path, "x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        _fail(f"{path}: already exists; not overwritten")
     click.echo(f"wrote {path}; check it with: uno-rules validate {path}")
 
 

@@ -7,7 +7,7 @@ checks are in :mod:`uno_rules.checks`, the compiling in :mod:`uno_rules.compiler
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +81,9 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     merged.house, merged.conflicts = layer.house, layer.conflicts
     # the file's own keys win over its overlays': what it sets is no overlay's any more
     own_leaves = list(_leaves(own, ()))
+    exact, below = set(own_leaves), _below(own_leaves)
     merged.set_by = {p: name for p, name in layer.set_by.items()
-                     if not any(_overlaps(p, q) for q in own_leaves)}
+                     if not _overlapping(p, exact, below)}
     return merged
 
 
@@ -96,9 +97,21 @@ def _leaves(data: Any, path: PathKey) -> Iterator[PathKey]:
         yield path
 
 
-def _overlaps(a: PathKey, b: PathKey) -> bool:
-    """Whether one path is the other or inside it."""
-    return a[:len(b)] == b or b[:len(a)] == a
+def _below(paths: Iterable[PathKey]) -> dict[PathKey, list[PathKey]]:
+    """Each path that holds others (a proper prefix) with the paths inside it."""
+    out: dict[PathKey, list[PathKey]] = {}
+    for path in paths:
+        for i in range(len(path)):
+            out.setdefault(path[:i], []).append(path)
+    return out
+
+
+def _overlapping(path: PathKey, exact: Container[PathKey],
+                 below: Mapping[PathKey, list[PathKey]]) -> list[PathKey]:
+    """The paths among ``exact`` (indexed by ``below``) that are ``path``, hold it or are
+    inside it: linear in the depth, not in the number of paths."""
+    return [path[:i] for i in range(len(path) + 1) if path[:i] in exact] + \
+        list(below.get(path, ()))
 
 
 def _at(data: Any, path: PathKey) -> Any:
@@ -183,6 +196,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
     would be lost silently); one that sets the same value is not."""
     applied, conflicts = located.house, located.conflicts
     given: dict[Path, str] = {}  # the files named in this call, each by its first name
+    below = _below(located.set_by)
     for name in names:
         where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
         path = find(name, relative_to, overlay=True)
@@ -213,8 +227,8 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
         data = {k: v for k, v in overlay.data.items() if k not in OVERLAY_OWN}
         merged = _merge(located.data, data)
         leaves = list(_leaves(data, ()))
-        lost = [(p, q) for q in located.set_by for p in leaves if _overlaps(p, q)
-                and _at(merged, q) != _at(located.data, q)]
+        lost = [(p, q) for p in leaves for q in _overlapping(p, located.set_by, below)
+                if _at(merged, q) != _at(located.data, q)]
         if lost:
             p, q = lost[0]
             file, line, col = located.pos(q)
@@ -227,7 +241,11 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
         located.data = merged
         located.positions.update({k: v for k, v in overlay.positions.items()
                                   if k and k[k[0] == "#key"] not in OVERLAY_OWN})
-        located.set_by.update({p: name for p in leaves})
+        for p in leaves:
+            if p not in located.set_by:
+                for i in range(len(p)):
+                    below.setdefault(p[:i], []).append(p)
+            located.set_by[p] = name
         applied.append(name)
         conflicts[name] = list(overlay.data.get("conflicts", []))
     return applied
