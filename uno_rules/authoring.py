@@ -79,7 +79,7 @@ def starter(name: str, base: str, directory: Path) -> str:
                                                              directory.resolve())
     schema = os.path.relpath(schema_file("rulebook"), directory.resolve())
     from .explain import describe
-    from .loader import load_rulebook
+    from .loader import check, load_rulebook
 
     rb = load_rulebook(base)
     acting = next((f for f in rb.faces if rb.rules[f.id] is not None
@@ -87,6 +87,15 @@ def starter(name: str, base: str, directory: Path) -> str:
     rank = rb.ranks[acting.rank]
     rule = rb.rules[acting.id]
     now = describe(rb, None if rule is None else rule.effect)
+    # a card of one's own: on every side of a deck with sides (they must stay the same size)
+    groups = ["my_group: {ranks: [my_card], colors: all, copies: 2, points: 20}"] \
+        if len(rb.sides) == 1 else [
+            f"my_{side}: {{side: {side}, ranks: [my_card], colors: all, copies: 2, "
+            "points: 20}" for side in rb.sides]
+    deck = "\n".join(f"#   {g}" for g in groups)
+    # the example house rule is one that fits the base (stacking does not fit every deck)
+    example = next((h for h in ("stacking", *house_names()) if check(base, house=[h])[0]),
+                   "stacking")
     return f"""# yaml-language-server: $schema={schema}
 # {name}: a variant of {base}. Write only what differs from it.
 #   uno-rules validate {name}.yaml       check it (every problem, with its line)
@@ -108,11 +117,11 @@ extends: {ref}
 #   target_score: 500
 
 # House rules to include ({", ".join(house_names())}):
-# house: [stacking]
+# house: [{example}]
 
 # Cards of your own: a deck group (a group name and a rank name of your choice):
 # deck:
-#   my_group: {{ranks: [my_card], colors: all, copies: 2, points: 20}}
+{deck}
 
 # What cards do: change a card ({rank} now: {now}), and give yours an effect.
 # One `cards:` for all of them; `optional: true` lets this block stand without the deck

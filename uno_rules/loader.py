@@ -196,21 +196,28 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
     would be lost silently); one that sets the same value is not."""
     applied, conflicts = located.house, located.conflicts
     given: dict[Path, str] = {}  # the files named in this call, each by its first name
+    repeated_names: set[str] = set()  # reported once, however often repeated
     below = _below(located.set_by)
     for name in names:
         where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
+        if name in given.values():  # the same spelling again: no need to look it up
+            if name not in repeated_names:
+                problems.append(Problem(*where, f"house rule {name!r} is given twice"))
+            repeated_names.add(name)
+            continue
         path = find(name, relative_to, overlay=True)
         if not path.exists() or path.suffix not in (".yaml", ".yml"):
             problems.append(Problem(*where, f"unknown house rule {name!r}"
                                     f"{did_you_mean(name, house_names())} (shipped: "
                                     f"{', '.join(house_names())})"))
             continue
-        first = given.get(path.resolve())
-        if first is not None:
-            again = "" if first == name else f" (as {first!r})"
-            problems.append(Problem(*where, f"house rule {name!r} is given twice{again}"))
+        real = path.resolve()
+        first = given.get(real)
+        if first is not None:  # another name of the same file
+            problems.append(Problem(*where, f"house rule {name!r} is given twice (as "
+                                    f"{first!r})"))
             continue
-        given[path.resolve()] = name
+        given[real] = name
         if name in applied:
             problems.append(Problem(*where, f"house rule {name!r} is already part of "
                                     f"{located.data.get('name', 'the rulebook')}"))
