@@ -338,13 +338,12 @@ def test_python_dash_m_runs_the_command(tmp_path: Path) -> None:
         return subprocess.run([sys.executable, "-m", "uno_rules", *args], capture_output=True,
                               text=True, timeout=60, cwd=tmp_path)
 
-    ok = run("deck", "classic", "--json")
-    assert ok.returncode == 0 and json.loads(ok.stdout)["total"] == 108
+    ok = run("primitives")
+    assert ok.returncode == 0 and ok.stdout.startswith("# ")
     bad = run("deck", "clasic")
     assert bad.returncode == 1 and "did you mean 'classic'" in bad.stderr
-    usage = run("--bogus")
+    usage = run("--bogus")  # named uno-rules, not __main__.py
     assert usage.returncode == 1 and usage.stderr.startswith("uno-rules: No such option")
-    assert run("--help").stdout.startswith("Usage: uno-rules ")
 
 
 def test_new_refuses_to_write_through_a_symlink(tmp_path: Path) -> None:
@@ -384,6 +383,7 @@ def test_hostile_authoring_inputs_end_in_one_line(tmp_path: Path) -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    module.RULES, module.REPEATS = 20, 30  # the same messages, sooner (the bench: all)
     cases = module.cases(tmp_path)
     assert [name for name, _, _ in cases] == list(module.EXPECT)
     for name, args, code in cases:

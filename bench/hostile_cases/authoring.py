@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 RULES = 1000  # card rules per overlay, 7 values each: reading them is most of the time
+REPEATS = 10_000  # times one overlay is named in a `house:` list
 
 
 def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
@@ -14,7 +15,7 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
         (tmp / f"{name}.yaml").write_text(f"name: {name}\ncards:\n" + "".join(
             f"  r{i}: {{optional: true, effect: [{effect}]}}\n" for i in range(RULES)))
     (tmp / "repeats.yaml").write_text("name: repeats\nextends: classic\nhouse: ["
-                                      + ", ".join(["stacking"] * 10_000) + "]\n")
+                                      + ", ".join(["stacking"] * REPEATS) + "]\n")
     folder = tmp / "looped"
     deep = folder.joinpath(*["d"] * 100)
     deep.mkdir(parents=True)
