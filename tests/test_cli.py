@@ -275,6 +275,7 @@ def test_validate_a_folder_recurses_skips_scenarios_and_reports_a_broken_file(
     (tmp_path / "sub" / "tests.yaml").write_text(
         "rulebook: classic\nplayers: 2\nscenarios:\n  - name: x\n    steps: []\n")
     (tmp_path / "one.yaml").write_text("rulebook: classic\nplayers: 2\nsteps: []\n")
+    (tmp_path / "unfinished.yaml").write_text("rulebook: classic\nplayers: 2\n")
     result = runner.invoke(cli, ["validate", str(tmp_path)])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
@@ -282,7 +283,7 @@ def test_validate_a_folder_recurses_skips_scenarios_and_reports_a_broken_file(
                          "applied to classic",
                          f"ok {tmp_path / 'sub' / 'variant.yml'}: variant, 108 cards, 2-10 "
                          "players",
-                         "skipped 2 scenario files (uno-rules scenario runs them)"]
+                         "skipped 3 scenario files (uno-rules scenario runs them)"]
     assert len(lines) == 4 and lines[3].startswith(f"{tmp_path / 'a_broken.yaml'}:4:1: YAML "
                                                    "syntax error")
     only = tmp_path / "only"

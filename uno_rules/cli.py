@@ -141,7 +141,8 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
                            else check(ref, overrides, house))
         problems.extend(found)
         if rulebook is not None:
-            click.echo(f"ok {ref}: house rule, applied to {on}" if overlay else
+            click.echo(f"ok {ref}: house rule, applied to {on}"
+                       + "".join(f" +{h}" for h in house) if overlay else
                        f"ok {ref}: {rulebook.name}, {len(rulebook.deck)} cards, "
                        f"{rulebook.players_text()} players")
     if skipped:

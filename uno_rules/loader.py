@@ -171,10 +171,11 @@ def is_overlay(path: str | Path) -> bool:
 
 def is_scenario_file(path: str | Path) -> bool:
     """Whether a file is a scenario file (docs/scenarios.md: a `scenarios` list, or one
-    scenario's `steps` or `state` at top level), which no rulebook key is."""
+    scenario's `steps` or `state` at top level, and the `rulebook` they test): keys no
+    rulebook has."""
     located, _ = load_file(path)
     return located is not None and isinstance(located.data, dict) and any(
-        key in located.data for key in ("scenarios", "steps", "state"))
+        key in located.data for key in ("scenarios", "steps", "state", "rulebook"))
 
 
 OVERLAY_OWN = ("name", "title", "description", "conflicts")  # an overlay's, not merged
