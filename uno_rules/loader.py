@@ -197,11 +197,12 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
     would be lost silently); one that sets the same value is not."""
     applied, conflicts = located.house, located.conflicts
     given: dict[Path, str] = {}  # the files named in this call, each by its first name
+    spelled: set[str] = set()  # the names in `given`
     repeated_names: set[str] = set()  # reported once, however often repeated
     below = _below(located.set_by)
     for name in names:
         where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
-        if name in given.values():  # the same spelling again: no need to look it up
+        if name in spelled:  # the same spelling again: no need to look it up
             if name not in repeated_names:
                 problems.append(Problem(*where, f"house rule {name!r} is given twice"))
             repeated_names.add(name)
@@ -219,6 +220,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                                     f"{first!r})"))
             continue
         given[real] = name
+        spelled.add(name)
         if name in applied:
             problems.append(Problem(*where, f"house rule {name!r} is already part of "
                                     f"{located.data.get('name', 'the rulebook')}"))
