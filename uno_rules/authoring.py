@@ -95,7 +95,7 @@ def starter(name: str, base: str, directory: Path) -> str:
     deck = "\n".join(f"#   {g}" for g in groups)
     # the example house rule is one that fits the base (stacking does not fit every deck)
     example = next((h for h in ("stacking", *house_names()) if check(base, house=[h])[0]),
-                   "stacking")
+                   "")  # none fits: an empty list, which still validates
     return f"""# yaml-language-server: $schema={schema}
 # {name}: a variant of {base}. Write only what differs from it.
 #   uno-rules validate {name}.yaml       check it (every problem, with its line)
