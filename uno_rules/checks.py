@@ -133,8 +133,13 @@ def _check_refs(located: Located) -> list[Problem]:
             opt = value["if"].get("option")
             if opt is not None and not isinstance(options.get(opt), bool):
                 state = "not defined" if opt not in options else "not boolean"
-                problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
-                                                f"a boolean option, {opt!r} is {state}"))
+                use = path + ("if", "option")
+                file, line, col = located.pos(use)
+                message = f"`if: option` needs a boolean option, {opt!r} is {state}"
+                found = _where_set(located, [("options", opt)], use, message)
+                problems.append(found if found.file == file and found.line == line else
+                                _where_set(located, [("options", opt)], use,
+                                           f"{message} (used at {file}:{line}:{col})"))
     return problems
 
 
@@ -347,9 +352,25 @@ def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
     turned = data.get("discard_piles", 1)
     need = most * hand + turned
     if total < need:
-        out.append(located.problem(("deck",), f"the deck has {total} cards, fewer than "
-                                   f"{most} players × {hand} cards + {turned} = {need}"))
+        out.append(_where_set(located, [("settings", "hand_size"), ("players",),
+                                        ("discard_piles",)], ("deck",),
+                              f"the deck has {total} cards, fewer than {most} players × "
+                              f"{hand} cards + {turned} = {need}"))
     return out
+
+
+def _where_set(located: Located, causes: list[PathKey], default: PathKey,
+               message: str) -> Problem:
+    """A problem located where it came from: at the first of ``causes`` set somewhere else
+    than ``default`` (by an overlay, a variant or ``--set``), else at ``default``."""
+    home = located.pos(default)[0]
+    for path in causes:
+        if path in located.positions and located.pos(path)[0] != home:
+            file, line, col = located.pos(path)
+            if line <= 0:  # a command-line argument
+                return Problem(file, 0, 0, message)
+            return located.problem(path, message)
+    return located.problem(default, message)
 
 
 def opt(value: Any, options: Mapping[str, Any]) -> Any:

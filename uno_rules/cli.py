@@ -105,36 +105,59 @@ def cli(max_bytes: int | None, root: Path | None, debug: bool) -> None:
         click.get_current_context().call_on_close(lambda: ROOT.reset(trusted))
 
 
+def _yaml_files(folder: Path) -> list[Path]:
+    """The YAML files in a folder and its subfolders, in order."""
+    return sorted(x for x in folder.rglob("*.y*ml") if x.suffix in (".yaml", ".yml"))
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--on", "on", default="classic", show_default=True, metavar="RULEBOOK",
               help="The rulebook that house-rule overlays are checked on.")
-def validate(paths: tuple[str, ...], on: str) -> None:
-    """Validate rulebooks and house-rule overlays: files, folders of *.yaml, or shipped
-    names (`uno-rules list`). A file with neither `extends` nor `deck` is an overlay: it is
-    checked applied to --on."""
-    from .loader import is_overlay
+@house_option
+@set_option
+def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
+             sets: tuple[str, ...]) -> None:
+    """Validate rulebooks and house-rule overlays: files, folders (searched with their
+    subfolders; scenario files there are skipped), or shipped names (`uno-rules list`). A
+    file that neither extends a rulebook nor has a deck with its own colours or players is
+    an overlay: it is checked applied to --on (after --house). --house and --set apply to
+    every rulebook checked."""
+    from .loader import is_overlay, is_scenario_file
     from .resources import shipped_overlay, shipped_rulebook
 
+    overrides = _parse_sets(sets)
     targets: list[tuple[str, bool]] = []   # (reference, is an overlay)
+    skipped = 0
     for p in paths:
         path = Path(p)
         if shipped_rulebook(p) is None and shipped_overlay(p) is not None:
             targets.append((p, True))
         elif path.is_dir():
-            targets.extend((str(x), is_overlay(x)) for x in sorted(path.glob("*.yaml")))
+            for x in _yaml_files(path):
+                if is_scenario_file(x):  # tell by content: scenario folders mix both
+                    skipped += 1
+                else:
+                    targets.append((str(x), is_overlay(x)))
         else:
             targets.append((p, path.is_file() and is_overlay(p)))
     if not targets:
-        _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}")
+        _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}"
+              + (f" ({skipped} scenario files: run them with uno-rules scenario)"
+                 if skipped else ""))
     problems: list[Problem] = []
     for ref, overlay in targets:
-        rulebook, found = check(on, house=[ref]) if overlay else check(ref)
+        rulebook, found = (check(on, overrides, house=[*house, ref]) if overlay
+                           else check(ref, overrides, house))
         problems.extend(found)
         if rulebook is not None:
-            click.echo(f"ok {ref}: house rule, applied to {on}" if overlay else
+            click.echo(f"ok {ref}: house rule, applied to {on}"
+                       + "".join(f" +{h}" for h in house) if overlay else
                        f"ok {ref}: {rulebook.name}, {len(rulebook.deck)} cards, "
                        f"{rulebook.players_text()} players")
+    if skipped:
+        click.echo(f"skipped {skipped} scenario file{'s' * (skipped > 1)} "
+                   "(uno-rules scenario runs them)")
     for problem in problems:
         click.echo(str(problem), err=True)
     if problems:
@@ -143,15 +166,20 @@ def validate(paths: tuple[str, ...], on: str) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-def scenario(paths: tuple[str, ...]) -> None:
+@house_option
+@set_option
+def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ...]) -> None:
     """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails, 2 if a
-    file is malformed."""
+    file is malformed. --house and --set apply on top of each scenario's own."""
     from .scenario import run_paths
 
+    overrides = _parse_sets(sets)
     try:
-        outcomes = run_paths(paths)
+        outcomes = run_paths(paths, house=house, settings=overrides)
     except ScenarioError as exc:
         _fail(str(exc), 2)
+    except RulebookError as exc:  # --house or --set doesn't fit a scenario's rulebook
+        _fail(str(exc))
     if not outcomes:
         _fail(f"no scenario files (*.yaml) in {', '.join(paths)}")
     for o in outcomes:
@@ -257,6 +285,8 @@ def new(name: str, base: str, output: str | None) -> None:
     if not find(base).is_file():
         _fail(f"--from {base!r}: no such rulebook (shipped: {', '.join(shipped_names())})")
     path = Path(output or f"{name}.yaml")
+    if path.is_symlink():  # a dangling link too: it would write wherever the link points
+        _fail(f"{path}: a symbolic link; not written through")
     if path.exists():
         _fail(f"{path}: already exists; not overwritten")
     if not path.parent.is_dir():
@@ -264,7 +294,12 @@ def new(name: str, base: str, output: str | None) -> None:
     if not allowed(find(base), path.parent):  # its `extends` would be refused
         _fail(f"--from {base}: outside the folder of {path}, which could not extend it; "
               "write it beside or above its base (-o), or trust a folder with --root DIR")
-    path.write_text(starter(name, base, path.parent), encoding="utf-8")
+    text = starter(name, base, path.parent)
+    try:  # "x": never through a link or over a file that appeared meanwhile
+        with open(path, "x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        _fail(f"{path}: already exists; not overwritten")
     click.echo(f"wrote {path}; check it with: uno-rules validate {path}")
 
 

@@ -7,7 +7,7 @@ checks are in :mod:`uno_rules.checks`, the compiling in :mod:`uno_rules.compiler
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from .problems import dedupe, did_you_mean, schema_problem, schema_problems, str
 from .resources import ROOT, allowed, find, house_names, shipped_names, within
 from .rulebook import Rulebook
 from .schema import rulebook_schema
-from .yamlpos import MAX_BYTES, Located, json_path, load_file, load_value
+from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value
 
 resolve = find  # the historical name, kept for callers
 MAX_EXTENDS = 32  # rulebooks in one `extends` chain
@@ -98,7 +98,50 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     positions.update(located.positions)
     merged = Located(_merge(layer.data, own), positions, located.file)
     merged.house, merged.conflicts = layer.house, layer.conflicts
+    # the file's own keys win over its overlays': what it sets is no overlay's any more
+    own_leaves = list(_leaves(own, ()))
+    exact, below = set(own_leaves), _below(own_leaves)
+    merged.set_by = {p: name for p, name in layer.set_by.items()
+                     if not _overlapping(p, exact, below)}
     return merged
+
+
+def _leaves(data: Any, path: PathKey) -> Iterator[PathKey]:
+    """The paths of the values a merge of ``data`` sets (mappings merge key by key; any
+    other value, ``null`` included, replaces what was there)."""
+    if isinstance(data, dict):  # an empty one changes nothing
+        for key, value in data.items():
+            yield from _leaves(value, path + (key,))
+    else:
+        yield path
+
+
+def _below(paths: Iterable[PathKey]) -> dict[PathKey, list[PathKey]]:
+    """Each path that holds others (a proper prefix) with the paths inside it."""
+    out: dict[PathKey, list[PathKey]] = {}
+    for path in paths:
+        for i in range(len(path)):
+            out.setdefault(path[:i], []).append(path)
+    return out
+
+
+def _overlapping(path: PathKey, exact: Container[PathKey],
+                 below: Mapping[PathKey, list[PathKey]]) -> list[PathKey]:
+    """The paths among ``exact`` (indexed by ``below``) that are ``path``, hold it or are
+    inside it: linear in the depth, not in the number of paths."""
+    return [path[:i] for i in range(len(path) + 1) if path[:i] in exact] + \
+        list(below.get(path, ()))
+
+
+def _at(data: Any, path: PathKey) -> Any:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return _MISSING
+        data = data[key]
+    return data
+
+
+_MISSING = object()
 
 
 def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: list[Problem],
@@ -134,10 +177,24 @@ def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: li
 
 # ------------------------------------------------------------------ entry points
 def is_overlay(path: str | Path) -> bool:
-    """Whether a file is a house-rule overlay (a mapping with neither `extends` nor `deck`)."""
+    """Whether a file is a house-rule overlay rather than a rulebook. A rulebook extends
+    another, or has its own deck in its own colours or for its own players (what a
+    rulebook must have); anything else, a `deck:` adding a card included, is an overlay."""
     located, _ = load_file(resolve(path))
-    return located is not None and isinstance(located.data, dict) and \
-        "extends" not in located.data and "deck" not in located.data
+    if located is None or not isinstance(located.data, dict):
+        return False
+    data = located.data
+    return "extends" not in data and not ("deck" in data and any(
+        key in data for key in ("colors", "sides", "players")))
+
+
+def is_scenario_file(path: str | Path) -> bool:
+    """Whether a file is a scenario file (docs/scenarios.md: a `scenarios` list, or one
+    scenario's `steps` or `state` at top level, and the `rulebook` they test): keys no
+    rulebook has."""
+    located, _ = load_file(path)
+    return located is not None and isinstance(located.data, dict) and any(
+        key in located.data for key in ("scenarios", "steps", "state", "rulebook"))
 
 
 OVERLAY_OWN = ("name", "title", "description", "conflicts")  # an overlay's, not merged
@@ -154,16 +211,35 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                 origin: tuple[str, int, int] = ("--house", 0, 0),
                 relative_to: Path | None = None) -> list[str]:
     """Merge house-rule overlays (shipped names or paths) over the rulebook, in order.
-    Returns the names of every overlay now applied (the rulebook's own ones first)."""
+    Returns the names of every overlay now applied (the rulebook's own ones first). An
+    overlay that would change a value an earlier overlay set is refused (the earlier change
+    would be lost silently); one that sets the same value is not."""
     applied, conflicts = located.house, located.conflicts
+    given: dict[Path, str] = {}  # the files named in this call, each by its first name
+    spelled: set[str] = set()  # the names in `given`
+    repeated_names: set[str] = set()  # reported once, however often repeated
+    below = _below(located.set_by)
     for name in names:
         where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
+        if name in spelled:  # the same spelling again: no need to look it up
+            if name not in repeated_names:
+                problems.append(Problem(*where, f"house rule {name!r} is given twice"))
+            repeated_names.add(name)
+            continue
         path = find(name, relative_to, overlay=True)
         if not path.exists() or path.suffix not in (".yaml", ".yml"):
             problems.append(Problem(*where, f"unknown house rule {name!r}"
                                     f"{did_you_mean(name, house_names())} (shipped: "
                                     f"{', '.join(house_names())})"))
             continue
+        real = path.resolve()
+        first = given.get(real)
+        if first is not None:  # another name of the same file
+            problems.append(Problem(*where, f"house rule {name!r} is given twice (as "
+                                    f"{first!r})"))
+            continue
+        given[real] = name
+        spelled.add(name)
         if name in applied:
             problems.append(Problem(*where, f"house rule {name!r} is already part of "
                                     f"{located.data.get('name', 'the rulebook')}"))
@@ -178,9 +254,27 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                                     f"with {', '.join(map(repr, clash))}"))
             continue
         data = {k: v for k, v in overlay.data.items() if k not in OVERLAY_OWN}
-        located.data = _merge(located.data, data)
+        merged = _merge(located.data, data)
+        leaves = list(_leaves(data, ()))
+        lost = [(p, q) for p in leaves for q in _overlapping(p, located.set_by, below)
+                if _at(merged, q) != _at(located.data, q)]
+        if lost:
+            p, q = lost[0]
+            file, line, col = located.pos(q)
+            problems.append(overlay.problem(p, f"house rule {name!r} changes "
+                                            f"{json_path(q)[2:]}, which house rule "
+                                            f"{located.set_by[q]!r} set ({file}:{line}:{col}): "
+                                            "one would undo the other; combine them in one "
+                                            "overlay", at_key=True))
+            continue
+        located.data = merged
         located.positions.update({k: v for k, v in overlay.positions.items()
                                   if k and k[k[0] == "#key"] not in OVERLAY_OWN})
+        for p in leaves:
+            if p not in located.set_by:
+                for i in range(len(p)):
+                    below.setdefault(p[:i], []).append(p)
+            located.set_by[p] = name
         applied.append(name)
         conflicts[name] = list(overlay.data.get("conflicts", []))
     return applied

@@ -70,15 +70,19 @@ def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield p
 
 
-def run_paths(paths: Iterable[str | Path], *, root: str | Path | None = None) -> list[Outcome]:
+def run_paths(paths: Iterable[str | Path], *, house: Iterable[str] = (),
+              settings: Mapping[str, Any] | None = None,
+              root: str | Path | None = None) -> list[Outcome]:
     """Run every scenario in the given files and folders (malformed: ScenarioError).
-    ``root``: a folder whose files the scenarios and their rulebooks may name besides their
-    own folders' (see :func:`uno_rules.load_rulebook`)."""
+    ``house`` and ``settings`` apply on top of each scenario's own `house` and `set`; one
+    that doesn't fit a scenario's rulebook raises RulebookError. ``root``: a folder whose
+    files the scenarios and their rulebooks may name besides their own folders' (see
+    :func:`uno_rules.load_rulebook`)."""
     outcomes: list[Outcome] = []
     problems: list[Problem] = []
     for path in scenario_files(paths):
         try:
-            outcomes.extend(run_file(path, root=root))
+            outcomes.extend(run_file(path, house=house, settings=settings, root=root))
         except ScenarioError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -86,13 +90,16 @@ def run_paths(paths: Iterable[str | Path], *, root: str | Path | None = None) ->
     return outcomes
 
 
-def run_file(path: str | Path, *, root: str | Path | None = None) -> list[Outcome]:
-    """Run the scenarios of one file. Its `rulebook:` and `house:` paths are resolved from
-    its folder and must be under it (or under ``root``)."""
+def run_file(path: str | Path, *, house: Iterable[str] = (),
+             settings: Mapping[str, Any] | None = None,
+             root: str | Path | None = None) -> list[Outcome]:
+    """Run the scenarios of one file (``house``, ``settings``: as in run_paths). Its
+    `rulebook:` and `house:` paths are resolved from its folder and must be under it (or
+    under ``root``)."""
     if root is not None:
         token = ROOT.set(Path(root))
         try:
-            return run_file(path)
+            return run_file(path, house=house, settings=settings)
         finally:
             ROOT.reset(token)
     path = Path(path)
@@ -117,7 +124,7 @@ def run_file(path: str | Path, *, root: str | Path | None = None) -> list[Outcom
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
-        game = _setup(located, idx, sc, config, path)
+        game = _setup(located, idx, sc, config, path, (tuple(house), dict(settings or {})))
         outcomes.append(_run_steps(located, idx, sc, game, str(path)))
     return outcomes
 
@@ -158,7 +165,7 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
 
 
 def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mapping[str, Any],
-           path: Path) -> Game:
+           path: Path, extra: tuple[tuple[str, ...], dict[str, Any]] = ((), {})) -> Game:
     where = idx if "rulebook" in sc else ("rulebook",)
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
@@ -167,10 +174,13 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
     house_at = idx + ("house",) if "house" in sc else ("house",)
     try:
         rulebook = _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
-                         _house_refs(located, house_at, config["house"] or (), path.parent),
-                         config["set"] or {})
+                         (*_house_refs(located, house_at, config["house"] or (), path.parent),
+                          *extra[0]),
+                         {**(config["set"] or {}), **extra[1]})
     except RulebookError as exc:
         first = exc.problems[0]
+        if first.line <= 0 and _given(first.file, *extra):  # a command-line argument's
+            raise RulebookError(located.problem(where, str(first))) from None
         if first.line <= 0:  # a problem with the scenario's own `set:` or `house:` value
             key = "set" if first.file.startswith("--set") else "house"
             at = idx + (key,) if key in sc else (key,)
@@ -197,6 +207,13 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
     except (IllegalAction, NotationError) as exc:
         raise ScenarioError(located.problem(idx + ("state",) if state else idx,
                                             str(exc))) from None
+
+
+def _given(origin: str, house: tuple[str, ...], settings: Mapping[str, Any]) -> bool:
+    """Whether a problem's origin (``--house NAME``, ``--set NAME=VALUE``) is one of
+    ``house`` or ``settings`` (given on the command line, not in the file)."""
+    kind, _, given = origin.partition(" ")
+    return given in house if kind == "--house" else given.partition("=")[0] in settings
 
 
 def _shipped(ref: str) -> bool:

@@ -37,6 +37,7 @@ class Located:
         self.file = file
         self.house: list[str] = []                   # overlays merged in, in order
         self.conflicts: dict[str, list[str]] = {}    # each overlay's declared conflicts
+        self.set_by: dict[PathKey, str] = {}         # values an overlay set: which one
 
     def pos(self, path: PathKey) -> Pos:
         """The position of the deepest known node on ``path``."""
