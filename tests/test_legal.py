@@ -192,14 +192,16 @@ def test_stacking_any_color_answers_by_value_whatever_the_colour(tmp_path: Path)
 
 def test_stacking_any_color_keeps_a_cards_own_conditions(tmp_path: Path) -> None:
     """Any colour may answer, but a card's `legal_if` (no bluffing) still holds."""
-    (tmp_path / "any.yaml").write_text("name: any\nstacking: {mixing: true, any_color: true}\n")
+    (tmp_path / "any.yaml").write_text("name: any\nstacking: {any_color: true}\n")
     house = ("stacking", "no_bluffing", str(tmp_path / "any.yaml"))
+    mixing = {"stack_mixing": True}  # set, not overlaid: an overlay may not undo another's
     hands = [["red draw_two", "red 1"], ["wild_draw_four", "red 2", "blue 1"], ["green 1"]]
-    game = _game(hands, "red 5", house=house)
+    game = _game(hands, "red 5", house=house, settings=mixing)
     assert game.rulebook.stack_any_color is True
     game.apply("0 play red draw_two")
     assert not [a for a in game.legal_actions() if a.kind == "play"]  # holds red: illegal
-    free = _game([hands[0], ["wild_draw_four", "blue 1"], hands[2]], "red 5", house=house)
+    free = _game([hands[0], ["wild_draw_four", "blue 1"], hands[2]], "red 5", house=house,
+                 settings=mixing)
     free.apply("0 play red draw_two")
     assert {a.arg for a in free.legal_actions() if a.kind == "play"} == {"wild_draw_four"}
 
