@@ -4,6 +4,7 @@ and whether the deck can deal every player count."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -15,6 +16,12 @@ from .yamlpos import Located, PathKey, json_path
 
 RULEBOOK_VALIDATOR = strict_validator(rulebook_schema())
 MAX_DECK = 10_000  # cards in a deck (the largest edition has 168)
+# What a game's tables grow with (the cards matching a top card are remembered for each
+# colour and rank): an edition has 4 colours, under 25 ranks and under 110 different cards.
+MAX_COLORS = 32       # colours of one side
+MAX_RANKS = 200       # ranks of a rulebook
+MAX_FACES = 1_000     # different cards (colour, rank and tags) of one side
+MAX_PAIRINGS = 10_000  # with sides: the faces of one side times those of each other side
 
 
 def _walk_refs(value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:
@@ -37,7 +44,8 @@ def semantic(located: Located, hand_overridden: bool = False,
     """The checks a schema can't express. They run beside the schema's (so one pass reports
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
-    for part in (_check_players, _check_deck, _check_refs, _check_steps, _check_choices):
+    for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
+                 _check_steps, _check_choices):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -75,9 +83,78 @@ def _check_sides(located: Located) -> list[Problem]:
     return out
 
 
+def _check_unique(located: Located) -> list[Problem]:
+    """Each colour, and each rank of a deck group, is listed once (a number and its text,
+    `5` and `'5'`, are one rank). Checked here in one pass: a schema's ``uniqueItems`` is
+    quadratic on lists that mix numbers and strings."""
+    data, problems = located.data, []
+    lists: list[tuple[PathKey, str]] = [(("colors",), "colour")]
+    lists += [(("sides", side, "colors"), "colour") for side in _mapping(data.get("sides"))]
+    lists += [(("deck", group, "ranks"), "rank") for group in _mapping(data.get("deck"))]
+    for path, what in lists:
+        values: Any = data
+        for key in path:
+            values = values.get(key) if isinstance(values, dict) else None
+        first: dict[str, int] = {}
+        for i, value in enumerate(values if isinstance(values, list) else []):
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                continue  # the schema reports it
+            if str(value) in first:
+                _, line, col = located.pos(path + (first[str(value)],))
+                problems.append(located.problem(path + (i,), f"{what} {str(value)!r} is listed "
+                                                f"twice (first at {line}:{col})"))
+            else:
+                first[str(value)] = i
+    return problems
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _check_counts(located: Located) -> list[Problem]:
+    """At most ``MAX_COLORS`` colours a side, ``MAX_RANKS`` ranks, ``MAX_FACES`` different
+    cards a side and ``MAX_PAIRINGS`` pairings of faces: counted before anything is built
+    from them."""
+    data, problems = located.data, []
+    side_names, side_cols = side_colors(data)
+    for side, cols in zip(side_names, side_cols, strict=True):
+        if len(cols) > MAX_COLORS:
+            path = ("sides", side, "colors") if "sides" in data else ("colors",)
+            problems.append(located.problem(path, f"{len(cols):,} colours, more than "
+                                            f"{MAX_COLORS}"))
+    ranks: set[str] = set()
+    faces = dict.fromkeys(side_names, 0)
+    for group in _mapping(data.get("deck")).values():
+        if not isinstance(group, dict) or not isinstance(group.get("ranks"), list):
+            continue
+        ranks.update(str(r) for r in group["ranks"])
+        side = group.get("side", side_names[0])
+        printed = group.get("colors")
+        if side in faces and (printed == "all" or isinstance(printed, list) or printed is None):
+            many = len(side_cols[side_names.index(side)]) if printed == "all" else \
+                len(printed or [None])
+            faces[side] += len(group["ranks"]) * many
+    if len(ranks) > MAX_RANKS:
+        problems.append(located.problem(("deck",), f"the deck has {len(ranks):,} ranks, more "
+                                        f"than {MAX_RANKS}"))
+    for side, count in faces.items():
+        if count > MAX_FACES:
+            where = f"side {side!r}" if "sides" in data else "the deck"
+            problems.append(located.problem(("deck",), f"{where} has {count:,} different "
+                                            f"cards, more than {MAX_FACES:,}"))
+    pairings = math.prod(faces.values())
+    if len(faces) > 1 and pairings > MAX_PAIRINGS and not problems:
+        problems.append(located.problem(("sides",), f"the sides' faces pair in {pairings:,} "
+                                        f"ways, more than {MAX_PAIRINGS:,}", at_key=True))
+    return problems
+
+
 def _check_deck(located: Located) -> list[Problem]:
     """Colours and ranks of the deck groups, and card rules for ranks the deck has."""
     data, problems = located.data, _check_sides(located)
+    if _check_counts(located):  # too many to name one by one (reported by _check_counts)
+        return problems
     side_names, side_cols = side_colors(data)
     ranks: set[str] = set()
     names: set[tuple[str, str]] = set()
@@ -281,10 +358,16 @@ def _option_problems(located: Located) -> list[Problem]:
     refs = list(_walk_refs({k: data.get(k) for k in SECTIONS}, ()))
     if not refs:
         return []
+    # Only the entries holding a reference are validated again (the others were already,
+    # and a big deck or card list would cost twice): a section's own keys, or its entries.
     resolved = dict(data)
     for key in SECTIONS:
         if key in data:
-            resolved[key] = _substitute(data[key], options)
+            value = data[key]
+            if isinstance(value, dict) and key in ("deck", "cards"):
+                used = {path[1] for path, _ in refs if path[0] == key and len(path) > 1}
+                value = {k: v for k, v in value.items() if k in used}
+            resolved[key] = _substitute(value, options)
     out: list[Problem] = []
     for problem in schema_problems(Located(resolved, located.positions, located.file),
                                    RULEBOOK_VALIDATOR):

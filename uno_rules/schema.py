@@ -115,7 +115,7 @@ def rulebook_schema() -> dict[str, Any]:
                         "A shipped rulebook's name or a path relative to this file. This file's "
                         "keys are merged over it: mappings merge key by key, anything else "
                         "replaces, and `null` removes a key."},
-            "house": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+            "house": {"type": "array", "items": {"type": "string"},
                       "description": "House-rule overlays this rulebook includes (names in "
                                      "rulebooks/house/, or paths relative to this file)."},
             "conflicts": {"type": "array", "items": {"type": "string"}, "description":
@@ -126,7 +126,7 @@ def rulebook_schema() -> dict[str, Any]:
                             "min": {"type": "integer", "minimum": 2, "description": "Fewest."},
                             "max": {"type": "integer", "minimum": 2, "maximum": 20,
                                     "description": "Most."}}},
-            "colors": {"type": "array", "minItems": 1, "uniqueItems": True,
+            "colors": {"type": "array", "minItems": 1,
                        "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                        "description": "The suit colours, in order (cards with one side; "
                                       "with `sides`, each side gives its own)."},
@@ -139,7 +139,7 @@ def rulebook_schema() -> dict[str, Any]:
                           "type": "object", "additionalProperties": False,
                           "required": ["colors"],
                           "properties": {"colors": {
-                              "type": "array", "minItems": 1, "uniqueItems": True,
+                              "type": "array", "minItems": 1,
                               "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                               "description": "This side's suit colours, in order."}}}},
             "discard_piles": {"type": "integer", "minimum": 1, "maximum": 8, "description":
@@ -225,7 +225,7 @@ def rulebook_schema() -> dict[str, Any]:
                 "type": "object", "additionalProperties": False, "required": ["ranks", "copies"],
                 "description": "Cards of the listed ranks, in the listed colours.",
                 "properties": {
-                    "ranks": {"type": "array", "minItems": 1, "uniqueItems": True,
+                    "ranks": {"type": "array", "minItems": 1,
                               "items": {"anyOf": [name, {"type": "integer", "minimum": 0}]},
                               "description": "Rank names: numbers (`5`) or symbols (`skip`)."},
                     "side": {"type": "string", "description": "With `sides`: the side "
