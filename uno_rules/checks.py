@@ -76,6 +76,8 @@ def _check_sides(located: Located) -> list[Problem]:
     out = []
     for side, spec in (data.get("sides") or {}).items():
         for i, color in enumerate((spec or {}).get("colors") or []):
+            if seen.get(color) == side:
+                continue  # listed twice on one side: _check_unique says so
             if color in seen:
                 out.append(located.problem(("sides", side, "colors", i), f"colour {color!r} "
                                            f"is already a colour of side {seen[color]!r}"))
@@ -128,13 +130,14 @@ def _check_counts(located: Located) -> list[Problem]:
     for group in _mapping(data.get("deck")).values():
         if not isinstance(group, dict) or not isinstance(group.get("ranks"), list):
             continue
-        ranks.update(str(r) for r in group["ranks"])
+        listed = {str(r) for r in group["ranks"]}   # a rank listed twice is one card
+        ranks |= listed
         side = group.get("side", side_names[0])
         printed = group.get("colors")
         if side in faces and (printed == "all" or isinstance(printed, list) or printed is None):
-            many = len(side_cols[side_names.index(side)]) if printed == "all" else \
+            many = len(set(side_cols[side_names.index(side)])) if printed == "all" else \
                 len(printed or [None])
-            faces[side] += len(group["ranks"]) * many
+            faces[side] += len(listed) * many
     if len(ranks) > MAX_RANKS:
         problems.append(located.problem(("deck",), f"the deck has {len(ranks):,} ranks, more "
                                         f"than {MAX_RANKS}"))
@@ -175,13 +178,17 @@ def _check_deck(located: Located) -> list[Problem]:
                 if c not in colors:
                     problems.append(located.problem(gpath + ("colors", i), f"unknown colour "
                                                     f"{c!r}{did_you_mean(c, colors)}"))
+        listed: set[str] = set()
         for i, rank in enumerate(group["ranks"]):
             rank = str(rank)
+            if rank in listed:
+                continue  # listed twice in the group: _check_unique says so
+            listed.add(rank)
             ranks.add(rank)
             if group.get("points") == "face" and not rank.isdigit():
                 problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
                                                 "face value for `points: face`"))
-            for c in (colors if cols == "all" else cols or [None]):
+            for c in (dict.fromkeys(colors) if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
                 if (side, name) in names:
                     problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
