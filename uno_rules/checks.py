@@ -11,17 +11,11 @@ from typing import Any
 from .effects import PRIMITIVES, Primitive
 from .errors import Problem
 from .problems import did_you_mean, schema_problems, strict_validator
-from .schema import rulebook_schema
+from .schema import MAX_COLORS, MAX_FACES, MAX_PAIRINGS, MAX_RANKS, rulebook_schema
 from .yamlpos import Located, PathKey, json_path
 
 RULEBOOK_VALIDATOR = strict_validator(rulebook_schema())
 MAX_DECK = 10_000  # cards in a deck (the largest edition has 168)
-# What a game's tables grow with (the cards matching a top card are remembered for each
-# colour and rank): an edition has 4 colours, under 25 ranks and under 110 different cards.
-MAX_COLORS = 32       # colours of one side
-MAX_RANKS = 200       # ranks of a rulebook
-MAX_FACES = 1_000     # different cards (colour, rank and tags) of one side
-MAX_PAIRINGS = 10_000  # with sides: the faces of one side times those of each other side
 
 
 def _walk_refs(value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:

@@ -84,7 +84,8 @@ class _Cli(click.Group):
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="uno-rules")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
-              help="The largest rulebook or scenario file read (default 1 MiB).")
+              help="The most bytes read: a file, or a rulebook with the files it extends "
+                   "and includes (default 1 MiB).")
 @click.option("--debug", is_flag=True, help="On an internal error, print the traceback.")
 def cli(max_bytes: int | None, debug: bool) -> None:
     """A declarative rules engine for UNO and its editions."""

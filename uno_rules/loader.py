@@ -217,8 +217,9 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
 
     ``house`` names house-rule overlays (``rulebooks/house/NAME.yaml``, or paths) merged over
     it in order; ``settings`` overrides settings or options by name. Raises
-    :class:`RulebookError` with every problem found. ``max_bytes`` changes the largest file
-    read (rulebook, extended rulebooks and overlays alike; default 1 MiB).
+    :class:`RulebookError` with every problem found. ``max_bytes`` changes the most bytes
+    read: of one file, and of the rulebook with the files it extends and includes in all
+    (default 1 MiB).
     """
     token = None if max_bytes is None else MAX_BYTES.set(max_bytes)
     try:

@@ -14,6 +14,12 @@ from .effects import PRIMITIVES
 from .model import Settings
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
+# Caps the checks enforce (uno_rules/checks.py), stated in the descriptions below: what a
+# game's tables grow with. An edition has 4 colours, under 25 ranks and 110 different cards.
+MAX_COLORS = 32        # colours of one side
+MAX_RANKS = 200        # ranks of a rulebook
+MAX_FACES = 1_000      # different cards (colour, rank and tags) of one side
+MAX_PAIRINGS = 10_000  # with sides: the faces of one side times those of each other side
 REF = {"type": "string", "pattern": r"^\$[A-Za-z_][A-Za-z0-9_]*$",
        "description": "A reference to an option of this rulebook: `$name`."}
 
@@ -128,8 +134,9 @@ def rulebook_schema() -> dict[str, Any]:
                                     "description": "Most."}}},
             "colors": {"type": "array", "minItems": 1,
                        "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
-                       "description": "The suit colours, in order (cards with one side; "
-                                      "with `sides`, each side gives its own)."},
+                       "description": "The suit colours, in order, each once (cards with "
+                                      "one side; with `sides`, each side gives its own); at "
+                                      f"most {MAX_COLORS}."},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "
@@ -141,7 +148,11 @@ def rulebook_schema() -> dict[str, Any]:
                           "properties": {"colors": {
                               "type": "array", "minItems": 1,
                               "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
-                              "description": "This side's suit colours, in order."}}}},
+                              "description": "This side's suit colours, in order, "
+                                             f"each once; at most {MAX_COLORS}. The faces "
+                                             "of the sides pair in at most "
+                                             f"{MAX_PAIRINGS:,} ways (the different cards "
+                                             "of one side times those of each other)."}}}},
             "discard_piles": {"type": "integer", "minimum": 1, "maximum": 8, "description":
                               "How many discard piles (default 1). With more, a card turned "
                               "up starts each, each has its own colour in force, and a play "
@@ -227,7 +238,11 @@ def rulebook_schema() -> dict[str, Any]:
                 "properties": {
                     "ranks": {"type": "array", "minItems": 1,
                               "items": {"anyOf": [name, {"type": "integer", "minimum": 0}]},
-                              "description": "Rank names: numbers (`5`) or symbols (`skip`)."},
+                              "description": "Rank names: numbers (`5`) or symbols "
+                                             "(`skip`), each once (`5` and `'5'` are one "
+                                             f"rank). A rulebook has at most {MAX_RANKS} "
+                                             f"ranks and {MAX_FACES:,} different cards (a "
+                                             "colour, rank and tags) a side."},
                     "side": {"type": "string", "description": "With `sides`: the side "
                              "these faces are printed on (default: the first)."},
                     "colors": {"description": "`all`, or a list of colours. Omitted: the cards "

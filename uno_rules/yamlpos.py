@@ -111,8 +111,8 @@ class _Found:
         ``detail`` what the first one was (``'a'``)."""
         self.total += 1
         if kind in self.kinds:
-            first, detail, count = self.kinds[kind]
-            self.kinds[kind] = (first, detail, count + 1)
+            first, first_detail, count = self.kinds[kind]
+            self.kinds[kind] = (first, first_detail, count + 1)
             return
         problem = Problem(self.file, mark.line + 1, mark.column + 1, message, json_path(path))
         self.kinds[kind] = (problem, detail, 1)
@@ -311,9 +311,8 @@ _BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 def _where(text: str, index: int) -> tuple[int, int]:
     """Line and column (1-based, in characters) of ``text[index]``, as YAML counts lines."""
-    line, start = 1, 0
-    for match in _BREAK.finditer(text, 0, index):
-        line, start = line + 1, match.end()
+    line = 1 + len(_BREAK.findall(text, 0, index))
+    start = 1 + max(text.rfind(c, 0, index) for c in "\n\r\x85\u2028\u2029")
     return line, index - start + 1
 
 
