@@ -100,6 +100,11 @@ def hostile_files(tmp: Path) -> list[tuple[str, list[str], int, str]]:
         path = tmp / f"limits{i}.yaml"
         path.write_text(text, encoding="utf-8")
         out.append((name, ["validate", str(path)], 0 if expected == "ok " else 1, expected))
+    scenario = tmp / "scenario.yaml"   # a scenario file's problems are counted too
+    scenario.write_text("rulebook: classic\nplayers: 2\nscenarios:\n  - name: x\n    steps: ["
+                        + "{expct: {turn: 0}}, " * 3000 + "{expect: {turn: 0}}]\n")
+    out.append(("3,000 misspelt scenario steps", ["scenario", str(scenario)], 2,
+                ":5:14: 3,000 problems like this, the first at 5:14: unknown step key 'expct'"))
     # An extends chain of four files of 240 KB, each 10,000 values: under the limit one by
     # one, over it together (the budget is one load's).
     for i in range(4):
