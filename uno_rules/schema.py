@@ -19,7 +19,7 @@ SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
 MAX_COLORS = 32        # colours of one side
 MAX_RANKS = 200        # ranks of a rulebook
 MAX_FACES = 1_000      # different cards (colour, rank and tags) of one side
-MAX_PAIRINGS = 10_000  # with sides: the faces of one side times those of each other side
+MAX_PAIRINGS = 5_000   # with sides: the faces of one side times those of each other side
 REF = {"type": "string", "pattern": r"^\$[A-Za-z_][A-Za-z0-9_]*$",
        "description": "A reference to an option of this rulebook: `$name`."}
 
