@@ -187,6 +187,7 @@ def test_an_extends_chain_counts_as_one_load(tmp_path: Path) -> None:
 def test_the_pure_python_reader_keeps_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without libyaml, PyYAML's own reader gives the same data, positions and limits."""
     text = (Path(__file__).parent.parent / "rulebooks" / "no_mercy.yaml").read_text()
+    text += 'x: éé\ny: [üü, x, "ß", {c: 😀, d: 1}]\n'   # columns count characters
     fast = yamlpos._parse(text, "f.yaml", MAX_NODES)
     monkeypatch.setattr(yamlpos, "_FAST", None)
     slow = yamlpos._parse(text, "f.yaml", MAX_NODES)

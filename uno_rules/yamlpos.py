@@ -349,7 +349,7 @@ def _parse(text: str, file: str, limit: int) -> tuple[Located | None, list[Probl
         return None, [Problem(file, mark.line + 1, mark.column + 1, stop.message)], limit + 1
     except yaml.MarkedYAMLError as exc:
         error = exc
-        if _FAST is not None and len(text) <= REWORD:
+        if _FAST is not None and len(text) <= REWORD and exc.problem != _TOO_DEEP:
             try:  # PyYAML's own words say more ("but found '<stream end>'")
                 _compose(_PyLoader, text, limit, _Found(file))
             except yaml.MarkedYAMLError as again:
@@ -369,6 +369,7 @@ def _parse(text: str, file: str, limit: int) -> tuple[Located | None, list[Probl
 
 
 REWORD = 1 << 16  # a syntax error in a file up to this size is worded by pure-Python PyYAML
+_TOO_DEEP = "exceeded maximum nesting depth"  # libyaml's words
 
 
 def _compose(loader_class: Any, text: str, limit: int, found: _Found) -> tuple[Any, Any]:
@@ -390,7 +391,7 @@ def _compose(loader_class: Any, text: str, limit: int, found: _Found) -> tuple[A
 def _syntax_problem(exc: yaml.MarkedYAMLError, file: str) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-    if exc.problem == "exceeded maximum nesting depth":  # libyaml's own limit (1,000)
+    if exc.problem == _TOO_DEEP:  # libyaml's own limit (1,000 levels)
         return Problem(file, line, col, f"nested more than {MAX_DEPTH} levels deep")
     msg = " ".join(str(x) for x in (exc.context, exc.problem) if x)
     return Problem(file, line, col, f"YAML syntax error: {msg}")
