@@ -60,6 +60,7 @@ class Located:
 MAX_NODES = 20_000   # values in one load: a rulebook with the files it extends and includes
                      # (a shipped one has a few hundred); an alias counts as what it repeats
 MAX_DEPTH = 64       # nesting; a real rulebook nests a dozen levels
+_NESTED = f"nested more than {MAX_DEPTH} levels deep"
 # The largest file read, in bytes; checked before reading. load_rulebook(max_bytes=...) and
 # the command line's --max-bytes change it for one call. It is also the most one load reads
 # in all (a rulebook with the files it extends and includes).
@@ -162,7 +163,7 @@ class _Composer(yaml.composer.Composer):
         if self.count > self.limit:
             raise _Stop(event.start_mark, _too_many(self.limit))
         if self.depth >= MAX_DEPTH:
-            raise _Stop(event.start_mark, f"nested more than {MAX_DEPTH} levels deep")
+            raise _Stop(event.start_mark, _NESTED)
         self.depth += 1
         try:
             node = super().compose_node(parent, index)
@@ -236,7 +237,7 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: PathKey, record: bool = True) -> Any:
         if len(path) > MAX_DEPTH:
-            self.fail(node, path, f"nested more than {MAX_DEPTH} levels deep",
+            self.fail(node, path, _NESTED,
                       "values nested too deep")
             return None
         self.count += 1
@@ -339,8 +340,9 @@ def _parse(text: str, file: str, limit: int) -> tuple[Located | None, list[Probl
     bad = _unprintable(text, file)
     if bad is not None:
         return None, [bad], 0
-    if _FAST is None and _flow_depth(text) > MAX_DEPTH:  # PyYAML's scanner: quadratic here
-        return None, [Problem(file, 1, 1, f"nested more than {MAX_DEPTH} levels deep")], 0
+    deep = _too_deep(text) if _FAST is None else None   # PyYAML's scanner: quadratic here
+    if deep is not None:
+        return None, [Problem(file, *_where(text, deep), _NESTED)], 0
     found = _Found(file)
     try:
         loader, node = _compose(_FAST or _PyLoader, text, limit, found)
@@ -356,6 +358,9 @@ def _parse(text: str, file: str, limit: int) -> tuple[Located | None, list[Probl
                 error = again
             except (_Stop, yaml.YAMLError):
                 pass
+        deep = _too_deep(text) if error.problem == _TOO_DEEP else None
+        if deep is not None:  # libyaml stops at 1,000 levels: say where level 65 starts
+            return None, [Problem(file, *_where(text, deep), _NESTED)], 0
         return None, [_syntax_problem(error, file)], 0
     except yaml.YAMLError as exc:  # pragma: no cover - non-marked errors are rare
         return None, [Problem(file, 1, 1, f"YAML error: {exc}")], 0
@@ -382,8 +387,7 @@ def _compose(loader_class: Any, text: str, limit: int, found: _Found) -> tuple[A
     try:
         return loader, loader.get_single_node()
     except RecursionError:
-        raise _Stop(yaml.Mark(found.file, 0, 0, 0, "", 0),
-                    f"nested more than {MAX_DEPTH} levels deep") from None
+        raise _Stop(yaml.Mark(found.file, 0, 0, 0, "", 0), _NESTED) from None
     finally:
         sys.setrecursionlimit(recursion)
 
@@ -391,8 +395,8 @@ def _compose(loader_class: Any, text: str, limit: int, found: _Found) -> tuple[A
 def _syntax_problem(exc: yaml.MarkedYAMLError, file: str) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-    if exc.problem == _TOO_DEEP:  # libyaml's own limit (1,000 levels)
-        return Problem(file, line, col, f"nested more than {MAX_DEPTH} levels deep")
+    if exc.problem == _TOO_DEEP:
+        return Problem(file, line, col, _NESTED)
     msg = " ".join(str(x) for x in (exc.context, exc.problem) if x)
     return Problem(file, line, col, f"YAML syntax error: {msg}")
 
@@ -425,10 +429,11 @@ def read_text(path: str | Path) -> str:
 _FLOW = re.compile(r"""[\[\]{}"'#\n]""")
 
 
-def _flow_depth(text: str) -> int:
-    """The deepest nesting of ``[ ]`` and ``{ }`` outside quotes and comments (a linear
-    scan; quotes and comments are followed roughly, which is enough for a limit)."""
-    depth = deepest = 0
+def _too_deep(text: str) -> int | None:
+    """Where ``[`` or ``{`` opens a level deeper than ``MAX_DEPTH`` outside quotes and
+    comments, or None (a linear scan; quotes and comments are followed roughly, which is
+    enough for a limit)."""
+    depth = 0
     quote = ""
     comment = False
     for match in _FLOW.finditer(text):
@@ -439,14 +444,15 @@ def _flow_depth(text: str) -> int:
             quote = "" if ch == quote else quote
         elif ch in "[{":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return match.start()
         elif ch in "]}":
             depth = max(depth - 1, 0)
         elif ch in "\"'":
             quote = ch
         elif ch == "#":
             comment = True
-    return deepest
+    return None
 
 
 def _depth() -> int:
