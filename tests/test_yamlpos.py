@@ -19,6 +19,7 @@ assert _SPEC is not None and _SPEC.loader is not None
 LIMITS = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(LIMITS)
 runner = CliRunner()
+HOSTILE = Path(__file__).resolve().parent / "hostile" / "limits"
 
 
 def test_positions_of_values_and_keys() -> None:
@@ -210,3 +211,13 @@ def test_syntax_errors_keep_pure_python_wording_in_small_files() -> None:
         _, problems = load_text("a: 1\n" + "#\n" * yamlpos.REWORD + "b: [1,\n", "f.yaml")
         assert problems[0].message == ("YAML syntax error: while parsing a flow node did "
                                        "not find expected node content")
+
+
+@pytest.mark.parametrize("path", sorted(HOSTILE.glob("*.yaml")), ids=lambda p: p.stem)
+def test_small_hostile_files_get_one_located_line(path: Path) -> None:
+    """tests/hostile/limits/: each file names its one expected line on its first line."""
+    expected = path.read_text(encoding="utf-8").splitlines()[0].removeprefix("# expect: ")
+    result = runner.invoke(cli, ["validate", str(path)])
+    lines = result.output.splitlines()
+    assert result.exit_code == 1 and len(lines) == 1, lines
+    assert lines[0].startswith(f"{path}:{expected} (at "), lines
