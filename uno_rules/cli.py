@@ -84,7 +84,8 @@ class _Cli(click.Group):
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="uno-rules")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
-              help="The largest rulebook or scenario file read (default 1 MiB).")
+              help="The most bytes read: a file, or a rulebook with the files it extends "
+                   "and includes (default 1 MiB).")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, metavar="DIR",
               help="Trust DIR: files named inside rulebooks, overlays and scenarios (extends, "

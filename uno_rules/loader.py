@@ -15,11 +15,19 @@ from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
 from .errors import Problem, RulebookError, SnapshotError
 from .game import Game
-from .problems import dedupe, did_you_mean, schema_problem, schema_problems, strict_validator
+from .problems import (
+    dedupe,
+    did_you_mean,
+    report,
+    schema_problem,
+    schema_problems,
+    strict_validator,
+    suggestion_budget,
+)
 from .resources import ROOT, allowed, find, house_names, shipped_names, within
 from .rulebook import Rulebook
 from .schema import rulebook_schema
-from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value
+from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value, one_load
 
 resolve = find  # the historical name, kept for callers
 MAX_EXTENDS = 32  # rulebooks in one `extends` chain
@@ -283,6 +291,15 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
 def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
           house: Iterable[str] = ()) -> tuple[Rulebook | None, list[Problem]]:
     """Load a rulebook, returning it (or None) and every problem found."""
+    # The rulebook, what it extends and its overlays share one budget of bytes and values
+    # read, and of names compared for suggestions.
+    with one_load(), suggestion_budget():
+        rulebook, problems = _check(name_or_path, overrides, house)
+    return rulebook, report(problems)
+
+
+def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
+           house: Iterable[str]) -> tuple[Rulebook | None, list[Problem]]:
     path = resolve(name_or_path)
     problems: list[Problem] = []
     if not path.exists():
@@ -313,8 +330,9 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
 
     ``house`` names house-rule overlays (``rulebooks/house/NAME.yaml``, or paths) merged over
     it in order; ``settings`` overrides settings or options by name. Raises
-    :class:`RulebookError` with every problem found. ``max_bytes`` changes the largest file
-    read (rulebook, extended rulebooks and overlays alike; default 1 MiB).
+    :class:`RulebookError` with every problem found. ``max_bytes`` changes the most bytes
+    read: of one file, and of the rulebook with the files it extends and includes in all
+    (default 1 MiB).
 
     ``name_or_path`` and ``house`` may name any file. The files those name in turn
     (``extends``, ``house:``) must be shipped or under the naming file's own folder, symlinks

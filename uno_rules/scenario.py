@@ -29,6 +29,7 @@ from .loader import (
 )
 from .notation import SIDES, normalize, parse_card, parse_whole_card
 from .position import Position, game_from_position
+from .problems import report
 from .resources import ROOT, allowed, find, schema, shipped_overlay, shipped_rulebook
 from .rulebook import Rulebook
 from .yamlpos import Located, PathKey, load_file
@@ -118,7 +119,7 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
             for i, step in enumerate(_sc.get("steps") or []):
                 problems.extend(_check_step(located, idx + ("steps", i), step))
     if problems:
-        raise ScenarioError(problems)
+        raise ScenarioError(report(problems))  # a mistake repeated: one line, counted
     outcomes = []
     for idx, sc in _scenarios(data):
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
