@@ -260,3 +260,90 @@ def test_a_tag_may_name_the_player_its_ranks_choose(tmp_path: Path) -> None:
     path, problems = _problems(tmp_path, text)
     assert problems == [f"{path}:9:31: `target` names nobody here: it is chosen by a "
                         "`choose_player` step before it (at $.cards.zap.effect[0].draw.who)"]
+
+
+# ------------------------------------------------------------------ uniqueness and caps
+def test_a_colour_or_rank_listed_twice_is_named(tmp_path: Path) -> None:
+    text = BASE.replace("[red, blue]", "[red, blue, red]").replace(
+        "[1, 2, 3,", "[1, 2, '2', 3, 3,")
+    path, problems = _problems(tmp_path, text)
+    assert problems == [
+        f"{path}:3:21: colour 'red' is listed twice (first at 3:10) (at $.colors[2])",
+        f"{path}:5:27: rank '2' is listed twice (first at 5:24) (at $.deck.numbers.ranks[2])",
+        f"{path}:5:35: rank '3' is listed twice (first at 5:32) (at $.deck.numbers.ranks[4])"]
+
+
+def test_a_colour_listed_twice_on_a_side(tmp_path: Path) -> None:
+    text = BASE.replace("colors: [red, blue]\n", "sides:\n  light: {colors: [red, red]}\n"
+                        "  dark: {colors: [teal, pink]}\n")
+    path, problems = _problems(tmp_path, text)
+    assert problems == [f"{path}:4:25: colour 'red' is listed twice (first at 4:20) "
+                        "(at $.sides.light.colors[1])"]
+
+
+def test_thousands_of_repeats_are_one_line_checked_in_linear_time(tmp_path: Path) -> None:
+    ranks = ", ".join(f"{i}, r{i}" for i in range(150)) + ", 7"   # 300 distinct, then a 7
+    path, problems = _problems(tmp_path, BASE.replace("[1, 2, 3, 4, 5, 6, 7, 8, 9]",
+                                                      f"[{ranks}]"))
+    assert problems == [f"{path}:5:3: the deck has 300 ranks, more than 200 (at $.deck)",
+                        f"{path}:5:1451: rank '7' is listed twice (first at 5:70) "
+                        "(at $.deck.numbers.ranks[300])"]
+    path, problems = _problems(tmp_path, BASE.replace("[1, 2, 3, 4, 5, 6, 7, 8, 9]",
+                                                      "[" + "1, " * 5000 + "1]"))
+    assert problems == [f"{path}:5:24: 5,000 problems like this, the first at 5:24: rank '1' "
+                        "is listed twice (first at 5:21) (at $.deck.numbers.ranks[1])"]
+
+
+def test_the_schema_leaves_uniqueness_to_the_checks() -> None:
+    from uno_rules.schema import schema_json
+    assert "uniqueItems" not in schema_json()
+
+
+def test_caps_on_colours_ranks_and_different_cards(tmp_path: Path) -> None:
+    colors = ", ".join(f"c{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(33))
+    path, problems = _problems(tmp_path, BASE.replace("[red, blue]", f"[{colors}]"))
+    assert problems == [f"{path}:3:9: 33 colours, more than 32 (at $.colors)"]
+    ranks = ", ".join(f"r{i}" for i in range(201))
+    path, problems = _problems(tmp_path, BASE + f"  more: {{ranks: [{ranks}], copies: 1}}\n")
+    assert problems == [f"{path}:5:3: the deck has 210 ranks, more than 200 (at $.deck)"]
+    groups = "".join(f"  g{i}: {{ranks: [1], colors: all, copies: 0, tags: [t{i}]}}\n"
+                     for i in range(496))
+    path, problems = _problems(tmp_path, BASE + groups)   # 18 + 992 different cards
+    assert problems == [f"{path}:5:3: the deck has 1,010 different cards, more than 1,000 "
+                        "(at $.deck)"]
+    assert _problems(tmp_path, BASE + groups.split("  g491:")[0])[1] == []  # 18 + 982
+
+
+def test_a_cap_on_the_pairings_of_faces(tmp_path: Path) -> None:
+    ranks = ", ".join(f"r{i}" for i in range(36))
+    text = ("name: t\nplayers: {min: 2, max: 4}\nsides:\n  light: {colors: [red, blue]}\n"
+            "  dark: {colors: [teal, pink]}\ndeck:\n"
+            f"  l: {{ranks: [{ranks}], colors: all, copies: 1}}\n"
+            f"  d: {{ranks: [{ranks}], colors: all, copies: 1, side: dark}}\n")
+    path, problems = _problems(tmp_path, text)   # 72 faces a side
+    assert problems == [f"{path}:3:1: the sides' faces pair in 5,184 ways, more than 5,000 "
+                        "(at $.sides)"]
+    assert _problems(tmp_path, text.replace(", r35]", "]"))[1] == []   # 70 x 70
+
+
+def test_repeated_problems_are_collapsed_and_the_list_is_capped(tmp_path: Path) -> None:
+    steps = ", ".join(["skipp"] * 4 + ["drow"] * 3 + [f"x{i}" for i in range(120)])
+    path, problems = _problems(tmp_path, BASE + f"cards:\n  1: {{effect: [{steps}]}}\n")
+    assert problems[0] == (f"{path}:7:16: 4 problems like this, the first at 7:16: unknown "
+                           "primitive 'skipp'; did you mean 'skip'? (at $.cards.1.effect[0])")
+    assert problems[1:4] == [f"{path}:7:{col}: unknown primitive 'drow'; did you mean "
+                             f"'draw'? (at $.cards.1.effect[{i}])"
+                             for i, col in ((4, 44), (5, 50), (6, 56))]
+    assert len(problems) == 101
+    assert problems[100].endswith("24 more problems from here on (the first 100 are listed) "
+                                  "(at $.cards.1.effect[103])")   # 1 + 3 + 120 lines
+
+
+def test_schema_errors_are_read_up_to_a_cap(tmp_path: Path) -> None:
+    steps = ", ".join(["skipp"] * 3000)
+    path, problems = _problems(tmp_path, BASE + f"cards:\n  1: {{effect: [{steps}]}}\n")
+    assert problems == [
+        f"{path}:7:16: 1,000 problems like this, the first at 7:16: unknown primitive 'skipp'; "
+        "did you mean 'skip'? (at $.cards.1.effect[0])",
+        f"{path}:7:7009: more problems from here on, not read (the reading stops at 1,000) "
+        "(at $.cards.1.effect[999])"]

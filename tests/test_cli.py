@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -250,6 +251,151 @@ def test_an_internal_error_is_one_line_exit_3_and_debug_shows_where(
     assert debug.exit_code == 3 and "Traceback" in debug.output and "broken" in debug.output
 
 
+# ------------------------------------------------------------------ authoring (issue 14)
+ADDS_A_CARD = ("name: add_card\ndeck:\n  mine: {ranks: [my_card], colors: all, copies: 2, "
+               "points: 20}\ncards:\n  my_card:\n    effect: [{draw: {who: next, count: 3}}, "
+               "skip]\n")
+
+
+def test_validate_accepts_an_overlay_that_adds_a_card(tmp_path: Path) -> None:
+    path = tmp_path / "add_card.yaml"
+    path.write_text(ADDS_A_CARD)
+    result = runner.invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"ok {path}: house rule, applied to classic\n"
+    on_flip = runner.invoke(cli, ["validate", "--on", "flip", str(path)])
+    assert on_flip.exit_code == 1 and "every side needs as many cards" in on_flip.output
+
+
+def test_validate_a_folder_recurses_skips_scenarios_and_reports_a_broken_file(
+        tmp_path: Path) -> None:
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "sub" / "deeper" / "add_card.yaml").write_text(ADDS_A_CARD)
+    (tmp_path / "a_broken.yaml").write_text("name: broken\nextends: classic\nsettings: [\n")
+    (tmp_path / "sub" / "variant.yml").write_text("name: variant\nextends: classic\n")
+    (tmp_path / "sub" / "tests.yaml").write_text(
+        "rulebook: classic\nplayers: 2\nscenarios:\n  - name: x\n    steps: []\n")
+    (tmp_path / "one.yaml").write_text("rulebook: classic\nplayers: 2\nsteps: []\n")
+    (tmp_path / "unfinished.yaml").write_text("rulebook: classic\nplayers: 2\n")
+    result = runner.invoke(cli, ["validate", str(tmp_path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[:3] == [f"ok {tmp_path / 'sub' / 'deeper' / 'add_card.yaml'}: house rule, "
+                         "applied to classic",
+                         f"ok {tmp_path / 'sub' / 'variant.yml'}: variant, 108 cards, 2-10 "
+                         "players",
+                         "skipped 3 scenario files (uno-rules scenario runs them)"]
+    assert len(lines) == 4 and lines[3].startswith(f"{tmp_path / 'a_broken.yaml'}:4:1: YAML "
+                                                   "syntax error")
+    only = tmp_path / "only"
+    only.mkdir()
+    (only / "s.yaml").write_text("rulebook: classic\nplayers: 2\nsteps: []\n")
+    line = _one_line_error(["validate", str(only)])
+    assert line == f"no rulebook files (*.yaml) in {only} (1 scenario files: run them with " \
+                   "uno-rules scenario)"
+
+
+def test_validate_takes_house_and_set(tmp_path: Path) -> None:
+    overlay = tmp_path / "add_card.yaml"
+    overlay.write_text(ADDS_A_CARD)
+    result = runner.invoke(cli, ["validate", "classic", str(overlay), "--house", "stacking",
+                                 "--set", "stack_mixing=true"])
+    assert result.exit_code == 0, result.output
+    line = _one_line_error(["validate", "teams", "--house", "no_bluffing"])
+    assert "no_bluffing.yaml" in line and "wild_draw_four" in line
+    line = _one_line_error(["validate", "classic", "--set", "hand_size=0"])
+    assert line.startswith("--set hand_size=0: 0 is less than the minimum of 1")
+
+
+def test_scenario_takes_house_and_set_on_top_of_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text("rulebook: classic\nplayers: 2\nscenarios:\n"
+                    "  - name: a draw two on a draw two\n"
+                    "    state: {hands: [[red draw_two, red 1], [blue draw_two, blue 1]], "
+                    "discard: [red 5], draw_pile: [green 1, green 2, green 3, green 4, "
+                    "green 5, green 6]}\n"
+                    "    steps:\n      - {seat: 0, play: red draw_two}\n"
+                    "      - {seat: 1, play: blue draw_two}\n"
+                    "      - {seat: 0, draw: true}\n"
+                    "      - expect: {hand_sizes: [5, 1]}\n")
+    plain = runner.invoke(cli, ["scenario", str(path)])
+    assert plain.exit_code == 1 and "FAIL a draw two on a draw two" in plain.output
+    stacked = runner.invoke(cli, ["scenario", str(path), "--house", "stacking"])
+    assert stacked.exit_code == 0, stacked.output
+    assert "PASS a draw two on a draw two" in stacked.output
+    line = _one_line_error(["scenario", str(path), "--house", "stacking", "--set",
+                            "stack_mixin=true"])
+    assert line.startswith(f"{path}:1:11: --set stack_mixin=true: unknown setting "
+                           "'stack_mixin'; did you mean 'stack_mixing'?")
+    line = _one_line_error(["scenario", str(path), "--house", "stackin"])
+    assert line.startswith(f"{path}:1:11: --house stackin: unknown house rule 'stackin'")
+    assert runner.invoke(cli, ["scenario", "--help"]).output.count("--house") == 2
+
+
+def test_python_dash_m_runs_the_command(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "uno_rules", *args], capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path)
+
+    ok = run("primitives")
+    assert ok.returncode == 0 and ok.stdout.startswith("# ")
+    bad = run("deck", "clasic")
+    assert bad.returncode == 1 and "did you mean 'classic'" in bad.stderr
+    usage = run("--bogus")  # named uno-rules, not __main__.py
+    assert usage.returncode == 1 and usage.stderr.startswith("uno-rules: No such option")
+
+
+def test_new_refuses_to_write_through_a_symlink(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere" / "x.yaml"
+    target.parent.mkdir()
+    link = tmp_path / "x.yaml"
+    link.symlink_to(target)  # dangling: the file it names does not exist
+    line = _one_line_error(["new", "x", "-o", str(link)])
+    assert line == f"{link}: a symbolic link; not written through"
+    assert not target.exists()
+
+
+def test_problems_point_where_the_value_was_set(tmp_path: Path) -> None:
+    overlay = tmp_path / "big_hands.yaml"
+    overlay.write_text("name: big_hands\nsettings:\n  hand_size: 15\n")
+    line = _one_line_error(["deck", "classic", "--house", str(overlay)])
+    assert line == (f"{overlay}:3:14: the deck has 108 cards, fewer than 10 players × 15 "
+                    "cards + 1 = 151 (at $.settings.hand_size)")
+    variant = tmp_path / "crowd.yaml"
+    variant.write_text("name: crowd\nextends: classic\nplayers: {min: 2, max: 20}\n")
+    assert _one_line_error(["validate", str(variant)]).startswith(f"{variant}:3:10: the deck")
+    line = _one_line_error(["deck", "classic", "--set", "wd4_guilty_returns_card=maybe"])
+    assert line.startswith("--set wd4_guilty_returns_card=maybe: `if: option` needs a boolean "
+                           "option, 'wd4_guilty_returns_card' is not boolean (used at ")
+    assert "classic.yaml:" in line.split("(used at ")[1]  # only as where it is used
+    overlay.write_text("name: opts\noptions:\n  wd4_guilty_returns_card: maybe\n")
+    line = _one_line_error(["validate", str(overlay)])
+    assert line.startswith(f"{overlay}:3:28: `if: option` needs a boolean option")
+
+
+def test_hostile_authoring_inputs_end_in_one_line(tmp_path: Path) -> None:
+    """The cases bench/hostile.py measures for time and memory, and their messages."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "authoring_cases", HERE.parent / "bench" / "hostile_cases" / "authoring.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.RULES, module.REPEATS = 20, 30  # the same messages, sooner (the bench: all)
+    cases = module.cases(tmp_path)
+    assert [name for name, _, _ in cases] == list(module.EXPECT)
+    for name, args, code in cases:
+        result = runner.invoke(cli, args)
+        assert result.exit_code == code, (name, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 + (name == "validate a folder linked to itself"), lines
+        assert module.EXPECT[name].format(tmp=tmp_path) in lines[-1], (name, lines)
+
+
 # ------------------------------------------------ exit codes that mean what they say
 # (issue 14): user errors that used to be reported as bugs (exit 3). The files are in
 # tests/hostile/exits/; bench/hostile_cases/exits.py measures the same cases.
@@ -277,6 +423,8 @@ def _at(name: str) -> str:
     (["validate", _at("extends_long.yaml")], 1, "... (305 characters): file name too long"),
     (["validate", _at("house_long.yaml")], 1, "house_long.yaml:4:8: can't read house rule"),
     (["validate", _at("house_nul.yaml")], 1,
+     "house_nul.yaml:4:9: house 'stacking\\x00.yaml': outside this file's folder"),
+    (["deck", "classic", "--house", "stacking\0.yaml"], 1,
      "can't read house rule 'stacking\\x00.yaml': the path contains a NUL byte"),
     (["validate", LONG], 1, "error: aaaaaaaaaa"),
     (["validate", LONG], 1, "... (300 characters): File name too long"),
@@ -390,10 +538,10 @@ def test_a_bug_in_one_scenario_file_is_exit_3_and_the_rest_still_run(
     folder = _scenario_folder(tmp_path, malformed=False)
     real = uno_rules.scenario.run_file
 
-    def broken(path: str | Path) -> list[uno_rules.scenario.Outcome]:
+    def broken(path: str | Path, **options: Any) -> list[uno_rules.scenario.Outcome]:
         if Path(path).name == "a_good.yaml":
             raise KeyError("a bug")
-        return real(path)
+        return real(path, **options)
 
     monkeypatch.setattr(uno_rules.scenario, "run_file", broken)
     result = runner.invoke(cli, ["scenario", str(folder)])

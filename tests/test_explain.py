@@ -80,8 +80,9 @@ def test_new_writes_a_starter_that_validates(tmp_path: Path,
     assert "extends: pokemon" in text and text.startswith("# yaml-language-server")
     rulebook, problems = check("my_rules.yaml")
     assert problems == [] and rulebook is not None and rulebook.name == "my_rules"
-    # Uncommenting the "add cards" example gives a valid rulebook with the new card.
-    block = text.split("# Add cards of your own")[1].splitlines()[1:]
+    # Uncommenting the "add cards" example gives a valid rulebook with the new card
+    # (every combination of the template's blocks: test_authoring.py).
+    block = text.split("# Cards of your own")[1].split("\n\n")[0].splitlines()[1:]
     Path("mine.yaml").write_text(text.replace("name: my_rules", "name: mine") + "\n".join(
         line[2:] for line in block if line.startswith("# ")) + "\n")
     mine, problems = check("mine.yaml")
@@ -90,3 +91,64 @@ def test_new_writes_a_starter_that_validates(tmp_path: Path,
     assert again.exit_code == 1 and "already exists" in again.output
     bad = runner.invoke(cli, ["new", "My Rules"])
     assert bad.exit_code == 1
+
+
+def test_no_mercy_sheet_says_what_the_engine_does() -> None:
+    """docs/rulebooks/no_mercy.md point by point; each sentence is proven by a scenario of
+    tests/scenarios/no_mercy/ (rules_sheet.yaml, stacking.yaml, cards.yaml) or, for a match,
+    by tests/test_match.py."""
+    sheet = explain(uno_rules.load_rulebook("no_mercy"))
+    turn = sheet.split("## Your turn")[1].split("## Winning")[0]
+    winning = sheet.split("## Winning and scoring")[1].split("## Cards")[0]
+    cards = {line.split("**")[1]: line for line in sheet.split("## Cards")[1].splitlines()
+             if line.startswith("- **")}
+    # The drawn card must be played (force_play), and nothing says it may be kept.
+    assert "- Or draw: You draw until a playable card comes, then if the drawn card can be " \
+           "played, it must be played at once." in turn
+    assert "- A playable drawn card must be played at once." in turn
+    assert "may be played" not in sheet
+    # Stacking by value, of any colour.
+    assert "of equal or higher value, of any colour (it need not match the top card);" in turn
+    # Knocked out of the round (so dealt in again next round), and the last one standing wins.
+    assert "you are knocked out of the round, your cards set aside" in turn
+    assert "out of the game" not in sheet
+    assert "- A player knocked out takes no more part in the round: its turns are skipped, it " \
+           "is never chosen, hands pass over it and “with N players” counts only the players " \
+           "still in. In a match it is dealt in again in the next round." in winning
+    assert "- If all the other players are knocked out, you win the round." in winning
+    # A 0 passes the hands among the players still in; a 7 chooses among them.
+    assert cards["0"].startswith("- **0**: Every hand passes to the next player in the "
+                                 "direction of play, among the players still in (one knocked "
+                                 "out is passed over).")
+    assert "You choose another player still in, then you swap hands" in cards["7"]
+    # A last Wild Reverse Draw Four does not reverse before the next player draws.
+    assert "As the last card: the round is over, so the direction of play does not reverse: " \
+           "“the next player” is the one who would have played next without it." \
+           in cards["wild_reverse_draw_four"]
+    assert "(a stacked total too, drawn at once)" in winning
+    # UNO after a Discard All, and the knocked-out hands rejoining (sheet.yaml proves both).
+    assert "- Call UNO whenever your own card leaves you one card (your next-to-last card, or " \
+           "one whose effect makes you discard more);" in turn
+    assert "- When the draw pile runs out, the discard pile but its top card is shuffled into " \
+           "a new one, with the cards on the knocked_out pile." in turn
+    assert [k for k, line in cards.items() if "As the last card" in line] == \
+        ["wild_reverse_draw_four"]  # no other card reverses before a draw
+
+
+def test_sheet_words_follow_the_settings() -> None:
+    """What the drawn card may do follows `play_drawn`; knock-out words only where players
+    can be knocked out; stacking says whether an answer must be playable."""
+    classic = explain(uno_rules.load_rulebook("classic"))
+    assert "then if the drawn card can be played, it may be played at once." in classic
+    assert "must be played" not in classic and "knocked out" not in classic
+    assert "Call UNO when you play your next-to-last card;" in classic
+    assert "When the draw pile runs out" not in classic
+    forced = explain(uno_rules.load_rulebook("classic", house=["force_play", "seven_zero"]))
+    assert "then if the drawn card can be played, it must be played at once." in forced
+    assert "it may be played at once" not in forced
+    assert "among the players still in" not in forced and "still in" not in forced
+    never = explain(uno_rules.load_rulebook("classic", settings={"play_drawn": "never"}))
+    assert "then the drawn card is kept (it can't be played this turn)." in never
+    stacking = explain(uno_rules.load_rulebook("classic", house=["stacking"]))
+    assert "of the same value that can be played on the top card;" in stacking
+    assert "As the last card" not in stacking

@@ -73,7 +73,9 @@ def test_a_symlink_to_a_device_is_not_read(tmp_path: Path) -> None:
     base = tmp_path / "base.yaml"
     base.write_text("name: x\nextends: zero.yaml\n")
     assert "not a regular file" in _one_line(["validate", str(link)])
-    assert "not a regular file" in _one_line(["validate", str(base)])
+    # named inside a file, the link leads outside its folder: refused before any look at it
+    assert "extends 'zero.yaml': outside this file's folder" in _one_line(["validate", str(base)])
+    assert "not a regular file" in _one_line(["--root", "/", "validate", str(base)])
 
 
 def test_a_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None:
@@ -238,10 +240,15 @@ def test_devices_behind_every_way_a_file_enters(tmp_path: Path) -> None:
     assert "not a regular file" in _one_line(["deck", "classic", "--house", str(device)])
     housed = tmp_path / "housed.yaml"
     housed.write_text(f"name: housed\nextends: classic\nhouse: [{device.name}]\n")
-    assert "not a regular file" in _one_line(["validate", str(housed)])
+    # named inside a file, the link leads outside the file's folder: refused unread; where
+    # that is allowed (--root /), the device is still not read
+    assert "outside this file's folder" in _one_line(["validate", str(housed)])
+    assert "not a regular file" in _one_line(["--root", "/", "validate", str(housed)])
     scenario = tmp_path / "s.yaml"
     scenario.write_text(f"rulebook: {device}\nplayers: 2\nsteps: []\n")
     result = runner.invoke(cli, ["scenario", str(scenario)])
+    assert result.exit_code == 2 and "outside this file's folder" in result.output
+    result = runner.invoke(cli, ["--root", "/", "scenario", str(scenario)])
     assert result.exit_code == 2 and "not a regular file" in result.output
 
 
@@ -253,3 +260,26 @@ def test_expectations_longer_than_the_table_fail_rather_than_crash(tmp_path: Pat
     result = runner.invoke(cli, ["scenario", str(path)])
     assert result.exit_code == 1 and "0 passed, 2 failed" in result.output
     assert "Traceback" not in result.output and "internal error" not in result.output
+
+
+NOMERCY = sorted((HERE / "hostile" / "nomercy").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", NOMERCY, ids=lambda p: p.stem)
+def test_hostile_stacking_by_value(path: Path) -> None:
+    """tests/hostile/nomercy/ (bench/hostile_cases/nomercy.py times them): a bad
+    `stacking.any_color` is one located line, exit 1; a billion stacked by value ends."""
+    expected = _expected(path)
+    assert expected is not None
+    if expected.startswith("(loads"):
+        rulebook = uno_rules.load_rulebook(path)
+        assert rulebook.stack_any_color is True
+        huge = 0
+        for seed in range(5):
+            game = rulebook.new_game(6, seed)
+            random_moves(game, random.Random(seed))
+            assert game.over and game.result is not None
+            huge += any(e[0] == "draw" and e[2] >= 10**9 for e in game.log or ())
+        assert huge  # the billion was stacked and drawn, as far as the piles went
+        return
+    assert _one_line(["validate", str(path)]) == f"{path}:{expected}"

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import uno_rules
-from uno_rules import Action
+from uno_rules import Action, IllegalAction
 from uno_rules.position import Position, game_from_position
 
 
@@ -160,3 +162,50 @@ def test_the_short_turn_path_offers_what_the_general_one_does() -> None:
                     checked += 1
                 random_moves(game, rng, 1, "uniform")
     assert checked > 1000
+
+
+def test_stacking_any_color_answers_by_value_whatever_the_colour(tmp_path: Path) -> None:
+    """No Mercy's `stacking.any_color`: a Draw Four of another colour answers a Draw Two;
+    without the setting the same answer must also be playable on the top card."""
+    hands = [["red draw_two", "red 1"], ["blue draw_four", "blue draw_two", "blue 1"],
+             ["green 1"]]
+    game = _game(hands, "red 5", name="no_mercy")
+    assert game.rulebook.stack_any_color is True
+    game.apply("0 play red draw_two")
+    plays = [a.arg for a in game.legal_actions() if a.kind == "play"]
+    assert plays == ["blue draw_two", "blue draw_four"]  # not blue 1: not a draw card
+    (tmp_path / "matching.yaml").write_text(
+        "name: matching\nextends: no_mercy\nstacking: {mixing: true, any_color: false}\n")
+    strict = game_from_position(uno_rules.load_rulebook(tmp_path / "matching.yaml"), 3,
+                                Position(hands=hands, discard=["red 5"],
+                                         draw_pile=["green 2", "green 3", "green 4"]))
+    assert strict.rulebook.stack_any_color is False
+    strict.apply("0 play red draw_two")
+    before = strict.snapshot()
+    with pytest.raises(IllegalAction, match=r"blue draw_four can't answer the pending draw "
+                       r"of 2: only a stacking card worth 2 or more that can be played on "
+                       r"red draw_two \(red\) may"):
+        strict.apply("1 play blue draw_four")
+    assert strict.snapshot() == before  # refused: nothing changed
+    assert [a.arg for a in strict.legal_actions() if a.kind == "play"] == ["blue draw_two"]
+
+
+def test_stacking_any_color_keeps_a_cards_own_conditions(tmp_path: Path) -> None:
+    """Any colour may answer, but a card's `legal_if` (no bluffing) still holds."""
+    (tmp_path / "any.yaml").write_text("name: any\nstacking: {any_color: true}\n")
+    house = ("stacking", "no_bluffing", str(tmp_path / "any.yaml"))
+    mixing = {"stack_mixing": True}  # set, not overlaid: an overlay may not undo another's
+    hands = [["red draw_two", "red 1"], ["wild_draw_four", "red 2", "blue 1"], ["green 1"]]
+    game = _game(hands, "red 5", house=house, settings=mixing)
+    assert game.rulebook.stack_any_color is True
+    game.apply("0 play red draw_two")
+    assert not [a for a in game.legal_actions() if a.kind == "play"]  # holds red: illegal
+    free = _game([hands[0], ["wild_draw_four", "blue 1"], hands[2]], "red 5", house=house,
+                 settings=mixing)
+    free.apply("0 play red draw_two")
+    assert {a.arg for a in free.legal_actions() if a.kind == "play"} == {"wild_draw_four"}
+
+
+def test_classic_stacking_does_not_stack_by_value_alone() -> None:
+    assert uno_rules.load_rulebook("classic", house=("stacking",)).stack_any_color is False
+    assert uno_rules.load_rulebook("classic").stack_any_color is False

@@ -122,7 +122,9 @@ def test_house_overlays_apply_in_order_and_are_recorded() -> None:
 
 @pytest.mark.parametrize("house, message", [
     (["stackin"], "unknown house rule 'stackin'; did you mean 'stacking'?"),
-    (["stacking", "stacking"], "house rule 'stacking' is already part of classic"),
+    (["stacking", "stacking"], "--house stacking: house rule 'stacking' is given twice"),
+    (["stacking", "house/stacking"], "house rule 'house/stacking' is given twice (as "
+                                     "'stacking')"),
 ])
 def test_bad_overlays_are_refused(house: list[str], message: str) -> None:
     with pytest.raises(RulebookError, match=re.escape(message)):
@@ -336,10 +338,50 @@ def test_a_setting_overrides_a_rulebook_without_settings(tmp_path: Path) -> None
     assert uno_rules.load_rulebook(path, settings={"hand_size": 3}).settings.hand_size == 3
 
 
-def test_what_counts_as_an_overlay() -> None:
+def test_what_counts_as_an_overlay(tmp_path: Path) -> None:
     assert is_overlay(HERE.parent / "uno_rules" / "rulebooks" / "house" / "stacking.yaml")
+    assert is_overlay(HERE.parent / "uno_rules" / "rulebooks" / "house" / "partners.yaml")
     assert not is_overlay(HERE / "rulebooks" / "positive" / "house_draw_three.yaml")  # extends
-    assert not is_overlay(HERE / "rulebooks" / "positive" / "minimal.yaml")  # has a deck
+    assert not is_overlay(HERE / "rulebooks" / "positive" / "minimal.yaml")  # a whole deck
+    for text, overlay in [
+        ("name: a\ndeck:\n  mine: {ranks: [x], colors: all, copies: 1}\n", True),  # adds a card
+        ("name: a\ncolors: [red]\ndeck:\n  mine: {ranks: [x], colors: all, copies: 1}\n",
+         False),  # a deck in its own colours: a rulebook that forgot `players`
+        ("name: a\nplayers: {min: 2, max: 4}\ndeck:\n  m: {ranks: [x], copies: 9}\n", False),
+        ("name: a\nplayers: {max: 4}\n", True),
+    ]:
+        (tmp_path / "a.yaml").write_text(text)
+        assert is_overlay(tmp_path / "a.yaml") is overlay, text
+    assert check("classic", house=[str(tmp_path / "a.yaml")])[0] is not None
+
+
+def test_an_overlay_may_not_undo_an_earlier_overlay(tmp_path: Path) -> None:
+    """`--house my_seven_zero --house zero_draws` lost the 0's rotate without a word."""
+    (tmp_path / "my_seven_zero.yaml").write_text(
+        'name: my_seven_zero\ncards:\n  "0":\n    effect: [rotate_hands]\n')
+    (tmp_path / "zero_draws.yaml").write_text(
+        'name: zero_draws\ncards:\n  "0":\n    effect: [{draw: {who: next, count: 1}}]\n')
+    (tmp_path / "no_zero_rule.yaml").write_text('name: no_zero_rule\ncards:\n  "0": null\n')
+    seven, draws = str(tmp_path / "my_seven_zero.yaml"), str(tmp_path / "zero_draws.yaml")
+    assert [str(p) for p in check("classic", house=[seven, draws])[1]] == [
+        f"{draws}:4:5: house rule {draws!r} changes cards.0.effect, which house rule "
+        f"{seven!r} set ({seven}:4:13): one would undo the other; combine them in one overlay "
+        "(at $.cards.0.effect)"]
+    removed = check("classic", house=["seven_zero", str(tmp_path / "no_zero_rule.yaml")])[1]
+    assert len(removed) == 1 and "which house rule 'seven_zero' set" in removed[0].message
+    # the same value twice loses nothing; a value only the base set is the overlay's to change
+    assert check("classic", house=["seven_zero", seven])[0] is not None
+    assert uno_rules.load_rulebook("classic", house=[draws]).name == "classic"
+    # a rulebook's own keys win over its overlays': a later overlay changes the rulebook's
+    (tmp_path / "mine.yaml").write_text('name: mine\nextends: classic\nhouse: [seven_zero]\n'
+                                        'cards:\n  "0": {effect: [skip]}\n')
+    assert check(tmp_path / "mine.yaml", house=[draws])[0] is not None
+    assert "'seven_zero' set" in str(check(tmp_path / "mine.yaml", house=[
+        str(tmp_path / "no_zero_rule.yaml")])[1][0])  # its first_card is still seven_zero's
+    # in a rulebook's `house:` list too
+    (tmp_path / "both.yaml").write_text(f"name: both\nextends: classic\nhouse: [{seven}, "
+                                        f"{draws}]\n")
+    assert "changes cards.0.effect" in str(check(tmp_path / "both.yaml")[1][0])
 
 
 def test_an_overlay_summary_is_its_description_else_its_title_else_its_name(
@@ -453,8 +495,7 @@ def test_every_bad_overlay_is_reported_not_only_the_first(tmp_path: Path) -> Non
     unknown = (f"--house stackin: unknown house rule 'stackin'; did you mean 'stacking'? "
                f"(shipped: {', '.join(house_names())})")
     for house, first in [
-        (["stacking", "stacking"], "--house stacking: house rule 'stacking' is already part of "
-                                   "classic"),
+        (["stacking", "stacking"], "--house stacking: house rule 'stacking' is given twice"),
         ([str(tmp_path / "broken.yaml")], f"{tmp_path / 'broken.yaml'}:3:1: YAML syntax error: "
                                           "while parsing a flow node expected the node content, "
                                           "but found '<stream end>' (at $)"),
@@ -472,7 +513,7 @@ EXITS = HERE / "hostile" / "exits"
 @pytest.mark.parametrize(("ref", "house", "expect"), [
     (EXITS / "extends_nul.yaml", (), "the path contains a NUL byte"),
     (EXITS / "extends_long.yaml", (), "file name too long"),
-    (EXITS / "house_nul.yaml", (), "the path contains a NUL byte"),
+    (EXITS / "house_nul.yaml", (), "house 'stacking\\x00.yaml': outside this file's folder"),
     (EXITS / "house_long.yaml", (), "file name too long"),
     (EXITS / "includes_cycle.yaml", (), "includes itself"),
     ("classic", (str(EXITS / "overlay_self.yaml"),), "includes itself"),

@@ -94,6 +94,24 @@ def test_elimination_last_one_standing() -> None:
     assert len(match.seats) < 4 or len(history) == 1
 
 
+def test_a_player_knocked_out_is_dealt_in_again_next_round() -> None:
+    """What the No Mercy sheet says (docs/rulebooks/no_mercy.md): knocked out of the round,
+    dealt in again in the next round of the match."""
+    rb = uno_rules.load_rulebook("no_mercy")
+    for seed in range(20):  # a first round in which somebody is knocked out
+        match = Match(rb, 3, seed)
+        random_moves(match.game, random.Random(seed))
+        if match.game.eliminated:
+            break
+    first = match.game
+    assert first.over and first.eliminated and first.result is not None
+    assert match.scores == [0, 0, 0]
+    game = match.next_round()
+    assert game is not None and match.seats == [0, 1, 2]
+    assert game.eliminated == [] and [len(h) for h in game.hands] == [7, 7, 7]
+    assert not game.over and game.decision is not None
+
+
 def test_a_stalled_round_has_no_score() -> None:
     match = Match(uno_rules.load_rulebook("classic"), 3, seed=1)
     match.game.max_actions = 2

@@ -1,4 +1,5 @@
-"""Every scenario file under tests/scenarios/ passes; the runner reports failures honestly."""
+"""Every scenario file under tests/scenarios/ (and tests/rulebooks/*.scenarios.yaml, beside
+the test rulebooks they name) passes; the runner reports failures honestly."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from uno_rules.errors import ScenarioError
 from uno_rules.scenario import run_file
 
 HERE = Path(__file__).resolve().parent
-FILES = sorted((HERE / "scenarios").rglob("*.yaml"))
+# A scenario may name only files under its own folder: those of the test rulebooks sit above
+# tests/rulebooks/positive/.
+FILES = sorted((HERE / "scenarios").rglob("*.yaml")) + \
+    sorted((HERE / "rulebooks").glob("*.scenarios.yaml"))
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(HERE / "scenarios")))
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(HERE)))
 def test_scenario_file(path: Path) -> None:
     outcomes = run_file(path)
     assert outcomes, "a scenario file with no scenario"
@@ -104,3 +108,29 @@ def test_tutorial_examples_hold() -> None:
     assert outcomes and all(o.passed for o in outcomes), [str(o) for o in outcomes]
     rb = load_rulebook(examples / "lightning.yaml")
     assert rb.house == ("stacking", "house/mercy.yaml") and rb.settings.hand_size == 5
+
+
+def test_a_scenarios_own_rulebook_outside_its_folder_is_refused_at_its_key(
+        tmp_path: Path) -> None:
+    (tmp_path / "base.yaml").write_text("name: base\nextends: classic\n")
+    (tmp_path / "sub").mkdir()
+    f = tmp_path / "sub" / "s.yaml"
+    f.write_text("rulebook: classic\nplayers: 2\nscenarios:\n  - name: ok\n    steps: []\n"
+                 "  - name: out\n    rulebook: ../base.yaml\n    steps: []\n")
+    with pytest.raises(ScenarioError) as info:
+        run_file(f)
+    assert str(info.value).startswith(f"{f}:7:5: rulebook '../base.yaml': outside this file's "
+                                      "folder, so not read"), str(info.value)
+
+
+def test_a_rulebook_name_never_reads_a_file_of_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulebook: NAME` (no `/`, no .yaml) is a shipped name, not a file where the command
+    runs."""
+    (tmp_path / "secret").write_text("db_password: hunter2\n")
+    (tmp_path / "s.yaml").write_text("rulebook: secret\nplayers: 2\nname: x\nsteps: []\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ScenarioError) as info:
+        run_file("s.yaml")
+    assert "rulebook 'secret': no such rulebook or file" in str(info.value)
+    assert "hunter2" not in str(info.value) and "db_password" not in str(info.value)

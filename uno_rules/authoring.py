@@ -19,6 +19,19 @@ def _deck_rows(rb: Rulebook) -> dict[str, str]:
     return rows
 
 
+def _yaml(value: object) -> str:
+    """A value as YAML writes it inline: ``true``, ``null``, ``[a, b]``, ``{k: v}``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(_yaml, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def _changes(title: str, old: dict[str, str], new: dict[str, str]) -> list[str]:
     out = []
     for key in new:
@@ -41,10 +54,10 @@ def diff(a: Rulebook, b: Rulebook) -> str:
                 + (f", {b.team_size} to a team" if b.team_size > 1 else ""), ""]
     settings = {f.name: (getattr(a.settings, f.name), getattr(b.settings, f.name))
                 for f in fields(a.settings)}
-    out += _changes("Settings", {k: str(v[0]) for k, v in settings.items()},
-                    {k: str(v[1]) for k, v in settings.items()})
-    out += _changes("Options", {k: str(v) for k, v in a.options.items()},
-                    {k: str(v) for k, v in b.options.items()})
+    out += _changes("Settings", {k: _yaml(v[0]) for k, v in settings.items()},
+                    {k: _yaml(v[1]) for k, v in settings.items()})
+    out += _changes("Options", {k: _yaml(v) for k, v in a.options.items()},
+                    {k: _yaml(v) for k, v in b.options.items()})
     out += _changes("Deck", _deck_rows(a), _deck_rows(b))
     out += _changes("Cards", card_sections(a), card_sections(b))
     lines_a, lines_b = rule_lines(a), rule_lines(b)
@@ -66,7 +79,7 @@ def starter(name: str, base: str, directory: Path) -> str:
                                                              directory.resolve())
     schema = os.path.relpath(schema_file("rulebook"), directory.resolve())
     from .explain import describe
-    from .loader import load_rulebook
+    from .loader import check, load_rulebook
 
     rb = load_rulebook(base)
     acting = next((f for f in rb.faces if rb.rules[f.id] is not None
@@ -74,6 +87,15 @@ def starter(name: str, base: str, directory: Path) -> str:
     rank = rb.ranks[acting.rank]
     rule = rb.rules[acting.id]
     now = describe(rb, None if rule is None else rule.effect)
+    # a card of one's own: on every side of a deck with sides (they must stay the same size)
+    groups = ["my_group: {ranks: [my_card], colors: all, copies: 2, points: 20}"] \
+        if len(rb.sides) == 1 else [
+            f"my_{side}: {{side: {side}, ranks: [my_card], colors: all, copies: 2, "
+            "points: 20}" for side in rb.sides]
+    deck = "\n".join(f"#   {g}" for g in groups)
+    # the example house rule is one that fits the base (stacking does not fit every deck)
+    example = next((h for h in ("stacking", *house_names()) if check(base, house=[h])[0]),
+                   "")  # none fits: an empty list, which still validates
     return f"""# yaml-language-server: $schema={schema}
 # {name}: a variant of {base}. Write only what differs from it.
 #   uno-rules validate {name}.yaml       check it (every problem, with its line)
@@ -84,7 +106,10 @@ name: {name}
 title: {name}
 extends: {ref}
 
-# Plain settings (uncomment to change):
+# Uncomment any of the blocks below, in any combination (remove the "# " at the start of
+# each of their lines), and change them to taste.
+
+# Plain settings:
 # settings:
 #   hand_size: 7              # cards dealt
 #   uno_penalty: 2            # cards drawn when caught not calling UNO
@@ -92,19 +117,21 @@ extends: {ref}
 #   target_score: 500
 
 # House rules to include ({", ".join(house_names())}):
-# house: [stacking]
+# house: [{example}]
 
-# Change what a card does ({rank} now: {now}):
+# Cards of your own: a deck group (a group name and a rank name of your choice):
+# deck:
+{deck}
+
+# What cards do: change a card ({rank} now: {now}), and give yours an effect.
+# One `cards:` for all of them; `optional: true` lets this block stand without the deck
+# group above (remove it once you keep the group: a misspelt rank is then an error).
 # cards:
 #   {rank}:
 #     effect:
 #       - draw: {{who: next, count: 3}}
 #       - skip
-
-# Add cards of your own (a group name and a rank name of your choice):
-# deck:
-#   my_group: {{ranks: [my_card], colors: all, copies: 2, points: 20}}
-# cards:
 #   my_card:
+#     optional: true
 #     effect: [{{draw: {{who: next, count: 3}}}}, skip]
 """

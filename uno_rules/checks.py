@@ -4,13 +4,14 @@ and whether the deck can deal every player count."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .effects import PRIMITIVES, Primitive
 from .errors import Problem
 from .problems import did_you_mean, schema_problems, strict_validator
-from .schema import rulebook_schema
+from .schema import MAX_COLORS, MAX_FACES, MAX_PAIRINGS, MAX_RANKS, rulebook_schema
 from .yamlpos import Located, PathKey, json_path
 
 RULEBOOK_VALIDATOR = strict_validator(rulebook_schema())
@@ -37,7 +38,8 @@ def semantic(located: Located, hand_overridden: bool = False,
     """The checks a schema can't express. They run beside the schema's (so one pass reports
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
-    for part in (_check_players, _check_deck, _check_refs, _check_steps, _check_choices):
+    for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
+                 _check_steps, _check_choices):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -68,6 +70,8 @@ def _check_sides(located: Located) -> list[Problem]:
     out = []
     for side, spec in (data.get("sides") or {}).items():
         for i, color in enumerate((spec or {}).get("colors") or []):
+            if seen.get(color) == side:
+                continue  # listed twice on one side: _check_unique says so
             if color in seen:
                 out.append(located.problem(("sides", side, "colors", i), f"colour {color!r} "
                                            f"is already a colour of side {seen[color]!r}"))
@@ -75,9 +79,79 @@ def _check_sides(located: Located) -> list[Problem]:
     return out
 
 
+def _check_unique(located: Located) -> list[Problem]:
+    """Each colour, and each rank of a deck group, is listed once (a number and its text,
+    `5` and `'5'`, are one rank). Checked here in one pass: a schema's ``uniqueItems`` is
+    quadratic on lists that mix numbers and strings."""
+    data, problems = located.data, []
+    lists: list[tuple[PathKey, str]] = [(("colors",), "colour")]
+    lists += [(("sides", side, "colors"), "colour") for side in _mapping(data.get("sides"))]
+    lists += [(("deck", group, "ranks"), "rank") for group in _mapping(data.get("deck"))]
+    for path, what in lists:
+        values: Any = data
+        for key in path:
+            values = values.get(key) if isinstance(values, dict) else None
+        first: dict[str, int] = {}
+        for i, value in enumerate(values if isinstance(values, list) else []):
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                continue  # the schema reports it
+            if str(value) in first:
+                _, line, col = located.pos(path + (first[str(value)],))
+                problems.append(located.problem(path + (i,), f"{what} {str(value)!r} is listed "
+                                                f"twice (first at {line}:{col})"))
+            else:
+                first[str(value)] = i
+    return problems
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _check_counts(located: Located) -> list[Problem]:
+    """At most ``MAX_COLORS`` colours a side, ``MAX_RANKS`` ranks, ``MAX_FACES`` different
+    cards a side and ``MAX_PAIRINGS`` pairings of faces: counted before anything is built
+    from them."""
+    data, problems = located.data, []
+    side_names, side_cols = side_colors(data)
+    for side, cols in zip(side_names, side_cols, strict=True):
+        if len(cols) > MAX_COLORS:
+            path = ("sides", side, "colors") if "sides" in data else ("colors",)
+            problems.append(located.problem(path, f"{len(cols):,} colours, more than "
+                                            f"{MAX_COLORS}"))
+    ranks: set[str] = set()
+    faces = dict.fromkeys(side_names, 0)
+    for group in _mapping(data.get("deck")).values():
+        if not isinstance(group, dict) or not isinstance(group.get("ranks"), list):
+            continue
+        listed = {str(r) for r in group["ranks"]}   # a rank listed twice is one card
+        ranks |= listed
+        side = group.get("side", side_names[0])
+        printed = group.get("colors")
+        if side in faces and (printed == "all" or isinstance(printed, list) or printed is None):
+            many = len(set(side_cols[side_names.index(side)])) if printed == "all" else \
+                len(printed or [None])
+            faces[side] += len(listed) * many
+    if len(ranks) > MAX_RANKS:
+        problems.append(located.problem(("deck",), f"the deck has {len(ranks):,} ranks, more "
+                                        f"than {MAX_RANKS}"))
+    for side, count in faces.items():
+        if count > MAX_FACES:
+            where = f"side {side!r}" if "sides" in data else "the deck"
+            problems.append(located.problem(("deck",), f"{where} has {count:,} different "
+                                            f"cards, more than {MAX_FACES:,}"))
+    pairings = math.prod(faces.values())
+    if len(faces) > 1 and pairings > MAX_PAIRINGS and not problems:
+        problems.append(located.problem(("sides",), f"the sides' faces pair in {pairings:,} "
+                                        f"ways, more than {MAX_PAIRINGS:,}", at_key=True))
+    return problems
+
+
 def _check_deck(located: Located) -> list[Problem]:
     """Colours and ranks of the deck groups, and card rules for ranks the deck has."""
     data, problems = located.data, _check_sides(located)
+    if _check_counts(located):  # too many to name one by one (reported by _check_counts)
+        return problems
     side_names, side_cols = side_colors(data)
     ranks: set[str] = set()
     names: set[tuple[str, str]] = set()
@@ -98,13 +172,17 @@ def _check_deck(located: Located) -> list[Problem]:
                 if c not in colors:
                     problems.append(located.problem(gpath + ("colors", i), f"unknown colour "
                                                     f"{c!r}{did_you_mean(c, colors)}"))
+        listed: set[str] = set()
         for i, rank in enumerate(group["ranks"]):
             rank = str(rank)
+            if rank in listed:
+                continue  # listed twice in the group: _check_unique says so
+            listed.add(rank)
             ranks.add(rank)
             if group.get("points") == "face" and not rank.isdigit():
                 problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
                                                 "face value for `points: face`"))
-            for c in (colors if cols == "all" else cols or [None]):
+            for c in (dict.fromkeys(colors) if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
                 if (side, name) in names:
                     problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
@@ -133,8 +211,13 @@ def _check_refs(located: Located) -> list[Problem]:
             opt = value["if"].get("option")
             if opt is not None and not isinstance(options.get(opt), bool):
                 state = "not defined" if opt not in options else "not boolean"
-                problems.append(located.problem(path + ("if", "option"), f"`if: option` needs "
-                                                f"a boolean option, {opt!r} is {state}"))
+                use = path + ("if", "option")
+                file, line, col = located.pos(use)
+                message = f"`if: option` needs a boolean option, {opt!r} is {state}"
+                found = _where_set(located, [("options", opt)], use, message)
+                problems.append(found if found.file == file and found.line == line else
+                                _where_set(located, [("options", opt)], use,
+                                           f"{message} (used at {file}:{line}:{col})"))
     return problems
 
 
@@ -281,10 +364,16 @@ def _option_problems(located: Located) -> list[Problem]:
     refs = list(_walk_refs({k: data.get(k) for k in SECTIONS}, ()))
     if not refs:
         return []
+    # Only the entries holding a reference are validated again (the others were already,
+    # and a big deck or card list would cost twice): a section's own keys, or its entries.
     resolved = dict(data)
     for key in SECTIONS:
         if key in data:
-            resolved[key] = _substitute(data[key], options)
+            value = data[key]
+            if isinstance(value, dict) and key in ("deck", "cards"):
+                used = {path[1] for path, _ in refs if path[0] == key and len(path) > 1}
+                value = {k: v for k, v in value.items() if k in used}
+            resolved[key] = _substitute(value, options)
     out: list[Problem] = []
     for problem in schema_problems(Located(resolved, located.positions, located.file),
                                    RULEBOOK_VALIDATOR):
@@ -347,9 +436,25 @@ def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
     turned = data.get("discard_piles", 1)
     need = most * hand + turned
     if total < need:
-        out.append(located.problem(("deck",), f"the deck has {total} cards, fewer than "
-                                   f"{most} players × {hand} cards + {turned} = {need}"))
+        out.append(_where_set(located, [("settings", "hand_size"), ("players",),
+                                        ("discard_piles",)], ("deck",),
+                              f"the deck has {total} cards, fewer than {most} players × "
+                              f"{hand} cards + {turned} = {need}"))
     return out
+
+
+def _where_set(located: Located, causes: list[PathKey], default: PathKey,
+               message: str) -> Problem:
+    """A problem located where it came from: at the first of ``causes`` set somewhere else
+    than ``default`` (by an overlay, a variant or ``--set``), else at ``default``."""
+    home = located.pos(default)[0]
+    for path in causes:
+        if path in located.positions and located.pos(path)[0] != home:
+            file, line, col = located.pos(path)
+            if line <= 0:  # a command-line argument
+                return Problem(file, 0, 0, message)
+            return located.problem(path, message)
+    return located.problem(default, message)
 
 
 def opt(value: Any, options: Mapping[str, Any]) -> Any:

@@ -118,47 +118,81 @@ class _Cli(click.Group):
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="uno-rules")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
-              help="The largest rulebook or scenario file read (default 1 MiB).")
+              help="The most bytes read: a file, or a rulebook with the files it extends "
+                   "and includes (default 1 MiB).")
+@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, metavar="DIR",
+              help="Trust DIR: files named inside rulebooks, overlays and scenarios (extends, "
+              "house, rulebook) may be anywhere under it. Default: only shipped names and "
+              "files under the naming file's own folder; --root / trusts every path.")
 @click.option("--debug", is_flag=True, help="On an internal error, print the traceback.")
-def cli(max_bytes: int | None, debug: bool) -> None:
+def cli(max_bytes: int | None, root: Path | None, debug: bool) -> None:
     """A declarative rules engine for UNO and its editions."""
     if max_bytes is not None:
         from .yamlpos import MAX_BYTES
 
         token = MAX_BYTES.set(max_bytes)
         click.get_current_context().call_on_close(lambda: MAX_BYTES.reset(token))
+    if root is not None:
+        from .resources import ROOT
+
+        trusted = ROOT.set(root)
+        click.get_current_context().call_on_close(lambda: ROOT.reset(trusted))
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    """The YAML files in a folder and its subfolders, in order."""
+    return sorted(x for x in folder.rglob("*.y*ml") if x.suffix in (".yaml", ".yml"))
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--on", "on", default="classic", show_default=True, metavar="RULEBOOK",
               help="The rulebook that house-rule overlays are checked on.")
-def validate(paths: tuple[str, ...], on: str) -> None:
-    """Validate rulebooks and house-rule overlays: files, folders of *.yaml, or shipped
-    names (`uno-rules list`). A file with neither `extends` nor `deck` is an overlay: it is
-    checked applied to --on."""
-    from .loader import is_overlay
+@house_option
+@set_option
+def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
+             sets: tuple[str, ...]) -> None:
+    """Validate rulebooks and house-rule overlays: files, folders (searched with their
+    subfolders; scenario files there are skipped), or shipped names (`uno-rules list`). A
+    file that neither extends a rulebook nor has a deck with its own colours or players is
+    an overlay: it is checked applied to --on (after --house). --house and --set apply to
+    every rulebook checked."""
+    from .loader import is_overlay, is_scenario_file
     from .resources import shipped_overlay, shipped_rulebook
 
+    overrides = _parse_sets(sets)
     targets: list[tuple[str, bool]] = []   # (reference, is an overlay)
+    skipped = 0
     for p in paths:
         path = Path(p)
         if shipped_rulebook(p) is None and shipped_overlay(p) is not None:
             targets.append((p, True))
         elif path.is_dir():
-            targets.extend((str(x), is_overlay(x)) for x in sorted(path.glob("*.yaml")))
+            for x in _yaml_files(path):
+                if is_scenario_file(x):  # tell by content: scenario folders mix both
+                    skipped += 1
+                else:
+                    targets.append((str(x), is_overlay(x)))
         else:
             targets.append((p, path.is_file() and is_overlay(p)))
     if not targets:
-        _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}")
+        _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}"
+              + (f" ({skipped} scenario files: run them with uno-rules scenario)"
+                 if skipped else ""))
     problems: list[Problem] = []
     for ref, overlay in targets:
-        rulebook, found = check(on, house=[ref]) if overlay else check(ref)
+        rulebook, found = (check(on, overrides, house=[*house, ref]) if overlay
+                           else check(ref, overrides, house))
         problems.extend(found)
         if rulebook is not None:
-            click.echo(f"ok {ref}: house rule, applied to {on}" if overlay else
+            click.echo(f"ok {ref}: house rule, applied to {on}"
+                       + "".join(f" +{h}" for h in house) if overlay else
                        f"ok {ref}: {rulebook.name}, {len(rulebook.deck)} cards, "
                        f"{rulebook.players_text()} players")
+    if skipped:
+        click.echo(f"skipped {skipped} scenario file{'s' * (skipped > 1)} "
+                   "(uno-rules scenario runs them)")
     for problem in problems:
         click.echo(str(problem), err=True)
     if problems:
@@ -167,12 +201,19 @@ def validate(paths: tuple[str, ...], on: str) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-def scenario(paths: tuple[str, ...]) -> None:
+@house_option
+@set_option
+def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ...]) -> None:
     """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails, 2 if a
-    file is malformed."""
+    file is malformed (the others still run: the worst decides). --house and --set apply on
+    top of each scenario's own."""
     from .scenario import run_all
 
-    report = run_all(paths)
+    overrides = _parse_sets(sets)
+    try:
+        report = run_all(paths, house=house, settings=overrides)
+    except RulebookError as exc:  # --house or --set doesn't fit a scenario's rulebook
+        _fail(str(exc))
     if not report.outcomes and not report.problems and not report.errors:
         _fail(f"no scenario files (*.yaml) in {', '.join(paths)}")
     for o in report.outcomes:
@@ -184,9 +225,9 @@ def scenario(paths: tuple[str, ...]) -> None:
                       else ""))
     for problem in report.problems:
         click.echo(str(problem), err=True)
-    for file, exc in report.errors:
+    for file, bug in report.errors:
         click.echo(f"{file}: internal error (a bug; please report it): "
-                   f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}", err=True)
+                   f"{type(bug).__name__}: {' '.join(str(bug).split())[:300]}", err=True)
     # The worst outcome decides: a bug 3, a malformed file 2, a failing scenario 1.
     sys.exit(3 if report.errors else 2 if report.problems else 1 if failed else 0)
 
@@ -297,7 +338,7 @@ def new(name: str, base: str, output: str | None) -> None:
     import re
 
     from .authoring import starter
-    from .resources import find
+    from .resources import allowed, find
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         _fail(f"{name!r}: a rulebook name is lower case letters, digits and underscores")
@@ -311,11 +352,21 @@ def new(name: str, base: str, output: str | None) -> None:
     path = Path(output or f"{name}.yaml")
     where = f"--output {_shorten(str(path))}" if output else _shorten(str(path))
     try:
+        if path.is_symlink():  # a dangling link too: it would write wherever the link points
+            _fail(f"{_shorten(str(path))}: a symbolic link; not written through")
         if path.exists():
-            _fail(f"{where}: already exists; not overwritten")
+            _fail(f"{_shorten(str(path))}: already exists; not overwritten")
         if not path.parent.is_dir():
             _fail(f"{where}: no folder {_shorten(str(path.parent))!r} to write into")
-        path.write_text(starter(name, base, path.parent), encoding="utf-8")
+        if not allowed(find(base), path.parent):  # its `extends` would be refused
+            _fail(f"--from {base}: outside the folder of {_shorten(str(path))}, which could "
+                  "not extend it; write it beside or above its base (-o), or trust a folder "
+                  "with --root DIR")
+        text = starter(name, base, path.parent)
+        with open(path, "x", encoding="utf-8") as f:  # "x": never through a link or over
+            f.write(text)                              # a file that appeared meanwhile
+    except FileExistsError:
+        _fail(f"{_shorten(str(path))}: already exists; not overwritten")
     except (OSError, ValueError) as exc:  # not writable, a name too long, a NUL byte
         _fail(f"{where}: can't write it: "
               f"{exc.strerror if isinstance(exc, OSError) else exc}")

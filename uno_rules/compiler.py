@@ -31,12 +31,13 @@ class _Compiler:
 
     def program(self, steps: list[Any], path: PathKey) -> int:
         compiled: list[Step] = []
+        later = _later_reads(steps)
         for i, raw in enumerate(steps):
-            compiled.extend(self.step(raw, path + (i,), steps[i + 1:]))
+            compiled.extend(self.step(raw, path + (i,), later[i]))
         self.programs.append(tuple(compiled))
         return len(self.programs) - 1
 
-    def step(self, raw: Any, path: PathKey, rest: list[Any]) -> list[Step]:
+    def step(self, raw: Any, path: PathKey, later: frozenset[str]) -> list[Step]:
         name, params = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
         prim = PRIMITIVES[name]
         if prim.main and params is not None and not isinstance(params, dict):
@@ -57,23 +58,33 @@ class _Compiler:
         at_end = prim.at_end
         if prim.provides is not None:
             # A choice at the end of a round is asked only if a later at-end step reads it.
-            at_end = _read_at_end(rest, prim.provides)
+            at_end = prim.provides in later
         f, line, col = self.located.pos(path)
         return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}", prim.run)]
 
 
-def _read_at_end(steps: Any, what: str) -> bool:
-    """Whether any step in ``steps`` (nested ones too) that runs at the end reads ``what``."""
+def _end_reads(steps: Any) -> frozenset[str]:
+    """What the steps in ``steps`` (nested ones too) that run at the end read."""
+    out: set[str] = set()
     for raw in steps if isinstance(steps, list) else []:
         name, params = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
         prim = PRIMITIVES[name]
         params = params if isinstance(params, dict) else \
             ({prim.main: params} if prim.main and params is not None else {})
-        if prim.at_end and what in step_reads({**prim.defaults, **params}, prim):
-            return True
-        if any(_read_at_end(params.get(key), what) for key in prim.programs):
-            return True
-    return False
+        if prim.at_end:
+            out |= step_reads({**prim.defaults, **params}, prim)
+        for key in prim.programs:
+            out |= _end_reads(params.get(key))
+    return frozenset(out)
+
+
+def _later_reads(steps: list[Any]) -> list[frozenset[str]]:
+    """For each step, what the at-end steps after it read (one pass from the end, so a
+    long step list costs no more than its length)."""
+    out: list[frozenset[str]] = [frozenset()] * len(steps)
+    for i in range(len(steps) - 2, -1, -1):
+        out[i] = out[i + 1] | _end_reads(steps[i + 1:i + 2])
+    return out
 
 
 DEFAULT_DRAW = [{"draw": {"who": "self", "count": 1}}, "offer_drawn"]
@@ -184,6 +195,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         stack_mixing=None if "stacking" not in data else
         bool(opt((data["stacking"] or {}).get("mixing", False), opts)),
         stack_max=opt((data.get("stacking") or {}).get("max"), opts),
+        stack_any_color=bool(opt((data.get("stacking") or {}).get("any_color", False), opts)),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"],
         options=FrozenMap(opts), description=data.get("description", ""), house=house,

@@ -237,8 +237,9 @@ def settings_markdown() -> str:
         "      - skip",
         "```", "",
         "## Overriding settings and options", "",
-        "Without editing the file: `--set NAME=VALUE` (repeatable) on `deck`, `explain`, "
-        "`diff`, `simulate` and `play`; `set: {NAME: VALUE}` in a scenario file "
+        "Without editing the file: `--set NAME=VALUE` (repeatable) on `validate`, "
+        "`scenario`, `deck`, `explain`, `diff`, `simulate` and `play`; `set: {NAME: VALUE}` "
+        "in a scenario file "
         "([scenarios.md](scenarios.md)); `load_rulebook(ref, settings={NAME: VALUE})` from "
         "Python. NAME is a setting or one of the rulebook's options (a house-rule overlay "
         "may bring options of its own); VALUE is read as YAML, so `5` is an integer, "
@@ -255,9 +256,13 @@ def settings_markdown() -> str:
         "rank or a tag).", "",
         "| key | value | meaning |", "|---|---|---|",
         *_key_rows(schema, defs), "",
-        "A house-rule overlay is a file with neither `extends` nor `deck`: a partial "
+        "A house-rule overlay is a file without `extends` and without a `deck` of its own "
+        "`colors`, `sides` or `players` (a `deck:` that adds cards is fine): a partial "
         "rulebook, merged over the rulebook it is applied to (`--house`, `house:`) the same "
-        "way `extends` merges; its `name`, `title` and `conflicts` stay its own.",
+        "way `extends` merges; its `name`, `title` and `conflicts` stay its own. An overlay "
+        "may not change a value an earlier overlay set (that change would be lost without a "
+        "word): it is refused, naming both overlays and the key. Setting the same value "
+        "again, or changing what the rulebook itself set, is fine.",
     ]
     return "\n".join(out) + "\n"
 

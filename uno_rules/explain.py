@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .effects import PRIMITIVES
 from .model import NO_COLOR, Step
 from .model import Rules as Rulebook
 
@@ -73,6 +74,12 @@ def _if(a: dict[str, Any], sub: Callable[[int | None], str]) -> str:
     return text
 
 
+# What `offer_drawn` does, by the `play_drawn` setting.
+OFFER = {"may": "if the drawn card can be played, it may be played at once",
+         "must": "if the drawn card can be played, it must be played at once",
+         "never": "the drawn card is kept (it can't be played this turn)"}
+
+
 SAY: dict[str, Say] = {
     "draw": lambda a, s: f"{_verb(a['who'], 'draw')} {_cards(a['count'])}",
     "draw_until_color": lambda a, s: f"{_verb(a['who'], 'draw')} until a card of the colour "
@@ -106,7 +113,7 @@ SAY: dict[str, Say] = {
                                   "chosen colour (not a wild), which has its normal effect, "
                                   "and play goes on from there; if it can't, "
                                   f"{s(a['else'])} and play goes on after it",
-    "offer_drawn": lambda a, s: "if the drawn card can be played, it may be played at once",
+    "offer_drawn": lambda a, s: OFFER["may"],
     "draw_until_playable": lambda a, s: f"{_verb(a['who'], 'draw')} until a "
                                         "playable card comes",
     "stack_draw": lambda a, s: f"the next player must draw {_cards(a['count'])} plus any "
@@ -121,19 +128,64 @@ SAY: dict[str, Say] = {
                                  "play",
     "knock_out": lambda a, s: f"{_verb(a['who'], 'are')} knocked out of the round"
                               .replace("ares", "is")
-                              + (f", their cards set aside on the {a['to']} pile"
-                                 if a["to"] else ""),
+                              + (f", {'your' if a['who'] == 'self' else 'their'} cards set "
+                                 f"aside on the {a['to']} pile" if a["to"] else ""),
 }
 
 
 NOTHING = "nothing happens"
 
+# Words added when players can be knocked out: these steps leave them out.
+STILL_IN = {"rotate_hands": ", among the players still in (one knocked out is passed over)",
+            "choose_player": " still in"}
+# Seats that follow the direction of play, and the steps that name the next player without
+# a parameter: a reverse skipped on a last card changes who they are.
+RELATIVE = frozenset({"next", "prev", "next_partner"})
+IMPLICIT_NEXT = frozenset({"stack_draw"})
+
+
+def knocks_out(rulebook: Rulebook) -> bool:
+    """Whether any of the rulebook's steps knocks a player out."""
+    return any(st.op == "knock_out" for program in rulebook.programs for st in program)
+
+
+def _say(rulebook: Rulebook, st: Step) -> str:
+    """One step in words, with the words that depend on the rulebook's settings."""
+    if st.op == "offer_drawn":
+        return OFFER[rulebook.settings.play_drawn]
+    text = SAY[st.op](dict(st.args), lambda p: describe(rulebook, p))
+    return text + STILL_IN.get(st.op, "") if knocks_out(rulebook) else text
+
 
 def describe(rulebook: Rulebook, program: int | None) -> str:
     """A program in words (``nothing happens`` for none)."""
     steps: tuple[Step, ...] = () if program is None else rulebook.programs[program]
-    parts = [SAY[st.op](dict(st.args), lambda p: describe(rulebook, p)) for st in steps]
+    parts = [_say(rulebook, st) for st in steps]
     return ", then ".join(p for p in parts if p) or NOTHING
+
+
+def _steps(rulebook: Rulebook, program: int | None) -> list[Step]:
+    """A program's steps in order, nested step lists inline after their step."""
+    out: list[Step] = []
+    for st in () if program is None else rulebook.programs[program]:
+        out.append(st)
+        for param in PRIMITIVES[st.op].programs:
+            out += _steps(rulebook, st.args.get(param))
+    return out
+
+
+def reverse_dropped_at_end(rulebook: Rulebook, program: int | None) -> bool:
+    """Whether a card ending the round skips a reverse (which only steers the next turn)
+    that comes before a step still done that names a seat by the direction of play: on a
+    last card, that step reaches the player who would have played next without it."""
+    reversed_ = False
+    for st in _steps(rulebook, program):
+        if st.op == "reverse" and not st.at_end:
+            reversed_ = True
+        elif reversed_ and st.at_end and (st.op in IMPLICIT_NEXT or any(
+                isinstance(v, str) and v in RELATIVE for v in st.args.values())):
+            return True
+    return False
 
 
 def _sentence(text: str) -> str:
@@ -167,6 +219,10 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines.append(f"Legal only when you hold {held}{wild}; "
                          + ("it may be played anyway as a bluff." if rule.bluff else
                             "otherwise it can't be played."))
+        if rule is not None and reverse_dropped_at_end(rulebook, rule.effect):
+            lines.append("As the last card: the round is over, so the direction of play does "
+                         "not reverse: “the next player” is the one who would have played "
+                         "next without it.")
         if rule is not None and rule.first_card != rule.effect:
             lines.append("As the first card: " + _sentence(describe(rulebook, rule.first_card)))
         elif rule is not None and rule.effect is not None:
@@ -212,8 +268,10 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
             {"may": "A playable drawn card may be played at once, and only that card.",
              "must": "A playable drawn card must be played at once.",
              "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
-            f"Call UNO when you play your next-to-last card; caught before the next player "
-            f"acts, you draw {_cards(s.uno_penalty)}."]
+            ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
+             "or one whose effect makes you discard more)" if s.uno_after_effects else
+             "Call UNO when you play your next-to-last card")
+            + f"; caught before the next player acts, you draw {_cards(s.uno_penalty)}."]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
                     "you may play it out of turn; play goes on from you.")
@@ -223,13 +281,25 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
         turn.append("Stacking: facing a draw penalty you may answer with a stacking draw card ("
                     + ", ".join(sorted(values)) + ") "
                     + ("of equal or higher value" if rulebook.stack_mixing else
-                       "of the same value") + "; the total passes on, and the first player "
+                       "of the same value")
+                    + (", of any colour (it need not match the top card)"
+                       if rulebook.stack_any_color else
+                       " that can be played on the top card")
+                    + "; the total passes on, and the first player "
                     "who doesn't answer draws it all and loses its turn"
                     + ("." if rulebook.stack_max is None else
                        f"; the total may not go past {rulebook.stack_max}."))
+    if rulebook.reshuffle_piles:
+        turn.append("When the draw pile runs out, the discard pile but its top card is "
+                    "shuffled into a new one, with the cards on the "
+                    + " and ".join(rulebook.piles[i] for i in rulebook.reshuffle_piles)
+                    + " pile" + ("s" if len(rulebook.reshuffle_piles) > 1 else "") + ".")
     if rulebook.after_draw is not None:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
     end = []
+    ops = {st.op for program in rulebook.programs for st in program} | {
+        "if players" for program in rulebook.programs for st in program
+        if st.op == "if" and st.args.get("players") is not None}
     if rulebook.team_size > 1:
         end.append(f"Players play {rulebook.team_size} to a team; partners sit across the "
                    "table (seats players/team size apart).")
@@ -240,7 +310,19 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                    "is skipped.")
     else:
         end.append("The round ends as soon as a player plays its last card; what that card "
-                   "makes others draw still happens, what only steers the next turn does not.")
+                   "makes others draw still happens"
+                   + (" (a stacked total too, drawn at once)" if "stack_draw" in ops else "")
+                   + ", what only steers the next turn does not.")
+    if "knock_out" in ops:
+        out = ["its turns are skipped"] + [text for op, text in (
+            ("choose_player", "it is never chosen"), ("rotate_hands", "hands pass over it"),
+            ("if players", "“with N players” counts only the players still in")) if op in ops]
+        end.append("A player knocked out takes no more part in the round: "
+                   + ", ".join(out[:-1]) + (" and " if len(out) > 1 else "") + out[-1]
+                   + ". In a match it is dealt in again in the next round.")
+        end.append("If all the other players are knocked out, you win the round"
+                   + (" (a team: when only its players are still in)"
+                      if rulebook.team_size > 1 else "") + ".")
     if rulebook.going_out is not None:
         end.append("Going out while the round goes on: "
                    + _sentence(describe(rulebook, rulebook.going_out)))

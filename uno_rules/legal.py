@@ -159,8 +159,12 @@ class Legality(State):
         return opts, sorted(anywhere)
 
     def stack_options(self, seat: int, playable: list[int]) -> list[Action]:
-        """Facing a stacked draw: answer with a stacking card, draw it all, or challenge."""
+        """Facing a stacked draw: answer with a stacking card, draw it all, or challenge.
+        With ``stacking.any_color`` an answer need not be ``playable``: any held stacking
+        card of a value allowed answers (its own conditions, ``legal_if``, still hold)."""
         rb, value, mixing = self.rulebook, self.stack_value, self.rulebook.stack_mixing
+        if rb.stack_any_color:
+            playable = [c for c in self.distinct(self.hands[seat]) if self._allowed(seat, c)]
         answers = []
         for card in playable if mixing is not None else ():
             rule = self.card_rules[card]
@@ -175,6 +179,19 @@ class Legality(State):
                 self.card_rules[last.face].bluff:  # type: ignore[union-attr]
             opts.append(self.acts[seat].challenge)
         return opts
+
+    def _stack_rule(self) -> str:
+        """What may answer the pending stacked draw, in words (for a refusal)."""
+        rb = self.rulebook
+        if rb.stack_mixing is None:
+            return "these rules have no stacking; draw it"
+        text = f"only a stacking card worth {self.stack_value}" \
+            + (" or more" if rb.stack_mixing else "")
+        if not rb.stack_any_color:
+            text += f" that can be played on {self.top} ({self.color_name})"
+        if rb.stack_max is not None:
+            text += f", the total staying within {rb.stack_max}"
+        return text + " may"
 
     def _why_illegal(self, action: Action, decision: Decision) -> str:
         pending = f"pending: seat {decision.seat} to {decision.kind}"
@@ -197,6 +214,9 @@ class Legality(State):
                        "(or a card that may leave one)"
             if decision.kind == "forced_play":
                 return f"{action}: a card of the colour {self.color_name} must be played"
+            if decision.kind == "turn" and self.stack_total:
+                return f"{action}: {action.arg} can't answer the pending draw of " \
+                       f"{self.stack_total}: {self._stack_rule()}"
             if decision.kind == "turn":
                 return f"{action}: {action.arg} can't be played on {self.top} " \
                        f"({self.color_name})"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +17,19 @@ from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
 from .errors import Problem, RulebookError, SnapshotError
 from .game import Game
-from .problems import dedupe, did_you_mean, schema_problem, schema_problems, strict_validator
-from .resources import find, house_names, shipped_names
+from .problems import (
+    dedupe,
+    did_you_mean,
+    report,
+    schema_problem,
+    schema_problems,
+    strict_validator,
+    suggestion_budget,
+)
+from .resources import ROOT, allowed, find, house_names, shipped_names, within
 from .rulebook import Rulebook
 from .schema import rulebook_schema
-from .yamlpos import MAX_BYTES, Located, json_path, load_file, load_value
+from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value, one_load
 
 resolve = find  # the historical name, kept for callers
 MAX_EXTENDS = 32  # rulebooks in one `extends` chain
@@ -37,6 +45,15 @@ def _merge(base: Any, over: Any) -> Any:
                 out[key] = _merge(base.get(key), value) if key in base else value
         return out
     return over
+
+
+def outside(key: str, ref: str, more: int = 0) -> str:
+    """Why a file named inside another (by ``key``; ``more`` others too) is refused; nothing
+    of it is read."""
+    others = f" and {more:,} more" if more else ""
+    return (f"{key} {ref!r}{others}: outside this file's folder, so not read (a file may name "
+            "shipped rulebooks and overlays, and files under its own folder; --root DIR or "
+            "root=DIR trusts a folder)")
 
 
 def _real(path: Path) -> tuple[Path | None, str]:
@@ -83,6 +100,9 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         if why:
             problems.append(located.problem(("extends",), f"can't read {_ref(base_ref)}: {why}"))
             return None
+        if not allowed(base_path, path.parent):
+            problems.append(located.problem(("extends",), outside("extends", base_ref), True))
+            return None
         if real in here:
             cycle = " -> ".join(p.name for p in (*here, real))
             problems.append(located.problem(("extends",), f"extends cycle: {cycle}"))
@@ -101,6 +121,13 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
         layer = base
     names = data.get("house")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        ok = within(path.parent)
+        refused = [i for i, n in enumerate(names) if not ok(find(n, path.parent, overlay=True))]
+        if refused:  # one problem, however many entries
+            problems.append(located.problem(("house", refused[0]), outside(
+                "house", names[refused[0]], len(refused) - 1)))
+        skip = set(refused)
+        names = [n for i, n in enumerate(names) if i not in skip]
         apply_house(layer, names, problems, located.pos(("house",)), path.parent, here)
     elif names is not None:  # the schema reports the wrong type
         layer.data["house"] = names
@@ -109,7 +136,50 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     positions.update(located.positions)
     merged = Located(_merge(layer.data, own), positions, located.file)
     merged.house, merged.conflicts = layer.house, layer.conflicts
+    # the file's own keys win over its overlays': what it sets is no overlay's any more
+    own_leaves = list(_leaves(own, ()))
+    exact, below = set(own_leaves), _below(own_leaves)
+    merged.set_by = {p: name for p, name in layer.set_by.items()
+                     if not _overlapping(p, exact, below)}
     return merged
+
+
+def _leaves(data: Any, path: PathKey) -> Iterator[PathKey]:
+    """The paths of the values a merge of ``data`` sets (mappings merge key by key; any
+    other value, ``null`` included, replaces what was there)."""
+    if isinstance(data, dict):  # an empty one changes nothing
+        for key, value in data.items():
+            yield from _leaves(value, path + (key,))
+    else:
+        yield path
+
+
+def _below(paths: Iterable[PathKey]) -> dict[PathKey, list[PathKey]]:
+    """Each path that holds others (a proper prefix) with the paths inside it."""
+    out: dict[PathKey, list[PathKey]] = {}
+    for path in paths:
+        for i in range(len(path)):
+            out.setdefault(path[:i], []).append(path)
+    return out
+
+
+def _overlapping(path: PathKey, exact: Container[PathKey],
+                 below: Mapping[PathKey, list[PathKey]]) -> list[PathKey]:
+    """The paths among ``exact`` (indexed by ``below``) that are ``path``, hold it or are
+    inside it: linear in the depth, not in the number of paths."""
+    return [path[:i] for i in range(len(path) + 1) if path[:i] in exact] + \
+        list(below.get(path, ()))
+
+
+def _at(data: Any, path: PathKey) -> Any:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return _MISSING
+        data = data[key]
+    return data
+
+
+_MISSING = object()
 
 
 def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: list[Problem],
@@ -145,10 +215,24 @@ def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: li
 
 # ------------------------------------------------------------------ entry points
 def is_overlay(path: str | Path) -> bool:
-    """Whether a file is a house-rule overlay (a mapping with neither `extends` nor `deck`)."""
+    """Whether a file is a house-rule overlay rather than a rulebook. A rulebook extends
+    another, or has its own deck in its own colours or for its own players (what a
+    rulebook must have); anything else, a `deck:` adding a card included, is an overlay."""
     located, _ = load_file(resolve(path))
-    return located is not None and isinstance(located.data, dict) and \
-        "extends" not in located.data and "deck" not in located.data
+    if located is None or not isinstance(located.data, dict):
+        return False
+    data = located.data
+    return "extends" not in data and not ("deck" in data and any(
+        key in data for key in ("colors", "sides", "players")))
+
+
+def is_scenario_file(path: str | Path) -> bool:
+    """Whether a file is a scenario file (docs/scenarios.md: a `scenarios` list, or one
+    scenario's `steps` or `state` at top level, and the `rulebook` they test): keys no
+    rulebook has."""
+    located, _ = load_file(path)
+    return located is not None and isinstance(located.data, dict) and any(
+        key in located.data for key in ("scenarios", "steps", "state", "rulebook"))
 
 
 OVERLAY_OWN = ("name", "title", "description", "conflicts")  # an overlay's, not merged
@@ -165,11 +249,22 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                 origin: tuple[str, int, int] = ("--house", 0, 0),
                 relative_to: Path | None = None, chain: tuple[Path, ...] = ()) -> list[str]:
     """Merge house-rule overlays (shipped names or paths) over the rulebook, in order.
-    Returns the names of every overlay now applied (the rulebook's own ones first).
-    ``chain``: the files that include these overlays (an overlay may not include itself)."""
+    Returns the names of every overlay now applied (the rulebook's own ones first). An
+    overlay that would change a value an earlier overlay set is refused (the earlier change
+    would be lost silently); one that sets the same value is not. ``chain``: the files that
+    include these overlays (an overlay may not include itself)."""
     applied, conflicts = located.house, located.conflicts
+    given: dict[Path, str] = {}  # the files named in this call, each by its first name
+    spelled: set[str] = set()  # the names in `given`
+    repeated_names: set[str] = set()  # reported once, however often repeated
+    below = _below(located.set_by)
     for name in names:
         where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
+        if name in spelled:  # the same spelling again: no need to look it up
+            if name not in repeated_names:
+                problems.append(Problem(*where, f"house rule {name!r} is given twice"))
+            repeated_names.add(name)
+            continue
         path = find(name, relative_to, overlay=True)
         real, why = _real(path)
         if why:
@@ -188,6 +283,13 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                                     f"{did_you_mean(name, house_names())} (shipped: "
                                     f"{', '.join(house_names())})"))
             continue
+        first = given.get(real)
+        if first is not None:  # another name of the same file
+            problems.append(Problem(*where, f"house rule {name!r} is given twice (as "
+                                    f"{first!r})"))
+            continue
+        given[real] = name
+        spelled.add(name)
         if name in applied:
             problems.append(Problem(*where, f"house rule {name!r} is already part of "
                                     f"{located.data.get('name', 'the rulebook')}"))
@@ -202,9 +304,27 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                                     f"with {', '.join(map(repr, clash))}"))
             continue
         data = {k: v for k, v in overlay.data.items() if k not in OVERLAY_OWN}
-        located.data = _merge(located.data, data)
+        merged = _merge(located.data, data)
+        leaves = list(_leaves(data, ()))
+        lost = [(p, q) for p in leaves for q in _overlapping(p, located.set_by, below)
+                if _at(merged, q) != _at(located.data, q)]
+        if lost:
+            p, q = lost[0]
+            file, line, col = located.pos(q)
+            problems.append(overlay.problem(p, f"house rule {name!r} changes "
+                                            f"{json_path(q)[2:]}, which house rule "
+                                            f"{located.set_by[q]!r} set ({file}:{line}:{col}): "
+                                            "one would undo the other; combine them in one "
+                                            "overlay", at_key=True))
+            continue
+        located.data = merged
         located.positions.update({k: v for k, v in overlay.positions.items()
                                   if k and k[k[0] == "#key"] not in OVERLAY_OWN})
+        for p in leaves:
+            if p not in located.set_by:
+                for i in range(len(p)):
+                    below.setdefault(p[:i], []).append(p)
+            located.set_by[p] = name
         applied.append(name)
         conflicts[name] = list(overlay.data.get("conflicts", []))
     return applied
@@ -213,12 +333,16 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
 def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,
           house: Iterable[str] = ()) -> tuple[Rulebook | None, list[Problem]]:
     """Load a rulebook, returning it (or None) and every problem found."""
-    try:
-        return _check(name_or_path, overrides, house)
-    except (OSError, RecursionError) as exc:  # the input's doing (a path, a depth), not ours
-        why = "nested too deeply" if isinstance(exc, RecursionError) else \
-            (exc.strerror or str(exc)).lower()
-        return None, [Problem(str(name_or_path), 1, 1, f"can't load: {why}")]
+    # The rulebook, what it extends and its overlays share one budget of bytes and values
+    # read, and of names compared for suggestions.
+    with one_load(), suggestion_budget():
+        try:
+            rulebook, problems = _check(name_or_path, overrides, house)
+        except (OSError, RecursionError) as exc:  # the input's doing (a path, a depth)
+            why = "nested too deeply" if isinstance(exc, RecursionError) else \
+                (exc.strerror or str(exc)).lower()
+            rulebook, problems = None, [Problem(str(name_or_path), 1, 1, f"can't load: {why}")]
+    return rulebook, report(problems)
 
 
 def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
@@ -251,34 +375,53 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
 
 def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
                   settings: Mapping[str, Any] | None = None,
-                  max_bytes: int | None = None) -> Rulebook:
+                  max_bytes: int | None = None, root: str | Path | None = None) -> Rulebook:
     """Load, validate and compile a rulebook by shipped name or path.
 
     ``house`` names house-rule overlays (``rulebooks/house/NAME.yaml``, or paths) merged over
     it in order; ``settings`` overrides settings or options by name. Raises
-    :class:`RulebookError` with every problem found. ``max_bytes`` changes the largest file
-    read (rulebook, extended rulebooks and overlays alike; default 1 MiB).
+    :class:`RulebookError` with every problem found. ``max_bytes`` changes the most bytes
+    read: of one file, and of the rulebook with the files it extends and includes in all
+    (default 1 MiB).
+
+    ``name_or_path`` and ``house`` may name any file. The files those name in turn
+    (``extends``, ``house:``) must be shipped or under the naming file's own folder, symlinks
+    resolved; ``root`` trusts a folder besides: they may also name any file under it
+    (``root="/"`` trusts every path).
     """
-    token = None if max_bytes is None else MAX_BYTES.set(max_bytes)
+    tokens = (None if max_bytes is None else MAX_BYTES.set(max_bytes),
+              None if root is None else ROOT.set(Path(root)))
     try:
         rulebook, problems = check(name_or_path, settings, house)
     finally:
-        if token is not None:
-            MAX_BYTES.reset(token)
+        if tokens[0] is not None:
+            MAX_BYTES.reset(tokens[0])
+        if tokens[1] is not None:
+            ROOT.reset(tokens[1])
     if rulebook is None:
         raise RulebookError(problems)
     return rulebook
 
 
-def restore(snapshot: Mapping[str, Any]) -> Game:
+def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> Game:
     """Continue a game from :meth:`Game.snapshot` output, loading its rulebook as it was
-    (the same source, house rules and settings); raises :class:`SnapshotError`."""
+    (the same source, house rules and settings); raises :class:`SnapshotError`.
+
+    The snapshot's rulebook (``source``) and house rules must be shipped names or files
+    under ``root`` (default: the current working directory), symlinks resolved; anything
+    else is refused unread. ``root`` is also passed to :func:`load_rulebook`."""
     if not isinstance(snapshot, Mapping):
         raise SnapshotError(f"a snapshot is a mapping, not {type(snapshot).__name__}")
+    bound = Path.cwd() if root is None else Path(root)
     try:
-        rulebook = load_rulebook(snapshot.get("source") or snapshot["rulebook"],
-                                 house=list(snapshot["house"]),
-                                 settings=dict(snapshot["set"]))
+        source, house = snapshot.get("source") or snapshot["rulebook"], list(snapshot["house"])
+        for key, ref in [("source", source), *(("house", h) for h in house)]:
+            if isinstance(ref, str) and not allowed(find(ref, overlay=key == "house"), bound):
+                raise SnapshotError(f"snapshot {key} {ref!r} is neither a shipped name nor a "
+                                    f"file under {bound}: refused unread (restore(snapshot, "
+                                    "root=DIR) trusts a folder)")
+        rulebook = load_rulebook(source, house=house, settings=dict(snapshot["set"]),
+                                 root=root)
     except (KeyError, TypeError) as exc:
         raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
     except RulebookError as exc:
@@ -288,4 +431,3 @@ def restore(snapshot: Mapping[str, Any]) -> Game:
 
 __all__ = ["load_rulebook", "restore", "check", "resolve", "shipped_names", "house_names",
            "json_path", "did_you_mean", "schema_problem", "schema_problems", "strict_validator"]
-

@@ -118,6 +118,7 @@ class Rules:
     stack_mixing: bool | None = None  # None: draws can't be stacked; True: a higher may
                                       # answer a lower one; False: only an equal one
     stack_max: int | None = None     # the most a stacked total may reach (None: no cap)
+    stack_any_color: bool = False    # an answer need not match the top card (by value only)
     options: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     house: tuple[str, ...] = ()

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from itertools import islice
 from typing import Any, cast
 
 import jsonschema
@@ -21,8 +25,28 @@ def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validato
     # ``extend`` is untyped in the stubs; it returns a validator class.
     extend = cast("Callable[..., type[jsonschema.protocols.Validator]]",
                   jsonschema.validators.extend)
-    cls = extend(jsonschema.Draft202012Validator, type_checker=checker)
+    cls = extend(jsonschema.Draft202012Validator, type_checker=checker,
+                 validators={"anyOf": _any_of})
     return cls(schema)
+
+
+def _any_of(validator: Any, branches: list[Any], instance: Any, schema: Any
+            ) -> Iterator[jsonschema.ValidationError]:
+    """jsonschema's ``anyOf``, reading at most ``MAX_ERRORS`` errors of each branch: a list
+    of thousands of bad items would otherwise build every error, in time and memory."""
+    found: list[jsonschema.ValidationError] = []
+    for index, branch in enumerate(branches):
+        errors = list(islice(validator.descend(instance, branch, schema_path=index),
+                             MAX_ERRORS))
+        if not errors:
+            return
+        found.extend(errors)
+        if len(errors) == MAX_ERRORS:  # say so, where the reading stopped
+            found.append(jsonschema.ValidationError(
+                _MORE, validator="maxErrors", path=errors[-1].path,
+                schema_path=[index]))
+    yield jsonschema.ValidationError(f"{instance!r} is not valid under any of the given "
+                                     "schemas", context=found)
 
 
 
@@ -41,21 +65,86 @@ def _schema(error: jsonschema.ValidationError) -> Mapping[str, Any]:
     return cast("Mapping[str, Any]", error.schema)
 
 
-def did_you_mean(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+# Names compared for "did you mean" in one load: a hostile file with thousands of
+# misspellings among thousands of names would otherwise take minutes (0.1 s of work here).
+SUGGESTION_WORK = 50_000
+_WORK: ContextVar[list[int] | None] = ContextVar("_WORK", default=None)
 
+
+@contextmanager
+def suggestion_budget() -> Iterator[None]:
+    """Inside, "did you mean" compares at most ``SUGGESTION_WORK`` names in all, then
+    stops suggesting; outside, it always suggests."""
+    token = _WORK.set([SUGGESTION_WORK])
+    try:
+        yield
+    finally:
+        _WORK.reset(token)
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    key = (str(word), tuple(choices))
+    if key not in _SUGGESTED:  # the same word among the same names: the same answer
+        work = _WORK.get()
+        if work is not None:
+            if work[0] < len(choices):
+                return ""
+            work[0] -= len(choices)
+        if len(_SUGGESTED) >= 1024:
+            _SUGGESTED.clear()
+        close = difflib.get_close_matches(key[0], choices, n=1, cutoff=0.6)
+        _SUGGESTED[key] = f"; did you mean '{close[0]}'?" if close else ""
+    return _SUGGESTED[key]
+
+
+_SUGGESTED: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
+MAX_ERRORS = 1_000  # schema errors read: beyond, they cost time and say nothing new
+_MORE = f"more problems from here on, not read (the reading stops at {MAX_ERRORS:,})"
 
 
 def schema_problems(located: Located, validator: jsonschema.protocols.Validator
                     ) -> list[Problem]:
-    """Every schema violation in ``located``, as located one-line problems."""
+    """Every schema violation in ``located`` (up to ``MAX_ERRORS``), as located one-line
+    problems."""
     problems: list[Problem] = []
-    errors = sorted(validator.iter_errors(located.data),
-                    key=lambda e: [str(x) for x in e.absolute_path])
+    errors = list(islice(validator.iter_errors(located.data), MAX_ERRORS + 1))
+    more = errors[MAX_ERRORS:]
+    errors = sorted(errors[:MAX_ERRORS], key=lambda e: [str(x) for x in e.absolute_path])
     for error in errors:
         problems.extend(schema_problem(located, error))
+    if more:
+        problems.append(located.problem(tuple(more[0].absolute_path), _MORE))
     return dedupe(problems)
+
+
+REPEATED = 3       # a message found more often than this is reported once, with its count
+MAX_REPORTED = 100  # problems listed; the rest are counted
+
+
+def report(problems: list[Problem]) -> list[Problem]:
+    """The problems to show, in their order, each once; a message repeated more than
+    ``REPEATED`` times as one line with its count; at most ``MAX_REPORTED`` lines."""
+    problems = list(dict.fromkeys(problems))
+    counts = Counter(p.message for p in problems)
+    out, seen = [], set()
+    for p in problems:
+        count = counts[p.message]
+        if count <= REPEATED:
+            out.append(p)
+        elif p.message not in seen:
+            seen.add(p.message)
+            where = f"{p.line}:{p.col}" if p.line > 0 else p.file
+            out.append(Problem(p.file, p.line, p.col, f"{count:,} problems like this, the "
+                               f"first at {where}: {p.message}", p.path))
+    if len(out) > MAX_REPORTED:
+        rest = out[MAX_REPORTED]
+        out = out[:MAX_REPORTED] + [Problem(rest.file, rest.line, rest.col,
+                                            f"{len(out) - MAX_REPORTED:,} more problems from "
+                                            f"here on (the first {MAX_REPORTED} are listed)",
+                                            rest.path)]
+    return out
 
 
 def schema_problem(located: Located, error: jsonschema.ValidationError) -> list[Problem]:

@@ -2,7 +2,8 @@
 
 They live inside the package (``uno_rules/rulebooks``, ``uno_rules/schemas``) and are found
 through :mod:`importlib.resources`, so a wheel installed anywhere has them. :func:`find` is
-the one place that decides whether a reference is a shipped name or a path.
+the one place that decides whether a reference is a shipped name or a path, and
+:func:`allowed` whether a path named inside a file may be read at all.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
+from contextvars import ContextVar
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -17,8 +20,13 @@ from typing import Any, cast
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 HOUSE_PREFIX = "house/"
+# A folder the caller trusts: files named inside rulebooks, overlays and scenarios may be
+# anywhere under it, besides the referring file's own folder. Set for one call by
+# load_rulebook(root=...), restore(root=...), run_paths(root=...) and `uno-rules --root`.
+ROOT: ContextVar[Path | None] = ContextVar("ROOT", default=None)
 
 
+@cache  # fixed for the process; looked up for every reference to check
 def _data_dir(*parts: str) -> Path:
     # Installed packages are always unpacked on disk (wheels are never imported zipped), so
     # the traversable is a real directory; a Path lets the loader report file positions.
@@ -97,3 +105,35 @@ def find(ref: str | Path, relative_to: Path | None = None, *, overlay: bool = Fa
 def is_shipped(path: Path) -> bool:
     """Whether ``path`` is one of the shipped rulebook files."""
     return path.resolve().parent == rulebooks_dir().resolve()
+
+
+def _real(path: str | Path) -> str:
+    # realpath, not Path.resolve: a symlink loop gives a path (refused or unreadable later),
+    # not a RuntimeError.
+    return os.path.realpath(path)
+
+
+def _under(path: str, folder: str) -> bool:
+    # both are realpaths: absolute and normalised, so a prefix test is exact
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def allowed(path: Path, folder: Path) -> bool:
+    """Whether a file named inside another (by `extends`, `house:`, a scenario's `rulebook:`)
+    may be read: a shipped rulebook or overlay, or a file under ``folder`` (the referring
+    file's) or under :data:`ROOT`, symlinks resolved (a link inside the folder to a file
+    outside is outside). Decided without reading, or even finding, the file."""
+    return within(folder)(path)
+
+
+def within(folder: Path) -> Callable[[Path], bool]:
+    """:func:`allowed` for the files named from one folder (its bounds resolved once)."""
+    bounds = [_real(b) for b in (rulebooks_dir(), folder, ROOT.get()) if b is not None]
+
+    def check(path: Path) -> bool:
+        try:
+            target = _real(path)
+        except ValueError:  # a NUL byte: no file has that name
+            return False
+        return any(_under(target, bound) for bound in bounds)
+    return check

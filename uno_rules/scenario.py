@@ -20,14 +20,17 @@ from .game import Game
 from .loader import (
     did_you_mean,
     load_rulebook,
+    outside,
     resolve,
     schema_problem,
     schema_problems,
+    shipped_names,
     strict_validator,
 )
 from .notation import SIDES, normalize, parse_card, parse_whole_card
 from .position import Position, game_from_position
-from .resources import schema
+from .problems import report
+from .resources import ROOT, allowed, find, schema, shipped_overlay, shipped_rulebook
 from .rulebook import Rulebook
 from .yamlpos import Located, PathKey, load_file
 
@@ -79,30 +82,40 @@ class Report:
     errors: list[tuple[str, Exception]] = field(default_factory=list)  # bugs, by file
 
 
-def run_all(paths: Iterable[str | Path]) -> Report:
-    """Run every scenario in the given files and folders; a malformed file (or one that
-    trips an internal error) is recorded and the others still run."""
-    report = Report()
+def run_all(paths: Iterable[str | Path], *, house: Iterable[str] = (),
+            settings: Mapping[str, Any] | None = None,
+            root: str | Path | None = None) -> Report:
+    """Run every scenario in the given files and folders (``house``, ``settings``, ``root``:
+    as in :func:`run_paths`); a malformed file (or one that trips an internal error) is
+    recorded and the others still run."""
+    found = Report()
     for path in scenario_files(paths):
         try:
-            report.outcomes.extend(run_file(path))
+            found.outcomes.extend(run_file(path, house=house, settings=settings, root=root))
         except ScenarioError as exc:
-            report.problems.extend(exc.problems)
-            report.malformed.append(str(path))
+            found.problems.extend(exc.problems)
+            found.malformed.append(str(path))
         except (OSError, RecursionError) as exc:  # the file's doing (a path, a depth)
             why = "nested too deeply" if isinstance(exc, RecursionError) else \
                 (exc.strerror or str(exc)).lower()
-            report.problems.append(Problem(str(path), 1, 1, f"can't run it: {why}"))
-            report.malformed.append(str(path))
+            found.problems.append(Problem(str(path), 1, 1, f"can't run it: {why}"))
+            found.malformed.append(str(path))
+        except RulebookError:  # the caller's house or settings: not this file's problem
+            raise
         except Exception as exc:  # noqa: BLE001 - a bug: reported, the other files still run
-            report.errors.append((str(path), exc))
-    return report
+            found.errors.append((str(path), exc))
+    return found
 
 
-def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
+def run_paths(paths: Iterable[str | Path], *, house: Iterable[str] = (),
+              settings: Mapping[str, Any] | None = None,
+              root: str | Path | None = None) -> list[Outcome]:
     """Run every scenario in the given files and folders (malformed: ScenarioError, after
-    every file has run)."""
-    report = run_all(paths)
+    every file has run). ``house`` and ``settings`` apply on top of each scenario's own
+    `house` and `set`; one that doesn't fit a scenario's rulebook raises RulebookError.
+    ``root``: a folder whose files the scenarios and their rulebooks may name besides their
+    own folders' (see :func:`uno_rules.load_rulebook`)."""
+    report = run_all(paths, house=house, settings=settings, root=root)
     if report.errors:
         raise report.errors[0][1]
     if report.problems:
@@ -110,8 +123,18 @@ def run_paths(paths: Iterable[str | Path]) -> list[Outcome]:
     return report.outcomes
 
 
-def run_file(path: str | Path) -> list[Outcome]:
-    """Run the scenarios of one file."""
+def run_file(path: str | Path, *, house: Iterable[str] = (),
+             settings: Mapping[str, Any] | None = None,
+             root: str | Path | None = None) -> list[Outcome]:
+    """Run the scenarios of one file (``house``, ``settings``: as in run_paths). Its
+    `rulebook:` and `house:` paths are resolved from its folder and must be under it (or
+    under ``root``)."""
+    if root is not None:
+        token = ROOT.set(Path(root))
+        try:
+            return run_file(path, house=house, settings=settings)
+        finally:
+            ROOT.reset(token)
     path = Path(path)
     located, problems = load_file(path)
     if located is None or problems:
@@ -128,13 +151,13 @@ def run_file(path: str | Path) -> list[Outcome]:
             for i, step in enumerate(_sc.get("steps") or []):
                 problems.extend(_check_step(located, idx + ("steps", i), step))
     if problems:
-        raise ScenarioError(problems)
+        raise ScenarioError(report(problems))  # a mistake repeated: one line, counted
     outcomes = []
     for idx, sc in _scenarios(data):
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
-        game = _setup(located, idx, sc, config, path)
+        game = _setup(located, idx, sc, config, path, (tuple(house), dict(settings or {})))
         outcomes.append(_run_steps(located, idx, sc, game, str(path)))
     return outcomes
 
@@ -175,16 +198,22 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
 
 
 def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mapping[str, Any],
-           path: Path) -> Game:
+           path: Path, extra: tuple[tuple[str, ...], dict[str, Any]] = ((), {})) -> Game:
     where = idx if "rulebook" in sc else ("rulebook",)
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
     ref = config["rulebook"]
+    rulebook_at = idx + ("rulebook",) if "rulebook" in sc else ("rulebook",)
+    house_at = idx + ("house",) if "house" in sc else ("house",)
     try:
-        rulebook = _load(str(resolve(ref, path.parent)) if not _shipped(ref) else ref,
-                         tuple(config["house"] or ()), config["set"] or {})
+        rulebook = _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
+                         (*_house_refs(located, house_at, config["house"] or (), path.parent),
+                          *extra[0]),
+                         {**(config["set"] or {}), **extra[1]})
     except RulebookError as exc:
         first = exc.problems[0]
+        if first.line <= 0 and _given(first.file, *extra):  # a command-line argument's
+            raise RulebookError(located.problem(where, str(first))) from None
         if first.line <= 0:  # a problem with the scenario's own `set:` or `house:` value
             key = "set" if first.file.startswith("--set") else "house"
             at = idx + (key,) if key in sc else (key,)
@@ -213,15 +242,54 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
                                             str(exc))) from None
 
 
+def _given(origin: str, house: tuple[str, ...], settings: Mapping[str, Any]) -> bool:
+    """Whether a problem's origin (``--house NAME``, ``--set NAME=VALUE``) is one of
+    ``house`` or ``settings`` (given on the command line, not in the file)."""
+    kind, _, given = origin.partition(" ")
+    return given in house if kind == "--house" else given.partition("=")[0] in settings
+
+
 def _shipped(ref: str) -> bool:
     return "/" not in ref and not ref.endswith((".yaml", ".yml"))
 
 
-_CACHE: dict[tuple[str, tuple[str, ...], str], Rulebook] = {}
+def _rulebook_ref(located: Located, at: PathKey, ref: str, folder: Path) -> str:
+    """What to load for a `rulebook:` value (at ``at``): a shipped name, or a path under the
+    scenario file's folder (refused unread if it is outside; see resources.allowed)."""
+    if _shipped(ref):  # a name: only ever a shipped rulebook, never a file here
+        if shipped_rulebook(ref) is None:
+            names = shipped_names()
+            raise ScenarioError(located.problem(at, f"rulebook {ref!r}: no such rulebook or "
+                                                f"file{did_you_mean(ref, names)} (shipped: "
+                                                f"{', '.join(names)})", at_key=True))
+        return ref
+    path = resolve(ref, folder)
+    if not allowed(path, folder):
+        raise ScenarioError(located.problem(at, outside("rulebook", ref), at_key=True))
+    return str(path)
+
+
+def _house_refs(located: Located, at: PathKey, names: Iterable[str],
+                folder: Path) -> tuple[str, ...]:
+    """The `house:` entries to apply: shipped names, and paths resolved from the scenario
+    file's folder, under it (a path outside is refused unread)."""
+    out = []
+    for i, name in enumerate(names):
+        path = find(name, folder, overlay=True)
+        if not allowed(path, folder):
+            raise ScenarioError(located.problem(at + (i,), outside("house", name)))
+        # A name that is no overlay stays as written, so its error suggests a shipped one.
+        is_file = shipped_overlay(name) is None and name.endswith((".yaml", ".yml"))
+        out.append(str(path) if is_file else name)
+    return tuple(out)
+
+
+_CACHE: dict[tuple[str, tuple[str, ...], str, str], Rulebook] = {}
 
 
 def _load(ref: str, house: tuple[str, ...], overrides: Mapping[str, Any]) -> Rulebook:
-    key = (ref, house, json.dumps(overrides, sort_keys=True, default=str))
+    # ROOT is part of the key: a rulebook loaded under a wider root isn't reused under another
+    key = (ref, house, json.dumps(overrides, sort_keys=True, default=str), str(ROOT.get()))
     if key not in _CACHE:
         _CACHE[key] = load_rulebook(ref, house=house, settings=overrides)
     return _CACHE[key]

@@ -14,6 +14,12 @@ from .effects import PRIMITIVES
 from .model import Settings
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
+# Caps the checks enforce (uno_rules/checks.py), stated in the descriptions below: what a
+# game's tables grow with. An edition has 4 colours, under 25 ranks and 110 different cards.
+MAX_COLORS = 32        # colours of one side
+MAX_RANKS = 200        # ranks of a rulebook
+MAX_FACES = 1_000      # different cards (colour, rank and tags) of one side
+MAX_PAIRINGS = 5_000   # with sides: the faces of one side times those of each other side
 REF = {"type": "string", "pattern": r"^\$[A-Za-z_][A-Za-z0-9_]*$",
        "description": "A reference to an option of this rulebook: `$name`."}
 
@@ -112,12 +118,12 @@ def rulebook_schema() -> dict[str, Any]:
             "title": {"type": "string", "description": "Human-readable title."},
             "description": {"type": "string", "description": "Notes: sources, assumptions."},
             "extends": {"type": "string", "description":
-                        "A shipped rulebook's name or a path relative to this file. This file's "
-                        "keys are merged over it: mappings merge key by key, anything else "
-                        "replaces, and `null` removes a key."},
-            "house": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+                        "A shipped rulebook's name or a path relative to this file, under its "
+                        "folder. This file's keys are merged over it: mappings merge key by key, "
+                        "anything else replaces, and `null` removes a key."},
+            "house": {"type": "array", "items": {"type": "string"},
                       "description": "House-rule overlays this rulebook includes (names in "
-                                     "rulebooks/house/, or paths relative to this file)."},
+                                     "rulebooks/house/, or paths under this file's folder)."},
             "conflicts": {"type": "array", "items": {"type": "string"}, "description":
                           "For an overlay: the overlays it can't be combined with."},
             "players": {"type": "object", "additionalProperties": False,
@@ -126,10 +132,11 @@ def rulebook_schema() -> dict[str, Any]:
                             "min": {"type": "integer", "minimum": 2, "description": "Fewest."},
                             "max": {"type": "integer", "minimum": 2, "maximum": 20,
                                     "description": "Most."}}},
-            "colors": {"type": "array", "minItems": 1, "uniqueItems": True,
+            "colors": {"type": "array", "minItems": 1,
                        "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
-                       "description": "The suit colours, in order (cards with one side; "
-                                      "with `sides`, each side gives its own)."},
+                       "description": "The suit colours, in order, each once (cards with "
+                                      "one side; with `sides`, each side gives its own); at "
+                                      f"most {MAX_COLORS}."},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "
@@ -139,9 +146,13 @@ def rulebook_schema() -> dict[str, Any]:
                           "type": "object", "additionalProperties": False,
                           "required": ["colors"],
                           "properties": {"colors": {
-                              "type": "array", "minItems": 1, "uniqueItems": True,
+                              "type": "array", "minItems": 1,
                               "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
-                              "description": "This side's suit colours, in order."}}}},
+                              "description": "This side's suit colours, in order, "
+                                             f"each once; at most {MAX_COLORS}. The faces "
+                                             "of the sides pair in at most "
+                                             f"{MAX_PAIRINGS:,} ways (the different cards "
+                                             "of one side times those of each other)."}}}},
             "discard_piles": {"type": "integer", "minimum": 1, "maximum": 8, "description":
                               "How many discard piles (default 1). With more, a card turned "
                               "up starts each, each has its own colour in force, and a play "
@@ -196,6 +207,14 @@ def rulebook_schema() -> dict[str, Any]:
                          "properties": {"mixing": _or_ref({"type": "boolean", "description":
                                                            "A higher draw may answer a lower "
                                                            "one (else only an equal one)."}),
+                                        "any_color": _or_ref({"type": "boolean",
+                                                              "description":
+                                                              "An answer need not match the "
+                                                              "top card or the colour in "
+                                                              "force: any stacking card of a "
+                                                              "value allowed may answer (else "
+                                                              "it must also be playable as "
+                                                              "usual)."}),
                                         "max": _or_ref({"type": "integer", "minimum": 1,
                                                         "description":
                                                         "The most a stacked total may reach: "
@@ -225,9 +244,13 @@ def rulebook_schema() -> dict[str, Any]:
                 "type": "object", "additionalProperties": False, "required": ["ranks", "copies"],
                 "description": "Cards of the listed ranks, in the listed colours.",
                 "properties": {
-                    "ranks": {"type": "array", "minItems": 1, "uniqueItems": True,
+                    "ranks": {"type": "array", "minItems": 1,
                               "items": {"anyOf": [name, {"type": "integer", "minimum": 0}]},
-                              "description": "Rank names: numbers (`5`) or symbols (`skip`)."},
+                              "description": "Rank names: numbers (`5`) or symbols "
+                                             "(`skip`), each once (`5` and `'5'` are one "
+                                             f"rank). A rulebook has at most {MAX_RANKS} "
+                                             f"ranks and {MAX_FACES:,} different cards (a "
+                                             "colour, rank and tags) a side."},
                     "side": {"type": "string", "description": "With `sides`: the side "
                              "these faces are printed on (default: the first)."},
                     "colors": {"description": "`all`, or a list of colours. Omitted: the cards "
