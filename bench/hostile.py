@@ -1,5 +1,6 @@
 """Time and memory of hostile inputs, each in a fresh process: every one must end with
-exit 1 (2 for a scenario file) within 2 s of CPU time and 200 MB. CI runs this script;
+its exit code (1 for bad input, 2 for a scenario file; 0 for a valid rulebook whose rounds
+must still end) within 2 s of CPU time and 200 MB. CI runs this script;
 the tests (tests/test_hostile.py) check the messages.
 
 Run: ``python bench/hostile.py`` (exit 1 if any input is over its limits).

@@ -608,3 +608,29 @@ def test_ctrl_c_in_simulate_prints_the_games_finished_and_exits_130(as_json: boo
                 assert "wins by seat" in out
                 return
     raise AssertionError("no game finished in 15 s")
+
+
+def test_a_closed_pipe_ends_quietly_with_exit_1() -> None:
+    """The reader went away (`uno-rules schema | head -1`): nothing more to say to anyone,
+    no traceback, no internal error."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "uno_rules.cli", "schema"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the first write
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1 and err == "", err
+
+
+def test_play_with_stdin_closed_quits() -> None:
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "uno_rules.cli", "play", "classic", "--seed",
+                           "1"], capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(0))
+    assert proc.returncode == 0 and proc.stdout.rstrip().endswith("bye"), proc
+    assert proc.stderr == ""
