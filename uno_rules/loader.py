@@ -19,6 +19,7 @@ from .problems import dedupe, did_you_mean, schema_problem, schema_problems, str
 from .resources import find, house_names, shipped_names
 from .rulebook import Rulebook
 from .schema import rulebook_schema
+from .snapshot import rules_of
 from .yamlpos import MAX_BYTES, Located, json_path, load_file, load_value
 
 resolve = find  # the historical name, kept for callers
@@ -217,16 +218,14 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
 def restore(snapshot: Mapping[str, Any]) -> Game:
     """Continue a game from :meth:`Game.snapshot` output, loading its rulebook as it was
     (the same source, house rules and settings); raises :class:`SnapshotError`."""
-    if not isinstance(snapshot, Mapping):
-        raise SnapshotError(f"a snapshot is a mapping, not {type(snapshot).__name__}")
+    source, house, settings = rules_of(snapshot)  # each checked: a SnapshotError naming it
     try:
-        rulebook = load_rulebook(snapshot.get("source") or snapshot["rulebook"],
-                                 house=list(snapshot["house"]),
-                                 settings=dict(snapshot["set"]))
-    except (KeyError, TypeError) as exc:
-        raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
+        rulebook = load_rulebook(source, house=house, settings=settings)
     except RulebookError as exc:
         raise SnapshotError(f"can't load the snapshot's rulebook: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:  # a path the system can't open
+        raise SnapshotError(f"can't load the snapshot's rulebook {source!r}: "
+                            f"{type(exc).__name__}") from None
     return rulebook.restore(snapshot)
 
 

@@ -139,6 +139,7 @@ class Env:
         self.n = 0
         self.side = 0
         self.ctxs = 0
+        self.cards: dict[str, int] = {}  # card notation read -> card id
 
 
 Check = Callable[[Any, Env, str], Any]  # checks one value (at a field path), returns it read
@@ -245,10 +246,13 @@ def _record(required: Mapping[str, Check], optional: Mapping[str, Check] | None 
 
 
 def _card(value: Any, env: Env, at: str) -> int:
-    try:
-        return parse_whole_card(env.rb, _text(value, env, at))
-    except NotationError as exc:
-        raise SnapshotError(f"snapshot field {at!r}: {exc}") from None
+    card = env.cards.get(value) if type(value) is str else None
+    if card is None:
+        try:
+            card = env.cards[value] = parse_whole_card(env.rb, _text(value, env, at))
+        except NotationError as exc:
+            raise SnapshotError(f"snapshot field {at!r}: {exc}") from None
+    return card
 
 
 def _scalars(value: Any, env: Env, at: str) -> dict[str, Any]:
@@ -356,18 +360,23 @@ def _float(value: Any, env: Env, at: str) -> float:
     return value
 
 
-_WORD = 2**32 - 1
-RNG = _row(_one_of(lambda e: [3]),
-           _list(_int(lambda e: f"a number 0-{_WORD}", hi=lambda e: _WORD), lambda e: 625),
-           _nullable(lambda v, e, a: _float(v, e, a)))
+def _words(value: Any, env: Env, at: str) -> list[int]:
+    """The Mersenne Twister's 624 words and its position (``random.getstate()[1]``)."""
+    if type(value) is not list or len(value) != 625 or not all(
+            type(w) is int and 0 <= w < 2**32 for w in value) or value[-1] > 624:
+        raise _refuse(at, "624 numbers 0-4294967295 and a position 0-624", value,
+                      f"{len(value)} items" if type(value) is list else None)
+    return value
 
 
-def _action(value: Any, env: Env, at: str) -> str:
+RNG = _row(_one_of(lambda e: [3]), _words, _nullable(_float))
+
+
+def _action(value: Any, env: Env, at: str) -> Action:
     try:
-        Action.parse(_text(value, env, at))
+        return Action.parse(_text(value, env, at))
     except (NotationError, ValueError) as exc:
         raise SnapshotError(f"snapshot field {at!r}: {exc}") from None
-    return str(value)
 
 
 def _several_sides(rb: Rules) -> bool:
@@ -450,11 +459,32 @@ def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         raise SnapshotError("malformed snapshot: nested too deeply") from None
 
 
+def rules_of(data: Mapping[str, Any]) -> tuple[str, list[str], dict[str, Any]]:
+    """The rulebook a snapshot says it was made under: its source (or name), house rules
+    and settings, each checked as :data:`FIELDS` declares (for :func:`uno_rules.restore`,
+    which trusts them)."""
+    if not isinstance(data, Mapping):
+        raise SnapshotError(f"a snapshot is a mapping, not {type(data).__name__}")
+    _format(data)
+    checks = {key: check for key, check, _ in FIELDS}
+    env = Env(None)  # type: ignore[arg-type]  # these fields don't depend on the rulebook
+    got = {}
+    for key in ("rulebook", "source", "house", "set"):
+        if key not in data:
+            raise SnapshotError(f"snapshot field {key!r} is missing")
+        got[key] = checks[key](data[key], env, key)
+    return got["source"] or got["rulebook"], got["house"], got["set"]
+
+
+def _format(data: Mapping[str, Any]) -> None:
+    if data.get("format") != FORMAT or type(data.get("format")) is not int:
+        raise SnapshotError(f"snapshot field 'format': unsupported snapshot format "
+                            f"{_show(data.get('format'))} (this version reads format {FORMAT})")
+
+
 def _restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
              data: Mapping[str, Any]) -> S:
-    if data.get("format") != FORMAT:
-        raise SnapshotError(f"unsupported snapshot format {_show(data.get('format'))} "
-                            f"(this version reads format {FORMAT})")
+    _format(data)
     env = Env(rulebook)
     declared = {key for key, _, present in FIELDS if present(rulebook)} | {"format"}
     for key in data:
@@ -533,7 +563,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.stack_ctx = None if sctx is None else ctxs[sctx]
     game.giving = [{"queue": g["queue"], "aside": g["aside"], "together": g["together"]}
                    for g in v["giving"]]
-    game.history = [Action.parse(a) for a in v["history"]]
+    game.history = v["history"]
     version, internal, gauss = v["rng"]
     try:
         game.rng.setstate((version, tuple(internal), gauss))
