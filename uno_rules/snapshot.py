@@ -10,6 +10,7 @@ the state restored must give back the very snapshot it came from. Every refusal 
 from __future__ import annotations
 
 import hashlib
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any, TypeVar
@@ -147,7 +148,7 @@ Say = Callable[[Env], str]
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
+    text = reprlib.repr(value)  # bounded in depth and length, whatever it was given
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -248,8 +249,9 @@ def _record(required: Mapping[str, Check], optional: Mapping[str, Check] | None 
 def _card(value: Any, env: Env, at: str) -> int:
     card = env.cards.get(value) if type(value) is str else None
     if card is None:
+        text = _text(value, env, at)
         try:
-            card = env.cards[value] = parse_whole_card(env.rb, _text(value, env, at))
+            card = env.cards[text] = parse_whole_card(env.rb, text)
         except NotationError as exc:
             raise SnapshotError(f"snapshot field {at!r}: {exc}") from None
     return card
@@ -373,8 +375,9 @@ RNG = _row(_one_of(lambda e: [3]), _words, _nullable(_float))
 
 
 def _action(value: Any, env: Env, at: str) -> Action:
+    text = _text(value, env, at)
     try:
-        return Action.parse(_text(value, env, at))
+        return Action.parse(text)
     except (NotationError, ValueError) as exc:
         raise SnapshotError(f"snapshot field {at!r}: {exc}") from None
 
