@@ -291,7 +291,7 @@ def _play_to_the_end(game: uno_rules.Game, seed: int) -> None:
     check_step(game, full)  # still going: a stalled game, which is allowed
 
 
-@settings(max_examples=examples(60), deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(0, 250), st.data())
 def test_a_tampered_snapshot_is_refused_or_plays_to_its_end(

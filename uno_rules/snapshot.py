@@ -588,12 +588,12 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
         for seat in seats:
             if hands[seat]:
                 return key, f"seat {seat} holds cards"
+    if game.uno_open in game.eliminated:
+        return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
     if set(game.eliminated) & set(game.out_seats):
         return "out_seats", "a seat both out and knocked out"
-    total, value, sctx, _ = v["stack_draw"]
-    if (rb.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]) or \
-            (total == 0 and (value or sctx is not None)) or value > total:
-        return "stack_draw", f"a stacked draw {v['stack_draw']} the rules can't have made"
+    if rb.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]:
+        return "stack_draw", f"a stacked draw {v['stack_draw']} in rules without stacking"
     for i, giving in enumerate(game.giving):
         for j, (giver, to, _) in enumerate(giving["aside"]):
             if to != game.partner(giver):
