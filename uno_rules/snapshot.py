@@ -610,8 +610,8 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
         return "result", "a result while the round goes on (over is false)"
     if game.pending is None:
         return "pending", "no decision while the round goes on (over is false)"
-    teams = {game.team_of(s) for s in range(game.players) if s not in game.eliminated}
-    if len(teams) < 2 or not any(hands):
+    in_play = {game.team_of(s) for s in range(game.players) if s not in game.eliminated}
+    if len(in_play) < 2 or not any(hands):
         return "hands", "the round goes on with nobody left to play against"
     problem = _ask_problem(game, game.pending, "pending")
     if problem:
