@@ -217,7 +217,8 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
 
 def restore(snapshot: Mapping[str, Any]) -> Game:
     """Continue a game from :meth:`Game.snapshot` output, loading its rulebook as it was
-    (the same source, house rules and settings); raises :class:`SnapshotError`."""
+    (the same source, house rules and settings): it trusts the snapshot's rules, where
+    :meth:`Rulebook.restore` refuses other rules than its own. Raises :class:`SnapshotError`."""
     source, house, settings = rules_of(snapshot)  # each checked: a SnapshotError naming it
     try:
         rulebook = load_rulebook(source, house=house, settings=settings)
