@@ -221,6 +221,11 @@ def test_rulebook_restore_refuses_other_rules_and_names_what_differs(tmp_path: P
                                               "under other rules than this 'classic'")
     again = uno_rules.load_rulebook(impostor)  # the same rules loaded again: the same digest
     assert again.restore(other.new_game(4, 1).snapshot()).rulebook is again
+    # The same rules from another place: the digest is of the rules, not of where they were.
+    by_path = uno_rules.load_rulebook(Path(uno_rules.__file__).parent / "rulebooks" /
+                                      "classic.yaml")
+    assert by_path.source != CLASSIC.source
+    assert by_path.restore(_snapshot()).rulebook is by_path
 
 
 def test_lying_about_the_rules_is_caught_by_the_digest() -> None:
