@@ -130,6 +130,22 @@ def test_every_hand_empty() -> None:
                        "goes on$")
 
 
+def test_the_next_turn_going_to_a_player_who_is_out() -> None:
+    """A turn given to a seat with no cards (a knocked-out or out player) broke the round."""
+    snapshot = _snapshot(kind="color")
+    seat = (snapshot["pending"]["seat"] + 2) % 4
+    snapshot["draw_pile"] += snapshot["hands"][seat]
+    snapshot["hands"][seat] = []
+    snapshot["out_seats"] = [seat]
+    snapshot["turn_to"] = seat
+    _refused(snapshot, f"^snapshot field 'turn_to': the next turn goes to seat {seat}, who "
+                       "holds no cards$")
+    snapshot = _snapshot()
+    snapshot["turn_to"] = (snapshot["pending"]["seat"] + 1) % 4
+    _refused(snapshot, "^snapshot field 'turn_to': a turn pending, yet the turn after the "
+                       "last card is still to be settled$")
+
+
 @pytest.mark.parametrize(("field", "value", "message"), [
     ("dealer", 1.5, "snapshot field 'dealer': expected a seat 0-3, got 1.5"),
     ("dealer", True, "snapshot field 'dealer': expected a seat 0-3, got True"),
@@ -314,7 +330,8 @@ def test_a_tampered_snapshot_is_refused_or_plays_to_its_end(
         assert str(exc) and "\n" not in str(exc)
         assert snapshot == before, "a refused restore changed the snapshot"
         return
-    assert restored.snapshot() == snapshot, what  # it describes exactly the state restored
+    # It describes exactly the state restored (its `source` says only where rules were).
+    assert {**restored.snapshot(), "source": snapshot.get("source")} == snapshot, what
     _play_to_the_end(restored, seed)
 
 

@@ -588,6 +588,8 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
         for seat in seats:
             if hands[seat]:
                 return key, f"seat {seat} holds cards"
+    if game.turn_to is not None and not hands[game.turn_to]:
+        return "turn_to", f"the next turn goes to seat {game.turn_to}, who holds no cards"
     if game.uno_open in game.eliminated:
         return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
     if set(game.eliminated) & set(game.out_seats):
@@ -619,6 +621,9 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
     if game.pending.kind == "turn":
         if game.stack:
             return "stack", "effect steps still to run at the start of a turn"
+        if game.turn_to is not None or game.skips:
+            return "turn_to" if game.skips == [] else "skips", \
+                "a turn pending, yet the turn after the last card is still to be settled"
         for seat in range(game.players):
             if seat not in game.eliminated and not hands[seat] and game.round_ends_with(seat):
                 return "hands", f"seat {seat} has gone out, yet the round goes on"
