@@ -26,5 +26,7 @@ class Rulebook(Rules):
         return Game(self, players, seed, dealer=dealer, log=log)
 
     def restore(self, snapshot: Mapping[str, Any]) -> Game:
-        """Rebuild a game from :meth:`Game.snapshot` output."""
+        """Rebuild a game from :meth:`Game.snapshot` output; raises :class:`SnapshotError`
+        naming the field for a snapshot of other rules (rulebook, house rules, settings or
+        digest) or of a state the engine could not have reached or go on from."""
         return Game.restore(self, snapshot)
