@@ -114,6 +114,22 @@ def _check_result(game: uno_rules.Game) -> None:
         rb.settings.knockout_points * len(game.eliminated)
 
 
+def check_step(game: uno_rules.Game, full: list[int]) -> None:
+    """The invariants that hold between any two actions (``full``: the deck's card ids,
+    sorted); tests/test_snapshot.py checks restored games with them too."""
+    assert sorted(game.all_cards()) == full, "a card was lost or duplicated"
+    if game.over:
+        return
+    decision = game.decision
+    assert decision is not None and decision.options, "a decision with no option"
+    assert decision.seat is None or decision.seat not in game.eliminated, \
+        "a knocked-out player decides"
+    assert not any(a.kind in ("target", "loser", "catch") and a.arg in game.eliminated
+                   for a in decision.options), "a knocked-out player is a target"
+    if decision.kind == "turn":
+        _check_turn_state(game)
+
+
 @st.composite
 def setups(draw: st.DrawFn) -> tuple[tuple[str, tuple[str, ...]], int, int, str]:
     variant = draw(st.sampled_from(VARIANTS))
@@ -133,17 +149,9 @@ def test_random_game_invariants(setup: tuple) -> None:
     rng = random.Random(seed)
     choose = POLICIES[policy]
     for step in range(MAX_ACTIONS):
-        assert sorted(game.all_cards()) == full, "a card was lost or duplicated"
+        check_step(game, full)
         if game.over:
             break
-        decision = game.decision
-        assert decision is not None and decision.options, "a decision with no option"
-        assert decision.seat is None or decision.seat not in game.eliminated, \
-            "a knocked-out player decides"
-        assert not any(a.kind in ("target", "loser", "catch") and a.arg in game.eliminated
-                       for a in decision.options), "a knocked-out player is a target"
-        if decision.kind == "turn":
-            _check_turn_state(game)
         if step % REFUSALS_EVERY == 0:  # illegal actions are refused and change nothing
             before = _state(game)
             for bad in _bogus_actions(game, rng):

@@ -29,6 +29,7 @@ from .problems import (
 from .resources import ROOT, allowed, find, house_names, shipped_names, within
 from .rulebook import Rulebook
 from .schema import rulebook_schema
+from .snapshot import rules_of
 from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value, one_load
 
 resolve = find  # the historical name, kept for callers
@@ -405,27 +406,26 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
 
 def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> Game:
     """Continue a game from :meth:`Game.snapshot` output, loading its rulebook as it was
-    (the same source, house rules and settings); raises :class:`SnapshotError`.
+    (the same source, house rules and settings): it trusts the snapshot's rules, where
+    :meth:`Rulebook.restore` refuses other rules than its own. Raises :class:`SnapshotError`.
 
     The snapshot's rulebook (``source``) and house rules must be shipped names or files
     under ``root`` (default: the current working directory), symlinks resolved; anything
     else is refused unread. ``root`` is also passed to :func:`load_rulebook`."""
-    if not isinstance(snapshot, Mapping):
-        raise SnapshotError(f"a snapshot is a mapping, not {type(snapshot).__name__}")
+    source, house, settings = rules_of(snapshot)  # each checked: a SnapshotError naming it
     bound = Path.cwd() if root is None else Path(root)
+    for key, ref in [("source", source), *(("house", h) for h in house)]:
+        if not allowed(find(ref, overlay=key == "house"), bound):
+            raise SnapshotError(f"snapshot {key} {ref!r} is neither a shipped name nor a "
+                                f"file under {bound}: refused unread (restore(snapshot, "
+                                "root=DIR) trusts a folder)")
     try:
-        source, house = snapshot.get("source") or snapshot["rulebook"], list(snapshot["house"])
-        for key, ref in [("source", source), *(("house", h) for h in house)]:
-            if isinstance(ref, str) and not allowed(find(ref, overlay=key == "house"), bound):
-                raise SnapshotError(f"snapshot {key} {ref!r} is neither a shipped name nor a "
-                                    f"file under {bound}: refused unread (restore(snapshot, "
-                                    "root=DIR) trusts a folder)")
-        rulebook = load_rulebook(source, house=house, settings=dict(snapshot["set"]),
-                                 root=root)
-    except (KeyError, TypeError) as exc:
-        raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
+        rulebook = load_rulebook(source, house=house, settings=settings, root=root)
     except RulebookError as exc:
         raise SnapshotError(f"can't load the snapshot's rulebook: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:  # a path the system can't open
+        raise SnapshotError(f"can't load the snapshot's rulebook {source!r}: "
+                            f"{type(exc).__name__}") from None
     return rulebook.restore(snapshot)
 
 

@@ -31,5 +31,7 @@ class Rulebook(Rules):
                     max_actions=max_actions)
 
     def restore(self, snapshot: Mapping[str, Any]) -> Game:
-        """Rebuild a game from :meth:`Game.snapshot` output."""
+        """Rebuild a game from :meth:`Game.snapshot` output; raises :class:`SnapshotError`
+        naming the field for a snapshot of other rules (rulebook, house rules, settings or
+        digest) or of a state the engine could not have reached or go on from."""
         return Game.restore(self, snapshot)

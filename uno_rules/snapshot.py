@@ -1,12 +1,22 @@
-"""Snapshots (the whole state as JSON-able data) and the event log in words."""
+"""Snapshots (the whole state as JSON-able data) and the event log in words.
+
+A snapshot is read back only after every field has been checked against one declaration,
+:data:`FIELDS` (what each value may be: type, range, length), then against the other fields
+(what the engine could have reached and can continue from), and finally written out again:
+the state restored must give back the very snapshot it came from. Every refusal is a
+:class:`SnapshotError` naming the field.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import reprlib
 from collections.abc import Callable, Mapping
+from dataclasses import fields, is_dataclass
 from typing import Any, TypeVar
 
 from .actions import Action, Result
-from .decisions import ask_from_json
+from .decisions import KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
@@ -14,7 +24,36 @@ from .state import Ctx, State
 
 S = TypeVar("S", bound=State)
 
-FORMAT = 1
+FORMAT = 2  # 2: the rulebook's digest is recorded (a snapshot of format 1 has none)
+MAX_TEXT = 200  # the longest string a snapshot field holds (a card or an action's notation)
+
+
+def digest(rules: Rules) -> str:
+    """A digest of everything the engine reads of a compiled rulebook (not where it was
+    loaded from): two rulebooks with the same digest play alike."""
+    memo = rules.memo.get("digest")
+    if memo is None:
+        text = repr(_canonical(rules)).encode()
+        memo = rules.memo["digest"] = "sha256:" + hashlib.sha256(text).hexdigest()[:32]
+    return str(memo)
+
+
+_NOT_CONTENT = {"source", "memo", "color_ids", "where", "run"}  # places and derived tables
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` as nested tuples of plain values, the same in every process."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, tuple((f.name, _canonical(getattr(value, f.name)))
+                                            for f in fields(value)
+                                            if f.name not in _NOT_CONTENT))
+    if isinstance(value, Mapping):
+        return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()))
+    if isinstance(value, (set, frozenset)):
+        return tuple(sorted(map(repr, value)))
+    if isinstance(value, (list, tuple)):
+        return tuple(map(_canonical, value))
+    return value
 
 
 def snapshot(game: State) -> dict[str, Any]:
@@ -48,6 +87,7 @@ def snapshot(game: State) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "rulebook": rb.name,
+        "digest": digest(rb),
         "source": str(rb.source),
         "house": list(rb.house),
         "set": dict(rb.overrides),
@@ -90,154 +130,581 @@ def snapshot(game: State) -> dict[str, Any]:
     }
 
 
+# ------------------------------------------------------------------ the fields, declared once
+class Env:
+    """What the checks of one snapshot's fields learn as they go: the players, the side in
+    play, how many card contexts there are."""
+
+    def __init__(self, rulebook: Rules):
+        self.rb = rulebook
+        self.n = 0
+        self.side = 0
+        self.ctxs = 0
+        self.cards: dict[str, int] = {}  # card notation read -> card id
+
+
+Check = Callable[[Any, Env, str], Any]  # checks one value (at a field path), returns it read
+Say = Callable[[Env], str]
+
+
+def _show(value: Any) -> str:
+    text = reprlib.repr(value)  # bounded in depth and length, whatever it was given
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _refuse(at: str, what: str, value: Any, shown: str | None = None) -> SnapshotError:
+    return SnapshotError(f"snapshot field {at!r}: expected {what}, got "
+                         f"{_show(value) if shown is None else shown}")
+
+
+def _int(what: Say, lo: Callable[[Env], int | None] = lambda e: 0,
+         hi: Callable[[Env], int | None] = lambda e: None) -> Check:
+    def check(value: Any, env: Env, at: str) -> int:
+        low, high = lo(env), hi(env)
+        if type(value) is not int or (low is not None and value < low) or \
+                (high is not None and value > high):
+            raise _refuse(at, what(env), value)  # bool is not int: type(True) is bool
+        return value
+    return check
+
+
+def _bool(value: Any, env: Env, at: str) -> bool:
+    if type(value) is not bool:
+        raise _refuse(at, "true or false", value)
+    return value
+
+
+def _text(value: Any, env: Env, at: str) -> str:
+    if type(value) is not str or len(value) > MAX_TEXT:
+        raise _refuse(at, f"a string of at most {MAX_TEXT} characters", value)
+    return value
+
+
+def _path(value: Any, env: Env, at: str) -> str:
+    if type(value) is not str or len(value) > 4096:
+        raise _refuse(at, "a name or path", value)
+    return value
+
+
+def _nullable(check: Check) -> Check:
+    def nullable(value: Any, env: Env, at: str) -> Any:
+        return None if value is None else check(value, env, at)
+    return nullable
+
+
+def _one_of(values: Callable[[Env], list[Any]]) -> Check:
+    def one_of(value: Any, env: Env, at: str) -> Any:
+        allowed = values(env)
+        if not any(type(value) is type(a) and value == a for a in allowed):
+            raise _refuse(at, f"one of {', '.join(map(repr, allowed))}", value)
+        return value
+    return one_of
+
+
+def _list(item: Check, length: Callable[[Env], int] | None = None, *, distinct: bool = False,
+          least: int = 0) -> Check:
+    def items(value: Any, env: Env, at: str) -> list[Any]:
+        if type(value) is not list:
+            raise _refuse(at, "a list", value)
+        want = None if length is None else length(env)
+        if want is not None and len(value) != want:
+            raise _refuse(at, f"a list of {want}", value, f"{len(value)} items")
+        if len(value) < least:
+            raise _refuse(at, f"a list of at least {least}", value, f"{len(value)} items")
+        out = [item(v, env, f"{at}[{i}]") for i, v in enumerate(value)]
+        if distinct and len(set(out)) != len(out):
+            raise _refuse(at, "no item twice", value)
+        return out
+    return items
+
+
+def _row(*items: Check) -> Check:
+    def row(value: Any, env: Env, at: str) -> list[Any]:
+        if type(value) is not list or len(value) != len(items):
+            raise _refuse(at, f"a list of {len(items)}", value)
+        return [check(v, env, f"{at}[{i}]")
+                for i, (check, v) in enumerate(zip(items, value, strict=True))]
+    return row
+
+
+def _record(required: Mapping[str, Check], optional: Mapping[str, Check] | None = None) -> Check:
+    optional = optional or {}
+
+    def record(value: Any, env: Env, at: str) -> dict[str, Any]:
+        if type(value) is not dict:
+            raise _refuse(at, "a mapping", value)
+        for key in value:
+            if key not in required and key not in optional:
+                raise SnapshotError(f"snapshot field {at!r}: unknown key {_show(key)}")
+        out = {}
+        for key, check in {**required, **optional}.items():
+            if key in value:
+                out[key] = check(value[key], env, f"{at}.{key}")
+            elif key in required:
+                raise SnapshotError(f"snapshot field {at}.{key} is missing")
+        return out
+    return record
+
+
+def _card(value: Any, env: Env, at: str) -> int:
+    card = env.cards.get(value) if type(value) is str else None
+    if card is None:
+        text = _text(value, env, at)
+        try:
+            card = env.cards[text] = parse_whole_card(env.rb, text)
+        except NotationError as exc:
+            raise SnapshotError(f"snapshot field {at!r}: {exc}") from None
+    return card
+
+
+def _scalars(value: Any, env: Env, at: str) -> dict[str, Any]:
+    if type(value) is not dict or not all(
+            type(k) is str and (v is None or type(v) in (str, int, float, bool))
+            for k, v in value.items()):
+        raise _refuse(at, "a mapping of setting names to plain values", value)
+    return value
+
+
+def _players(value: Any, env: Env, at: str) -> int:
+    counts = env.rb.player_counts()
+    if type(value) is not int or value not in counts:
+        raise _refuse(at, f"a number of players for {env.rb.name} "
+                      f"({env.rb.players_text()})", value)
+    env.n = value
+    return value
+
+
+def _side(value: Any, env: Env, at: str) -> str:
+    side = _one_of(lambda e: list(e.rb.sides))(value, env, at)
+    env.side = env.rb.sides.index(side)
+    return str(side)
+
+
+def _colors(side_only: bool) -> Check:
+    def color(value: Any, env: Env, at: str) -> int:
+        rb = env.rb
+        ids = rb.side_colors[env.side] if side_only else range(len(rb.colors))
+        if type(value) is not int or (value != NO_COLOR and value not in ids):
+            where = f"the {rb.sides[env.side]} side's" if side_only else "the rulebook's"
+            raise _refuse(at, f"a colour id of {where} colours or {NO_COLOR} (none)", value)
+        return value
+    return color
+
+
+SEAT = _int(lambda e: f"a seat 0-{e.n - 1}", hi=lambda e: e.n - 1)
+SEAT_OR_NONE = _int(lambda e: f"a seat 0-{e.n - 1} or -1 (none)", lambda e: -1,
+                    lambda e: e.n - 1)
+COUNT = _int(lambda e: "a whole number >= 0")
+CARD_ID = _int(lambda e: f"a card id 0-{len(e.rb.cards) - 1} or -1 (none)", lambda e: -1,
+               lambda e: len(e.rb.cards) - 1)
+PROGRAM = _int(lambda e: f"a program id 0-{len(e.rb.programs) - 1}",
+               hi=lambda e: len(e.rb.programs) - 1)
+CTX_INDEX = _int(lambda e: f"an index into ctxs 0-{e.ctxs - 1}", hi=lambda e: e.ctxs - 1)
+COLOR = _colors(side_only=True)
+CARDS = _list(_card)
+SEATS = _list(SEAT, distinct=True)
+
+# A card being resolved (a Ctx): its slots, each with what it may hold. `pile` and `called`
+# are written only when set (the format of before they existed).
+CTX_FIELDS: Mapping[str, Check] = {
+    "actor": SEAT, "face": CARD_ID, "honest": _bool, "prev_color": _colors(side_only=False),
+    "final": _bool, "target": SEAT_OR_NONE, "challenger": SEAT_OR_NONE, "loser": SEAT_OR_NONE,
+    "drawn": CARD_ID}
+CTX_OPTIONAL: Mapping[str, Check] = {
+    "pile": _int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}",
+                 hi=lambda e: e.rb.discard_piles - 1),
+    "called": _bool}
+assert set(CTX_FIELDS) | set(CTX_OPTIONAL) == set(Ctx.__slots__), "a Ctx slot undeclared"
+
+
+def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = _list(_record(CTX_FIELDS, CTX_OPTIONAL))(value, env, at)
+    env.ctxs = len(out)
+    return out
+
+
+# The data each decision kind carries (Ask.data): what it may be on its own.
+PENDING_DATA: Mapping[str, Check] = {
+    "turn": _one_of(lambda e: [None]), "color": _one_of(lambda e: [None]),
+    "give": _one_of(lambda e: [None]), "drawn": CARD_ID,
+    "challenge": _row(PROGRAM, PROGRAM, PROGRAM),
+    "target": _list(SEAT, distinct=True, least=1),
+    "contest": _list(SEAT, lambda e: 2, distinct=True),
+    "forced_play": _row(SEAT, _nullable(PROGRAM))}
+assert set(PENDING_DATA) == set(KINDS), "a decision kind undeclared"
+
+
+def _pending(value: Any, env: Env, at: str) -> dict[str, Any]:
+    out: dict[str, Any] = _record({"kind": _one_of(lambda e: list(KINDS)), "seat": SEAT,
+                                   "ctx": _nullable(CTX_INDEX), "data": lambda v, e, a: v}
+                                  )(value, env, at)
+    out["data"] = PENDING_DATA[out["kind"]](out["data"], env, f"{at}.data")
+    return out
+
+
+def _frame(value: Any, env: Env, at: str) -> list[Any]:
+    """An effect frame: [program id, step, ctx index], or [-1, 0, a decision it resumes]."""
+    pid, pc, held = _row(_int(lambda e: f"-1 or a program id 0-{len(e.rb.programs) - 1}",
+                              lambda e: -1, lambda e: len(e.rb.programs) - 1),
+                         COUNT, lambda v, e, a: v)(value, env, at)
+    if pid < 0:
+        if pc != 0 or held is None:
+            raise _refuse(at, "[-1, 0, the decision it resumes]", value)
+        return [pid, pc, _pending(held, env, f"{at}[2]")]
+    if pc > len(env.rb.programs[pid]):
+        raise _refuse(f"{at}[1]", f"a step 0-{len(env.rb.programs[pid])} of program {pid}", pc)
+    return [pid, pc, CTX_INDEX(held, env, f"{at}[2]")]
+
+
+def _float(value: Any, env: Env, at: str) -> float:
+    if type(value) is not float:
+        raise _refuse(at, "a float", value)
+    return value
+
+
+def _words(value: Any, env: Env, at: str) -> list[int]:
+    """The Mersenne Twister's 624 words and its position (``random.getstate()[1]``)."""
+    if type(value) is not list or len(value) != 625 or not all(
+            type(w) is int and 0 <= w < 2**32 for w in value) or value[-1] > 624:
+        raise _refuse(at, "624 numbers 0-4294967295 and a position 0-624", value,
+                      f"{len(value)} items" if type(value) is list else None)
+    return value
+
+
+RNG = _row(_one_of(lambda e: [3]), _words, _nullable(_float))
+
+
+def _action(value: Any, env: Env, at: str) -> Action:
+    text = _text(value, env, at)
+    try:
+        return Action.parse(text)
+    except (NotationError, ValueError) as exc:
+        raise SnapshotError(f"snapshot field {at!r}: {exc}") from None
+
+
+def _several_sides(rb: Rules) -> bool:
+    return len(rb.sides) > 1
+
+
+def _several_discards(rb: Rules) -> bool:
+    return rb.discard_piles > 1
+
+
+def _declared_piles(rb: Rules) -> bool:
+    return bool(rb.piles)
+
+
+def _always(rb: Rules) -> bool:
+    return True
+
+
+def _piles(value: Any, env: Env, at: str) -> Any:
+    return _record({name: CARDS for name in env.rb.piles})(value, env, at)
+
+
+# Every field of a snapshot, in the order they are checked (each may rely on those before
+# it: the players, the side, the ctxs), with what it may hold and when it is present.
+FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
+    ("rulebook", _text, _always),
+    ("source", _path, _always),
+    ("house", _list(_path), _always),
+    ("set", _scalars, _always),
+    ("digest", _text, _always),
+    ("players", _players, _always),
+    ("seed", _nullable(_int(lambda e: "a whole number or null", lambda e: None)), _always),
+    ("dealer", SEAT, _always),
+    ("side", _side, _several_sides),
+    ("hands", _list(CARDS, lambda e: e.n), _always),
+    ("draw_pile", CARDS, _always),
+    ("discard", CARDS, _always),
+    ("discards", _list(CARDS, lambda e: e.rb.discard_piles), _several_discards),
+    ("colors", _list(COLOR, lambda e: e.rb.discard_piles), _several_discards),
+    ("focus", _int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}",
+                   hi=lambda e: e.rb.discard_piles - 1), _several_discards),
+    ("out", CARDS, _always),
+    ("piles", _piles, _declared_piles),
+    ("color", COLOR, _always),
+    ("direction", _one_of(lambda e: [1, -1]), _always),
+    ("skips", _list(SEAT), _always),
+    ("turn_to", _nullable(SEAT), _always),
+    ("uno_open", SEAT_OR_NONE, _always),
+    ("turns", COUNT, _always),
+    ("first_turns", COUNT, _always),
+    ("over", _bool, _always),
+    ("result", _nullable(_row(_list(SEAT, distinct=True, least=1), COUNT)), _always),
+    ("out_seats", SEATS, _always),
+    ("eliminated", SEATS, _always),
+    ("ctxs", _ctxs, _always),
+    ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
+    ("giving", _list(_record({
+        "queue": _list(_row(SEAT, lambda v, e, a: v if v == "half" else COUNT(v, e, a))),
+        "aside": _list(_row(SEAT, SEAT, _card)), "together": _bool})), _always),
+    ("stack", _list(_frame), _always),
+    ("ctx", CTX_INDEX, _always),
+    ("pending", _nullable(_pending), _always),
+    ("history", _list(_action), _always),
+    ("rng", RNG, _always),
+)
+
+
+# ------------------------------------------------------------------ restoring
 def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
             data: Mapping[str, Any]) -> S:
     """Rebuild a game from :func:`snapshot` output into ``blank(players, seed, dealer)``, a
-    state with nothing dealt; raises :class:`SnapshotError` unless the snapshot is complete
-    and consistent: of this rulebook with the same house rules and settings, every card of
-    the deck once, every seat, colour, program and pending decision valid."""
+    state with nothing dealt. Raises :class:`SnapshotError` naming the field unless the
+    snapshot is one the engine could have written for this rulebook (the same rules, house
+    rules and settings) at a point it can continue from."""
     if not isinstance(data, Mapping):
         raise SnapshotError(f"a snapshot is a mapping, not {type(data).__name__}")
     try:
-        if data.get("format") != FORMAT:
-            raise SnapshotError(f"unsupported snapshot format {data.get('format')!r}")
-        if data["rulebook"] != rulebook.name:
-            raise SnapshotError(f"snapshot is of rulebook {data['rulebook']!r}, "
-                                f"not {rulebook.name!r}")
-        if list(data["house"]) != list(rulebook.house) or \
-                dict(data["set"]) != dict(rulebook.overrides):
-            raise SnapshotError(f"snapshot is of {data['rulebook']} with house rules "
-                                f"{list(data['house'])} and settings {dict(data['set'])}, not "
-                                f"{list(rulebook.house)} and {dict(rulebook.overrides)}: load "
-                                "the rulebook with those (uno_rules.restore does)")
-        if type(data["players"]) is not int or data["players"] not in rulebook.player_counts():
-            raise SnapshotError(f"snapshot has {data['players']!r} players; {rulebook.name} "
-                                f"is for {rulebook.players_text()}")
-        game = blank(int(data["players"]), data["seed"], data["dealer"])
+        return _restore(blank, rulebook, data)
+    except RecursionError:
+        raise SnapshotError("malformed snapshot: nested too deeply") from None
 
-        def cards(names: list[str]) -> list[int]:
-            return [parse_whole_card(rulebook, n) for n in names]
 
-        if len(rulebook.sides) > 1:
-            game.turn_side(rulebook.sides.index(data["side"]))
-        if rulebook.discard_piles > 1:
-            discards = [cards(pile) for pile in data["discards"]]
-            colors = [int(c) for c in data["colors"]]
-            focus = int(data["focus"])
-            discards[focus] = cards(data["discard"])
-        else:
-            discards, colors, focus = [cards(data["discard"])], [data["color"]], 0
-        hands, draw_pile, out = [cards(h) for h in data["hands"]], cards(data["draw_pile"]), \
-            cards(data["out"])
-        piles = [cards(data["piles"][name]) for name in rulebook.piles] \
-            if rulebook.piles else None
-        try:
-            game.lay_out(hands, draw_pile, discards, colors, focus=focus, out=out, piles=piles)
-        except ValueError as exc:
-            raise SnapshotError(f"snapshot does not fit the rulebook: {exc}") from None
-        for key in ("color", "direction", "turn_to", "uno_open", "turns", "over"):
-            setattr(game, key, data[key])
-        game.skips = [int(s) for s in data["skips"]]
-        game.first_turns = int(data.get("first_turns", 0))
-        if data["result"] is not None:
-            game.result = Result(tuple(data["result"][0]), data["result"][1])
-        ctxs = [Ctx.from_json(c) for c in data["ctxs"]]
+def rules_of(data: Mapping[str, Any]) -> tuple[str, list[str], dict[str, Any]]:
+    """The rulebook a snapshot says it was made under: its source (or name), house rules
+    and settings, each checked as :data:`FIELDS` declares (for :func:`uno_rules.restore`,
+    which trusts them)."""
+    if not isinstance(data, Mapping):
+        raise SnapshotError(f"a snapshot is a mapping, not {type(data).__name__}")
+    _format(data)
+    checks = {key: check for key, check, _ in FIELDS}
+    env = Env(None)  # type: ignore[arg-type]  # these fields don't depend on the rulebook
+    got = {}
+    for key in ("rulebook", "source", "house", "set"):
+        if key not in data:
+            raise SnapshotError(f"snapshot field {key!r} is missing")
+        got[key] = checks[key](data[key], env, key)
+    return got["source"] or got["rulebook"], got["house"], got["set"]
 
-        def pending(p: Any) -> Any:
-            if p is None:
-                return None
-            return ask_from_json(p["kind"], p["seat"],
-                                 None if p["ctx"] is None else ctxs[p["ctx"]], p["data"])
 
-        game.stack = [[f[0], f[1], pending(f[2]) if f[0] < 0 else ctxs[f[2]]]
-                      for f in data["stack"]]
-        game.ctx = ctxs[data["ctx"]]
-        game.pending = pending(data["pending"])
-        game.out_seats = list(data["out_seats"])
-        game.eliminated = list(data["eliminated"])
-        total, value, sctx, penalty = data["stack_draw"]
-        game.stack_total, game.stack_value, game.stack_penalty = total, value, penalty
-        game.stack_ctx = None if sctx is None else ctxs[sctx]
-        game.giving = [{"queue": [list(q) for q in g["queue"]],
-                        "aside": [[a, b, parse_whole_card(rulebook, c)]
-                                  for a, b, c in g["aside"]],
-                        "together": g["together"]} for g in data["giving"]]
-        game.history = [Action.parse(a) for a in data["history"]]
-        version, internal, gauss = data["rng"]
+def _format(data: Mapping[str, Any]) -> None:
+    if data.get("format") != FORMAT or type(data.get("format")) is not int:
+        raise SnapshotError(f"snapshot field 'format': unsupported snapshot format "
+                            f"{_show(data.get('format'))} (this version reads format {FORMAT})")
+
+
+def _restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
+             data: Mapping[str, Any]) -> S:
+    _format(data)
+    env = Env(rulebook)
+    declared = {key for key, _, present in FIELDS if present(rulebook)} | {"format"}
+    for key in data:
+        if key not in declared:
+            raise SnapshotError(f"snapshot field {_show(key)}: not a field of a snapshot "
+                                f"of {rulebook.name}")
+    v: dict[str, Any] = {}
+    for key, check, present in FIELDS:
+        if present(rulebook):
+            if key not in data:
+                raise SnapshotError(f"snapshot field {key!r} is missing")
+            v[key] = check(data[key], env, key)
+        if key == "digest":
+            _same_rules(rulebook, v)
+    game = _build(blank, rulebook, v)
+    problem = _inconsistency(game, v)
+    if problem:
+        raise SnapshotError(f"snapshot field {problem[0]!r}: {problem[1]}")
+    again = snapshot(game)  # the state restored must be the one the snapshot describes
+    for key, value in again.items():  # (but the rules may come from another place)
+        if key != "source" and value != data[key]:
+            raise SnapshotError(f"snapshot field {key!r}: not what the engine writes for the "
+                                f"state the snapshot describes (an item unused, repeated or "
+                                f"out of place)")
+    return game
+
+
+def _same_rules(rulebook: Rules, v: Mapping[str, Any]) -> None:
+    """Refuse a snapshot made under another rulebook, house rules or settings."""
+    if v["rulebook"] != rulebook.name:
+        raise SnapshotError(f"snapshot field 'rulebook': the snapshot is of rulebook "
+                            f"{v['rulebook']!r}, not {rulebook.name!r}")
+    differ = [f"house rules {v['house']} (this rulebook: {list(rulebook.house)})"
+              if v["house"] != list(rulebook.house) else "",
+              f"settings {v['set']} (this rulebook: {dict(rulebook.overrides)})"
+              if v["set"] != dict(rulebook.overrides) else ""]
+    if any(differ):
+        raise SnapshotError(f"snapshot fields 'house'/'set': the snapshot was made under "
+                            f"{' and '.join(d for d in differ if d)}: load the rulebook "
+                            "with those (uno_rules.restore does)")
+    if v["digest"] != digest(rulebook):
+        raise SnapshotError(f"snapshot field 'digest': the snapshot was made under other rules "
+                            f"than this {rulebook.name!r} (the same name, house rules and "
+                            "settings, but another file or version of it)")
+
+
+def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str, Any]) -> S:
+    """The state the checked fields describe."""
+    game = blank(v["players"], v["seed"], v["dealer"])
+    if len(rb.sides) > 1:
+        game.turn_side(rb.sides.index(v["side"]))
+    if rb.discard_piles > 1:
+        discards, colors, focus = v["discards"], v["colors"], v["focus"]
+        discards[focus] = v["discard"]
+    else:
+        discards, colors, focus = [v["discard"]], [v["color"]], 0
+    piles = [v["piles"][name] for name in rb.piles] if rb.piles else None
+    game.lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
+                 piles=piles)
+    for key in ("color", "direction", "turn_to", "uno_open", "turns", "over", "first_turns",
+                "skips", "out_seats", "eliminated"):
+        setattr(game, key, v[key])
+    if v["result"] is not None:
+        game.result = Result(tuple(v["result"][0]), v["result"][1])
+    ctxs = [Ctx.from_json(c) for c in v["ctxs"]]
+
+    def pending(p: Any) -> Any:
+        return None if p is None else ask_from_json(
+            p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]], p["data"])
+
+    game.stack = [[f[0], f[1], pending(f[2]) if f[0] < 0 else ctxs[f[2]]] for f in v["stack"]]
+    game.ctx = ctxs[v["ctx"]]
+    game.pending = pending(v["pending"])
+    total, value, sctx, penalty = v["stack_draw"]
+    game.stack_total, game.stack_value, game.stack_penalty = total, value, penalty
+    game.stack_ctx = None if sctx is None else ctxs[sctx]
+    game.giving = [{"queue": g["queue"], "aside": g["aside"], "together": g["together"]}
+                   for g in v["giving"]]
+    game.history = v["history"]
+    version, internal, gauss = v["rng"]
+    try:
         game.rng.setstate((version, tuple(internal), gauss))
-        problem = _inconsistency(game)
-        if problem:
-            raise SnapshotError(f"inconsistent snapshot: {problem}")
-        return game
-    except SnapshotError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, NotationError) as exc:
-        raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise SnapshotError(f"snapshot field 'rng': not a random generator's state ({exc})"
+                            ) from None
+    return game
 
 
-def _inconsistency(game: State) -> str | None:
-    """What makes a restored state impossible (None when it is consistent)."""
-    rb, n = game.rulebook, game.players
-
-    def seat(value: Any) -> bool:
-        return type(value) is int and 0 <= value < n
-
-    if len(game.hands) != n:
-        return f"{len(game.hands)} hands for {n} players"
+def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The field that makes a restored state one the engine can't reach or continue from,
+    and why (None when it is consistent)."""
+    rb, hands = game.rulebook, game.hands
     faces = sorted(f for card in game.all_cards() for f in rb.cards[card])
     if faces != sorted(rb.deck_faces()):
-        return "its cards are not the deck's: a card is missing, repeated or foreign"
-    colors = set(rb.side_colors[game.side]) | {NO_COLOR}
-    if any(type(c) is not int or c not in colors for c in [game.color, *game.colors]):
-        return f"colour {game.color!r} is not one of the side in play"
-    if game.direction not in (1, -1) or type(game.direction) is not int:
-        return f"direction {game.direction!r} is not 1 or -1"
-    if not all(seat(s) for s in [*game.skips, *game.out_seats, *game.eliminated]) or \
-            not (game.turn_to is None or seat(game.turn_to)) or \
-            not (game.uno_open == -1 or seat(game.uno_open)):
-        return "a seat that is not one of the players"
-    if any(game.hands[s] for s in game.eliminated):
-        return "a knocked-out player holds cards"
-    if type(game.turns) is not int or game.turns < 0 or type(game.over) is not bool:
-        return "turns or over of the wrong type"
-    if not 0 <= game.focus < rb.discard_piles:
-        return f"discard pile {game.focus} in focus, of {rb.discard_piles}"
-    contexts = [game.ctx] + [f[2] for f in game.stack if f[0] >= 0]
-    contexts += [a.ctx for a in (game.pending, *[f[2] for f in game.stack if f[0] < 0])
-                 if a is not None and a.ctx is not None]
-    for ctx in contexts:
-        if not seat(ctx.actor) or not -1 <= ctx.face < len(rb.cards) or \
-                not 0 <= ctx.pile < rb.discard_piles:
-            return "a card being resolved has an impossible player, card or pile"
-    for program, pc, _ in game.stack:
-        if program != -1 and not (0 <= program < len(rb.programs)
-                                  and 0 <= pc <= len(rb.programs[program])):
-            return f"an effect frame at program {program}, step {pc}, that does not exist"
-    pending = game.pending
+        return "hands", ("its cards are not the deck's: a card is missing, repeated or "
+                         f"foreign ({_card_difference(rb, game.all_cards())})")
+    for key, seats in (("eliminated", game.eliminated), ("out_seats", game.out_seats)):
+        for seat in seats:
+            if hands[seat]:
+                return key, f"seat {seat} holds cards"
+    if game.turn_to is not None and not hands[game.turn_to]:
+        return "turn_to", f"the next turn goes to seat {game.turn_to}, who holds no cards"
+    if game.uno_open in game.eliminated:
+        return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
+    if set(game.eliminated) & set(game.out_seats):
+        return "out_seats", "a seat both out and knocked out"
+    if rb.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]:
+        return "stack_draw", f"a stacked draw {v['stack_draw']} in rules without stacking"
+    for i, giving in enumerate(game.giving):
+        for j, (giver, to, _) in enumerate(giving["aside"]):
+            if to != game.partner(giver):
+                return f"giving[{i}].aside[{j}]", f"seat {giver} gives to seat {to}, " \
+                    f"not its partner {game.partner(giver)}"
+    for j, (program, _, held) in enumerate(game.stack):
+        if program < 0:
+            problem = _ask_problem(game, held, f"stack[{j}][2]")
+            if problem:
+                return problem
     if game.over:
-        if game.result is None or not all(seat(s) for s in game.result.winners):
-            return "a round over with no valid result"
+        return _result_problem(game)
+    if game.result is not None:
+        return "result", "a result while the round goes on (over is false)"
+    if game.pending is None:
+        return "pending", "no decision while the round goes on (over is false)"
+    in_play = {game.team_of(s) for s in range(game.players) if s not in game.eliminated}
+    if len(in_play) < 2 or not any(hands):
+        return "hands", "the round goes on with nobody left to play against"
+    problem = _ask_problem(game, game.pending, "pending")
+    if problem:
+        return problem
+    if game.pending.kind == "turn":
+        if game.stack:
+            return "stack", "effect steps still to run at the start of a turn"
+        if game.turn_to is not None or game.skips:
+            return "turn_to" if game.skips == [] else "skips", \
+                "a turn pending, yet the turn after the last card is still to be settled"
+        for seat in range(game.players):
+            if seat not in game.eliminated and not hands[seat] and game.round_ends_with(seat):
+                return "hands", f"seat {seat} has gone out, yet the round goes on"
+    try:
+        options = game.pending.options(game)
+    except (LookupError, ValueError, TypeError, AttributeError, AssertionError):
+        options = []
+    if not options:
+        return "pending", f"a {game.pending.kind} decision with no option"
+    return None
+
+
+def _card_difference(rb: Rules, cards: list[int]) -> str:
+    from collections import Counter
+
+    have, deck = Counter(cards), Counter(rb.deck)
+    for card in sorted(set(have) | set(deck)):
+        if have[card] != deck[card]:
+            return f"{rb.card_name(card)!r} {have[card]} times, the deck has {deck[card]}"
+    return "faces of another side"
+
+
+def _steps(rb: Rules, op: str) -> list[Any]:
+    return [step.args for program in rb.programs for step in program if step.op == op]
+
+
+def _ask_problem(game: State, ask: Any, at: str) -> tuple[str, str] | None:
+    """What is wrong with a decision pending (or waiting in a frame to be resumed)."""
+    rb, seat, ctx, kind = game.rulebook, ask.seat, ask.ctx, ask.kind
+    if seat in game.eliminated:
+        return f"{at}.seat", f"seat {seat} is knocked out, yet decides"
+    if kind == "turn":
+        if ctx is not None:
+            return f"{at}.ctx", "a turn is about no card"
+        if not game.hands[seat]:
+            return f"{at}.seat", f"seat {seat} holds no cards, yet has a turn"
         return None
-    if pending is None:
-        return "a round going on with no pending decision"
-    return _pending_problem(game, pending, seat)
+    if ctx is None:
+        return f"{at}.ctx", f"a {kind} decision about no card"
+    if kind in ("give", "forced_play", "drawn") and not game.hands[seat]:
+        return f"{at}.seat", f"seat {seat} holds no cards, yet must {kind.replace('_', ' ')}"
+    if kind == "drawn" and (seat != ctx.actor or ask.card != ctx.drawn or
+                            ask.card not in game.hands[seat]):
+        return f"{at}.data", "the drawn card offered is not the one its player drew and holds"
+    if kind == "challenge" and ((ask.guilty, ask.innocent, ask.accepted) not in {
+            (s["guilty"], s["innocent"], s["accepted"]) for s in _steps(rb, "challenge")}
+            or seat != ctx.challenger):
+        return f"{at}.data", "a challenge whose outcomes are not those of a challenge step"
+    if kind == "target" and (seat in ask.seats or
+                             any(s in game.eliminated for s in ask.seats)):
+        return f"{at}.data", "a choice among seats that can't be chosen"
+    if kind == "contest" and (seat != ctx.actor or ask.seats[0] != seat):
+        return f"{at}.data", "a contest not between the card's player and another"
+    if kind == "forced_play" and (ask.player != ctx.actor or ask.otherwise not in {
+            s["else"] for s in _steps(rb, "partner_plays")}):
+        return f"{at}.data", "a forced play no partner_plays step asks for"
+    if kind == "give" and not (game.giving and game.giving[-1]["queue"] and
+                               game.giving[-1]["queue"][0][0] == seat):
+        return f"{at}.seat", f"seat {seat} gives a card nobody asked it for"
+    return None
 
 
-def _pending_problem(game: State, pending: Any, seat: Callable[[Any], bool]) -> str | None:
-    """What is wrong with the pending decision (None when it can be answered)."""
-    rb = game.rulebook
-    if not (seat(pending.seat) or (pending.seat is None and pending.kind == "contest")):
-        return f"a {pending.kind} decision for seat {pending.seat!r}"
-    data = pending.data()
-    programs = range(len(rb.programs))
-    if pending.kind == "drawn" and pending.card not in game.hands[pending.seat]:
-        return "the drawn card offered is not in the player's hand"
-    if pending.kind in ("target", "contest") and not all(seat(s) for s in data):
-        return f"a {pending.kind} among seats that are not players"
-    if pending.kind == "challenge" and not all(p in programs for p in data):
-        return "a challenge whose outcomes are not programs of the rulebook"
-    if pending.kind != "turn" and pending.ctx is None:
-        return f"a {pending.kind} decision about no card"
+def _result_problem(game: State) -> tuple[str, str] | None:
+    """What is wrong with the result of a round that is over."""
+    result, hands = game.result, game.hands
+    if result is None:
+        return "result", "a round over with no result"
+    if game.pending is not None or game.stack or game.giving or game.uno_open != -1:
+        return "pending", "a decision or effect pending in a round that is over"
+    winners = list(result.winners)
+    if winners != game.teammates(winners[0]):
+        return "result", f"winners {winners} are not a team of the rulebook"
+    standing = {game.team_of(s) for s in range(game.players) if s not in game.eliminated}
+    went_out = any(not hands[s] and game.round_ends_with(s) for s in winners)
+    if not went_out and standing - {game.team_of(winners[0])}:
+        return "result", f"winners {winners} neither went out nor are the last standing"
+    points = sum(game.faces[c].points for s, h in enumerate(hands) if s not in winners
+                 for c in h) + game.rulebook.settings.knockout_points * \
+        sum(s not in winners for s in game.eliminated)
+    if result.points != points:
+        return "result", f"{result.points} points, where the hands left count {points}"
     return None
 
 

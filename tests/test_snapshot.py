@@ -1,0 +1,352 @@
+"""Snapshots that can't lie: restoring checks every field against what the engine could
+have reached and can continue from, and refuses anything else with a SnapshotError naming
+the field. One test per class of tampered snapshot that used to be accepted (and crash or
+stall later), then a property test that tampers one random field of random mid-game
+snapshots of every shipped rulebook.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_properties import MAX_ACTIONS, RULEBOOKS, VARIANTS, _check_result, check_step, examples
+
+import uno_rules
+from uno_rules import SnapshotError
+from uno_rules.simulate import POLICIES, random_moves
+
+CLASSIC = uno_rules.load_rulebook("classic")
+SEVEN_ZERO = uno_rules.load_rulebook("classic", house=("seven_zero",))
+
+
+def _game_at(rulebook: uno_rules.Rulebook, kind: str, players: int = 4) -> uno_rules.Game:
+    """A game whose pending decision is of ``kind`` (found by random play)."""
+    for seed in range(500):
+        game = rulebook.new_game(players, seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if game.over or game.decision.kind == kind:
+                break
+            random_moves(game, rng, 1)
+        if not game.over and game.decision.kind == kind:
+            return game
+    raise AssertionError(f"no {kind} decision found")
+
+
+def _snapshot(rulebook: uno_rules.Rulebook = CLASSIC, kind: str = "turn") -> dict[str, Any]:
+    return json.loads(json.dumps(_game_at(rulebook, kind).snapshot()))
+
+
+def _refused(snapshot: dict[str, Any], match: str,
+             rulebook: uno_rules.Rulebook = CLASSIC) -> None:
+    """Refused with a SnapshotError matching ``match``, and the snapshot left as it was."""
+    before = copy.deepcopy(snapshot)
+    with pytest.raises(SnapshotError, match=match):
+        rulebook.restore(snapshot)
+    assert snapshot == before
+
+
+def test_a_sound_snapshot_restores_and_writes_itself_back() -> None:
+    for kind in ("turn", "color", "challenge"):
+        snapshot = _snapshot(kind=kind)
+        assert CLASSIC.restore(snapshot).snapshot() == snapshot
+        assert uno_rules.restore(snapshot).snapshot() == snapshot
+
+
+# ------------------------------------------------------ the classes that crashed or stalled
+def test_a_frame_that_resumes_no_decision() -> None:
+    """`stack: [[-1,0,null]]` gave a round with no decision that is not over."""
+    snapshot = _snapshot()
+    snapshot["stack"] = [[-1, 0, None]]
+    _refused(snapshot, r"^snapshot field 'stack\[0\]': expected \[-1, 0, the decision it "
+                       r"resumes\], got \[-1, 0, None\]$")
+
+
+def test_a_target_decision_with_no_seat_to_name() -> None:
+    snapshot = _snapshot(SEVEN_ZERO, "target")
+    snapshot["pending"]["data"] = []
+    _refused(snapshot, r"^snapshot field 'pending.data': expected a list of at least 1, got 0 "
+                       r"items$", SEVEN_ZERO)
+    snapshot["pending"]["data"] = [snapshot["pending"]["seat"]]  # naming oneself
+    _refused(snapshot, r"^snapshot field 'pending.data': a choice among seats that can't be "
+                       r"chosen$", SEVEN_ZERO)
+
+
+def _finished() -> dict[str, Any]:
+    game = CLASSIC.new_game(3, 5)
+    random_moves(game, random.Random(5), MAX_ACTIONS)
+    assert game.over
+    return json.loads(json.dumps(game.snapshot()))
+
+
+def test_a_result_with_no_winners_or_the_wrong_points_or_on_a_round_going_on() -> None:
+    assert CLASSIC.restore(_finished()).result is not None
+    snapshot = _finished()
+    snapshot["result"][0] = []
+    _refused(snapshot, r"^snapshot field 'result\[0\]': expected a list of at least 1")
+    snapshot = _finished()
+    snapshot["result"][1] += 1
+    _refused(snapshot, r"^snapshot field 'result': \d+ points, where the hands left count \d+$")
+    snapshot = _finished()
+    snapshot["result"][0] = [s for s in range(3) if s not in snapshot["result"][0]][:1]
+    _refused(snapshot, "^snapshot field 'result': winners .* neither went out nor are the "
+                       "last standing$")
+    snapshot = _finished()
+    snapshot["result"] = None
+    _refused(snapshot, "^snapshot field 'result': a round over with no result$")
+    going = _snapshot()
+    going["result"] = [[0], 10]
+    _refused(going, "^snapshot field 'result': a result while the round goes on")
+
+
+def test_out_seats_naming_a_seat_that_holds_cards() -> None:
+    snapshot = _snapshot()
+    snapshot["out_seats"] = [1]
+    _refused(snapshot, "^snapshot field 'out_seats': seat 1 holds cards$")
+    snapshot = _snapshot()
+    snapshot["eliminated"] = [2]
+    _refused(snapshot, "^snapshot field 'eliminated': seat 2 holds cards$")
+
+
+def test_every_hand_empty() -> None:
+    snapshot = _snapshot()
+    for hand in snapshot["hands"]:
+        snapshot["draw_pile"] += hand
+        hand.clear()
+    _refused(snapshot, "^snapshot field '(hands|pending.seat)': ")
+    snapshot = _snapshot()  # one hand empty at a turn: that player went out
+    seat = (snapshot["pending"]["seat"] + 1) % 4
+    snapshot["draw_pile"] += snapshot["hands"][seat]
+    snapshot["hands"][seat] = []
+    _refused(snapshot, f"^snapshot field 'hands': seat {seat} has gone out, yet the round "
+                       "goes on$")
+
+
+def test_the_next_turn_going_to_a_player_who_is_out() -> None:
+    """A turn given to a seat with no cards (a knocked-out or out player) broke the round."""
+    snapshot = _snapshot(kind="color")
+    seat = (snapshot["pending"]["seat"] + 2) % 4
+    snapshot["draw_pile"] += snapshot["hands"][seat]
+    snapshot["hands"][seat] = []
+    snapshot["out_seats"] = [seat]
+    snapshot["turn_to"] = seat
+    _refused(snapshot, f"^snapshot field 'turn_to': the next turn goes to seat {seat}, who "
+                       "holds no cards$")
+    snapshot = _snapshot()
+    snapshot["turn_to"] = (snapshot["pending"]["seat"] + 1) % 4
+    _refused(snapshot, "^snapshot field 'turn_to': a turn pending, yet the turn after the "
+                       "last card is still to be settled$")
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("dealer", 1.5, "snapshot field 'dealer': expected a seat 0-3, got 1.5"),
+    ("dealer", True, "snapshot field 'dealer': expected a seat 0-3, got True"),
+    ("dealer", 4, "snapshot field 'dealer': expected a seat 0-3, got 4"),
+    ("players", True, "snapshot field 'players': expected a number of players for classic "
+                      "(2-10), got True"),
+    ("turns", -1, "snapshot field 'turns': expected a whole number >= 0, got -1"),
+    ("turns", 2.0, "snapshot field 'turns': expected a whole number >= 0, got 2.0"),
+    ("over", 0, "snapshot field 'over': expected true or false, got 0"),
+    ("uno_open", 7, "snapshot field 'uno_open': expected a seat 0-3 or -1 (none), got 7"),
+    ("turn_to", "1", "snapshot field 'turn_to': expected a seat 0-3, got '1'"),
+    ("ctx", 5, "snapshot field 'ctx': expected an index into ctxs 0-0, got 5"),
+])
+def test_types_and_ranges_bool_is_not_int_and_a_float_is_not_a_seat(
+        field: str, value: object, message: str) -> None:
+    snapshot = _snapshot()
+    snapshot[field] = value
+    _refused(snapshot, f"^{re.escape(message)}$")
+
+
+def test_challenge_outcomes_that_no_challenge_step_has() -> None:
+    snapshot = _snapshot(kind="challenge")
+    snapshot["pending"]["data"] = [0, 0, 0]
+    _refused(snapshot, "^snapshot field 'pending.data': a challenge whose outcomes are not "
+                       "those of a challenge step$")
+
+
+def test_what_raised_recursion_os_or_value_errors_is_a_snapshot_error() -> None:
+    deep: Any = []
+    for _ in range(100_000):
+        deep = [deep]
+    for field, value in (("set", {"hand_size": deep}), ("hands", deep), ("ctxs", deep),
+                         ("pending", {"kind": "turn", "seat": 0, "ctx": None, "data": deep})):
+        snapshot = _snapshot()
+        snapshot[field] = value
+        with pytest.raises(SnapshotError, match=f"snapshot field '{field}"):
+            CLASSIC.restore(snapshot)
+    for source in ("classic\0.yaml", "x" * 5000, "/"):
+        snapshot = _snapshot()
+        snapshot["source"] = source
+        with pytest.raises(SnapshotError, match="source|can't load the snapshot's rulebook"):
+            uno_rules.restore(snapshot)
+    snapshot = _snapshot()
+    snapshot["rng"][1][5] = -1
+    _refused(snapshot, r"^snapshot field 'rng\[1\]': expected 624 numbers")
+    snapshot = _snapshot()
+    snapshot["history"] = ["9" * 5000 + " draw"]
+    _refused(snapshot, r"^snapshot field 'history\[0\]': expected a string of at most 200")
+    snapshot = _snapshot()
+    snapshot["house"] = "stacking"  # list("stacking") would name eight overlays
+    with pytest.raises(SnapshotError, match="^snapshot field 'house': expected a list"):
+        uno_rules.restore(snapshot)
+
+
+def test_missing_unknown_and_unused_items() -> None:
+    snapshot = _snapshot()
+    del snapshot["skips"]
+    _refused(snapshot, "^snapshot field 'skips' is missing$")
+    snapshot = _snapshot()
+    snapshot["cheat"] = 1
+    _refused(snapshot, "^snapshot field 'cheat': not a field of a snapshot of classic$")
+    snapshot = _snapshot()
+    snapshot["ctxs"].append(snapshot["ctxs"][0])  # a card context nothing refers to
+    _refused(snapshot, "^snapshot field 'ctxs': not what the engine writes")
+    snapshot = _snapshot()
+    snapshot["pending"]["data"] = 3  # a turn carries no data
+    _refused(snapshot, r"^snapshot field 'pending.data': expected one of None, got 3$")
+
+
+# ------------------------------------------------------------ the rules it was made under
+def test_rulebook_restore_refuses_other_rules_and_names_what_differs(tmp_path: Path) -> None:
+    stacking = uno_rules.load_rulebook("classic", house=("stacking",))
+    snapshot = json.loads(json.dumps(stacking.new_game(4, 1).snapshot()))
+    _refused(snapshot, r"^snapshot fields 'house'/'set': the snapshot was made under house "
+                       r"rules \['stacking'\] \(this rulebook: \[\]\)")
+    assert uno_rules.restore(snapshot).rulebook.house == ("stacking",)  # trusts the snapshot
+    five = uno_rules.load_rulebook("classic", settings={"hand_size": "5"})
+    _refused(five.new_game(3, 1).snapshot(), r"settings \{'hand_size': '5'\} \(this "
+                                             r"rulebook: \{\}\)")
+    pokemon = uno_rules.load_rulebook("pokemon").new_game(3, 1).snapshot()
+    _refused(pokemon, "^snapshot field 'rulebook': the snapshot is of rulebook 'pokemon', "
+                      "not 'classic'$")
+    # Another file that calls itself classic: the same name, house rules and settings.
+    impostor = tmp_path / "impostor.yaml"
+    impostor.write_text("name: classic\nextends: classic\nsettings: {uno_penalty: 4}\n")
+    other = uno_rules.load_rulebook(impostor)
+    assert other.name == "classic" and other.house == () and not other.overrides
+    _refused(other.new_game(4, 1).snapshot(), "^snapshot field 'digest': the snapshot was made "
+                                              "under other rules than this 'classic'")
+    again = uno_rules.load_rulebook(impostor)  # the same rules loaded again: the same digest
+    assert again.restore(other.new_game(4, 1).snapshot()).rulebook is again
+    # The same rules from another place: the digest is of the rules, not of where they were.
+    by_path = uno_rules.load_rulebook(Path(uno_rules.__file__).parent / "rulebooks" /
+                                      "classic.yaml")
+    assert by_path.source != CLASSIC.source
+    assert by_path.restore(_snapshot()).rulebook is by_path
+
+
+def test_lying_about_the_rules_is_caught_by_the_digest() -> None:
+    stacking = uno_rules.load_rulebook("classic", house=("stacking",))
+    snapshot = json.loads(json.dumps(stacking.new_game(4, 1).snapshot()))
+    snapshot["house"] = []  # as if it were a plain classic game
+    with pytest.raises(SnapshotError, match="^snapshot field 'digest'"):
+        uno_rules.restore(snapshot)
+
+
+# ------------------------------------------------------------ tampering, as a property
+def _paths(value: Any, at: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    out = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*at, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _paths(item, (*at, i))
+    return out
+
+
+def _tamper(data: st.DataObject, snapshot: dict[str, Any]) -> str:
+    """Change one field of ``snapshot`` in place, drawn from its own structure; says what."""
+    key = data.draw(st.sampled_from(sorted(snapshot)), label="field")
+    path = data.draw(st.sampled_from(_paths(snapshot[key], (key,))), label="path")
+    parent: Any = snapshot
+    for step in path[:-1]:
+        parent = parent[step]
+    old = parent[path[-1]]
+    ops = ["replace", "delete"] + (["remove item", "repeat item"] if isinstance(old, list)
+                                   and old else [])
+    op = data.draw(st.sampled_from(ops), label="op")
+    if op == "delete":
+        del parent[path[-1]]
+    elif op == "remove item":
+        old.pop(data.draw(st.integers(0, len(old) - 1), label="item"))
+    elif op == "repeat item":
+        old.insert(data.draw(st.integers(0, len(old)), label="at"),
+                   copy.deepcopy(data.draw(st.sampled_from(old), label="item")))
+    else:
+        elsewhere = [p for p in _paths(snapshot, ()) if p]
+        other = data.draw(st.sampled_from(elsewhere), label="from")
+        found: Any = snapshot
+        for step in other:
+            found = found[step]
+        near = [old + d for d in (-1, 1, snapshot["players"])] \
+            if type(old) is int else []
+        new = data.draw(st.sampled_from([
+            None, True, False, 1.5, -1, 0, 1, 2, 3, 10**6, "x", "red 5", [], {}, [0],
+            [[-1, 0, None]], copy.deepcopy(found), *near]), label="value")
+        parent[path[-1]] = new
+        return f"{'.'.join(map(str, path))}: {old!r} -> {new!r}"[:200]
+    return f"{op} at {'.'.join(map(str, path))}"
+
+
+def _play_to_the_end(game: uno_rules.Game, seed: int) -> None:
+    """Random legal play (out-of-turn actions included), the invariants checked throughout."""
+    rng, full = random.Random(seed), sorted(game.rulebook.deck)
+    choose = POLICIES["play_first"]
+    for _ in range(MAX_ACTIONS):
+        check_step(game, full)
+        if game.over:
+            _check_result(game)
+            return
+        legal = game.legal_actions()
+        game.apply(rng.choice(legal) if rng.random() < 0.2 else choose(game, rng))
+    check_step(game, full)  # still going: a stalled game, which is allowed
+
+
+@settings(max_examples=examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(0, 250), st.data())
+def test_a_tampered_snapshot_is_refused_or_plays_to_its_end(
+        variant: tuple[str, tuple[str, ...]], seed: int, cut: int, data: st.DataObject) -> None:
+    rulebook = RULEBOOKS[variant]
+    players = data.draw(st.sampled_from(rulebook.player_counts()), label="players")
+    game = rulebook.new_game(players, seed)
+    random_moves(game, random.Random(seed), cut)
+    snapshot = json.loads(json.dumps(game.snapshot()))
+    what = _tamper(data, snapshot)
+    before = copy.deepcopy(snapshot)
+    try:
+        restored = rulebook.restore(snapshot)
+    except SnapshotError as exc:
+        assert str(exc) and "\n" not in str(exc)
+        assert snapshot == before, "a refused restore changed the snapshot"
+        return
+    # It describes exactly the state restored (its `source` says only where rules were).
+    assert {**restored.snapshot(), "source": snapshot.get("source")} == snapshot, what
+    _play_to_the_end(restored, seed)
+
+
+def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
+    """A new State field must be written and checked too: each one (but the rulebook's own
+    derived tables and the event log) is a declared snapshot field, or part of one."""
+    from uno_rules.snapshot import FIELDS
+    from uno_rules.state import State
+
+    part_of = {"rulebook": "digest", "stack_total": "stack_draw", "stack_value": "stack_draw",
+               "stack_ctx": "stack_draw", "stack_penalty": "stack_draw", "log": None}
+    declared = {key for key, _, _ in FIELDS}
+    for name in set(State.__slots__) - State.DERIVED:
+        assert part_of.get(name, name) in declared | {None}, f"State.{name} is not declared"
+    for variant, rulebook in RULEBOOKS.items():  # and what snapshot() writes is declared
+        written = set(rulebook.new_game(rulebook.player_counts()[0], 1).snapshot())
+        assert written - {"format"} == {k for k, _, present in FIELDS if present(rulebook)}, \
+            variant
