@@ -32,14 +32,14 @@ GAME_ACTIONS = 20_000  # actions in one round (tens of microseconds each at most
 class Game(Runner):
     """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
 
-    __slots__ = ("_decision", "_turns", "steps", "max_steps", "max_actions", "stalled")
+    __slots__ = ("_decision", "_turns", "steps_left", "max_steps", "max_actions", "stalled")
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True, max_steps: int | None = None,
                  max_actions: int | None = None, _deal: bool = True):
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
-        self.steps = 0  # effect steps run so far
         self.max_steps = GAME_STEPS if max_steps is None else max_steps
+        self.steps_left = self.max_steps  # what the round may still run
         self.max_actions = GAME_ACTIONS if max_actions is None else max_actions
         # The budget that ran out, "steps" or "actions", if the round stopped before its end.
         self.stalled: str | None = None
@@ -109,9 +109,10 @@ class Game(Runner):
                 pending = self.pending
                 self.pending = None
                 pending.answer(self, action)  # type: ignore[union-attr]
-                self.history.append(action)
+                history = self.history
+                history.append(action)
                 self._decision = None
-                if len(self.history) >= self.max_actions and not self.over:
+                if len(history) >= self.max_actions and not self.over:
                     self._stall("actions")
                 return
         if isinstance(action, str):
@@ -234,13 +235,13 @@ class Game(Runner):
         """Run effect frames until a decision is needed or the effect is done."""
         stack, programs = self.stack, self.rulebook.programs
         # This action's budget, or what is left of the round's when that is less.
-        left = self.max_steps - self.steps
+        left = self.steps_left
         start = budget = RUN_BUDGET if left > RUN_BUDGET else left
         while stack:
             budget -= 1
             if budget < 0:
                 if start < RUN_BUDGET:  # the round's budget ran out, not the action's
-                    self.steps += start
+                    self.steps_left = left - start
                     self._stall("steps")
                     return
                 self._runaway(stack[-1])
@@ -249,7 +250,7 @@ class Game(Runner):
             if pid < 0:  # an out-of-turn action's steps are done: resume what was pending
                 stack.pop()
                 self.pending = ctx
-                self.steps += start - budget
+                self.steps_left = left - start + budget
                 return
             program = programs[pid]
             if pc >= len(program):
@@ -266,9 +267,9 @@ class Game(Runner):
                 self.focus_on(ctx.pile)
             step.run(self, ctx, step)
             if self.pending is not None:
-                self.steps += start - budget
+                self.steps_left = left - start + budget
                 return
-        self.steps += start - budget
+        self.steps_left = left - start + budget
         self._resolved()
 
     def _runaway(self, frame: list[Any]) -> None:
@@ -291,6 +292,11 @@ class Game(Runner):
         self.stack.clear()
         self._decision = None
         self.stalled = budget
+
+    @property
+    def steps(self) -> int:
+        """The effect steps the round has run (since it was dealt or restored)."""
+        return self.max_steps - self.steps_left
 
     def stalled_reason(self) -> str | None:
         """Why the round stopped before its end, in words (None if it didn't)."""
