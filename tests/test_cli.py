@@ -610,6 +610,28 @@ def test_ctrl_c_in_simulate_prints_the_games_finished_and_exits_130(as_json: boo
     raise AssertionError("no game finished in 15 s")
 
 
+def test_ctrl_c_outside_simulate_is_one_line_and_exits_130() -> None:
+    """Ctrl-C in any other command (here `play` waiting for an answer): exactly one line,
+    `interrupted`, on a stderr that is not a terminal (click's own Abort wrote an empty
+    line first: two lines)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "uno_rules.cli", "play", "classic",
+                             "--seed", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:  # wait for the first prompt's options
+        if "draw" in line:
+            break
+    time.sleep(0.5)  # let it reach input()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and err == "interrupted\n", repr(err)
+
+
 def test_a_closed_pipe_ends_quietly_with_exit_1() -> None:
     """The reader went away (`uno-rules schema | head -1`): nothing more to say to anyone,
     no traceback, no internal error."""

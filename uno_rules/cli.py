@@ -74,9 +74,19 @@ set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a setting or option of the rulebook (repeatable).")
 
 
+class _Interrupted(Exception):
+    """Ctrl-C, carried past click's own handler (which writes an empty line first)."""
+
+
 class _Cli(click.Group):
     """The command group, with one-line errors and the documented exit codes whoever calls
     it (the console script, ``python -m``, or click's test runner)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise _Interrupted from exc
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -99,6 +109,9 @@ class _Cli(click.Group):
             if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C: the shell's code
                 _fail("interrupted", 130)
             sys.exit(1)
+        except _Interrupted:  # one line; on a terminal, first end the line ^C was echoed on
+            _fail(("\n" if sys.stderr is not None and sys.stderr.isatty() else "")
+                  + "interrupted", 130)
         except UnoRulesError as exc:
             _fail(f"error: {exc}")
         except OSError as exc:
