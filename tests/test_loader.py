@@ -530,6 +530,30 @@ def test_load_rulebook_raises_only_rulebook_errors_for_bad_paths(
     assert expect in str(caught.value) and len(caught.value.problems) == 1, caught.value
 
 
+def test_a_root_with_a_nul_byte_trusts_nothing(tmp_path: Path) -> None:
+    """root= is the caller's input too: a NUL byte in it is no folder (it was a raw
+    ValueError from load_rulebook, restore and run_paths)."""
+    from uno_rules.errors import ScenarioError, SnapshotError
+    from uno_rules.scenario import run_paths
+
+    (tmp_path / "secret.yaml").write_text("name: s\ndb_password: hunter2\n")
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "x.yaml").write_text("name: x\nextends: ../secret.yaml\n")
+    (folder / "s.yaml").write_text("rulebook: ../secret.yaml\nplayers: 2\nsteps: []\n")
+    with pytest.raises(RulebookError, match="outside this file's folder") as caught:
+        uno_rules.load_rulebook(folder / "x.yaml", root="a\0b")
+    assert "hunter2" not in str(caught.value)
+    assert uno_rules.load_rulebook("classic", root="a\0b").name == "classic"
+    snapshot = {**uno_rules.load_rulebook("classic").new_game(2, seed=1).snapshot(),
+                "source": str(tmp_path / "secret.yaml")}
+    with pytest.raises(SnapshotError, match="refused unread"):
+        uno_rules.restore(snapshot, root="a\0b")
+    with pytest.raises(ScenarioError, match="outside this file's folder") as refused:
+        run_paths([folder / "s.yaml"], root="a\0b")
+    assert "hunter2" not in str(refused.value)
+
+
 def test_a_symlink_loop_is_a_rulebook_error(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").symlink_to("b.yaml")
     (tmp_path / "b.yaml").symlink_to("a.yaml")

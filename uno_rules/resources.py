@@ -128,7 +128,12 @@ def allowed(path: Path, folder: Path) -> bool:
 
 def within(folder: Path) -> Callable[[Path], bool]:
     """:func:`allowed` for the files named from one folder (its bounds resolved once)."""
-    bounds = [_real(b) for b in (rulebooks_dir(), folder, ROOT.get()) if b is not None]
+    bounds = []
+    for b in (rulebooks_dir(), folder, ROOT.get()):
+        try:
+            bounds += [] if b is None else [_real(b)]
+        except ValueError:  # a NUL byte (a root= given so): no folder has it, it trusts none
+            pass
 
     def check(path: Path) -> bool:
         try:
