@@ -656,3 +656,15 @@ def test_play_with_stdin_closed_quits() -> None:
                           preexec_fn=lambda: os.close(0))
     assert proc.returncode == 0 and proc.stdout.rstrip().endswith("bye"), proc
     assert proc.stderr == ""
+
+
+def test_new_from_an_invalid_rulebook_reports_its_problem_not_the_output(
+        tmp_path: Path) -> None:
+    """`new --from BAD.yaml`: BAD's problem at its line, like any command loading it (it was
+    '--output ...: can't write it: ...', blaming the file about to be written)."""
+    base = tmp_path / "base.yaml"
+    base.write_text("name: base\nextends: classic\nsettings: {hand_size: many}\n")
+    out = tmp_path / "mine.yaml"
+    line = _one_line_error(["new", "mine", "--from", str(base), "-o", str(out)])
+    assert line.startswith(f"{base}:3:") and "can't write" not in line, line
+    assert not out.exists()

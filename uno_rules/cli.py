@@ -380,6 +380,8 @@ def new(name: str, base: str, output: str | None) -> None:
             f.write(text)                              # a file that appeared meanwhile
     except FileExistsError:
         _fail(f"{_shorten(str(path))}: already exists; not overwritten")
+    except RulebookError as exc:  # the base's own problems, not the output's
+        _fail(str(exc))
     except (OSError, ValueError) as exc:  # not writable, a name too long, a NUL byte
         _fail(f"{where}: can't write it: "
               f"{exc.strerror if isinstance(exc, OSError) else exc}")
