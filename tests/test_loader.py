@@ -512,9 +512,9 @@ EXITS = HERE / "hostile" / "exits"
 
 
 @pytest.mark.parametrize(("ref", "house", "expect"), [
-    (EXITS / "extends_nul.yaml", (), "the path contains a NUL byte"),
+    (EXITS / "extends_nul.yaml", (), "control character U+0000 is not allowed in YAML"),
     (EXITS / "extends_long.yaml", (), "file name too long"),
-    (EXITS / "house_nul.yaml", (), "house 'stacking\\x00.yaml': outside this file's folder"),
+    (EXITS / "house_nul.yaml", (), "control character U+0000 is not allowed in YAML"),
     (EXITS / "house_long.yaml", (), "file name too long"),
     (EXITS / "includes_cycle.yaml", (), "includes itself"),
     ("classic", (str(EXITS / "overlay_self.yaml"),), "includes itself"),
