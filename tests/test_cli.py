@@ -669,3 +669,25 @@ def test_new_from_an_invalid_rulebook_reports_its_problem_not_the_output(
     line = _one_line_error(["new", "mine", "--from", str(base), "-o", str(out)])
     assert line.startswith(f"{base}:3:") and "can't write" not in line, line
     assert not out.exists()
+
+
+def test_names_found_in_a_folder_print_on_one_line_without_terminal_escapes(
+        tmp_path: Path) -> None:
+    """A downloaded folder's file names (and a scenario's name) may hold a newline or an
+    escape sequence: every output line shows them escaped, so one line stays one line."""
+    folder = tmp_path / "got"
+    folder.mkdir()
+    (folder / "bad\x1b[2J\nx.yaml").write_text("name: x\nextends: nope\n")
+    (folder / "good\x07\n.yaml").write_text("name: y\nextends: classic\n")
+    result = runner.invoke(cli, ["validate", str(folder)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"ok {folder}/good\\x07\\n.yaml: y, 108 cards, 2-10 players",
+        f"{folder}/bad\\x1b[2J\\nx.yaml:2:10: can't find rulebook 'nope' to extend "
+        "(at $.extends)"], result.output
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text('rulebook: classic\nplayers: 2\nscenarios:\n  - name: "two\\nlines"\n'
+                        "    steps: [{expect: {turn: 1}}]\n")
+    result = runner.invoke(cli, ["scenario", str(scenario)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0].startswith("FAIL two\\nlines: step 1: "), result.output

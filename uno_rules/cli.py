@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import Problem, RulebookError, UnoRulesError
+from .errors import Problem, RulebookError, UnoRulesError, visible
 from .game import GAME_ACTIONS, GAME_STEPS
 from .loader import check, load_rulebook, shipped_names
 from .rulebook import Rulebook
@@ -199,6 +199,7 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
                            else check(ref, overrides, house))
         problems.extend(found)
         if rulebook is not None:
+            ref = visible(ref)  # a name found in a folder may hold a newline or an escape
             click.echo(f"ok {ref}: house rule, applied to {on}"
                        + "".join(f" +{h}" for h in house) if overlay else
                        f"ok {ref}: {rulebook.name}, {len(rulebook.deck)} cards, "

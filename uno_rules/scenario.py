@@ -15,7 +15,7 @@ from typing import Any
 
 from .actions import Action
 from .decisions import Give
-from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError
+from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError, visible
 from .game import Game
 from .loader import (
     did_you_mean,
@@ -55,7 +55,8 @@ class Outcome:
     message: str = ""
 
     def __str__(self) -> str:
-        return f"PASS {self.name}" if self.passed else f"FAIL {self.name}: {self.message}"
+        name = visible(self.name)
+        return f"PASS {name}" if self.passed else f"FAIL {name}: {visible(self.message)}"
 
 
 class _Fail(Exception):
