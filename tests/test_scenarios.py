@@ -134,3 +134,12 @@ def test_a_rulebook_name_never_reads_a_file_of_the_working_directory(
         run_file("s.yaml")
     assert "rulebook 'secret': no such rulebook or file" in str(info.value)
     assert "hunter2" not in str(info.value) and "db_password" not in str(info.value)
+
+
+def test_run_paths_takes_one_path_alone_as_one(tmp_path: Path) -> None:
+    """`run_paths("folder")` iterated the string: one missing file per character."""
+    from uno_rules.scenario import run_paths
+
+    (tmp_path / "s.yaml").write_text("rulebook: classic\nplayers: 2\nsteps: []\n")
+    for one in (str(tmp_path), tmp_path, str(tmp_path / "s.yaml")):
+        assert [o.passed for o in run_paths(one)] == [True]

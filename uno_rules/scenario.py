@@ -64,8 +64,9 @@ class _Fail(Exception):
 
 
 def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """The scenario files named by ``paths`` (folders are searched for ``*.yaml``)."""
-    for p in map(Path, paths):
+    """The scenario files named by ``paths`` (folders are searched for ``*.yaml``); one
+    path alone is taken as one (not as its characters)."""
+    for p in map(Path, [paths] if isinstance(paths, (str, Path)) else paths):
         if p.is_dir():
             yield from sorted(x for x in p.rglob("*.y*ml") if x.suffix in (".yaml", ".yml"))
         else:
