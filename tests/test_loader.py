@@ -578,3 +578,13 @@ def test_overlays_including_each_other_deeply_are_refused(tmp_path: Path) -> Non
 
 def test_a_huge_max_bytes_reads_the_file_as_it_is() -> None:
     assert uno_rules.load_rulebook("classic", max_bytes=10 ** 30).name == "classic"
+
+
+def test_one_house_rule_given_alone_is_one() -> None:
+    """house="stacking" was read as eight overlays: 's', 't', 'a', ..."""
+    from uno_rules.resources import house_dir
+
+    alone = uno_rules.load_rulebook("classic", house="stacking")
+    assert alone.house == uno_rules.load_rulebook("classic", house=["stacking"]).house
+    path = house_dir() / "stacking.yaml"
+    assert uno_rules.load_rulebook("classic", house=path).deck == alone.deck
