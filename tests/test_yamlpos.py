@@ -156,6 +156,15 @@ def test_escapes_may_not_write_what_the_file_may_not_hold(
     assert [f"{p.line}:{p.col}: {p.message}" for p in problems] == [f"1:{col}: {message}"]
 
 
+def test_many_escaped_control_characters_are_one_line_with_their_count() -> None:
+    """bench/hostile_cases/audit.py times 15,000 of them."""
+    from uno_rules.problems import report
+
+    _, problems = load_text("a: [" + ", ".join(['"\\e"'] * 15_000) + "]\n", "f.yaml")
+    assert [str(p) for p in report(problems)] == [
+        "f.yaml:1:5: 15,000 escaped control characters, the first at 1:5 (at $.a[0])"]
+
+
 def test_escapes_of_printable_characters_still_read() -> None:
     located, problems = load_text('a: "tab\\there \\u00e9 \\U0001F600\\nnext"\n', "f.yaml")
     assert problems == [] and located is not None
