@@ -691,3 +691,26 @@ def test_names_found_in_a_folder_print_on_one_line_without_terminal_escapes(
     result = runner.invoke(cli, ["scenario", str(scenario)])
     assert result.exit_code == 1
     assert result.output.splitlines()[0].startswith("FAIL two\\nlines: step 1: "), result.output
+
+
+@pytest.mark.parametrize(("command", "code"), [("validate", 1), ("scenario", 2)])
+def test_a_folder_s_link_to_a_file_outside_it_is_not_read(tmp_path: Path, command: str,
+                                                          code: int) -> None:
+    """A downloaded folder may hold a symlink to a private file: `validate DIR` and
+    `scenario DIR` quoted its values. A file named on the command line is still read."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("name: s\ndb_password: hunter2\nplayers: {min: hunter3, max: 3}\n")
+    folder = tmp_path / "downloaded"
+    folder.mkdir()
+    (folder / "rules.yaml").symlink_to(secret)
+    (folder / "own.yaml").write_text("name: own\nextends: classic\n")
+    (folder / "inside.yaml").symlink_to("own.yaml")  # a link within the folder is fine
+    result = runner.invoke(cli, [command, str(folder)])
+    assert result.exit_code == code, result.output
+    assert "hunter" not in result.output and "db_password" not in result.output
+    assert f"{folder}/rules.yaml:1:1: a link to a file outside {folder}, so not read (name " \
+        "the file itself to read it)" in result.output, result.output
+    if command == "validate":
+        assert f"ok {folder}/inside.yaml: own" in result.output
+    named = runner.invoke(cli, [command, str(folder / "rules.yaml")])
+    assert "hunter" in named.output  # named by the user: read as any file

@@ -172,28 +172,32 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
     an overlay: it is checked applied to --on (after --house). --house and --set apply to
     every rulebook checked."""
     from .loader import is_overlay, is_scenario_file
-    from .resources import shipped_overlay, shipped_rulebook
+    from .resources import outside_folder, shipped_overlay, shipped_rulebook, within
 
     overrides = _parse_sets(sets)
     targets: list[tuple[str, bool]] = []   # (reference, is an overlay)
+    refused: list[Problem] = []
     skipped = 0
     for p in paths:
         path = Path(p)
         if shipped_rulebook(p) is None and shipped_overlay(p) is not None:
             targets.append((p, True))
         elif path.is_dir():
+            inside = within(path)
             for x in _yaml_files(path):
-                if is_scenario_file(x):  # tell by content: scenario folders mix both
+                if not inside(x):  # a link out of the folder: not read, not quoted
+                    refused.append(Problem(str(x), 1, 1, outside_folder(path)))
+                elif is_scenario_file(x):  # tell by content: scenario folders mix both
                     skipped += 1
                 else:
                     targets.append((str(x), is_overlay(x)))
         else:
             targets.append((p, path.is_file() and is_overlay(p)))
-    if not targets:
+    if not targets and not refused:
         _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}"
               + (f" ({skipped} scenario files: run them with uno-rules scenario)"
                  if skipped else ""))
-    problems: list[Problem] = []
+    problems: list[Problem] = refused
     for ref, overlay in targets:
         rulebook, found = (check(on, overrides, house=[*house, ref]) if overlay
                            else check(ref, overrides, house))

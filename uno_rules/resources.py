@@ -126,6 +126,13 @@ def allowed(path: Path, folder: Path) -> bool:
     return within(folder)(path)
 
 
+def outside_folder(folder: Path) -> str:
+    """The problem of a file found in ``folder`` (``validate DIR``, ``scenario DIR``) that is
+    a link to a file outside it: not read, so a folder from elsewhere can't have a private
+    file's values quoted."""
+    return f"a link to a file outside {folder}, so not read (name the file itself to read it)"
+
+
 def within(folder: Path) -> Callable[[Path], bool]:
     """:func:`allowed` for the files named from one folder (its bounds resolved once)."""
     bounds = []

@@ -30,7 +30,16 @@ from .loader import (
 from .notation import SIDES, normalize, parse_card, parse_whole_card
 from .position import Position, game_from_position
 from .problems import report
-from .resources import ROOT, allowed, find, schema, shipped_overlay, shipped_rulebook
+from .resources import (
+    ROOT,
+    allowed,
+    find,
+    outside_folder,
+    schema,
+    shipped_overlay,
+    shipped_rulebook,
+    within,
+)
 from .rulebook import Rulebook
 from .yamlpos import Located, PathKey, load_file
 
@@ -73,6 +82,12 @@ def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield p
 
 
+def _folder_of(paths: Iterable[str | Path]) -> dict[Path, Path]:
+    """Each file found in a folder of ``paths``, with that folder."""
+    return {x: Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)
+            if Path(p).is_dir() for x in scenario_files([p])}
+
+
 @dataclass
 class Report:
     """Everything a run of several scenario files found: each scenario's outcome, the
@@ -91,7 +106,13 @@ def run_all(paths: Iterable[str | Path], *, house: Iterable[str] = (),
     as in :func:`run_paths`); a malformed file (or one that trips an internal error) is
     recorded and the others still run."""
     found = Report()
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    folders = _folder_of(paths)
     for path in scenario_files(paths):
+        if path in folders and not within(folders[path])(path):  # a link out: not read
+            found.problems.append(Problem(str(path), 1, 1, outside_folder(folders[path])))
+            found.malformed.append(str(path))
+            continue
         try:
             found.outcomes.extend(run_file(path, house=house, settings=settings, root=root))
         except ScenarioError as exc:
