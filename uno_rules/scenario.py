@@ -16,7 +16,7 @@ from typing import Any
 from .actions import Action
 from .decisions import Give
 from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError, visible
-from .game import Game
+from .game import GAME_STEPS, Game
 from .loader import (
     did_you_mean,
     load_rulebook,
@@ -49,6 +49,9 @@ _VALIDATOR = strict_validator(schema("scenario"))
 _ACTION = strict_validator({**schema("scenario")["$defs"]["action"],
                             "$defs": schema("scenario")["$defs"]})
 SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
+# Effect steps all the scenarios of one file may run together (the project's own files run
+# under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
+FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
                "catch", "jump_in", "call_uno")
 STEP_KEYS = ("seat", "uno", "pile", "expect", "reject") + ACTION_KEYS
@@ -175,13 +178,22 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
                 problems.extend(_check_step(located, idx + ("steps", i), step))
     if problems:
         raise ScenarioError(report(problems))  # a mistake repeated: one line, counted
-    outcomes = []
-    for idx, sc in _scenarios(data):
+    outcomes: list[Outcome] = []
+    spent = 0  # effect steps run by this file's scenarios so far
+    todo = _scenarios(data)
+    for i, (idx, sc) in enumerate(todo):
+        if spent > FILE_STEPS:  # each round ends within its budget, but not so 2,000 rounds
+            outcomes.append(Outcome(str(path), sc.get("name", path.stem), False,
+                                    f"not run, nor the {len(todo) - i - 1:,} after it: this "
+                                    f"file's scenarios ran {spent:,} effect steps, the most "
+                                    f"a file may run is {FILE_STEPS:,}"))
+            break
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
         game = _setup(located, idx, sc, config, path, (tuple(house), dict(settings or {})))
         outcomes.append(_run_steps(located, idx, sc, game, str(path)))
+        spent += game.steps
     return outcomes
 
 

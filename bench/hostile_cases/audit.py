@@ -1,7 +1,8 @@
 """What the audit of issue 14 found on the merged code: escapes that write control
-characters, names in a folder that hold a newline or a terminal escape, a starter rulebook
-from an invalid base. Files are copied from tests/hostile/audit/ (where tests/test_yamlpos.py
-and tests/test_cli.py assert the messages) or made here."""
+characters, names in a folder that hold a newline or a terminal escape, a scenario file of
+thousands of costly rounds, a starter rulebook from an invalid base. Files are copied from
+tests/hostile/audit/ (where tests/test_yamlpos.py and tests/test_cli.py assert the
+messages) or made here."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
     (folder / "bad\x1b[2J\nx.yaml").write_text("name: x\nextends: nope\n")
     (folder / "many.yaml").write_text("name: x\nextends: classic\ntitle: ["
                                       + ", ".join(['"\\e"'] * 15_000) + "]\n")
+    shutil.copy(FILES.parent / "exits" / "retrigger.yaml", tmp / "retrigger.yaml")
+    many = tmp / "many_rounds.yaml"  # 2,800 costly rounds: the file's budget stops them
+    many.write_text("rulebook: retrigger.yaml\nplayers: 10\nscenarios:\n" + "".join(
+        f"  - {{name: s{i}, seed: {i}, steps: []}}\n" for i in range(2800)))
     base = tmp / "base.yaml"
     base.write_text("name: base\nextends: classic\nsettings: {hand_size: many}\n")
     return [
@@ -28,6 +33,7 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
          ["scenario", str(tmp / "escaped_scenario_name.yaml")], 2),
         ("file names with a newline and escapes, 15,000 escapes",
          ["validate", str(folder)], 1),
+        ("2,800 re-triggering rounds in a file", ["scenario", str(many)], 1),
         ("new --from an invalid base", ["new", "mine", "--from", str(base), "-o",
                                         str(tmp / "mine.yaml")], 1),
     ]
