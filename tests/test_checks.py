@@ -339,6 +339,14 @@ def test_repeated_problems_are_collapsed_and_the_list_is_capped(tmp_path: Path) 
                                   "(at $.cards.1.effect[103])")   # 1 + 3 + 120 lines
 
 
+def test_too_many_colours_are_not_also_too_many_cards_of_the_base(tmp_path: Path) -> None:
+    """A variant of classic with 300 colours: the colours, at its own line, and not also
+    '2,700+ different cards' located in the installed classic.yaml (a consequence)."""
+    colors = ", ".join(f"c{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(300))
+    path, problems = _problems(tmp_path, f"name: t\nextends: classic\ncolors: [{colors}]\n")
+    assert problems == [f"{path}:3:9: 300 colours, more than 32 (at $.colors)"]
+
+
 def test_a_capped_list_says_when_more_problems_were_not_read(tmp_path: Path) -> None:
     """1,200 different problems: 100 listed, then the count of the rest read, and that the
     reading stopped (it said '901 more problems', counting its own mark, of ~1,100)."""
