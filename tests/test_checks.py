@@ -339,6 +339,25 @@ def test_repeated_problems_are_collapsed_and_the_list_is_capped(tmp_path: Path) 
                                   "(at $.cards.1.effect[103])")   # 1 + 3 + 120 lines
 
 
+def test_too_many_colours_are_not_also_too_many_cards_of_the_base(tmp_path: Path) -> None:
+    """A variant of classic with 300 colours: the colours, at its own line, and not also
+    '2,700+ different cards' located in the installed classic.yaml (a consequence)."""
+    colors = ", ".join(f"c{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(300))
+    path, problems = _problems(tmp_path, f"name: t\nextends: classic\ncolors: [{colors}]\n")
+    assert problems == [f"{path}:3:9: 300 colours, more than 32 (at $.colors)"]
+
+
+def test_a_capped_list_says_when_more_problems_were_not_read(tmp_path: Path) -> None:
+    """1,200 different problems: 100 listed, then the count of the rest read, and that the
+    reading stopped (it said '901 more problems', counting its own mark, of ~1,100)."""
+    steps = ", ".join(f"x{i}" for i in range(1200))
+    path, problems = _problems(tmp_path, BASE + f"cards:\n  1: {{effect: [{steps}]}}\n")
+    assert len(problems) == 101
+    assert problems[100].endswith(": 900 more problems from here on (the first 100 are "
+                                  "listed; more not read: the reading stops at 1,000) "
+                                  "(at $.cards.1.effect[100])"), problems[100]
+
+
 def test_schema_errors_are_read_up_to_a_cap(tmp_path: Path) -> None:
     steps = ", ".join(["skipp"] * 3000)
     path, problems = _problems(tmp_path, BASE + f"cards:\n  1: {{effect: [{steps}]}}\n")

@@ -416,14 +416,15 @@ def _at(name: str) -> str:
      "overlay_cycle_a.yaml -> overlay_cycle_b.yaml -> overlay_cycle_a.yaml"),
     (["validate", _at("includes_cycle.yaml")], 1, "includes itself"),
     (["validate", _at("extends_nul.yaml")], 1,
-     "extends_nul.yaml:3:10: can't read 'classic\\x00.yaml': the path contains a NUL byte "
-     "(at $.extends)"),
+     "extends_nul.yaml:3:10: control character U+0000 is not allowed in YAML, even as an "
+     "escape (at $.extends)"),  # refused as it is read, before it is a path
     (["validate", _at("extends_long.yaml")], 1,
      "extends_long.yaml:3:10: can't read 'aaaaaaaaaa"),
     (["validate", _at("extends_long.yaml")], 1, "... (305 characters): file name too long"),
     (["validate", _at("house_long.yaml")], 1, "house_long.yaml:4:8: can't read house rule"),
     (["validate", _at("house_nul.yaml")], 1,
-     "house_nul.yaml:4:9: house 'stacking\\x00.yaml': outside this file's folder"),
+     "house_nul.yaml:4:9: control character U+0000 is not allowed in YAML, even as an "
+     "escape"),
     (["deck", "classic", "--house", "stacking\0.yaml"], 1,
      "can't read house rule 'stacking\\x00.yaml': the path contains a NUL byte"),
     (["validate", LONG], 1, "error: aaaaaaaaaa"),
@@ -610,6 +611,28 @@ def test_ctrl_c_in_simulate_prints_the_games_finished_and_exits_130(as_json: boo
     raise AssertionError("no game finished in 15 s")
 
 
+def test_ctrl_c_outside_simulate_is_one_line_and_exits_130() -> None:
+    """Ctrl-C in any other command (here `play` waiting for an answer): exactly one line,
+    `interrupted`, on a stderr that is not a terminal (click's own Abort wrote an empty
+    line first: two lines)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "uno_rules.cli", "play", "classic",
+                             "--seed", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:  # wait for the first prompt's options
+        if "draw" in line:
+            break
+    time.sleep(0.5)  # let it reach input()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and err == "interrupted\n", repr(err)
+
+
 def test_a_closed_pipe_ends_quietly_with_exit_1() -> None:
     """The reader went away (`uno-rules schema | head -1`): nothing more to say to anyone,
     no traceback, no internal error."""
@@ -634,3 +657,60 @@ def test_play_with_stdin_closed_quits() -> None:
                           preexec_fn=lambda: os.close(0))
     assert proc.returncode == 0 and proc.stdout.rstrip().endswith("bye"), proc
     assert proc.stderr == ""
+
+
+def test_new_from_an_invalid_rulebook_reports_its_problem_not_the_output(
+        tmp_path: Path) -> None:
+    """`new --from BAD.yaml`: BAD's problem at its line, like any command loading it (it was
+    '--output ...: can't write it: ...', blaming the file about to be written)."""
+    base = tmp_path / "base.yaml"
+    base.write_text("name: base\nextends: classic\nsettings: {hand_size: many}\n")
+    out = tmp_path / "mine.yaml"
+    line = _one_line_error(["new", "mine", "--from", str(base), "-o", str(out)])
+    assert line.startswith(f"{base}:3:") and "can't write" not in line, line
+    assert not out.exists()
+
+
+def test_names_found_in_a_folder_print_on_one_line_without_terminal_escapes(
+        tmp_path: Path) -> None:
+    """A downloaded folder's file names (and a scenario's name) may hold a newline or an
+    escape sequence: every output line shows them escaped, so one line stays one line."""
+    folder = tmp_path / "got"
+    folder.mkdir()
+    (folder / "bad\x1b[2J\nx.yaml").write_text("name: x\nextends: nope\n")
+    (folder / "good\x07\n.yaml").write_text("name: y\nextends: classic\n")
+    result = runner.invoke(cli, ["validate", str(folder)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"ok {folder}/good\\x07\\n.yaml: y, 108 cards, 2-10 players",
+        f"{folder}/bad\\x1b[2J\\nx.yaml:2:10: can't find rulebook 'nope' to extend "
+        "(at $.extends)"], result.output
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text('rulebook: classic\nplayers: 2\nscenarios:\n  - name: "two\\nlines"\n'
+                        "    steps: [{expect: {turn: 1}}]\n")
+    result = runner.invoke(cli, ["scenario", str(scenario)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0].startswith("FAIL two\\nlines: step 1: "), result.output
+
+
+@pytest.mark.parametrize(("command", "code"), [("validate", 1), ("scenario", 2)])
+def test_a_folder_s_link_to_a_file_outside_it_is_not_read(tmp_path: Path, command: str,
+                                                          code: int) -> None:
+    """A downloaded folder may hold a symlink to a private file: `validate DIR` and
+    `scenario DIR` quoted its values. A file named on the command line is still read."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("name: s\ndb_password: hunter2\nplayers: {min: hunter3, max: 3}\n")
+    folder = tmp_path / "downloaded"
+    folder.mkdir()
+    (folder / "rules.yaml").symlink_to(secret)
+    (folder / "own.yaml").write_text("name: own\nextends: classic\n")
+    (folder / "inside.yaml").symlink_to("own.yaml")  # a link within the folder is fine
+    result = runner.invoke(cli, [command, str(folder)])
+    assert result.exit_code == code, result.output
+    assert "hunter" not in result.output and "db_password" not in result.output
+    assert f"{folder}/rules.yaml:1:1: a link to a file outside {folder}, so not read (name " \
+        "the file itself to read it)" in result.output, result.output
+    if command == "validate":
+        assert f"ok {folder}/inside.yaml: own" in result.output
+    named = runner.invoke(cli, [command, str(folder / "rules.yaml")])
+    assert "hunter" in named.output  # named by the user: read as any file

@@ -238,3 +238,12 @@ def test_a_stalled_round_is_not_restored_and_a_restored_one_keeps_its_action_cou
     _play(game, rng, 10)
     again = rulebook.restore(game.snapshot())
     assert len(again.history) == 10 and again.max_actions == game.max_actions
+
+
+def test_view_of_a_seat_that_is_not_at_the_table_is_refused() -> None:
+    """view(-1) showed the last seat's hand as seat -1's; view(9) an IndexError."""
+    game = uno_rules.load_rulebook("classic").new_game(3, seed=1)
+    for seat in (-1, 3, 99, "0", None):
+        with pytest.raises(ValueError, match="seats are 0 to 2"):
+            game.view(seat)  # type: ignore[arg-type]
+    assert game.view(2)["seat"] == 2

@@ -512,9 +512,9 @@ EXITS = HERE / "hostile" / "exits"
 
 
 @pytest.mark.parametrize(("ref", "house", "expect"), [
-    (EXITS / "extends_nul.yaml", (), "the path contains a NUL byte"),
+    (EXITS / "extends_nul.yaml", (), "control character U+0000 is not allowed in YAML"),
     (EXITS / "extends_long.yaml", (), "file name too long"),
-    (EXITS / "house_nul.yaml", (), "house 'stacking\\x00.yaml': outside this file's folder"),
+    (EXITS / "house_nul.yaml", (), "control character U+0000 is not allowed in YAML"),
     (EXITS / "house_long.yaml", (), "file name too long"),
     (EXITS / "includes_cycle.yaml", (), "includes itself"),
     ("classic", (str(EXITS / "overlay_self.yaml"),), "includes itself"),
@@ -528,6 +528,30 @@ def test_load_rulebook_raises_only_rulebook_errors_for_bad_paths(
     with pytest.raises(RulebookError) as caught:  # not OSError, ValueError, RecursionError
         uno_rules.load_rulebook(ref, house=house)
     assert expect in str(caught.value) and len(caught.value.problems) == 1, caught.value
+
+
+def test_a_root_with_a_nul_byte_trusts_nothing(tmp_path: Path) -> None:
+    """root= is the caller's input too: a NUL byte in it is no folder (it was a raw
+    ValueError from load_rulebook, restore and run_paths)."""
+    from uno_rules.errors import ScenarioError, SnapshotError
+    from uno_rules.scenario import run_paths
+
+    (tmp_path / "secret.yaml").write_text("name: s\ndb_password: hunter2\n")
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "x.yaml").write_text("name: x\nextends: ../secret.yaml\n")
+    (folder / "s.yaml").write_text("rulebook: ../secret.yaml\nplayers: 2\nsteps: []\n")
+    with pytest.raises(RulebookError, match="outside this file's folder") as caught:
+        uno_rules.load_rulebook(folder / "x.yaml", root="a\0b")
+    assert "hunter2" not in str(caught.value)
+    assert uno_rules.load_rulebook("classic", root="a\0b").name == "classic"
+    snapshot = {**uno_rules.load_rulebook("classic").new_game(2, seed=1).snapshot(),
+                "source": str(tmp_path / "secret.yaml")}
+    with pytest.raises(SnapshotError, match="refused unread"):
+        uno_rules.restore(snapshot, root="a\0b")
+    with pytest.raises(ScenarioError, match="outside this file's folder") as refused:
+        run_paths([folder / "s.yaml"], root="a\0b")
+    assert "hunter2" not in str(refused.value)
 
 
 def test_a_symlink_loop_is_a_rulebook_error(tmp_path: Path) -> None:
@@ -554,3 +578,13 @@ def test_overlays_including_each_other_deeply_are_refused(tmp_path: Path) -> Non
 
 def test_a_huge_max_bytes_reads_the_file_as_it_is() -> None:
     assert uno_rules.load_rulebook("classic", max_bytes=10 ** 30).name == "classic"
+
+
+def test_one_house_rule_given_alone_is_one() -> None:
+    """house="stacking" was read as eight overlays: 's', 't', 'a', ..."""
+    from uno_rules.resources import house_dir
+
+    alone = uno_rules.load_rulebook("classic", house="stacking")
+    assert alone.house == uno_rules.load_rulebook("classic", house=["stacking"]).house
+    path = house_dir() / "stacking.yaml"
+    assert uno_rules.load_rulebook("classic", house=path).deck == alone.deck

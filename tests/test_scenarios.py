@@ -134,3 +134,34 @@ def test_a_rulebook_name_never_reads_a_file_of_the_working_directory(
         run_file("s.yaml")
     assert "rulebook 'secret': no such rulebook or file" in str(info.value)
     assert "hunter2" not in str(info.value) and "db_password" not in str(info.value)
+
+
+def test_run_paths_takes_one_path_alone_as_one(tmp_path: Path) -> None:
+    """`run_paths("folder")` iterated the string: one missing file per character."""
+    from uno_rules.scenario import run_paths
+
+    (tmp_path / "s.yaml").write_text("rulebook: classic\nplayers: 2\nsteps: []\n")
+    for one in (str(tmp_path), tmp_path, str(tmp_path / "s.yaml")):
+        assert [o.passed for o in run_paths(one)] == [True]
+
+
+def test_a_file_of_many_costly_rounds_stops_at_its_budget(tmp_path: Path) -> None:
+    """Each round ends within its own budget, but 2,000 of them in a 60 KB scenario file
+    (rounds of a re-triggering rulebook: ~40 ms each) ran for over a minute. A file's
+    scenarios share one budget of effect steps; past it, the rest are one FAIL, not run."""
+    from uno_rules.game import GAME_STEPS
+    from uno_rules.scenario import FILE_STEPS, run_paths
+
+    (tmp_path / "retrigger.yaml").write_text(
+        (HERE / "hostile" / "exits" / "retrigger.yaml").read_text())
+    scenarios = "".join(f"  - {{name: s{i}, seed: {i}, steps: []}}\n" for i in range(2000))
+    path = tmp_path / "many.yaml"
+    path.write_text(f"rulebook: retrigger.yaml\nplayers: 10\nscenarios:\n{scenarios}")
+    outcomes = run_paths([path])
+    assert FILE_STEPS == GAME_STEPS and all(o.passed for o in outcomes[:-1])
+    assert 1 < len(outcomes) < 200, len(outcomes)
+    last = outcomes[-1]
+    assert not last.passed and last.name == f"s{len(outcomes) - 1}"
+    assert last.message.startswith(f"not run, nor the {2000 - len(outcomes):,} after it: "
+                                   "this file's scenarios ran "), last.message
+    assert last.message.endswith(f"effect steps, the most a file may run is {FILE_STEPS:,}")

@@ -69,3 +69,9 @@ def test_ctrl_c_keeps_the_games_finished(monkeypatch: pytest.MonkeyPatch) -> Non
     assert stats["games_requested"] == 10 and sum(stats["wins_by_seat"]) == 2
     whole = simulate(uno_rules.load_rulebook("classic"), 2, 4, seed=1).to_json()
     assert whole["wins_by_seat"] == stats["wins_by_seat"] and whole["turns"] == stats["turns"]
+
+
+def test_an_unknown_policy_is_a_value_error() -> None:
+    rulebook = uno_rules.load_rulebook("classic")
+    with pytest.raises(ValueError, match=r"unknown policy 'x' \(one of uniform, play_first\)"):
+        simulate(rulebook, games=1, players=2, seed=1, policy="x")

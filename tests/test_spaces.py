@@ -46,3 +46,15 @@ def test_index_round_trip_and_unknown_action(classic: uno_rules.Rulebook) -> Non
     assert space[space.index(action)] == action
     with pytest.raises(ValueError, match="not in this action space"):
         space.index(uno_rules.Action(5, "draw"))
+
+
+def test_a_mask_of_another_table_is_refused() -> None:
+    """A 2-player space given a 3-player game marked seat 2's actions nowhere (or raised a
+    bare KeyError): a mask that silently lies."""
+    rulebook = uno_rules.load_rulebook("classic")
+    space = ActionSpace(rulebook, 2)
+    for game in (rulebook.new_game(3, seed=1),
+                 uno_rules.load_rulebook("no_mercy").new_game(2, seed=1)):
+        with pytest.raises(ValueError, match="in the action space of classic for 2"):
+            space.mask(game)
+    assert any(space.mask(rulebook.new_game(2, seed=1)))

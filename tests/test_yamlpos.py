@@ -135,6 +135,55 @@ def test_characters_yaml_forbids_are_located(text: str, line: int, col: int,
     assert [str(p) for p in problems] == [f"f.yaml:{line}:{col}: {message} (at $)"]
 
 
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("text, col, message", [
+    ('a: "x\\e[2J"\n', 4, "control character U+001B is not allowed in YAML, even as an escape"),
+    ('a: "\\0"\n', 4, "control character U+0000 is not allowed in YAML, even as an escape"),
+    ('a: ["\\x07"]\n', 5, "control character U+0007 is not allowed in YAML, even as an "
+     "escape"),
+    ('"\\u009b": 1\n', 1, "control character U+009B is not allowed in YAML, even as an "
+     "escape"),
+    ('a: "\\uFFFF"\n', 4, "character U+FFFF is not allowed in YAML, even as an escape"),
+])
+def test_escapes_may_not_write_what_the_file_may_not_hold(
+        text: str, col: int, message: str, fast: bool,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A double-quoted escape made the characters the file check refuses (terminal escapes
+    in a title or a scenario name reached the terminal as they were)."""
+    if not fast:
+        monkeypatch.setattr(yamlpos, "_FAST", None)
+    _, problems = load_text(text, "f.yaml")
+    assert [f"{p.line}:{p.col}: {p.message}" for p in problems] == [f"1:{col}: {message}"]
+
+
+def test_many_escaped_control_characters_are_one_line_with_their_count() -> None:
+    """bench/hostile_cases/audit.py times 15,000 of them."""
+    from uno_rules.problems import report
+
+    _, problems = load_text("a: [" + ", ".join(['"\\e"'] * 15_000) + "]\n", "f.yaml")
+    assert [str(p) for p in report(problems)] == [
+        "f.yaml:1:5: 15,000 escaped control characters, the first at 1:5 (at $.a[0])"]
+
+
+def test_escapes_of_printable_characters_still_read() -> None:
+    located, problems = load_text('a: "tab\\there \\u00e9 \\U0001F600\\nnext"\n', "f.yaml")
+    assert problems == [] and located is not None
+    assert located.data == {"a": "tab\there \u00e9 \U0001F600\nnext"}
+
+
+def test_escaped_control_characters_in_hostile_files(tmp_path: Path) -> None:
+    """tests/hostile/audit/: a rulebook title and a scenario name written with escapes."""
+    path = HOSTILE.parent / "audit" / "escaped_control.yaml"
+    expected = path.read_text(encoding="utf-8").splitlines()[0].removeprefix("# expect: ")
+    result = runner.invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1 and result.output == f"{path}:{expected} (at $.title)\n"
+    scenario = HOSTILE.parent / "audit" / "escaped_scenario_name.yaml"
+    result = runner.invoke(cli, ["scenario", str(scenario)])
+    assert result.exit_code == 2 and result.output == (
+        f"{scenario}:4:11: control character U+001B is not allowed in YAML, even as an "
+        "escape (at $.scenarios[0].name)\n"), result.output
+
+
 def test_deep_nesting_is_refused_where_it_starts() -> None:
     _, problems = load_text("a: " + "[" * 70 + "]" * 70 + "\n", "f.yaml")
     assert [str(p) for p in problems] == ["f.yaml:1:67: nested more than 64 levels deep "

@@ -136,7 +136,7 @@ def _check_counts(located: Located) -> list[Problem]:
         problems.append(located.problem(("deck",), f"the deck has {len(ranks):,} ranks, more "
                                         f"than {MAX_RANKS}"))
     for side, count in faces.items():
-        if count > MAX_FACES:
+        if count > MAX_FACES and not problems:  # too many colours or ranks say it already
             where = f"side {side!r}" if "sides" in data else "the deck"
             problems.append(located.problem(("deck",), f"{where} has {count:,} different "
                                             f"cards, more than {MAX_FACES:,}"))

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import Problem, RulebookError, UnoRulesError
+from .errors import Problem, RulebookError, UnoRulesError, visible
 from .game import GAME_ACTIONS, GAME_STEPS
 from .loader import check, load_rulebook, shipped_names
 from .rulebook import Rulebook
@@ -74,9 +74,19 @@ set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a setting or option of the rulebook (repeatable).")
 
 
+class _Interrupted(Exception):
+    """Ctrl-C, carried past click's own handler (which writes an empty line first)."""
+
+
 class _Cli(click.Group):
     """The command group, with one-line errors and the documented exit codes whoever calls
     it (the console script, ``python -m``, or click's test runner)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise _Interrupted from exc
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -99,6 +109,9 @@ class _Cli(click.Group):
             if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C: the shell's code
                 _fail("interrupted", 130)
             sys.exit(1)
+        except _Interrupted:  # one line; on a terminal, first end the line ^C was echoed on
+            _fail(("\n" if sys.stderr is not None and sys.stderr.isatty() else "")
+                  + "interrupted", 130)
         except UnoRulesError as exc:
             _fail(f"error: {exc}")
         except OSError as exc:
@@ -159,33 +172,38 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
     an overlay: it is checked applied to --on (after --house). --house and --set apply to
     every rulebook checked."""
     from .loader import is_overlay, is_scenario_file
-    from .resources import shipped_overlay, shipped_rulebook
+    from .resources import outside_folder, shipped_overlay, shipped_rulebook, within
 
     overrides = _parse_sets(sets)
     targets: list[tuple[str, bool]] = []   # (reference, is an overlay)
+    refused: list[Problem] = []
     skipped = 0
     for p in paths:
         path = Path(p)
         if shipped_rulebook(p) is None and shipped_overlay(p) is not None:
             targets.append((p, True))
         elif path.is_dir():
+            inside = within(path)
             for x in _yaml_files(path):
-                if is_scenario_file(x):  # tell by content: scenario folders mix both
+                if not inside(x):  # a link out of the folder: not read, not quoted
+                    refused.append(Problem(str(x), 1, 1, outside_folder(path)))
+                elif is_scenario_file(x):  # tell by content: scenario folders mix both
                     skipped += 1
                 else:
                     targets.append((str(x), is_overlay(x)))
         else:
             targets.append((p, path.is_file() and is_overlay(p)))
-    if not targets:
+    if not targets and not refused:
         _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}"
               + (f" ({skipped} scenario files: run them with uno-rules scenario)"
                  if skipped else ""))
-    problems: list[Problem] = []
+    problems: list[Problem] = refused
     for ref, overlay in targets:
         rulebook, found = (check(on, overrides, house=[*house, ref]) if overlay
                            else check(ref, overrides, house))
         problems.extend(found)
         if rulebook is not None:
+            ref = visible(ref)  # a name found in a folder may hold a newline or an escape
             click.echo(f"ok {ref}: house rule, applied to {on}"
                        + "".join(f" +{h}" for h in house) if overlay else
                        f"ok {ref}: {rulebook.name}, {len(rulebook.deck)} cards, "
@@ -367,6 +385,8 @@ def new(name: str, base: str, output: str | None) -> None:
             f.write(text)                              # a file that appeared meanwhile
     except FileExistsError:
         _fail(f"{_shorten(str(path))}: already exists; not overwritten")
+    except RulebookError as exc:  # the base's own problems, not the output's
+        _fail(str(exc))
     except (OSError, ValueError) as exc:  # not writable, a name too long, a NUL byte
         _fail(f"{where}: can't write it: "
               f"{exc.strerror if isinstance(exc, OSError) else exc}")

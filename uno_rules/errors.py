@@ -6,6 +6,14 @@ from dataclasses import dataclass
 from typing import cast
 
 
+def visible(text: str) -> str:
+    """``text`` with what a terminal would act on or break a line at (a newline, an escape
+    sequence: a file or scenario name can hold any) written as Python escapes: one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One located problem in an input file, or (``line`` 0) in a command-line argument
@@ -18,10 +26,10 @@ class Problem:
     path: str = "$"
 
     def __str__(self) -> str:
+        file, message = visible(self.file), visible(self.message)
         if self.line <= 0:
-            return f"{self.file}: {self.message}" + ("" if self.path == "$" else
-                                                     f" (at {self.path})")
-        return f"{self.file}:{self.line}:{self.col}: {self.message} (at {self.path})"
+            return f"{file}: {message}" + ("" if self.path == "$" else f" (at {self.path})")
+        return f"{file}:{self.line}:{self.col}: {message} (at {self.path})"
 
 
 class UnoRulesError(ValueError):

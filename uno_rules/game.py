@@ -162,6 +162,8 @@ class Game(Runner):
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, the others' hand sizes, the table."""
+        if not (isinstance(seat, int) and 0 <= seat < self.players):  # -1 showed the last's
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         names = self.faces
         decision = self.decision
         sides = self.rulebook.sides

@@ -390,6 +390,8 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     resolved; ``root`` trusts a folder besides: they may also name any file under it
     (``root="/"`` trusts every path).
     """
+    if isinstance(house, (str, Path)):  # one overlay given alone, not its characters
+        house = [str(house)]
     tokens = (None if max_bytes is None else MAX_BYTES.set(max_bytes),
               None if root is None else ROOT.set(Path(root)))
     try:

@@ -140,10 +140,12 @@ def report(problems: list[Problem]) -> list[Problem]:
                                f"first at {where}: {p.message}", p.path))
     if len(out) > MAX_REPORTED:
         rest = out[MAX_REPORTED]
-        out = out[:MAX_REPORTED] + [Problem(rest.file, rest.line, rest.col,
-                                            f"{len(out) - MAX_REPORTED:,} more problems from "
-                                            f"here on (the first {MAX_REPORTED} are listed)",
-                                            rest.path)]
+        unread = any(p.message == _MORE for p in out[MAX_REPORTED:])  # not a problem: a mark
+        out = out[:MAX_REPORTED] + [Problem(
+            rest.file, rest.line, rest.col,
+            f"{len(out) - MAX_REPORTED - unread:,} more problems from here on (the first "
+            f"{MAX_REPORTED} are listed" + (f"; more not read: the reading stops at "
+                                            f"{MAX_ERRORS:,})" if unread else ")"), rest.path)]
     return out
 
 

@@ -126,9 +126,21 @@ def allowed(path: Path, folder: Path) -> bool:
     return within(folder)(path)
 
 
+def outside_folder(folder: Path) -> str:
+    """The problem of a file found in ``folder`` (``validate DIR``, ``scenario DIR``) that is
+    a link to a file outside it: not read, so a folder from elsewhere can't have a private
+    file's values quoted."""
+    return f"a link to a file outside {folder}, so not read (name the file itself to read it)"
+
+
 def within(folder: Path) -> Callable[[Path], bool]:
     """:func:`allowed` for the files named from one folder (its bounds resolved once)."""
-    bounds = [_real(b) for b in (rulebooks_dir(), folder, ROOT.get()) if b is not None]
+    bounds = []
+    for b in (rulebooks_dir(), folder, ROOT.get()):
+        try:
+            bounds += [] if b is None else [_real(b)]
+        except ValueError:  # a NUL byte (a root= given so): no folder has it, it trusts none
+            pass
 
     def check(path: Path) -> bool:
         try:

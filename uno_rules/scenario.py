@@ -15,8 +15,8 @@ from typing import Any
 
 from .actions import Action
 from .decisions import Give
-from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError
-from .game import Game
+from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError, visible
+from .game import GAME_STEPS, Game
 from .loader import (
     did_you_mean,
     load_rulebook,
@@ -30,7 +30,16 @@ from .loader import (
 from .notation import SIDES, normalize, parse_card, parse_whole_card
 from .position import Position, game_from_position
 from .problems import report
-from .resources import ROOT, allowed, find, schema, shipped_overlay, shipped_rulebook
+from .resources import (
+    ROOT,
+    allowed,
+    find,
+    outside_folder,
+    schema,
+    shipped_overlay,
+    shipped_rulebook,
+    within,
+)
 from .rulebook import Rulebook
 from .yamlpos import Located, PathKey, load_file
 
@@ -40,6 +49,9 @@ _VALIDATOR = strict_validator(schema("scenario"))
 _ACTION = strict_validator({**schema("scenario")["$defs"]["action"],
                             "$defs": schema("scenario")["$defs"]})
 SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
+# Effect steps all the scenarios of one file may run together (the project's own files run
+# under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
+FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
                "catch", "jump_in", "call_uno")
 STEP_KEYS = ("seat", "uno", "pile", "expect", "reject") + ACTION_KEYS
@@ -55,7 +67,8 @@ class Outcome:
     message: str = ""
 
     def __str__(self) -> str:
-        return f"PASS {self.name}" if self.passed else f"FAIL {self.name}: {self.message}"
+        name = visible(self.name)
+        return f"PASS {name}" if self.passed else f"FAIL {name}: {visible(self.message)}"
 
 
 class _Fail(Exception):
@@ -63,12 +76,19 @@ class _Fail(Exception):
 
 
 def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """The scenario files named by ``paths`` (folders are searched for ``*.yaml``)."""
-    for p in map(Path, paths):
+    """The scenario files named by ``paths`` (folders are searched for ``*.yaml``); one
+    path alone is taken as one (not as its characters)."""
+    for p in map(Path, [paths] if isinstance(paths, (str, Path)) else paths):
         if p.is_dir():
             yield from sorted(x for x in p.rglob("*.y*ml") if x.suffix in (".yaml", ".yml"))
         else:
             yield p
+
+
+def _folder_of(paths: Iterable[str | Path]) -> dict[Path, Path]:
+    """Each file found in a folder of ``paths``, with that folder."""
+    return {x: Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)
+            if Path(p).is_dir() for x in scenario_files([p])}
 
 
 @dataclass
@@ -89,7 +109,13 @@ def run_all(paths: Iterable[str | Path], *, house: Iterable[str] = (),
     as in :func:`run_paths`); a malformed file (or one that trips an internal error) is
     recorded and the others still run."""
     found = Report()
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    folders = _folder_of(paths)
     for path in scenario_files(paths):
+        if path in folders and not within(folders[path])(path):  # a link out: not read
+            found.problems.append(Problem(str(path), 1, 1, outside_folder(folders[path])))
+            found.malformed.append(str(path))
+            continue
         try:
             found.outcomes.extend(run_file(path, house=house, settings=settings, root=root))
         except ScenarioError as exc:
@@ -152,13 +178,22 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
                 problems.extend(_check_step(located, idx + ("steps", i), step))
     if problems:
         raise ScenarioError(report(problems))  # a mistake repeated: one line, counted
-    outcomes = []
-    for idx, sc in _scenarios(data):
+    outcomes: list[Outcome] = []
+    spent = 0  # effect steps run by this file's scenarios so far
+    todo = _scenarios(data)
+    for i, (idx, sc) in enumerate(todo):
+        if spent > FILE_STEPS:  # each round ends within its budget, but not so 2,000 rounds
+            outcomes.append(Outcome(str(path), sc.get("name", path.stem), False,
+                                    f"not run, nor the {len(todo) - i - 1:,} after it: this "
+                                    f"file's scenarios ran {spent:,} effect steps, the most "
+                                    f"a file may run is {FILE_STEPS:,}"))
+            break
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
         game = _setup(located, idx, sc, config, path, (tuple(house), dict(settings or {})))
         outcomes.append(_run_steps(located, idx, sc, game, str(path)))
+        spent += game.steps
     return outcomes
 
 

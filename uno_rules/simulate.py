@@ -105,7 +105,9 @@ POLICIES: dict[str, Callable[[Game, random.Random], Action]] = {
 def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
                  policy: str = "play_first") -> None:
     """Apply up to ``max_actions`` random legal actions chosen by ``policy``."""
-    choose = POLICIES[policy]
+    choose = POLICIES.get(policy)
+    if choose is None:  # was a bare KeyError
+        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
     for _ in range(max_actions):
         if game.over:
             return

@@ -53,6 +53,9 @@ class ActionSpace(Sequence[Action]):
 
     def mask(self, game: Game) -> list[bool]:
         """True for each action that ``game`` would accept now."""
+        if game.players != self.players or game.rulebook.name != self.rulebook.name:
+            raise ValueError(f"a game of {game.rulebook.name} for {game.players} players in "
+                             f"the action space of {self.rulebook.name} for {self.players}")
         out = [False] * len(self._actions)
         for action in game.legal_actions():
             out[self._index[action]] = True

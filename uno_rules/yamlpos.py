@@ -273,6 +273,15 @@ class _Builder:
             self.fail(node, path, "merge keys (<<) are not supported: write the keys out",
                       "merge keys (<<)")
             return None
+        if node.style == '"':  # an escape (`"\e[2J"`, `"\0"`) can write what the file can't
+            bad = _NON_PRINTABLE.search(node.value)
+            if bad is not None:
+                char = bad.group()
+                what = "control character" if unicodedata.category(char) == "Cc" else \
+                    "character"
+                self.fail(node, path, f"{what} U+{ord(char):04X} is not allowed in YAML, "
+                          "even as an escape", "escaped control characters")
+                return None
         try:
             return self.loader.yaml_constructors[node.tag](self.loader, node)
         except ValueError as exc:
