@@ -173,9 +173,25 @@ def test_a_snapshot_naming_the_secret_is_refused(tmp_path: Path, how: str,
         message = str(info.value)
         assert f"snapshot {field} {ref!r} is neither a shipped name nor a file under" in message
         assert not any(s in message for s in SECRETS), message
-    # trusted explicitly, it is read (and its errors quote it)
-    with pytest.raises(uno_rules.SnapshotError, match="hunter2"):
+    # trusted explicitly, it is read - and still not quoted: the snapshot named it, not the
+    # user; the error says where its problems are
+    with pytest.raises(uno_rules.SnapshotError, match=r"problem\(s\) in its files, the first "
+                       r"at .*(secret|conf).yaml:\d+:\d+") as info:
         uno_rules.restore({**snapshot, "source": ref}, root=tmp_path)
+    assert not any(s in str(info.value) for s in SECRETS), info.value
+
+
+def test_a_snapshot_naming_a_file_of_the_working_directory_quotes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "conf.yaml").write_text("db_password: hunter2\n")
+    monkeypatch.chdir(tmp_path)  # under the default root, so it is read
+    snapshot = uno_rules.load_rulebook("classic").new_game(2, 1).snapshot()
+    for field, value in [("source", "conf.yaml"), ("house", ["conf.yaml"])]:
+        with pytest.raises(uno_rules.SnapshotError, match="conf.yaml:") as info:
+            uno_rules.restore({**snapshot, field: value})
+        assert not any(s in str(info.value) for s in SECRETS), info.value
+    with pytest.raises(uno_rules.SnapshotError, match="hand_size=x"):  # its own values: whole
+        uno_rules.restore({**snapshot, "set": {"hand_size": "x"}})
 
 
 def test_a_snapshot_of_a_rulebook_under_the_working_directory_restores(

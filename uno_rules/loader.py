@@ -424,11 +424,23 @@ def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> G
     try:
         rulebook = load_rulebook(source, house=house, settings=settings, root=root)
     except RulebookError as exc:
-        raise SnapshotError(f"can't load the snapshot's rulebook: {exc}") from None
+        raise SnapshotError(f"can't load the snapshot's rulebook: {_unquoted(exc)}") from None
     except (OSError, ValueError, RecursionError) as exc:  # a path the system can't open
         raise SnapshotError(f"can't load the snapshot's rulebook {source!r}: "
                             f"{type(exc).__name__}") from None
     return rulebook.restore(snapshot)
+
+
+def _unquoted(exc: RulebookError) -> str:
+    """The problems of a rulebook a snapshot named, quoting nothing of its files: the user
+    named the snapshot, not them (problems of its own house/set values are shown whole)."""
+    own = [str(p) for p in exc.problems if p.line <= 0]
+    located = [p for p in exc.problems if p.line > 0]
+    if located:
+        first = located[0]
+        own.append(f"{len(located)} problem(s) in its files, the first at {first.file}:"
+                   f"{first.line}:{first.col} (load_rulebook shows them)")
+    return "; ".join(own)
 
 
 __all__ = ["load_rulebook", "restore", "check", "resolve", "shipped_names", "house_names",
