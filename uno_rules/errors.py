@@ -14,6 +14,11 @@ def visible(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+def shorten(text: str, width: int = 80) -> str:
+    """A value echoed in a message, cut short if absurdly long (not a 5,000-character one)."""
+    return text if len(text) <= width else f"{text[:60]}... ({len(text):,} characters)"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One located problem in an input file, or (``line`` 0) in a command-line argument

@@ -15,7 +15,7 @@ from typing import Any
 
 from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
-from .errors import Problem, RulebookError, SnapshotError
+from .errors import Problem, RulebookError, SnapshotError, shorten
 from .game import Game
 from .problems import (
     dedupe,
@@ -392,6 +392,7 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     """
     if isinstance(house, (str, Path)):  # one overlay given alone, not its characters
         house = [str(house)]
+    house, settings = _arguments(house, settings)
     tokens = (None if max_bytes is None else MAX_BYTES.set(max_bytes),
               None if root is None else ROOT.set(Path(root)))
     try:
@@ -404,6 +405,28 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     if rulebook is None:
         raise RulebookError(problems)
     return rulebook
+
+
+def _arguments(house: Any, settings: Any) -> tuple[list[str], Mapping[str, Any] | None]:
+    """``house`` and ``settings`` as :func:`load_rulebook` takes them, or a RulebookError
+    naming the argument (not a TypeError from deep inside)."""
+    def refuse(name: str, value: Any, expected: str, got: Any) -> RulebookError:
+        return RulebookError(f"{name}={shorten(repr(value))}: expected {expected}, got "
+                             f"{type(got).__name__}")
+    if not isinstance(house, Iterable):
+        raise refuse("house", house, "names or paths (str)", house)
+    names = list(house)
+    for name in names:
+        if not isinstance(name, (str, Path)):
+            raise refuse("house", names, "names or paths (str)", name)
+    if settings is not None:
+        if not isinstance(settings, Mapping):
+            raise refuse("settings", settings, "a mapping of setting names to values",
+                         settings)
+        for key in settings:
+            if not isinstance(key, str):
+                raise refuse("settings", settings, "setting names (str) as keys", key)
+    return [str(n) for n in names], settings
 
 
 def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> Game:
