@@ -66,7 +66,8 @@ class SnapshotError(UnoRulesError):
 
 
 class IllegalAction(UnoRulesError):
-    """An action that is not allowed now; the game is left exactly as it was."""
+    """An action that is not allowed now; the game is left exactly as it was. Also a game
+    (or match, or simulation) that can't be started with the arguments given."""
 
 
 class RunawayEffect(UnoRulesError):

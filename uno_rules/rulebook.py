@@ -26,7 +26,9 @@ class Rulebook(Rules):
         """Deal a new round for ``players`` seats, every shuffle drawn from ``seed``.
         ``max_steps`` / ``max_actions``: the round's budget of effect steps and of actions
         (default ``game.GAME_STEPS`` / ``game.GAME_ACTIONS``); when one runs out the round
-        stops, over without a result, ``game.stalled`` saying why."""
+        stops, over without a result, ``game.stalled`` saying why. Every argument is checked
+        first (see :func:`uno_rules.game.check_arguments`): a wrong one raises
+        :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does."""
         return Game(self, players, seed, dealer=dealer, log=log, max_steps=max_steps,
                     max_actions=max_actions)
 
