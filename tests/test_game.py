@@ -56,6 +56,30 @@ def test_a_long_wrong_argument_is_shown_short(classic: uno_rules.Rulebook) -> No
     assert len(str(info.value)) < 200
 
 
+def test_a_seed_must_be_below_2_to_the_256_in_size(classic: uno_rules.Rulebook) -> None:
+    for seed in (2**256 - 1, 1 - 2**256):  # the largest allowed: repr and snapshot work
+        game = classic.new_game(3, seed)
+        assert f"seed={seed} " in repr(game)
+        assert json.loads(json.dumps(game.snapshot()))["seed"] == seed
+        assert classic.restore(game.snapshot()).seed == seed
+    for seed in (2**256, -(2**256), 10**5000):  # 10**5000 has no repr at all
+        with pytest.raises(IllegalAction, match=r"^seed=\(a whole number of [\d,]+ bits\): too "
+                           r"large, expected a whole number with abs\(seed\) < 2\*\*256, "
+                           r"or None$"):
+            classic.new_game(3, seed)
+
+
+@pytest.mark.parametrize("seed", [2**256, 10**5000], ids=["2**256", "10**5000"])
+def test_a_snapshot_with_a_seed_too_large_is_refused(classic: uno_rules.Rulebook,
+                                                     seed: int) -> None:
+    data = classic.new_game(3, 5).snapshot()
+    data["seed"] = seed
+    with pytest.raises(SnapshotError, match=r"^snapshot field 'seed': expected a whole number "
+                       r"with abs\(seed\) < 2\*\*256, or null, got a whole number of [\d,]+ "
+                       r"bits$"):
+        classic.restore(data)
+
+
 def test_illegal_actions_raise_and_change_nothing(classic: uno_rules.Rulebook) -> None:
     game = game_from_position(classic, 3, Position(
         hands=[["red 1", "blue 2"], ["green 3"], ["yellow 4"]], discard=["red 5"]), seed=2)

@@ -17,7 +17,7 @@ from .decisions import Runner, Turn
 from .errors import IllegalAction, RunawayEffect, shorten
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
-from .state import Ctx
+from .state import SEED_LIMIT, Ctx
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -45,13 +45,16 @@ def refuse_argument(name: str, value: Any, expected: str) -> IllegalAction:
 def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = None,
                     log: Any = True, max_steps: Any = None, max_actions: Any = None) -> None:
     """Raise :class:`IllegalAction` naming the first argument of a new game that is wrong:
-    ``players`` an int the rulebook allows (not a bool), ``seed`` None or an int,
-    ``dealer`` None or an int, ``log`` a bool, ``max_steps`` / ``max_actions`` None or an
-    int >= 1. Checked up front, not found out midway."""
+    ``players`` an int the rulebook allows (not a bool), ``seed`` None or an int with
+    ``abs(seed) < SEED_LIMIT``, ``dealer`` None or an int, ``log`` a bool, ``max_steps`` /
+    ``max_actions`` None or an int >= 1. Checked up front, not found out midway."""
     if type(players) is not int:  # type(True) is bool: a bool is no number of players
         raise refuse_argument("players", players, f"a whole number of players "
                               f"({rulebook.name} is for {rulebook.players_text()})")
-    if seed is not None and type(seed) is not int:
+    if seed is not None and (type(seed) is not int or abs(seed) >= SEED_LIMIT):
+        if type(seed) is int:
+            raise IllegalAction(f"seed={_show(seed)}: too large, expected a whole number "
+                                "with abs(seed) < 2**256, or None")
         raise refuse_argument("seed", seed, "a whole number or None")
     if dealer is not None and type(dealer) is not int:
         raise refuse_argument("dealer", dealer, "a seat (int) or None")
