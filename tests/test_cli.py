@@ -36,6 +36,37 @@ def test_validate_missing_file() -> None:
     assert result.exit_code == 1 and "no such rulebook" in result.output
 
 
+@pytest.mark.parametrize("command", ["deck", "explain", "simulate"])
+def test_an_overlay_given_as_the_rulebook_says_how_to_use_it(command: str) -> None:
+    result = runner.invoke(cli, [command, "stacking"])
+    assert result.exit_code == 1
+    assert result.output.startswith("stacking:1:1: no such rulebook or file (shipped: ")
+    assert result.output.endswith("; 'stacking' is a house-rule overlay: use --house stacking "
+                                  "on a rulebook (at $)\n")
+
+
+def test_an_overlay_given_as_the_base_of_new_says_how_to_use_it(tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["new", "mine", "--from", "seven_zero", "-o",
+                                 str(tmp_path / "mine.yaml")])
+    assert result.exit_code == 1 and not (tmp_path / "mine.yaml").exists()
+    assert result.output.endswith("; 'seven_zero' is a house-rule overlay: use house: "
+                                  "[seven_zero] in the new rulebook\n")
+
+
+def test_an_overlay_extended_says_how_to_include_it(tmp_path: Path) -> None:
+    (tmp_path / "mine.yaml").write_text("extends: stacking\n")
+    result = runner.invoke(cli, ["validate", str(tmp_path / "mine.yaml")])
+    assert result.exit_code == 1
+    assert result.output == (f"{tmp_path / 'mine.yaml'}:1:10: can't find rulebook 'stacking' "
+                             "to extend; 'stacking' is a house-rule overlay: use house: "
+                             "[stacking] (at $.extends)\n")
+
+
+def test_other_missing_rulebooks_get_no_overlay_hint() -> None:
+    result = runner.invoke(cli, ["deck", "stacking_x"])
+    assert result.exit_code == 1 and "house-rule overlay" not in result.output
+
+
 def test_deck_json() -> None:
     result = runner.invoke(cli, ["deck", "classic", "--json"])
     assert result.exit_code == 0

@@ -75,6 +75,14 @@ def _real(path: Path) -> tuple[Path | None, str]:
             (exc.strerror or str(exc)).lower()
 
 
+def overlay_hint(name: str, how: str = "--house {} on a rulebook") -> str:
+    """Why a shipped overlay's name is no rulebook, and how to use it, ``how`` with the
+    name in it; "" for any other name."""
+    if name not in house_names():
+        return ""
+    return f"; {name!r} is a house-rule overlay: use {how.format(name)}"
+
+
 def _ref(text: str) -> str:
     """A reference quoted in a message, cut short if absurdly long."""
     return repr(text) if len(text) <= 80 else f"{text[:60]!r}... ({len(text)} characters)"
@@ -114,7 +122,8 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
             return None
         if real is None:
             problems.append(located.problem(("extends",), f"can't find rulebook {_ref(base_ref)} "
-                                            f"to extend{did_you_mean(base_ref, shipped_names())}"))
+                                            f"to extend{did_you_mean(base_ref, shipped_names())}"
+                                            f"{overlay_hint(base_ref, 'house: [{}]')}"))
             return None
         base = read(base_path, problems, here)
         if base is None:
@@ -356,7 +365,8 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
     if real is None:
         hint = did_you_mean(str(name_or_path), shipped_names())
         return None, [Problem(str(name_or_path), 1, 1, f"no such rulebook or file{hint} "
-                              f"(shipped: {', '.join(shipped_names())})")]
+                              f"(shipped: {', '.join(shipped_names())})"
+                              f"{overlay_hint(str(name_or_path))}")]
     located = read(path, problems)
     if located is None or problems:
         return None, problems
