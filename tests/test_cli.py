@@ -745,3 +745,18 @@ def test_a_folder_s_link_to_a_file_outside_it_is_not_read(tmp_path: Path, comman
         assert f"ok {folder}/inside.yaml: own" in result.output
     named = runner.invoke(cli, [command, str(folder / "rules.yaml")])
     assert "hunter" in named.output  # named by the user: read as any file
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("hand_size=" + "x" * 5000, "--set hand_size=" + "x" * 60 + "... (5,000 characters): "
+     "expected integer or a $option reference, got string '" + "x" * 60 + "... (5,000 "
+     "characters)' (at $.settings.hand_size)"),
+    ("x" * 5000 + "=1", "--set " + "x" * 60 + "... (5,000 characters)=1: unknown setting '"
+     + "x" * 59 + "... (5,002 characters)"),
+    ("hand_size=" + "[" * 3000, "--set hand_size=" + "[" * 60 + "... (3,000 characters): "
+     "nested more than 64 levels deep"),
+])
+def test_a_long_set_value_is_echoed_short(setting: str, message: str) -> None:
+    result = runner.invoke(cli, ["deck", "classic", "--set", setting])
+    assert result.exit_code == 1
+    assert result.output == message + "\n"

@@ -616,3 +616,10 @@ def test_a_house_rule_may_be_given_as_a_path() -> None:
     from uno_rules.resources import find
     path = find("stacking", overlay=True)
     assert uno_rules.load_rulebook("classic", house=[path]).house == (str(path),)
+
+
+def test_a_setting_too_large_to_show_is_refused() -> None:
+    with pytest.raises(RulebookError) as info:
+        uno_rules.load_rulebook("classic", settings={"hand_size": 10**5000})
+    assert str(info.value) == ("--set hand_size=(a whole number of 16,610 bits): a whole "
+                               "number too large for any setting")

@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
 from .decisions import Runner, Turn
-from .errors import IllegalAction, RunawayEffect, shorten
+from .errors import IllegalAction, RunawayEffect, show
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
 from .state import SEED_LIMIT, Ctx
@@ -29,17 +29,10 @@ GAME_STEPS = 100_000  # effect steps in one round (a step costs a few microsecon
 GAME_ACTIONS = 20_000  # actions in one round (tens of microseconds each at most)
 
 
-def _show(value: Any) -> str:
-    """``value`` for a message: short, and never the repr Python refuses of a huge int."""
-    if type(value) is int and value.bit_length() > 256:
-        return f"(a whole number of {value.bit_length():,} bits)"
-    return shorten(repr(value))
-
-
 def refuse_argument(name: str, value: Any, expected: str) -> IllegalAction:
     """The error for argument ``name`` given as ``value`` (shown short) where ``expected``."""
     got = "" if type(value) is int else f", got {type(value).__name__}"  # an int's the range
-    return IllegalAction(f"{name}={_show(value)}: expected {expected}{got}")
+    return IllegalAction(f"{name}={show(value)}: expected {expected}{got}")
 
 
 def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = None,
@@ -53,7 +46,7 @@ def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = N
                               f"({rulebook.name} is for {rulebook.players_text()})")
     if seed is not None and (type(seed) is not int or abs(seed) >= SEED_LIMIT):
         if type(seed) is int:
-            raise IllegalAction(f"seed={_show(seed)}: too large, expected a whole number "
+            raise IllegalAction(f"seed={show(seed)}: too large, expected a whole number "
                                 "with abs(seed) < 2**256, or None")
         raise refuse_argument("seed", seed, "a whole number or None")
     if dealer is not None and type(dealer) is not int:

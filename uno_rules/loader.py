@@ -10,12 +10,13 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Container, Iterable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
-from .errors import Problem, RulebookError, SnapshotError, shorten
+from .errors import Problem, RulebookError, SnapshotError, shorten, shorten_values, show
 from .game import Game
 from .problems import (
     dedupe,
@@ -199,20 +200,25 @@ def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: li
     data = located.data
     settings_schema = rulebook_schema()["properties"]["settings"]["properties"]
     for key, value in overrides.items():
-        where = (f"{origin} {key}={value}", 0, 0)
+        # echoed short: not a 5,000-character value three times on one line
+        text = shorten(value) if isinstance(value, str) else show(value)
+        where = (f"{origin} {shorten(key)}={text}", 0, 0)
         if isinstance(value, str):
             try:
                 value = load_value(value) if value.strip() else value
             except ValueError as exc:
-                problems.append(Problem(*where, str(exc)))
+                problems.append(Problem(*where, shorten_values(str(exc), [value])))
                 continue
+        if type(value) is int and value.bit_length() > 256:  # no message could show it
+            problems.append(Problem(*where, "a whole number too large for any setting"))
+            continue
         if key in settings_schema:
             section = "settings"
         elif key in (data.get("options") or {}):
             section = "options"
         else:
             known = list(settings_schema) + list(data.get("options") or {})
-            problems.append(Problem(*where, f"unknown setting {key!r}"
+            problems.append(Problem(*where, f"unknown setting {shorten(repr(key))}"
                                     f"{did_you_mean(key, known)}"))
             continue
         data.setdefault(section, {})
@@ -378,7 +384,9 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
     problems.extend(schema_problems(located, RULEBOOK_VALIDATOR))
     problems.extend(semantic(located, "hand_size" in (overrides or {}), not problems))
     if problems:
-        return None, dedupe(problems)
+        given = [v for v in (overrides or {}).values() if isinstance(v, str)]
+        return None, dedupe([replace(p, message=shorten_values(p.message, given))
+                             if p.line <= 0 and given else p for p in problems])
     source = str(name_or_path)
     return compile_rulebook(located, source, applied, overrides or {}), []
 
