@@ -760,3 +760,13 @@ def test_a_long_set_value_is_echoed_short(setting: str, message: str) -> None:
     result = runner.invoke(cli, ["deck", "classic", "--set", setting])
     assert result.exit_code == 1
     assert result.output == message + "\n"
+
+
+def test_the_hostile_long_card_scenario_fails_on_one_short_line() -> None:
+    path = Path(__file__).parent / "hostile" / "api" / "long_card.yaml"
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1
+    short = "'red " + "9" * 56 + "... (5,004 characters)'"
+    assert result.output == (f"FAIL long card: step 1: 0 play red {'9' * 56}... (5,004 "
+                             f"characters): unknown card {short} in rulebook 'classic' "
+                             f"({path}:6)\n0 passed, 1 failed\n")
