@@ -36,6 +36,37 @@ def test_validate_missing_file() -> None:
     assert result.exit_code == 1 and "no such rulebook" in result.output
 
 
+@pytest.mark.parametrize("command", ["deck", "explain", "simulate"])
+def test_an_overlay_given_as_the_rulebook_says_how_to_use_it(command: str) -> None:
+    result = runner.invoke(cli, [command, "stacking"])
+    assert result.exit_code == 1
+    assert result.output.startswith("stacking:1:1: no such rulebook or file (shipped: ")
+    assert result.output.endswith("; 'stacking' is a house-rule overlay: use --house stacking "
+                                  "on a rulebook (at $)\n")
+
+
+def test_an_overlay_given_as_the_base_of_new_says_how_to_use_it(tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["new", "mine", "--from", "seven_zero", "-o",
+                                 str(tmp_path / "mine.yaml")])
+    assert result.exit_code == 1 and not (tmp_path / "mine.yaml").exists()
+    assert result.output.endswith("; 'seven_zero' is a house-rule overlay: use house: "
+                                  "[seven_zero] in the new rulebook\n")
+
+
+def test_an_overlay_extended_says_how_to_include_it(tmp_path: Path) -> None:
+    (tmp_path / "mine.yaml").write_text("extends: stacking\n")
+    result = runner.invoke(cli, ["validate", str(tmp_path / "mine.yaml")])
+    assert result.exit_code == 1
+    assert result.output == (f"{tmp_path / 'mine.yaml'}:1:10: can't find rulebook 'stacking' "
+                             "to extend; 'stacking' is a house-rule overlay: use house: "
+                             "[stacking] (at $.extends)\n")
+
+
+def test_other_missing_rulebooks_get_no_overlay_hint() -> None:
+    result = runner.invoke(cli, ["deck", "stacking_x"])
+    assert result.exit_code == 1 and "house-rule overlay" not in result.output
+
+
 def test_deck_json() -> None:
     result = runner.invoke(cli, ["deck", "classic", "--json"])
     assert result.exit_code == 0
@@ -714,3 +745,28 @@ def test_a_folder_s_link_to_a_file_outside_it_is_not_read(tmp_path: Path, comman
         assert f"ok {folder}/inside.yaml: own" in result.output
     named = runner.invoke(cli, [command, str(folder / "rules.yaml")])
     assert "hunter" in named.output  # named by the user: read as any file
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("hand_size=" + "x" * 5000, "--set hand_size=" + "x" * 60 + "... (5,000 characters): "
+     "expected integer or a $option reference, got string '" + "x" * 60 + "... (5,000 "
+     "characters)' (at $.settings.hand_size)"),
+    ("x" * 5000 + "=1", "--set " + "x" * 60 + "... (5,000 characters)=1: unknown setting '"
+     + "x" * 59 + "... (5,002 characters)"),
+    ("hand_size=" + "[" * 3000, "--set hand_size=" + "[" * 60 + "... (3,000 characters): "
+     "nested more than 64 levels deep"),
+])
+def test_a_long_set_value_is_echoed_short(setting: str, message: str) -> None:
+    result = runner.invoke(cli, ["deck", "classic", "--set", setting])
+    assert result.exit_code == 1
+    assert result.output == message + "\n"
+
+
+def test_the_hostile_long_card_scenario_fails_on_one_short_line() -> None:
+    path = Path(__file__).parent / "hostile" / "api" / "long_card.yaml"
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1
+    short = "'red " + "9" * 56 + "... (5,004 characters)'"
+    assert result.output == (f"FAIL long card: step 1: 0 play red {'9' * 56}... (5,004 "
+                             f"characters): unknown card {short} in rulebook 'classic' "
+                             f"({path}:6)\n0 passed, 1 failed\n")

@@ -29,6 +29,57 @@ def test_wrong_player_count(classic: uno_rules.Rulebook) -> None:
         classic.new_game(players=11)
 
 
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"players": 3.0}, "players=3.0: expected a whole number of players (classic is for "
+                       "2-10), got float"),
+    ({"players": True}, "players=True: expected a whole number of players (classic is for "
+                        "2-10), got bool"),
+    ({"players": 3, "seed": "x"}, "seed='x': expected a whole number or None, got str"),
+    ({"players": 3, "seed": 1.0}, "seed=1.0: expected a whole number or None, got float"),
+    ({"players": 3, "dealer": "x"}, "dealer='x': expected a seat (int) or None, got str"),
+    ({"players": 3, "log": 1}, "log=1: expected True or False"),
+    ({"players": 3, "max_steps": -5}, "max_steps=-5: expected a whole number >= 1 or None"),
+    ({"players": 3, "max_steps": 0}, "max_steps=0: expected a whole number >= 1 or None"),
+    ({"players": 3, "max_actions": "5"},
+     "max_actions='5': expected a whole number >= 1 or None, got str"),
+])
+def test_new_game_checks_every_argument_first(classic: uno_rules.Rulebook,
+                                              kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(IllegalAction) as info:
+        classic.new_game(**kwargs)  # type: ignore[arg-type]
+    assert str(info.value) == message
+
+
+def test_a_long_wrong_argument_is_shown_short(classic: uno_rules.Rulebook) -> None:
+    with pytest.raises(IllegalAction, match=r"^players='xxx.*\(5,002 characters\): ") as info:
+        classic.new_game("x" * 5000)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 200
+
+
+def test_a_seed_must_be_below_2_to_the_256_in_size(classic: uno_rules.Rulebook) -> None:
+    for seed in (2**256 - 1, 1 - 2**256):  # the largest allowed: repr and snapshot work
+        game = classic.new_game(3, seed)
+        assert f"seed={seed} " in repr(game)
+        assert json.loads(json.dumps(game.snapshot()))["seed"] == seed
+        assert classic.restore(game.snapshot()).seed == seed
+    for seed in (2**256, -(2**256), 10**5000):  # 10**5000 has no repr at all
+        with pytest.raises(IllegalAction, match=r"^seed=\(a whole number of [\d,]+ bits\): too "
+                           r"large, expected a whole number with abs\(seed\) < 2\*\*256, "
+                           r"or None$"):
+            classic.new_game(3, seed)
+
+
+@pytest.mark.parametrize("seed", [2**256, 10**5000], ids=["2**256", "10**5000"])
+def test_a_snapshot_with_a_seed_too_large_is_refused(classic: uno_rules.Rulebook,
+                                                     seed: int) -> None:
+    data = classic.new_game(3, 5).snapshot()
+    data["seed"] = seed
+    with pytest.raises(SnapshotError, match=r"^snapshot field 'seed': expected a whole number "
+                       r"with abs\(seed\) < 2\*\*256, or null, got a whole number of [\d,]+ "
+                       r"bits$"):
+        classic.restore(data)
+
+
 def test_illegal_actions_raise_and_change_nothing(classic: uno_rules.Rulebook) -> None:
     game = game_from_position(classic, 3, Position(
         hands=[["red 1", "blue 2"], ["green 3"], ["yellow 4"]], discard=["red 5"]), seed=2)

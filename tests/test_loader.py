@@ -588,3 +588,38 @@ def test_one_house_rule_given_alone_is_one() -> None:
     assert alone.house == uno_rules.load_rulebook("classic", house=["stacking"]).house
     path = house_dir() / "stacking.yaml"
     assert uno_rules.load_rulebook("classic", house=path).deck == alone.deck
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"house": [5]}, "house=[5]: expected names or paths (str), got int"),
+    ({"house": 5}, "house=5: expected names or paths (str), got int"),
+    ({"settings": [("hand_size", 5)]},
+     "settings=[('hand_size', 5)]: expected a mapping of setting names to values, got list"),
+    ({"settings": 5}, "settings=5: expected a mapping of setting names to values, got int"),
+    ({"settings": {5: 1}}, "settings={5: 1}: expected setting names (str) as keys, got int"),
+])
+def test_arguments_of_the_wrong_type_are_a_rulebook_error(kwargs: dict[str, object],
+                                                          message: str) -> None:
+    with pytest.raises(RulebookError) as info:
+        uno_rules.load_rulebook("classic", **kwargs)  # type: ignore[arg-type]
+    assert str(info.value) == message
+
+
+def test_a_long_wrong_argument_is_shortened_in_the_message() -> None:
+    with pytest.raises(RulebookError) as info:
+        uno_rules.load_rulebook("classic", house=["stacking"] * 1000 + [5])  # type: ignore[list-item]
+    assert len(str(info.value)) < 200 and str(info.value).endswith("characters): expected "
+                                                                   "names or paths (str), got int")
+
+
+def test_a_house_rule_may_be_given_as_a_path() -> None:
+    from uno_rules.resources import find
+    path = find("stacking", overlay=True)
+    assert uno_rules.load_rulebook("classic", house=[path]).house == (str(path),)
+
+
+def test_a_setting_too_large_to_show_is_refused() -> None:
+    with pytest.raises(RulebookError) as info:
+        uno_rules.load_rulebook("classic", settings={"hand_size": 10**5000})
+    assert str(info.value) == ("--set hand_size=(a whole number of 16,610 bits): a whole "
+                               "number too large for any setting")

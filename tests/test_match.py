@@ -121,3 +121,15 @@ def test_a_stalled_round_has_no_score() -> None:
     with pytest.raises(IllegalAction, match="the current round stalled: the round's budget "
                                             "of 2 actions ran out; it has no score"):
         match.next_round()
+
+
+@pytest.mark.parametrize(("players", "seed", "message"), [
+    (3.0, 1, "players=3.0: expected a whole number of players (classic is for 2-10), got float"),
+    (3, "1", "seed='1': expected a whole number or None, got str"),
+    (1, 1, "classic is for 2-10 players, not 1"),
+])
+def test_a_match_checks_its_arguments_first(players: object, seed: object, message: str) -> None:
+    classic = uno_rules.load_rulebook("classic")
+    with pytest.raises(IllegalAction) as info:
+        Match(classic, players, seed)  # type: ignore[arg-type]
+    assert str(info.value) == message

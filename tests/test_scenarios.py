@@ -165,3 +165,29 @@ def test_a_file_of_many_costly_rounds_stops_at_its_budget(tmp_path: Path) -> Non
     assert last.message.startswith(f"not run, nor the {2000 - len(outcomes):,} after it: "
                                    "this file's scenarios ran "), last.message
     assert last.message.endswith(f"effect steps, the most a file may run is {FILE_STEPS:,}")
+
+
+LONG = "9" * 5000
+
+
+@pytest.mark.parametrize("step", [
+    f"  - {{seat: 0, play: red {LONG}}}\n",
+    f"  - {{seat: 0, play: RED {LONG}}}\n",  # echoed in another case
+    f"  - expect: {{top: red {LONG}}}\n",
+    f"  - {{seat: 0, play: red 1, color: red{LONG}}}\n",
+])
+def test_a_long_value_in_a_step_is_echoed_short(tmp_path: Path, step: str) -> None:
+    f = tmp_path / "s.yaml"
+    f.write_text(STATE + step)
+    [outcome] = run_file(f)
+    assert not outcome.passed and outcome.message.startswith("step 1: ")
+    line = str(outcome)
+    assert len(line) < 600 and "... (5,00" in line and " characters)" in line, line
+    assert line.endswith(f"({f}:8)")
+
+
+def test_a_long_scenario_name_is_shown_short(tmp_path: Path) -> None:
+    f = tmp_path / "s.yaml"
+    f.write_text(STATE.replace("name: s", "name: " + "n" * 5000) + "  - expect: {turn: 1}\n")
+    [outcome] = run_file(f)
+    assert str(outcome).startswith("FAIL " + "n" * 60 + "... (5,000 characters): step 1: ")

@@ -75,3 +75,23 @@ def test_an_unknown_policy_is_a_value_error() -> None:
     rulebook = uno_rules.load_rulebook("classic")
     with pytest.raises(ValueError, match=r"unknown policy 'x' \(one of uniform, play_first\)"):
         simulate(rulebook, games=1, players=2, seed=1, policy="x")
+
+
+@pytest.mark.parametrize(("args", "kwargs", "message"), [
+    ((-1, 3, 0), {}, "games=-1: expected a whole number >= 1"),
+    ((0, 3, 0), {}, "games=0: expected a whole number >= 1"),
+    ((2.0, 3, 0), {}, "games=2.0: expected a whole number >= 1, got float"),
+    ((2, 3.0, 0), {}, "players=3.0: expected a whole number of players (classic is for "
+                      "2-10), got float"),
+    ((2, 11, 0), {}, "classic is for 2-10 players, not 11"),
+    ((2, 3, None), {}, "seed=None: expected a whole number (the same seed, the same games)"),
+    ((2, 3, 0), {"max_actions": 0}, "max_actions=0: expected a whole number >= 1 or None"),
+    ((2, 3, 0), {"max_steps": "9"}, "max_steps='9': expected a whole number >= 1 or None, "
+                                    "got str"),
+])
+def test_simulate_checks_its_arguments_first(args: tuple[object, ...], kwargs: dict[str, object],
+                                             message: str) -> None:
+    classic = uno_rules.load_rulebook("classic")
+    with pytest.raises(uno_rules.IllegalAction) as info:
+        simulate(classic, *args, **kwargs)  # type: ignore[arg-type]
+    assert str(info.value) == message

@@ -15,7 +15,7 @@ import click
 
 from .errors import Problem, RulebookError, UnoRulesError, visible
 from .game import GAME_ACTIONS, GAME_STEPS
-from .loader import check, load_rulebook, shipped_names
+from .loader import check, load_rulebook, overlay_hint, shipped_names
 from .rulebook import Rulebook
 
 
@@ -365,8 +365,9 @@ def new(name: str, base: str, output: str | None) -> None:
     except OSError:  # a name too long for a file
         found = False
     if not found:
+        hint = overlay_hint(base, "house: [{}] in the new rulebook")
         _fail(f"--from {_shorten(repr(base))}: no such rulebook (shipped: "
-              f"{', '.join(shipped_names())})")
+              f"{', '.join(shipped_names())}){hint}")
     path = Path(output or f"{name}.yaml")
     where = f"--output {_shorten(str(path))}" if output else _shorten(str(path))
     try:

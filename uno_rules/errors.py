@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 
 def visible(text: str) -> str:
@@ -12,6 +14,29 @@ def visible(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def shorten(text: str, width: int = 80) -> str:
+    """A value echoed in a message, cut short if absurdly long (not a 5,000-character one)."""
+    return text if len(text) <= width else f"{text[:60]}... ({len(text):,} characters)"
+
+
+def show(value: Any) -> str:
+    """``value``'s repr for a message: short, and never the repr Python refuses of an int
+    of over 4,300 digits."""
+    if type(value) is int and value.bit_length() > 256:
+        return f"(a whole number of {value.bit_length():,} bits)"
+    return shorten(repr(value))
+
+
+def shorten_values(text: str, values: Iterable[str] = (), width: int = 80) -> str:
+    """``text`` with every one of ``values`` (the user's, echoed in it: any case) and any
+    other run of over ``width`` characters without a space cut short by :func:`shorten`, so
+    that a 5,000-character card name doesn't make a 15 KB message line."""
+    for value in sorted({v for v in values if len(v) > width}, key=len, reverse=True):
+        text = re.sub(re.escape(value), lambda m: shorten(m.group(), width), text,
+                      flags=re.IGNORECASE)
+    return re.sub(rf"\S{{{width + 1},}}", lambda m: shorten(m.group(), width), text)
 
 
 @dataclass(frozen=True)
@@ -61,7 +86,8 @@ class SnapshotError(UnoRulesError):
 
 
 class IllegalAction(UnoRulesError):
-    """An action that is not allowed now; the game is left exactly as it was."""
+    """An action that is not allowed now; the game is left exactly as it was. Also a game
+    (or match, or simulation) that can't be started with the arguments given."""
 
 
 class RunawayEffect(UnoRulesError):

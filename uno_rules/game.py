@@ -14,10 +14,10 @@ from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
 from .decisions import Runner, Turn
-from .errors import IllegalAction, RunawayEffect
+from .errors import IllegalAction, RunawayEffect, show
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
-from .state import Ctx
+from .state import SEED_LIMIT, Ctx
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -29,6 +29,35 @@ GAME_STEPS = 100_000  # effect steps in one round (a step costs a few microsecon
 GAME_ACTIONS = 20_000  # actions in one round (tens of microseconds each at most)
 
 
+def refuse_argument(name: str, value: Any, expected: str) -> IllegalAction:
+    """The error for argument ``name`` given as ``value`` (shown short) where ``expected``."""
+    got = "" if type(value) is int else f", got {type(value).__name__}"  # an int's the range
+    return IllegalAction(f"{name}={show(value)}: expected {expected}{got}")
+
+
+def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = None,
+                    log: Any = True, max_steps: Any = None, max_actions: Any = None) -> None:
+    """Raise :class:`IllegalAction` naming the first argument of a new game that is wrong:
+    ``players`` an int the rulebook allows (not a bool), ``seed`` None or an int with
+    ``abs(seed) < SEED_LIMIT``, ``dealer`` None or an int, ``log`` a bool, ``max_steps`` /
+    ``max_actions`` None or an int >= 1. Checked up front, not found out midway."""
+    if type(players) is not int:  # type(True) is bool: a bool is no number of players
+        raise refuse_argument("players", players, f"a whole number of players "
+                              f"({rulebook.name} is for {rulebook.players_text()})")
+    if seed is not None and (type(seed) is not int or abs(seed) >= SEED_LIMIT):
+        if type(seed) is int:
+            raise IllegalAction(f"seed={show(seed)}: too large, expected a whole number "
+                                "with abs(seed) < 2**256, or None")
+        raise refuse_argument("seed", seed, "a whole number or None")
+    if dealer is not None and type(dealer) is not int:
+        raise refuse_argument("dealer", dealer, "a seat (int) or None")
+    if type(log) is not bool:
+        raise refuse_argument("log", log, "True or False")
+    for name, value in (("max_steps", max_steps), ("max_actions", max_actions)):
+        if value is not None and (type(value) is not int or value < 1):
+            raise refuse_argument(name, value, "a whole number >= 1 or None")
+
+
 class Game(Runner):
     """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
 
@@ -37,6 +66,8 @@ class Game(Runner):
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True, max_steps: int | None = None,
                  max_actions: int | None = None, _deal: bool = True):
+        check_arguments(rulebook, players, seed, dealer=dealer, log=log, max_steps=max_steps,
+                        max_actions=max_actions)
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
         self.max_steps = GAME_STEPS if max_steps is None else max_steps
         self.steps_left = self.max_steps  # what the round may still run

@@ -10,12 +10,13 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Container, Iterable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
-from .errors import Problem, RulebookError, SnapshotError
+from .errors import Problem, RulebookError, SnapshotError, shorten, shorten_values, show
 from .game import Game
 from .problems import (
     dedupe,
@@ -75,6 +76,14 @@ def _real(path: Path) -> tuple[Path | None, str]:
             (exc.strerror or str(exc)).lower()
 
 
+def overlay_hint(name: str, how: str = "--house {} on a rulebook") -> str:
+    """Why a shipped overlay's name is no rulebook, and how to use it, ``how`` with the
+    name in it; "" for any other name."""
+    if name not in house_names():
+        return ""
+    return f"; {name!r} is a house-rule overlay: use {how.format(name)}"
+
+
 def _ref(text: str) -> str:
     """A reference quoted in a message, cut short if absurdly long."""
     return repr(text) if len(text) <= 80 else f"{text[:60]!r}... ({len(text)} characters)"
@@ -114,7 +123,8 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
             return None
         if real is None:
             problems.append(located.problem(("extends",), f"can't find rulebook {_ref(base_ref)} "
-                                            f"to extend{did_you_mean(base_ref, shipped_names())}"))
+                                            f"to extend{did_you_mean(base_ref, shipped_names())}"
+                                            f"{overlay_hint(base_ref, 'house: [{}]')}"))
             return None
         base = read(base_path, problems, here)
         if base is None:
@@ -190,20 +200,25 @@ def apply_overrides(located: Located, overrides: Mapping[str, Any], problems: li
     data = located.data
     settings_schema = rulebook_schema()["properties"]["settings"]["properties"]
     for key, value in overrides.items():
-        where = (f"{origin} {key}={value}", 0, 0)
+        # echoed short: not a 5,000-character value three times on one line
+        text = shorten(value) if isinstance(value, str) else show(value)
+        where = (f"{origin} {shorten(key)}={text}", 0, 0)
         if isinstance(value, str):
             try:
                 value = load_value(value) if value.strip() else value
             except ValueError as exc:
-                problems.append(Problem(*where, str(exc)))
+                problems.append(Problem(*where, shorten_values(str(exc), [value])))
                 continue
+        if type(value) is int and value.bit_length() > 256:  # no message could show it
+            problems.append(Problem(*where, "a whole number too large for any setting"))
+            continue
         if key in settings_schema:
             section = "settings"
         elif key in (data.get("options") or {}):
             section = "options"
         else:
             known = list(settings_schema) + list(data.get("options") or {})
-            problems.append(Problem(*where, f"unknown setting {key!r}"
+            problems.append(Problem(*where, f"unknown setting {shorten(repr(key))}"
                                     f"{did_you_mean(key, known)}"))
             continue
         data.setdefault(section, {})
@@ -356,7 +371,8 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
     if real is None:
         hint = did_you_mean(str(name_or_path), shipped_names())
         return None, [Problem(str(name_or_path), 1, 1, f"no such rulebook or file{hint} "
-                              f"(shipped: {', '.join(shipped_names())})")]
+                              f"(shipped: {', '.join(shipped_names())})"
+                              f"{overlay_hint(str(name_or_path))}")]
     located = read(path, problems)
     if located is None or problems:
         return None, problems
@@ -368,7 +384,9 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
     problems.extend(schema_problems(located, RULEBOOK_VALIDATOR))
     problems.extend(semantic(located, "hand_size" in (overrides or {}), not problems))
     if problems:
-        return None, dedupe(problems)
+        given = [v for v in (overrides or {}).values() if isinstance(v, str)]
+        return None, dedupe([replace(p, message=shorten_values(p.message, given))
+                             if p.line <= 0 and given else p for p in problems])
     source = str(name_or_path)
     return compile_rulebook(located, source, applied, overrides or {}), []
 
@@ -392,6 +410,7 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     """
     if isinstance(house, (str, Path)):  # one overlay given alone, not its characters
         house = [str(house)]
+    house, settings = _arguments(house, settings)
     tokens = (None if max_bytes is None else MAX_BYTES.set(max_bytes),
               None if root is None else ROOT.set(Path(root)))
     try:
@@ -404,6 +423,28 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     if rulebook is None:
         raise RulebookError(problems)
     return rulebook
+
+
+def _arguments(house: Any, settings: Any) -> tuple[list[str], Mapping[str, Any] | None]:
+    """``house`` and ``settings`` as :func:`load_rulebook` takes them, or a RulebookError
+    naming the argument (not a TypeError from deep inside)."""
+    def refuse(name: str, value: Any, expected: str, got: Any) -> RulebookError:
+        return RulebookError(f"{name}={shorten(repr(value))}: expected {expected}, got "
+                             f"{type(got).__name__}")
+    if not isinstance(house, Iterable):
+        raise refuse("house", house, "names or paths (str)", house)
+    names = list(house)
+    for name in names:
+        if not isinstance(name, (str, Path)):
+            raise refuse("house", names, "names or paths (str)", name)
+    if settings is not None:
+        if not isinstance(settings, Mapping):
+            raise refuse("settings", settings, "a mapping of setting names to values",
+                         settings)
+        for key in settings:
+            if not isinstance(key, str):
+                raise refuse("settings", settings, "setting names (str) as keys", key)
+    return [str(n) for n in names], settings
 
 
 def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> Game:

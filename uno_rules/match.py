@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterable
 
 from .errors import IllegalAction
-from .game import Game
+from .game import Game, check_arguments
 from .rulebook import Rulebook
 
 
@@ -27,6 +27,7 @@ class Match:
     """
 
     def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None):
+        check_arguments(rulebook, players, seed)  # before they're used to set up the match
         self.rulebook = rulebook
         self.players = players
         self.seed = seed

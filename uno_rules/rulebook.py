@@ -23,10 +23,14 @@ class Rulebook(Rules):
     def new_game(self, players: int, seed: int | None = None, *, dealer: int | None = None,
                  log: bool = True, max_steps: int | None = None,
                  max_actions: int | None = None) -> Game:
-        """Deal a new round for ``players`` seats, every shuffle drawn from ``seed``.
+        """Deal a new round for ``players`` seats, every shuffle drawn from ``seed`` (None:
+        a fresh random one; an int must have ``abs(seed) < 2**256``, so that the game's repr
+        and snapshot can always write it: Python won't turn an int of 4,300 digits into text).
         ``max_steps`` / ``max_actions``: the round's budget of effect steps and of actions
         (default ``game.GAME_STEPS`` / ``game.GAME_ACTIONS``); when one runs out the round
-        stops, over without a result, ``game.stalled`` saying why."""
+        stops, over without a result, ``game.stalled`` saying why. Every argument is checked
+        first (see :func:`uno_rules.game.check_arguments`): a wrong one raises
+        :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does."""
         return Game(self, players, seed, dealer=dealer, log=log, max_steps=max_steps,
                     max_actions=max_actions)
 

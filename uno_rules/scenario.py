@@ -15,7 +15,16 @@ from typing import Any
 
 from .actions import Action
 from .decisions import Give
-from .errors import IllegalAction, NotationError, Problem, RulebookError, ScenarioError, visible
+from .errors import (
+    IllegalAction,
+    NotationError,
+    Problem,
+    RulebookError,
+    ScenarioError,
+    shorten,
+    shorten_values,
+    visible,
+)
 from .game import GAME_STEPS, Game
 from .loader import (
     did_you_mean,
@@ -67,7 +76,7 @@ class Outcome:
     message: str = ""
 
     def __str__(self) -> str:
-        name = visible(self.name)
+        name = visible(shorten(self.name))
         return f"PASS {name}" if self.passed else f"FAIL {name}: {visible(self.message)}"
 
 
@@ -344,9 +353,22 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
             else:
                 for action in _actions(game, step):
                     game.apply(action)
-        except (_Fail, IllegalAction, NotationError) as exc:
-            return Outcome(file, name, False, f"step {k}: {exc}{where}")
+        except (_Fail, IllegalAction, NotationError) as exc:  # the step's values cut short
+            message = shorten_values(str(exc), _strings(step))
+            return Outcome(file, name, False, f"step {k}: {message}{where}")
     return Outcome(file, name, True)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """The strings in a step (its card names, colours, expected values...)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .errors import RunawayEffect
-from .game import GAME_ACTIONS, Game
+from .errors import IllegalAction, RunawayEffect
+from .game import GAME_ACTIONS, Game, check_arguments, refuse_argument
 from .rulebook import Rulebook
 
 MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
@@ -114,11 +114,18 @@ def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
         game.apply(choose(game, rng))
 
 
+def _need_seed(seed: object) -> None:
+    if seed is None:
+        raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
+                            "games)")
+
+
 def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | None = None,
                 policy: str = "play_first", *, max_steps: int | None = None) -> Game:
     """Play one round with random legal actions; returns the game, over (``result`` set) or
     stalled (``stalled`` names the budget that ran out: ``max_steps`` effect steps or
     ``max_actions`` actions, default the game's; a runaway effect raises RunawayEffect)."""
+    _need_seed(seed)  # None would deal at random, and can't seed the moves
     game = rulebook.new_game(players, seed, log=False, max_steps=max_steps,
                              max_actions=max_actions)
     random_moves(game, random.Random(seed ^ 0x5EED), game.max_actions, policy)
@@ -132,6 +139,10 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
     or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
     the statistics are those of the rounds finished, ``requested`` set."""
+    if type(games) is not int or games < 1:
+        raise refuse_argument("games", games, "a whole number >= 1")
+    _need_seed(seed)
+    check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
     if rulebook.team_size > 1:

@@ -20,7 +20,7 @@ from .decisions import KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
-from .state import Ctx, State
+from .state import SEED_LIMIT, Ctx, State
 
 S = TypeVar("S", bound=State)
 
@@ -148,6 +148,8 @@ Say = Callable[[Env], str]
 
 
 def _show(value: Any) -> str:
+    if type(value) is int and value.bit_length() > 256:  # repr refuses over 4,300 digits
+        return f"a whole number of {value.bit_length():,} bits"
     text = reprlib.repr(value)  # bounded in depth and length, whatever it was given
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -411,7 +413,8 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("set", _scalars, _always),
     ("digest", _text, _always),
     ("players", _players, _always),
-    ("seed", _nullable(_int(lambda e: "a whole number or null", lambda e: None)), _always),
+    ("seed", _nullable(_int(lambda e: "a whole number with abs(seed) < 2**256, or null",
+                            lambda e: 1 - SEED_LIMIT, lambda e: SEED_LIMIT - 1)), _always),
     ("dealer", SEAT, _always),
     ("side", _side, _several_sides),
     ("hands", _list(CARDS, lambda e: e.n), _always),

@@ -19,6 +19,11 @@ from .errors import IllegalAction
 from .model import NO_COLOR, Rules
 from .tables import SeatActions, guarded, match_tables, plain_turns, seat_actions
 
+# Seeds are whole numbers below this in size: any sensible seed (a SHA-256 digest fits),
+# and one that a repr, a snapshot and its JSON can always write out (Python refuses to
+# turn an int of over 4,300 digits into text).
+SEED_LIMIT = 2**256
+
 
 class Ctx:
     """The context of one card being resolved: who played it and what was decided."""
