@@ -16,7 +16,14 @@ class FrozenMap(dict):  # type: ignore[type-arg]
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("compiled rulebook data is read-only")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    # One assignment each: mypyc refuses a chained assignment in a class body.
+    __setitem__ = _refuse
+    __delitem__ = _refuse
+    clear = _refuse
+    pop = _refuse
+    popitem = _refuse
+    setdefault = _refuse
+    update = _refuse
     __ior__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -25,11 +25,16 @@ from .tables import SeatActions, guarded, match_tables, plain_turns, seat_action
 SEED_LIMIT = 2**256
 
 
+# The slots of a Ctx, named here so that code can list them: a class compiled with mypyc
+# has no ``__slots__`` to read back.
+CTX_SLOTS = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
+             "loser", "drawn", "pile", "called")
+
+
 class Ctx:
     """The context of one card being resolved: who played it and what was decided."""
 
-    __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
-                 "loser", "drawn", "pile", "called")
+    __slots__ = CTX_SLOTS
 
     def __init__(self, actor: int, face: int = -1, honest: bool = True,
                  prev_color: int = NO_COLOR, final: bool = False, pile: int = 0,
@@ -45,7 +50,7 @@ class Ctx:
         self.called = called        # its player called UNO with it
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: getattr(self, k) for k in self.__slots__}
+        data = {k: getattr(self, k) for k in CTX_SLOTS}
         for k in ("pile", "called"):
             if not data[k]:
                 del data[k]         # the format of before, where these did not exist
@@ -54,7 +59,7 @@ class Ctx:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ctx:
         ctx = cls(0)
-        for k in cls.__slots__:
+        for k in CTX_SLOTS:
             setattr(ctx, k, data.get(k, 0) if k in ("pile", "called") else data[k])
         return ctx
 
