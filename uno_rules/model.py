@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 NO_COLOR = -1
@@ -190,13 +190,15 @@ class Rules:
         """A face's name, with its side when cards have several (``wild (dark)``)."""
         return f"{face.name} ({self.sides[face.side]})" if len(self.sides) > 1 else face.name
 
+    # Field by field, not through __dict__: a class compiled with mypyc has none.
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
         state["memo"] = {}  # derived tables: made again on first use, not shipped
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self  # immutable: a deep copy of a game shares its rulebook
