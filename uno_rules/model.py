@@ -36,6 +36,13 @@ class FrozenMap(dict):  # type: ignore[type-arg]
         return self
 
 
+def _rebuild(record: Any) -> tuple[Any, ...]:
+    """How a frozen record pickles: its class called with its fields. The default way sets
+    slots one by one, which a frozen dataclass compiled with mypyc refuses (and one without
+    slots has no ``__dict__`` to pickle)."""
+    return (type(record), tuple(getattr(record, f.name) for f in fields(record)))
+
+
 @dataclass(frozen=True, slots=True)
 class Face:
     """One kind of physical card: a colour (or none), a rank, optional tags."""
@@ -49,6 +56,9 @@ class Face:
     number: bool       # a number card (scored at face value)
     side: int = 0      # index into Rules.sides
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -60,6 +70,9 @@ class Step:
     where: str = ""    # "file:line:col" of the step, for messages
     run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
+
 
 @dataclass(frozen=True, slots=True)
 class LegalIf:
@@ -67,6 +80,9 @@ class LegalIf:
 
     holds_no: str      # "color": no other card of the colour in force; "match": no other playable
     count_wilds: bool  # whether a held colourless card counts as a match
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +96,9 @@ class CardRule:
     bluff: bool = False              # may be played when not legal (and then challenged)
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
     sheds: bool = False              # its effect may take more cards from its player's hand
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True)
@@ -97,6 +116,9 @@ class Settings:
     go_out_on: str = "any"           # any | number: what the last card may be
     knockout_points: int = 0         # round points per player knocked out
     uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True, repr=False)
