@@ -16,15 +16,31 @@ class FrozenMap(dict):  # type: ignore[type-arg]
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("compiled rulebook data is read-only")
 
-    # One assignment each: mypyc refuses a chained assignment in a class body.
-    __setitem__ = _refuse
-    __delitem__ = _refuse
-    clear = _refuse
-    pop = _refuse
-    popitem = _refuse
-    setdefault = _refuse
-    update = _refuse
-    __ior__ = _refuse
+    # Each a method of its own, not an alias: in a class compiled with mypyc an alias would
+    # be a plain attribute and leave dict's method in force.
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._refuse()
+
+    def __delitem__(self, key: Any) -> None:
+        self._refuse()
+
+    def clear(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def pop(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def popitem(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def setdefault(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def update(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def __ior__(self, other: Any) -> Any:  # type: ignore[misc]
+        return self._refuse()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenMap, (dict(self),))
