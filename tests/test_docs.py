@@ -4,6 +4,7 @@ the authoring tutorial works when followed literally."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 import shlex
 from pathlib import Path
@@ -55,7 +56,7 @@ def test_setting_defaults_agree_with_the_schema() -> None:
     "(default X)" in a description must say the same."""
     props = rulebook_schema()["properties"]["settings"]["properties"]
     defaults = Settings()
-    assert set(props) == set(vars(defaults))
+    assert set(props) == {f.name for f in dataclasses.fields(defaults)}
     for name, prop in props.items():
         want = getattr(defaults, name)
         inner = docs._unwrap(prop)

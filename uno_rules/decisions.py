@@ -10,8 +10,8 @@ circle.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from .actions import Action
 from .legal import Legality
@@ -41,7 +41,7 @@ class Runner(Legality):
 class Turn(Ask):
     """A player's turn: play a card, draw, or answer a stacked draw."""
 
-    kind: ClassVar[str] = "turn"
+    kind: str = field(default="turn", init=False, repr=False, compare=False)
 
     def options(self, g: Legality) -> Sequence[Action]:
         seat = self.seat
@@ -91,7 +91,7 @@ class Turn(Ask):
 class Drawn(Ask):
     """The card just drawn may be played at once (or kept)."""
 
-    kind: ClassVar[str] = "drawn"
+    kind: str = field(default="drawn", init=False, repr=False, compare=False)
     card: int = -1
 
     def options(self, g: Legality) -> list[Action]:
@@ -126,7 +126,7 @@ class Drawn(Ask):
 class Color(Ask):
     """Choose the colour in force."""
 
-    kind: ClassVar[str] = "color"
+    kind: str = field(default="color", init=False, repr=False, compare=False)
 
     def options(self, g: Legality) -> list[Action]:
         assert self.seat is not None
@@ -146,7 +146,7 @@ class Color(Ask):
 class Challenge(Ask):
     """Challenge the card just played, or accept it; each answer runs its branch."""
 
-    kind: ClassVar[str] = "challenge"
+    kind: str = field(default="challenge", init=False, repr=False, compare=False)
     guilty: int = -1       # program ids
     innocent: int = -1
     accepted: int = -1
@@ -180,7 +180,7 @@ class Challenge(Ask):
 class Target(Ask):
     """Choose another player: the card's `target`."""
 
-    kind: ClassVar[str] = "target"
+    kind: str = field(default="target", init=False, repr=False, compare=False)
     seats: tuple[int, ...] = ()
 
     def options(self, g: Legality) -> list[Action]:
@@ -204,7 +204,7 @@ class Target(Ask):
 class Contest(Target):
     """A contest decided at the table: which of two players lost."""
 
-    kind: ClassVar[str] = "contest"
+    kind: str = field(default="contest", init=False, repr=False, compare=False)
 
     def options(self, g: Legality) -> list[Action]:
         return [Action(None, "loser", s) for s in self.seats]
@@ -220,7 +220,7 @@ class Contest(Target):
 class Give(Ask):
     """Choose a card to give to one's partner."""
 
-    kind: ClassVar[str] = "give"
+    kind: str = field(default="give", init=False, repr=False, compare=False)
 
     def options(self, g: Legality) -> list[Action]:
         faces = g.faces
@@ -238,7 +238,7 @@ class Give(Ask):
 class ForcedPlay(Ask):
     """A partner must play a card of the colour in force."""
 
-    kind: ClassVar[str] = "forced_play"
+    kind: str = field(default="forced_play", init=False, repr=False, compare=False)
     player: int = -1            # who played the card that forces it
     otherwise: int | None = None  # the `else` program (kept for snapshots)
 
@@ -261,8 +261,10 @@ class ForcedPlay(Ask):
         return {"player": player, "otherwise": otherwise}
 
 
-KINDS: Mapping[str, type[Ask]] = {cls.kind: cls for cls in (
-    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay)}
+# Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
+KINDS: Mapping[str, type[Ask]] = {str(f.default): cls for cls in (
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay)
+    for f in fields(cls) if f.name == "kind"}
 
 
 def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> Ask:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 NO_COLOR = -1
@@ -16,8 +16,31 @@ class FrozenMap(dict):  # type: ignore[type-arg]
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("compiled rulebook data is read-only")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
-    __ior__ = _refuse
+    # Each a method of its own, not an alias: in a class compiled with mypyc an alias would
+    # be a plain attribute and leave dict's method in force.
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._refuse()
+
+    def __delitem__(self, key: Any) -> None:
+        self._refuse()
+
+    def clear(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def pop(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def popitem(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def setdefault(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def update(self, *args: Any, **kwargs: Any) -> Any:
+        return self._refuse()
+
+    def __ior__(self, other: Any) -> Any:  # type: ignore[misc]
+        return self._refuse()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenMap, (dict(self),))
@@ -27,6 +50,13 @@ class FrozenMap(dict):  # type: ignore[type-arg]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FrozenMap:
         return self
+
+
+def _rebuild(record: Any) -> tuple[Any, ...]:
+    """How a frozen record pickles: its class called with its fields. The default way sets
+    slots one by one, which a frozen dataclass compiled with mypyc refuses (and one without
+    slots has no ``__dict__`` to pickle)."""
+    return (type(record), tuple(getattr(record, f.name) for f in fields(record)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +72,9 @@ class Face:
     number: bool       # a number card (scored at face value)
     side: int = 0      # index into Rules.sides
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -53,6 +86,9 @@ class Step:
     where: str = ""    # "file:line:col" of the step, for messages
     run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
+
 
 @dataclass(frozen=True, slots=True)
 class LegalIf:
@@ -60,6 +96,9 @@ class LegalIf:
 
     holds_no: str      # "color": no other card of the colour in force; "match": no other playable
     count_wilds: bool  # whether a held colourless card counts as a match
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +112,9 @@ class CardRule:
     bluff: bool = False              # may be played when not legal (and then challenged)
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
     sheds: bool = False              # its effect may take more cards from its player's hand
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True)
@@ -90,6 +132,9 @@ class Settings:
     go_out_on: str = "any"           # any | number: what the last card may be
     knockout_points: int = 0         # round points per player knocked out
     uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True, repr=False)
@@ -183,13 +228,15 @@ class Rules:
         """A face's name, with its side when cards have several (``wild (dark)``)."""
         return f"{face.name} ({self.sides[face.side]})" if len(self.sides) > 1 else face.name
 
+    # Field by field, not through __dict__: a class compiled with mypyc has none.
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
         state["memo"] = {}  # derived tables: made again on first use, not shipped
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self  # immutable: a deep copy of a game shares its rulebook

@@ -31,7 +31,10 @@ class Rulebook(Rules):
         stops, over without a result, ``game.stalled`` saying why. Every argument is checked
         first (see :func:`uno_rules.game.check_arguments`): a wrong one raises
         :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does."""
-        return Game(self, players, seed, dealer=dealer, log=log, max_steps=max_steps,
+        # Through a variable, not Game(...): from code compiled with mypyc, a direct call of a
+        # class with its own __new__ (State's) turns an error in __init__ into a SystemError.
+        game: type[Game] = Game
+        return game(self, players, seed, dealer=dealer, log=log, max_steps=max_steps,
                     max_actions=max_actions)
 
     def restore(self, snapshot: Mapping[str, Any]) -> Game:

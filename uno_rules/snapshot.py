@@ -20,7 +20,7 @@ from .decisions import KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
-from .state import SEED_LIMIT, Ctx, State
+from .state import CTX_SLOTS, SEED_LIMIT, Ctx, State
 
 S = TypeVar("S", bound=State)
 
@@ -316,7 +316,7 @@ CTX_OPTIONAL: Mapping[str, Check] = {
     "pile": _int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}",
                  hi=lambda e: e.rb.discard_piles - 1),
     "called": _bool}
-assert set(CTX_FIELDS) | set(CTX_OPTIONAL) == set(Ctx.__slots__), "a Ctx slot undeclared"
+assert set(CTX_FIELDS) | set(CTX_OPTIONAL) == set(CTX_SLOTS), "a Ctx slot undeclared"
 
 
 def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from .actions import Action, Result
@@ -25,11 +25,18 @@ from .tables import SeatActions, guarded, match_tables, plain_turns, seat_action
 SEED_LIMIT = 2**256
 
 
+# The slots of a Ctx, named here so that code can list them: a class compiled with mypyc
+# has no ``__slots__`` to read back.
+CTX_SLOTS = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
+             "loser", "drawn", "pile", "called")
+# Slots a snapshot may leave out (written only when set), with their value then.
+CTX_ABSENT: Mapping[str, Any] = {"pile": 0, "called": False}
+
+
 class Ctx:
     """The context of one card being resolved: who played it and what was decided."""
 
-    __slots__ = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
-                 "loser", "drawn", "pile", "called")
+    __slots__ = CTX_SLOTS
 
     def __init__(self, actor: int, face: int = -1, honest: bool = True,
                  prev_color: int = NO_COLOR, final: bool = False, pile: int = 0,
@@ -45,7 +52,7 @@ class Ctx:
         self.called = called        # its player called UNO with it
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: getattr(self, k) for k in self.__slots__}
+        data = {k: getattr(self, k) for k in CTX_SLOTS}
         for k in ("pile", "called"):
             if not data[k]:
                 del data[k]         # the format of before, where these did not exist
@@ -54,12 +61,25 @@ class Ctx:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ctx:
         ctx = cls(0)
-        for k in cls.__slots__:
-            setattr(ctx, k, data.get(k, 0) if k in ("pile", "called") else data[k])
+        for k in CTX_SLOTS:
+            # The absent defaults are typed (a compiled Ctx refuses 0 for a bool).
+            setattr(ctx, k, data.get(k, CTX_ABSENT[k]) if k in CTX_ABSENT else data[k])
         return ctx
 
+    # Slot by slot, not with copy.copy or the default pickle: a class compiled with mypyc
+    # has no __slots__ for them to read, and its __new__ runs __init__.
     def copy(self) -> Ctx:
-        return copy.copy(self)
+        new = Ctx(self.actor)
+        for k in CTX_SLOTS:
+            setattr(new, k, getattr(self, k))
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Ctx, (self.actor,), {k: getattr(self, k) for k in CTX_SLOTS})
+
+    def __setstate__(self, data: Mapping[str, Any]) -> None:
+        for k, value in data.items():
+            setattr(self, k, value)
 
 
 @dataclass(slots=True)
@@ -69,7 +89,9 @@ class Ask:
     and how an answer resumes the round. A record is never changed once made: clones of a
     game share it."""
 
-    kind: ClassVar[str] = ""
+    # Each kind's name: a field outside __init__, repr and ==, not a ClassVar, since a
+    # dataclass compiled with mypyc is handed ``kind: str`` and would make it a field anyway.
+    kind: str = field(default="", init=False, repr=False, compare=False)
     seat: int | None
     ctx: Ctx | None = None
 
@@ -87,6 +109,15 @@ class Ask:
     def data_fields(cls, data: Any) -> dict[str, Any]:
         """The fields :meth:`data` stands for (the inverse, for restoring)."""
         return {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The attributes of a slotted class, inherited ones too: its classes' ``__slots__``, or
+    when compiled with mypyc (which leaves no ``__slots__``) its ``__mypyc_attrs__``."""
+    names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
+    if names is None:
+        names = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
+    return names
 
 
 class State:
@@ -186,8 +217,13 @@ class State:
         new.log = None if self.log is None else self.log[:]
         return new
 
+    # A blank instance for copies and pickles (not object.__new__, which a class compiled
+    # with mypyc refuses; and a compiled __new__ runs __init__ unless the class has its own).
+    def __new__(cls, *args: Any, **kwargs: Any) -> State:
+        return super().__new__(cls)
+
     def __copy__(self) -> State:
-        new = object.__new__(type(self))
+        new = type(self).__new__(type(self))
         new.__setstate__(self.__getstate__())
         return new
 
@@ -198,8 +234,7 @@ class State:
 
     def __getstate__(self) -> dict[str, Any]:
         derived = self.DERIVED
-        return {name: getattr(self, name) for cls in type(self).__mro__
-                for name in getattr(cls, "__slots__", ())
+        return {name: getattr(self, name) for name in field_names(type(self))
                 if name not in derived and hasattr(self, name)}
 
     def __setstate__(self, data: Mapping[str, Any]) -> None:
