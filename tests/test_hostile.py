@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import uno_rules
 from uno_rules import game as game_module
 from uno_rules.cli import cli
-from uno_rules.loader import check
+from uno_rules.loader import check, is_scenario_file
 from uno_rules.simulate import random_moves
 
 HERE = Path(__file__).resolve().parent
@@ -292,17 +292,12 @@ def test_hostile_stacking_by_value(path: Path) -> None:
 EVERY_FILE = sorted(p for p in (HERE / "hostile").rglob("*.y*ml") if p.is_file())
 
 
-def _is_scenario_file(path: Path) -> bool:
-    head = path.read_text(encoding="utf-8", errors="replace")[:4000]
-    return re.search(r"^(scenarios|steps|state):", head, re.M) is not None
-
-
 @pytest.mark.parametrize("path", EVERY_FILE, ids=lambda p: str(p.relative_to(HERE / "hostile")))
 def test_no_hostile_file_is_taken_for_a_bug(path: Path) -> None:
     """Every input under tests/hostile/, subfolders included, given to the command that reads
     it (scenario files to `scenario`, the rest to `validate`): exit 0, 1 or 2, each output line
     a problem or a result, never exit 3 or a traceback."""
-    command = "scenario" if _is_scenario_file(path) else "validate"
+    command = "scenario" if is_scenario_file(path) else "validate"
     result = runner.invoke(cli, [command, str(path)])
     assert result.exit_code in (0, 1, 2), (path, result.exit_code, result.output)
     assert "internal error" not in result.output and "Traceback" not in result.output

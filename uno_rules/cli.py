@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import Problem, RulebookError, UnoRulesError, visible
+from .errors import Problem, RulebookError, UnoRulesError, shorten, visible
 from .game import GAME_ACTIONS, GAME_STEPS
 from .loader import check, load_rulebook, overlay_hint, shipped_names
 from .rulebook import Rulebook
@@ -27,9 +27,10 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
-def _shorten(text: str, width: int = 200) -> str:
-    """A path or value short enough for a one-line message (not a 5,000-character one)."""
-    return text if len(text) <= width else f"{text[:60]}... ({len(text)} characters)"
+def _shorten(text: str) -> str:
+    """A path short enough for a one-line message (a path of a few hundred characters is
+    shown whole)."""
+    return shorten(text, 200)
 
 
 def _os_problem(exc: OSError) -> str:

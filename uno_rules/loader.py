@@ -169,9 +169,14 @@ def _below(paths: Iterable[PathKey]) -> dict[PathKey, list[PathKey]]:
     """Each path that holds others (a proper prefix) with the paths inside it."""
     out: dict[PathKey, list[PathKey]] = {}
     for path in paths:
-        for i in range(len(path)):
-            out.setdefault(path[:i], []).append(path)
+        _index(out, path)
     return out
+
+
+def _index(below: dict[PathKey, list[PathKey]], path: PathKey) -> None:
+    """Add ``path`` to the index :func:`_below` makes, under each path that holds it."""
+    for i in range(len(path)):
+        below.setdefault(path[:i], []).append(path)
 
 
 def _overlapping(path: PathKey, exact: Container[PathKey],
@@ -338,8 +343,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
                                   if k and k[k[0] == "#key"] not in OVERLAY_OWN})
         for p in leaves:
             if p not in located.set_by:
-                for i in range(len(p)):
-                    below.setdefault(p[:i], []).append(p)
+                _index(below, p)
             located.set_by[p] = name
         applied.append(name)
         conflicts[name] = list(overlay.data.get("conflicts", []))

@@ -37,6 +37,11 @@ class Stats:
     stalled_reasons: dict[str, int] = field(default_factory=dict)
     requested: int | None = None  # the games asked for, when Ctrl-C stopped the run early
 
+    def count_stalled(self, reason: str) -> None:
+        """One more game stalled, for ``reason``."""
+        self.stalled += 1
+        self.stalled_reasons[reason] = self.stalled_reasons.get(reason, 0) + 1
+
     def to_json(self) -> dict[str, Any]:
         turns = sorted(self.turn_counts) or [0]
 
@@ -155,8 +160,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
                 game = play_random(rulebook, players, game_seed, max_actions, policy,
                                    max_steps=max_steps)
             except RunawayEffect:  # its turns are unknown: counted stalled only
-                stats.stalled += 1
-                stats.stalled_reasons["runaway"] = stats.stalled_reasons.get("runaway", 0) + 1
+                stats.count_stalled("runaway")
                 played += 1
                 continue
             stats.turn_counts.append(game.turns)
@@ -167,9 +171,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
                     stats.wins_by_team[game.team_of(game.result.winners[0])] += 1
                 stats.points.append(game.result.points)
             else:
-                stats.stalled += 1
-                reason = game.stalled or "actions"
-                stats.stalled_reasons[reason] = stats.stalled_reasons.get(reason, 0) + 1
+                stats.count_stalled(game.stalled or "actions")
             played += 1
     except KeyboardInterrupt:  # the round under way is dropped; the finished ones count
         stats.requested, stats.games = games, played
