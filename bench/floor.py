@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from uno_rules.actions import Action, Decision
-from uno_rules.model import NO_COLOR, Rules
+from uno_rules.engine.actions import Action, Decision
+from uno_rules.engine.model import NO_COLOR, Rules
 
 NUMBER, SKIP, REVERSE, DRAW_TWO, WILD, WILD_DRAW_FOUR = range(6)
 KINDS = {"skip": SKIP, "reverse": REVERSE, "draw_two": DRAW_TWO, "wild": WILD,
@@ -58,7 +58,7 @@ class Tables:
 
 class FloorGame:
     """One classic round, hard-coded. ``decision``, ``apply``, ``over``, ``turns`` as a
-    :class:`uno_rules.game.Game`."""
+    :class:`uno_rules.engine.game.Game`."""
 
     __slots__ = ("t", "n", "rng", "hands", "pile", "discard", "color", "direction", "seat",
                  "phase", "drawn", "player", "before", "over", "turns", "history", "uno_open",

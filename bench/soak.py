@@ -10,7 +10,7 @@ import argparse
 import sys
 
 import uno_rules
-from uno_rules.loader import shipped_names
+from uno_rules.load.loader import shipped_names
 from uno_rules.simulate import POLICIES, simulate
 
 

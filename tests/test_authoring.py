@@ -10,7 +10,7 @@ import pytest
 
 import uno_rules
 from uno_rules.authoring import diff, starter
-from uno_rules.loader import check
+from uno_rules.load.loader import check
 
 HERE = Path(__file__).resolve().parent
 

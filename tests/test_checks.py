@@ -1,4 +1,4 @@
-"""The semantic checks (uno_rules/checks.py) that a JSON Schema can't express: player counts,
+"""The semantic checks (uno_rules/load/checks.py) that a JSON Schema can't express: player counts,
 deck sizes, option values where they are used. Each test names the exact located problem,
 or that the rulebook loads (a check that refused too much would fail it). The mutants these
 tests kill are listed in bench/mutation.md (the loader section)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from uno_rules.loader import check
+from uno_rules.load.loader import check
 
 # A standalone rulebook: 2 colours x 9 ranks x 2 copies = 36 cards, 2-4 players of 7 cards.
 BASE = """name: t
@@ -295,7 +295,7 @@ def test_thousands_of_repeats_are_one_line_checked_in_linear_time(tmp_path: Path
 
 
 def test_the_schema_leaves_uniqueness_to_the_checks() -> None:
-    from uno_rules.schema import schema_json
+    from uno_rules.load.schema import schema_json
     assert "uniqueItems" not in schema_json()
 
 

@@ -17,9 +17,9 @@ import uno_rules
 from uno_rules import docs
 from uno_rules.authoring import diff
 from uno_rules.cli import cli
-from uno_rules.model import Settings
-from uno_rules.resources import shipped_names
-from uno_rules.schema import rulebook_schema
+from uno_rules.engine.model import Settings
+from uno_rules.load.resources import shipped_names
+from uno_rules.load.schema import rulebook_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -75,7 +75,7 @@ def test_settings_doc_survives_a_setting_without_description(
     prop.pop("description", None)
     for branch in prop.get("anyOf", []):
         branch.pop("description", None)
-    monkeypatch.setattr("uno_rules.schema.rulebook_schema", lambda: schema)
+    monkeypatch.setattr("uno_rules.load.schema.rulebook_schema", lambda: schema)
     row = next(line for line in docs.settings_markdown().splitlines()
                if line.startswith("| `jump_in` |"))
     assert "not described yet" in row and "`false`" in row

@@ -11,8 +11,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uno_rules.errors import ScenarioError
-from uno_rules.loader import check
+from uno_rules.engine.errors import ScenarioError
+from uno_rules.load.loader import check
 from uno_rules.scenario import run_file
 
 ROOT = Path(__file__).resolve().parent.parent

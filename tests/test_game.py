@@ -244,7 +244,7 @@ def test_a_round_stops_when_its_step_budget_runs_out() -> None:
 
 
 def test_the_default_budget_ends_a_round_that_never_would() -> None:
-    from uno_rules.game import GAME_ACTIONS, GAME_STEPS
+    from uno_rules.engine.game import GAME_ACTIONS, GAME_STEPS
     from uno_rules.simulate import play_random
 
     game = play_random(uno_rules.load_rulebook(HOSTILE / "retrigger.yaml"), 10, 1)

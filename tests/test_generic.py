@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import uno_rules
-from uno_rules.effects import PRIMITIVES
-from uno_rules.schema import rulebook_schema
+from uno_rules.engine.effects import PRIMITIVES
+from uno_rules.load.schema import rulebook_schema
 
 PACKAGE = Path(uno_rules.__file__).resolve().parent
 NAMES = re.compile(r"snorlax|greninja|grunt|kent|lasso|pokemon|teams|team_play|team_draw|"

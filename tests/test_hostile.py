@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 import uno_rules
-from uno_rules import game as game_module
 from uno_rules.cli import cli
-from uno_rules.loader import check, is_scenario_file
+from uno_rules.engine import game as game_module
+from uno_rules.load.loader import check, is_scenario_file
 from uno_rules.simulate import random_moves
 
 HERE = Path(__file__).resolve().parent

@@ -46,7 +46,7 @@ for number, rulebook in enumerate(rulebooks):
     results.append([str(game.result), len(game.events), restored])
 report["results"] = results
 for module in ENGINE:   # whichever the game didn't need: none imports the load side either
-    __import__("uno_rules." + module)
+    __import__("uno_rules.engine." + module)
 report["after_play"] = loaded()
 rulebook = uno_rules.load_rulebook("classic")
 report["loaded_players"] = list(rulebook.player_counts())
@@ -90,9 +90,9 @@ def test_every_public_name_resolves() -> None:
     namespace: dict[str, object] = {}
     exec("from uno_rules import *", namespace)
     assert set(uno_rules.__all__) <= set(namespace)
-    assert uno_rules.load_rulebook is uno_rules.loader.load_rulebook
-    assert uno_rules.restore is uno_rules.loader.restore
-    assert uno_rules.Rulebook is uno_rules.rulebook.Rulebook
+    assert uno_rules.load_rulebook is uno_rules.load.loader.load_rulebook
+    assert uno_rules.restore is uno_rules.load.loader.restore
+    assert uno_rules.Rulebook is uno_rules.engine.rulebook.Rulebook
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
@@ -111,7 +111,7 @@ def test_load_side_names_resolve_in_a_fresh_process() -> None:
             "g = load_rulebook('classic').new_game(2, seed=1)\n"
             "t = restore(g.snapshot())\n"
             "print(json.dumps([t.snapshot() == g.snapshot(), "
-            "uno_rules.loader.shipped_names() == uno_rules.resources.shipped_names()]))")
+            "uno_rules.load.loader.shipped_names() == uno_rules.load.resources.shipped_names()]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0, done.stderr

@@ -135,7 +135,7 @@ def test_play_drawn_never_offers_no_drawn_card() -> None:
 
 
 def test_the_short_turn_path_offers_what_the_general_one_does() -> None:
-    """Plain rulebooks take a shorter path to a turn's options (uno_rules.tables): it must
+    """Plain rulebooks take a shorter path to a turn's options (uno_rules.engine.tables): it must
     offer exactly what the general path offers, in the same order, as the same objects."""
     import random
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import uno_rules
-from uno_rules.errors import RulebookError
-from uno_rules.loader import check, house_names, is_overlay, overlay_summary, shipped_names
-from uno_rules.model import CardRule, LegalIf, Step
-from uno_rules.schema import schema_json
+from uno_rules.engine.errors import RulebookError
+from uno_rules.engine.model import CardRule, LegalIf, Step
+from uno_rules.load.loader import check, house_names, is_overlay, overlay_summary, shipped_names
+from uno_rules.load.schema import schema_json
 
 HERE = Path(__file__).resolve().parent
 NEGATIVE = sorted((HERE / "rulebooks" / "negative").glob("*.yaml"))
@@ -533,7 +533,7 @@ def test_load_rulebook_raises_only_rulebook_errors_for_bad_paths(
 def test_a_root_with_a_nul_byte_trusts_nothing(tmp_path: Path) -> None:
     """root= is the caller's input too: a NUL byte in it is no folder (it was a raw
     ValueError from load_rulebook, restore and run_paths)."""
-    from uno_rules.errors import ScenarioError, SnapshotError
+    from uno_rules.engine.errors import ScenarioError, SnapshotError
     from uno_rules.scenario import run_paths
 
     (tmp_path / "secret.yaml").write_text("name: s\ndb_password: hunter2\n")
@@ -582,7 +582,7 @@ def test_a_huge_max_bytes_reads_the_file_as_it_is() -> None:
 
 def test_one_house_rule_given_alone_is_one() -> None:
     """house="stacking" was read as eight overlays: 's', 't', 'a', ..."""
-    from uno_rules.resources import house_dir
+    from uno_rules.load.resources import house_dir
 
     alone = uno_rules.load_rulebook("classic", house="stacking")
     assert alone.house == uno_rules.load_rulebook("classic", house=["stacking"]).house
@@ -613,7 +613,7 @@ def test_a_long_wrong_argument_is_shortened_in_the_message() -> None:
 
 
 def test_a_house_rule_may_be_given_as_a_path() -> None:
-    from uno_rules.resources import find
+    from uno_rules.load.resources import find
     path = find("stacking", overlay=True)
     assert uno_rules.load_rulebook("classic", house=[path]).house == (str(path),)
 

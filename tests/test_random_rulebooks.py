@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import uno_rules
-from uno_rules.errors import RulebookError, RunawayEffect
-from uno_rules.loader import check
+from uno_rules.engine.errors import RulebookError, RunawayEffect
+from uno_rules.load.loader import check
 
 
 def FUZZ(examples: int) -> settings:  # noqa: N802 - used as a decorator

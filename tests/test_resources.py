@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import uno_rules
 from uno_rules.cli import cli
-from uno_rules.loader import check
-from uno_rules.resources import ROOT, allowed, find, house_dir, rulebooks_dir
+from uno_rules.load.loader import check
+from uno_rules.load.resources import ROOT, allowed, find, house_dir, rulebooks_dir
 from uno_rules.scenario import run_file, run_paths
 
 HERE = Path(__file__).resolve().parent
@@ -282,9 +282,9 @@ def test_new_refuses_a_base_its_rulebook_could_not_extend(
 # ------------------------------------------------------------------ what ships still loads
 def test_everything_shipped_loads_with_the_default_confinement() -> None:
     root = HERE.parent
-    for name in uno_rules.loader.shipped_names():
+    for name in uno_rules.load.loader.shipped_names():
         uno_rules.load_rulebook(name)
-    for name in uno_rules.loader.house_names():
+    for name in uno_rules.load.loader.house_names():
         uno_rules.load_rulebook("classic", house=[name])
     for path in [*sorted((HERE / "rulebooks" / "positive").glob("*.yaml")),
                  root / "examples" / "lightning.yaml", root / "examples" / "two_piles.yaml"]:

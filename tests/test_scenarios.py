@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from uno_rules.errors import ScenarioError
+from uno_rules.engine.errors import ScenarioError
 from uno_rules.scenario import run_file
 
 HERE = Path(__file__).resolve().parent
@@ -149,7 +149,7 @@ def test_a_file_of_many_costly_rounds_stops_at_its_budget(tmp_path: Path) -> Non
     """Each round ends within its own budget, but 2,000 of them in a 60 KB scenario file
     (rounds of a re-triggering rulebook: ~40 ms each) ran for over a minute. A file's
     scenarios share one budget of effect steps; past it, the rest are one FAIL, not run."""
-    from uno_rules.game import GAME_STEPS
+    from uno_rules.engine.game import GAME_STEPS
     from uno_rules.scenario import FILE_STEPS, run_paths
 
     (tmp_path / "retrigger.yaml").write_text(

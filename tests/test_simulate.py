@@ -44,7 +44,7 @@ def test_stalled_games_are_counted_by_reason() -> None:
 
 def test_a_runaway_effect_is_a_stalled_game_not_the_end_of_the_run(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from uno_rules import game as game_module
+    from uno_rules.engine import game as game_module
 
     monkeypatch.setattr(game_module, "RUN_BUDGET", 2)  # an action card now "runs away"
     stats = simulate(uno_rules.load_rulebook("classic"), 20, 4, seed=1).to_json()

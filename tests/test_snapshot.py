@@ -338,8 +338,8 @@ def test_a_tampered_snapshot_is_refused_or_plays_to_its_end(
 def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
     """A new State field must be written and checked too: each one (but the rulebook's own
     derived tables and the event log) is a declared snapshot field, or part of one."""
-    from uno_rules.snapshot import FIELDS
-    from uno_rules.state import State, field_names
+    from uno_rules.engine.snapshot import FIELDS
+    from uno_rules.engine.state import State, field_names
 
     part_of = {"rulebook": "digest", "stack_total": "stack_draw", "stack_value": "stack_draw",
                "stack_ctx": "stack_draw", "stack_penalty": "stack_draw", "log": None}

@@ -131,7 +131,7 @@ def test_lay_out_is_the_one_way_to_place_cards() -> None:
 def test_a_snapshot_with_the_wrong_discard_piles_is_refused() -> None:
     from pathlib import Path
 
-    from uno_rules.errors import SnapshotError
+    from uno_rules.engine.errors import SnapshotError
 
     path = Path(__file__).parent.parent / "examples" / "two_piles.yaml"
     rulebook = uno_rules.load_rulebook(path)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import uno_rules
-from uno_rules.model import NO_COLOR
-from uno_rules.tables import match_key, matching, seat_actions
+from uno_rules.engine.model import NO_COLOR
+from uno_rules.engine.tables import match_key, matching, seat_actions
 
 
 def test_match_keys_never_collide() -> None:

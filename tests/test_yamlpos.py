@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from uno_rules import yamlpos
 from uno_rules.cli import cli
-from uno_rules.loader import check
-from uno_rules.yamlpos import MAX_BYTES, MAX_NODES, load_file, load_text, one_load
+from uno_rules.load import yamlpos
+from uno_rules.load.loader import check
+from uno_rules.load.yamlpos import MAX_BYTES, MAX_NODES, load_file, load_text, one_load
 
 _SPEC = importlib.util.spec_from_file_location(
     "limits", Path(__file__).resolve().parent.parent / "bench" / "hostile_cases" / "limits.py")
@@ -158,7 +158,7 @@ def test_escapes_may_not_write_what_the_file_may_not_hold(
 
 def test_many_escaped_control_characters_are_one_line_with_their_count() -> None:
     """bench/hostile_cases/audit.py times 15,000 of them."""
-    from uno_rules.problems import report
+    from uno_rules.load.problems import report
 
     _, problems = load_text("a: [" + ", ".join(['"\\e"'] * 15_000) + "]\n", "f.yaml")
     assert [str(p) for p in report(problems)] == [

@@ -10,8 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, Decision, Result
-from .errors import (
+from .engine.actions import Action, Decision, Result
+from .engine.errors import (
     IllegalAction,
     NotationError,
     Problem,
@@ -21,11 +21,11 @@ from .errors import (
     SnapshotError,
     UnoRulesError,
 )
-from .game import Game
-from .rulebook import Rulebook
+from .engine.game import Game
+from .engine.rulebook import Rulebook
 
 if TYPE_CHECKING:  # static names for mypy; at run time they come from __getattr__
-    from .loader import load_rulebook, restore
+    from .load.loader import load_rulebook, restore
 
 __all__ = [
     "Action", "Decision", "Game", "IllegalAction", "NotationError", "Problem", "Result",
@@ -37,16 +37,12 @@ __version__ = "0.1.0"
 # The load side needs yaml and jsonschema (~0.2 s to import): it is imported on first use,
 # so that importing the package and playing a game from a loaded Rulebook never pay for it.
 _FROM_LOADER = ("load_rulebook", "restore")
-# Load-side submodules that an eager import used to make attributes of the package.
-_LOAD_MODULES = ("checks", "compiler", "loader", "problems", "resources", "schema", "yamlpos")
 
 
 def __getattr__(name: str) -> Any:
-    """Import a load-side name (``load_rulebook``, ``restore``) or submodule when first asked."""
+    """Import a load-side name (``load_rulebook``, ``restore``) when first asked."""
     if name in _FROM_LOADER:
-        value = getattr(importlib.import_module(".loader", __name__), name)
-    elif name in _LOAD_MODULES:
-        value = importlib.import_module(f".{name}", __name__)
+        value = getattr(importlib.import_module(".load.loader", __name__), name)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # later lookups find it without calling __getattr__

@@ -6,9 +6,9 @@ import os
 from dataclasses import fields
 from pathlib import Path
 
+from .engine.rulebook import Rulebook
 from .explain import card_sections, deck_table, rule_lines
-from .resources import find, house_names, is_shipped, schema_file
-from .rulebook import Rulebook
+from .load.resources import find, house_names, is_shipped, schema_file
 
 
 def _deck_rows(rb: Rulebook) -> dict[str, str]:
@@ -79,7 +79,7 @@ def starter(name: str, base: str, directory: Path) -> str:
                                                              directory.resolve())
     schema = os.path.relpath(schema_file("rulebook"), directory.resolve())
     from .explain import describe
-    from .loader import check, load_rulebook
+    from .load.loader import check, load_rulebook
 
     rb = load_rulebook(base)
     acting = next((f for f in rb.faces if rb.rules[f.id] is not None

@@ -13,10 +13,10 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import Problem, RulebookError, UnoRulesError, shorten, visible
-from .game import GAME_ACTIONS, GAME_STEPS
-from .loader import check, load_rulebook, overlay_hint, shipped_names
-from .rulebook import Rulebook
+from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, visible
+from .engine.game import GAME_ACTIONS, GAME_STEPS
+from .engine.rulebook import Rulebook
+from .load.loader import check, load_rulebook, overlay_hint, shipped_names
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -143,12 +143,12 @@ class _Cli(click.Group):
 def cli(max_bytes: int | None, root: Path | None, debug: bool) -> None:
     """A declarative rules engine for UNO and its editions."""
     if max_bytes is not None:
-        from .yamlpos import MAX_BYTES
+        from .load.yamlpos import MAX_BYTES
 
         token = MAX_BYTES.set(max_bytes)
         click.get_current_context().call_on_close(lambda: MAX_BYTES.reset(token))
     if root is not None:
-        from .resources import ROOT
+        from .load.resources import ROOT
 
         trusted = ROOT.set(root)
         click.get_current_context().call_on_close(lambda: ROOT.reset(trusted))
@@ -172,8 +172,8 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
     file that neither extends a rulebook nor has a deck with its own colours or players is
     an overlay: it is checked applied to --on (after --house). --house and --set apply to
     every rulebook checked."""
-    from .loader import is_overlay, is_scenario_file
-    from .resources import outside_folder, shipped_overlay, shipped_rulebook, within
+    from .load.loader import is_overlay, is_scenario_file
+    from .load.resources import outside_folder, shipped_overlay, shipped_rulebook, within
 
     overrides = _parse_sets(sets)
     targets: list[tuple[str, bool]] = []   # (reference, is an overlay)
@@ -357,7 +357,7 @@ def new(name: str, base: str, output: str | None) -> None:
     import re
 
     from .authoring import starter
-    from .resources import allowed, find
+    from .load.resources import allowed, find
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         _fail(f"{name!r}: a rulebook name is lower case letters, digits and underscores")
@@ -429,7 +429,7 @@ def play(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], players: 
 @cli.command()
 def schema() -> None:
     """Print the rulebook JSON Schema (what schemas/rulebook.schema.json holds)."""
-    from .schema import schema_json
+    from .load.schema import schema_json
 
     click.echo(schema_json(), nl=False)
 
@@ -447,7 +447,7 @@ def primitives() -> None:
 def list_rulebooks(quiet: bool) -> None:
     """List the shipped rulebooks (a RULEBOOK argument of any command) and house-rule
     overlays (--house NAME). `validate` takes either."""
-    from .loader import house_names, overlay_summary
+    from .load.loader import house_names, overlay_summary
 
     rulebooks = [load_rulebook(n) for n in shipped_names()]
     overlays = [(n, overlay_summary(n)) for n in house_names()]

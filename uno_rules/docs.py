@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .effects import PRIMITIVES, SEATS
+from .engine.effects import PRIMITIVES, SEATS
 
 
 def _param_text(schema: dict[str, Any]) -> str:
@@ -33,7 +33,7 @@ def _param_text(schema: dict[str, Any]) -> str:
 def primitives_markdown() -> str:
     """The primitives reference as Markdown."""
     out = ["# Effect primitives", "",
-           "Generated from `uno_rules/effects.py` by `uno-rules primitives`; do not edit.",
+           "Generated from `uno_rules/engine/effects.py` by `uno-rules primitives`; do not edit.",
            "A card's `effect` (and `first_card`, `setup`, `after_draw`, `going_out.then`, "
            "`turn.draw`) is a list of these steps, run in order. A step is a primitive's "
            "name alone (where it needs no parameter), `name: value` (its main parameter), "
@@ -133,8 +133,8 @@ def _meaning(schema: dict[str, Any]) -> str:
 def _setting_rows() -> list[str]:
     from dataclasses import MISSING, fields
 
-    from .model import Settings
-    from .schema import rulebook_schema
+    from .engine.model import Settings
+    from .load.schema import rulebook_schema
 
     defaults = {f.name: f.default for f in fields(Settings) if f.default is not MISSING}
     rows = ["| setting | value | default | meaning |", "|---|---|---|---|"]
@@ -193,8 +193,8 @@ def _ref_sites(schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[
 
 def settings_markdown() -> str:
     """The settings and rulebook keys reference as Markdown (``docs/settings.md``)."""
-    from .effects import PRIMITIVES
-    from .schema import rulebook_schema
+    from .engine.effects import PRIMITIVES
+    from .load.schema import rulebook_schema
 
     schema = rulebook_schema()
     defs = schema["$defs"]
@@ -207,7 +207,7 @@ def settings_markdown() -> str:
     required = ", ".join(f"`{k}`" for k in schema["required"])
     out = [
         "# Settings and rulebook keys", "",
-        "Generated from the rulebook schema (`uno_rules/schema.py`) by "
+        "Generated from the rulebook schema (`uno_rules/load/schema.py`) by "
         "`python -m uno_rules.docs`; do not edit. `uno-rules schema` prints the schema "
         "itself; [primitives.md](primitives.md) lists the steps that card effects are made of.",
         "", "## Settings", "",
@@ -271,8 +271,8 @@ def settings_markdown() -> str:
 def generated_docs() -> dict[str, str]:
     """Every generated page, by its path under ``docs/``."""
     from .explain import explain
-    from .loader import load_rulebook
-    from .resources import shipped_names
+    from .load.loader import load_rulebook
+    from .load.resources import shipped_names
 
     pages = {"primitives.md": primitives_markdown(), "settings.md": settings_markdown()}
     for name in shipped_names():

@@ -1,7 +1,7 @@
 """Rules in words: a printable Markdown sheet generated from a compiled rulebook.
 
 :data:`SAY` holds one sentence builder per primitive (a test keeps it in step with
-:data:`uno_rules.effects.PRIMITIVES`).
+:data:`uno_rules.engine.effects.PRIMITIVES`).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .effects import PRIMITIVES
-from .model import NO_COLOR, Step
-from .model import Rules as Rulebook
+from .engine.effects import PRIMITIVES
+from .engine.model import NO_COLOR, Step
+from .engine.model import Rules as Rulebook
 
 WHO = {"self": "you", "next": "the next player", "prev": "the previous player",
        "partner": "your partner", "next_partner": "the next player's partner",

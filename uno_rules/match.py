@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from .errors import IllegalAction
-from .game import Game, check_arguments
-from .rulebook import Rulebook
+from .engine.errors import IllegalAction
+from .engine.game import Game, check_arguments
+from .engine.rulebook import Rulebook
 
 
 class Match:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 
-from .actions import Action
-from .errors import IllegalAction, NotationError
-from .game import Game
+from .engine.actions import Action
+from .engine.errors import IllegalAction, NotationError
+from .engine.game import Game
 
 QUIT = ("q", "quit", "exit")
 

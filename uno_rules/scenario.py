@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .actions import Action
-from .decisions import Give
-from .errors import (
+from .engine.actions import Action
+from .engine.decisions import Give
+from .engine.errors import (
     IllegalAction,
     NotationError,
     Problem,
@@ -25,8 +25,10 @@ from .errors import (
     shorten_values,
     visible,
 )
-from .game import GAME_STEPS, Game
-from .loader import (
+from .engine.game import GAME_STEPS, Game
+from .engine.notation import SIDES, normalize, parse_card, parse_whole_card
+from .engine.rulebook import Rulebook
+from .load.loader import (
     did_you_mean,
     load_rulebook,
     outside,
@@ -36,10 +38,8 @@ from .loader import (
     shipped_names,
     strict_validator,
 )
-from .notation import SIDES, normalize, parse_card, parse_whole_card
-from .position import Position, game_from_position
-from .problems import report
-from .resources import (
+from .load.problems import report
+from .load.resources import (
     ROOT,
     allowed,
     find,
@@ -49,8 +49,8 @@ from .resources import (
     shipped_rulebook,
     within,
 )
-from .rulebook import Rulebook
-from .yamlpos import Located, PathKey, load_file
+from .load.yamlpos import Located, PathKey, load_file
+from .position import Position, game_from_position
 
 _VALIDATOR = strict_validator(schema("scenario"))
 # An action step's values, checked against the schema's `action` (its keys are checked

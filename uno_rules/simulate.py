@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action
-from .errors import IllegalAction, RunawayEffect
-from .game import GAME_ACTIONS, Game, check_arguments, refuse_argument
-from .rulebook import Rulebook
+from .engine.actions import Action
+from .engine.errors import IllegalAction, RunawayEffect
+from .engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
+from .engine.rulebook import Rulebook
 
 MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
 

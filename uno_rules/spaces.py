@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import overload
 
-from .actions import Action
-from .game import Game
-from .rulebook import Rulebook
+from .engine.actions import Action
+from .engine.game import Game
+from .engine.rulebook import Rulebook
 
 
 class ActionSpace(Sequence[Action]):

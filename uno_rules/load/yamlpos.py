@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from .errors import Problem
+from ..engine.errors import Problem
 
 Pos = tuple[str, int, int]  # file, line (1-based), column (1-based)
 PathKey = tuple[Any, ...]

@@ -1,6 +1,6 @@
 """What may be done now: the options of the pending decision, out-of-turn actions, and
-why an action is refused. Reads the state only; the interpreter (:mod:`uno_rules.game`)
-and the primitives (:mod:`uno_rules.effects`) build on it."""
+why an action is refused. Reads the state only; the interpreter (:mod:`uno_rules.engine.game`)
+and the primitives (:mod:`uno_rules.engine.effects`) build on it."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 an answer resumes the round.
 
 A record is what :attr:`State.pending` holds; :attr:`Game.decision` shows it to players as a
-public :class:`~uno_rules.actions.Decision`. The records sit below the interpreter and reach
+public :class:`~uno_rules.engine.actions.Decision`. The records sit below the interpreter and reach
 it only through the :class:`Runner` base class it implements, so the import graph has no
 circle.
 """
@@ -20,7 +20,7 @@ from .state import Ask, Ctx
 
 class Runner(Legality):
     """The state and legality, plus what an answer needs of the interpreter
-    (:class:`uno_rules.game.Game` implements it)."""
+    (:class:`uno_rules.engine.game.Game` implements it)."""
 
     __slots__ = ()
 

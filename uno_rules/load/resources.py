@@ -30,7 +30,7 @@ ROOT: ContextVar[Path | None] = ContextVar("ROOT", default=None)
 def _data_dir(*parts: str) -> Path:
     # Installed packages are always unpacked on disk (wheels are never imported zipped), so
     # the traversable is a real directory; a Path lets the loader report file positions.
-    place = files(__package__)
+    place = files("uno_rules")  # the data folders sit in the top package
     for part in parts:  # one at a time: a namespace package's MultiplexedPath takes one
         place = place.joinpath(part)
     return Path(os.fspath(cast("os.PathLike[str]", place)))

@@ -3,7 +3,8 @@
 :class:`State` holds everything that changes during a round; it is the one construction
 path for a new deal, a restored snapshot, a scenario position and a :meth:`State.clone`.
 Its operations (draw, reshuffle, advance, give, ...) are what the primitives in
-:mod:`uno_rules.effects` compose; the interpreter loop in :mod:`uno_rules.game` sits above.
+:mod:`uno_rules.engine.effects` compose; the interpreter loop in
+:mod:`uno_rules.engine.game` sits above.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Ctx:
 @dataclass(slots=True)
 class Ask:
     """A pending decision: who decides (``seat``), about which card being resolved
-    (``ctx``). Each kind is a subclass in :mod:`uno_rules.decisions` that owns its options
+    (``ctx``). Each kind is a subclass in :mod:`uno_rules.engine.decisions` that owns its options
     and how an answer resumes the round. A record is never changed once made: clones of a
     game share it."""
 
@@ -407,7 +408,7 @@ class State:
         return seat
 
     def note(self, *event: Any) -> None:
-        """Log an event (a tuple; words in uno_rules.snapshot.describe_event). Events that
+        """Log an event (a tuple; words in uno_rules.engine.snapshot.describe_event). Events that
         come with most actions are appended in place, under ``if log is not None``, so that
         no tuple is made when logging is off."""
         if self.log is not None:

@@ -2,7 +2,7 @@
 
 Every problem found is collected and reported together as ``FILE:LINE:COL: message (at
 $.path)``; :func:`load_rulebook` raises :class:`RulebookError` carrying all of them. The
-checks are in :mod:`uno_rules.checks`, the compiling in :mod:`uno_rules.compiler`.
+checks are in :mod:`uno_rules.load.checks`, the compiling in :mod:`uno_rules.load.compiler`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..engine.errors import Problem, RulebookError, SnapshotError, shorten, shorten_values, show
+from ..engine.game import Game
+from ..engine.rulebook import Rulebook
+from ..engine.snapshot import rules_of
 from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
-from .errors import Problem, RulebookError, SnapshotError, shorten, shorten_values, show
-from .game import Game
 from .problems import (
     dedupe,
     did_you_mean,
@@ -28,9 +30,7 @@ from .problems import (
     suggestion_budget,
 )
 from .resources import ROOT, allowed, find, house_names, shipped_names, within
-from .rulebook import Rulebook
 from .schema import rulebook_schema
-from .snapshot import rules_of
 from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value, one_load
 
 resolve = find  # the historical name, kept for callers

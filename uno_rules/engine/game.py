@@ -2,7 +2,7 @@
 
 A :class:`Game` is one round. It always waits for exactly one :class:`Decision` (until the
 round is over); :meth:`Game.apply` takes one of its options, or an out-of-turn action such
-as a UNO catch. Card effects run as programs of primitives (see :mod:`uno_rules.effects`)
+as a UNO catch. Card effects run as programs of primitives (see :mod:`uno_rules.engine.effects`)
 on an explicit frame stack, so a game can stop in the middle of an effect to ask a question
 and can be snapshotted there.
 """

@@ -13,8 +13,8 @@ from typing import Any, cast
 
 import jsonschema
 
-from .effects import PRIMITIVES
-from .errors import Problem
+from ..engine.effects import PRIMITIVES
+from ..engine.errors import Problem
 from .yamlpos import Located, PathKey
 
 

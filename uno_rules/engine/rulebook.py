@@ -29,7 +29,7 @@ class Rulebook(Rules):
         ``max_steps`` / ``max_actions``: the round's budget of effect steps and of actions
         (default ``game.GAME_STEPS`` / ``game.GAME_ACTIONS``); when one runs out the round
         stops, over without a result, ``game.stalled`` saying why. Every argument is checked
-        first (see :func:`uno_rules.game.check_arguments`): a wrong one raises
+        first (see :func:`uno_rules.engine.game.check_arguments`): a wrong one raises
         :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does."""
         # Through a variable, not Game(...): from code compiled with mypyc, a direct call of a
         # class with its own __new__ (State's) turns an error in __init__ into a SystemError.

@@ -1,4 +1,4 @@
-"""Actions and decisions: the values exchanged with a :class:`~uno_rules.game.Game`."""
+"""Actions and decisions: the values exchanged with a :class:`~uno_rules.engine.game.Game`."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .effects import PRIMITIVES, Primitive
-from .errors import Problem
+from ..engine.effects import PRIMITIVES, Primitive
+from ..engine.errors import Problem
 from .problems import did_you_mean, schema_problems, strict_validator
 from .schema import MAX_COLORS, MAX_FACES, MAX_PAIRINGS, MAX_RANKS, rulebook_schema
 from .yamlpos import Located, PathKey, json_path

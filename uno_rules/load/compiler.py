@@ -7,10 +7,10 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.effects import PRIMITIVES, step_reads
+from ..engine.model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
+from ..engine.rulebook import Rulebook
 from .checks import opt, side_colors
-from .effects import PRIMITIVES, step_reads
-from .model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
-from .rulebook import Rulebook
 from .yamlpos import Located, PathKey
 
 

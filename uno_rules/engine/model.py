@@ -140,7 +140,7 @@ class Settings:
 @dataclass(frozen=True, repr=False)
 class Rules:
     """A compiled rulebook: deck, card rules, programs and settings — everything the engine
-    reads. :class:`uno_rules.rulebook.Rulebook` adds the public entry points."""
+    reads. :class:`uno_rules.engine.rulebook.Rulebook` adds the public entry points."""
 
     name: str
     title: str
