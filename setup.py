@@ -1,0 +1,24 @@
+"""Build hook: with ``UNO_RULES_COMPILE=1`` the engine modules (uno_rules/engine/) are
+compiled to C extensions with mypyc; without it the package is pure Python. Everything else
+about the package is declared in pyproject.toml."""
+
+import os
+
+from setuptools import setup
+
+# errors.py (exception classes) and __init__.py stay Python: nothing hot lives there.
+ENGINE = ["model", "actions", "notation", "tables", "state", "legal", "decisions", "effects",
+          "snapshot", "game", "rulebook"]
+
+# UNO_RULES_LISTING_REQUIRES: the backend (_build/uno_build.py) is only asking for the build
+# requirements, mypy among them, which is not installed yet.
+if os.environ.get("UNO_RULES_COMPILE") == "1" and not os.environ.get("UNO_RULES_LISTING_REQUIRES"):
+    from mypyc.build import mypycify
+
+    # The engine imports no yaml or jsonschema; mypy meets them only through the package's
+    # __init__ (its type-checking import of the loader), so their stubs aren't needed here.
+    modules = [f"uno_rules/engine/{name}.py" for name in ENGINE]
+    setup(ext_modules=mypycify(["--ignore-missing-imports", *modules], opt_level="3",
+                               group_name="uno_rules_engine"))
+else:
+    setup()
