@@ -8,8 +8,11 @@ Rulebooks are YAML files; :func:`load_rulebook` validates and compiles one, and
 from __future__ import annotations
 
 import importlib
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import TYPE_CHECKING, Any
 
+from .engine import game as _game
+from .engine import rulebook as _rulebook
 from .engine.actions import Action, Decision, Result
 from .engine.errors import (
     IllegalAction,
@@ -28,11 +31,15 @@ if TYPE_CHECKING:  # static names for mypy; at run time they come from __getattr
     from .load.loader import load_rulebook, restore
 
 __all__ = [
-    "Action", "Decision", "Game", "IllegalAction", "NotationError", "Problem", "Result",
-    "Rulebook", "RulebookError", "RunawayEffect", "ScenarioError", "SnapshotError",
+    "COMPILED", "Action", "Decision", "Game", "IllegalAction", "NotationError", "Problem",
+    "Result", "Rulebook", "RulebookError", "RunawayEffect", "ScenarioError", "SnapshotError",
     "UnoRulesError", "load_rulebook", "restore",
 ]
 __version__ = "0.1.0"
+#: True when the engine runs compiled (``UNO_RULES_COMPILE=1`` at install: mypyc C extensions),
+#: False for the pure-Python build. Read from the modules' files, never set by hand.
+COMPILED: bool = all((module.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+                     for module in (_game, _rulebook))
 
 # The load side needs yaml and jsonschema (~0.2 s to import): it is imported on first use,
 # so that importing the package and playing a game from a loaded Rulebook never pay for it.

@@ -13,10 +13,13 @@ from typing import Any, NoReturn
 
 import click
 
+from . import COMPILED
 from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, visible
 from .engine.game import GAME_ACTIONS, GAME_STEPS
 from .engine.rulebook import Rulebook
 from .load.loader import check, load_rulebook, overlay_hint, shipped_names
+
+BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -130,7 +133,7 @@ class _Cli(click.Group):
 
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="uno-rules")
+@click.version_option(package_name="uno-rules", message=f"%(prog)s %(version)s ({BUILD})")
 @click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
               help="The most bytes read: a file, or a rulebook with the files it extends "
                    "and includes (default 1 MiB).")

@@ -1,0 +1,78 @@
+"""The two builds: ``uno_rules.COMPILED`` says which one runs, ``uno-rules --version`` shows
+it, and the build backend asks for mypy only when ``UNO_RULES_COMPILE=1`` asks for the
+compiled engine.
+
+CI runs this suite twice: against the pure build, and against the compiled wheel with
+``UNO_RULES_EXPECT_COMPILED=1``, so a compiled run that quietly imported the pure source
+tree fails here."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from importlib.machinery import ExtensionFileLoader
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import uno_rules
+from uno_rules.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+# The modules the compiled build compiles (setup.py's list; __init__ and errors stay Python).
+COMPILED_MODULES = ["model", "actions", "notation", "tables", "state", "legal", "decisions",
+                    "effects", "snapshot", "game", "rulebook"]
+
+
+def test_compiled_says_which_build_runs() -> None:
+    expected = os.environ.get("UNO_RULES_EXPECT_COMPILED") == "1"
+    assert uno_rules.COMPILED is expected, uno_rules.engine.game.__file__
+
+
+@pytest.mark.parametrize("name", COMPILED_MODULES)
+def test_every_engine_module_is_built_the_same_way(name: str) -> None:
+    module = importlib.import_module(f"uno_rules.engine.{name}")
+    assert isinstance(module.__loader__, ExtensionFileLoader) is uno_rules.COMPILED, \
+        module.__file__
+
+
+def test_setup_compiles_the_listed_modules() -> None:
+    text = (ROOT / "setup.py").read_text(encoding="utf-8")
+    listed = text[text.index("ENGINE = ["):text.index("]", text.index("ENGINE = ["))]
+    assert [w.strip('" \n,') for w in listed.split("[", 1)[1].split(",")] == COMPILED_MODULES
+
+
+def test_version_names_the_build() -> None:
+    result = CliRunner().invoke(cli, ["--version"])
+    assert result.exit_code == 0
+    build = "compiled with mypyc" if uno_rules.COMPILED else "pure Python"
+    assert result.output == f"uno-rules {uno_rules.__version__} ({build})\n"
+
+
+def _backend() -> object:
+    spec = importlib.util.spec_from_file_location("uno_build", ROOT / "_build" / "uno_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("compile_", [False, True])
+def test_the_backend_asks_for_mypy_only_to_compile(compile_: bool,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = _backend()
+    monkeypatch.chdir(ROOT)  # setuptools runs ./setup.py to list its own requirements
+    monkeypatch.delenv("UNO_RULES_COMPILE", raising=False)
+    if compile_:
+        monkeypatch.setenv("UNO_RULES_COMPILE", "1")
+    # setup.py must not import mypyc while the requirements are listed (it isn't installed
+    # yet on a fresh machine): a None entry makes that import fail.
+    monkeypatch.setitem(sys.modules, "mypyc", None)
+    monkeypatch.setitem(sys.modules, "mypyc.build", None)
+    for ask in ("get_requires_for_build_wheel", "get_requires_for_build_editable"):
+        requires = getattr(backend, ask)()
+        assert ("mypy>=1.8" in requires) is compile_, (ask, requires)
+    assert "UNO_RULES_LISTING_REQUIRES" not in os.environ
