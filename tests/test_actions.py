@@ -40,13 +40,24 @@ def test_bad_notation(text: str) -> None:
     (Action(0, "catch", "1"), "catch takes int"),
     (Action(0, "fly"), "unknown action kind 'fly'"),
     (Action(0, "draw", None, True), "uno is a flag of a play"),
+    # fields of the wrong type: refused by the game in the compiled build too, not by mypyc
+    (Action("0", "draw"), "draw needs a seat number, not '0'"),  # type: ignore[arg-type]
+    (Action(0, 5), "unknown action kind 5"),  # type: ignore[arg-type]
+    (Action(0, "play", ["red 5"]), r"play takes str, not \['red 5'\]"),  # type: ignore[arg-type]
+    (Action(0, "play", "red 5", 1), "uno is a flag of a play, not 1"),
+    (Action(0, "play", "red 5", False, 1.0), "pile is a discard"),  # type: ignore[arg-type]
+    (5, "not an Action: 5"),
+    (("0", "draw"), r"not an Action: \('0', 'draw'\)"),
 ])
-def test_malformed_actions_are_refused(classic, action: Action, message: str) -> None:
+def test_malformed_actions_are_refused(classic, action: object, message: str) -> None:
     from uno_rules import IllegalAction
 
     game = classic.new_game(2, seed=1)
+    before = game.snapshot()
     with pytest.raises(IllegalAction, match=f"malformed action: {message}"):
         game.apply(action)
+    assert game.snapshot() == before
+    assert str(action)  # a malformed Action still prints (compiled: no field type check)
 
 
 @pytest.mark.parametrize("text", ["² play red 5", "0 target ²",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .errors import NotationError
 
@@ -34,13 +34,16 @@ class Action(NamedTuple):
     pile: int = 0
 
     def __str__(self) -> str:
-        parts = [] if self.seat is None else [str(self.seat)]
-        parts.append(self.kind)
-        if self.arg is not None:
-            parts.append(str(self.arg))
-        if self.pile:
-            parts += ["on", str(self.pile)]
-        if self.uno:
+        # Fields read as plain objects: compiled, a field read checks its declared type, and
+        # a malformed Action (which the game refuses) must still print.
+        seat, kind, arg, uno, pile = cast("tuple[object, ...]", self)
+        parts = [] if seat is None else [str(seat)]
+        parts.append(str(kind))
+        if arg is not None:
+            parts.append(str(arg))
+        if pile:
+            parts += ["on", str(pile)]
+        if uno:
             parts.append("uno")
         return " ".join(parts)
 
@@ -88,7 +91,7 @@ def shape_problem(action: object) -> str | None:
     """Why ``action`` is not a well-formed Action (None when it is)."""
     if not isinstance(action, Action):
         return f"not an Action: {action!r}"
-    seat, kind, arg, uno, pile = action
+    seat, kind, arg, uno, pile = cast("tuple[object, ...]", action)  # unchecked (see __str__)
     if kind not in ALL_KINDS:
         return f"unknown action kind {kind!r}"
     if not (seat is None if kind == "loser" else isinstance(seat, int)

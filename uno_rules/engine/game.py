@@ -63,9 +63,11 @@ class Game(Runner):
 
     __slots__ = ("_decision", "_turns", "steps_left", "max_steps", "max_actions", "stalled")
 
-    def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
-                 dealer: int | None = None, log: bool = True, max_steps: int | None = None,
-                 max_actions: int | None = None, _deal: bool = True):
+    # The arguments are typed Any, as Rulebook.new_game's: check_arguments refuses a wrong one
+    # by name (a compiled build would otherwise raise its own TypeError first).
+    def __init__(self, rulebook: Rules, players: Any, seed: Any = None, *, dealer: Any = None,
+                 log: Any = True, max_steps: Any = None, max_actions: Any = None,
+                 _deal: bool = True):
         check_arguments(rulebook, players, seed, dealer=dealer, log=log, max_steps=max_steps,
                         max_actions=max_actions)
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
@@ -124,8 +126,9 @@ class Game(Runner):
             return []
         return list(self.decision.options) + self.out_of_turn_actions()  # type: ignore[union-attr]
 
-    def apply(self, action: Action | str) -> None:
-        """Take one action. Raises :class:`IllegalAction` and changes nothing if not allowed."""
+    def apply(self, action: object) -> None:
+        """Take one action (an :class:`Action` or its notation). Raises
+        :class:`IllegalAction` and changes nothing if not allowed (or not an action at all)."""
         decision = self._decision
         if decision is not None and type(action) is Action:
             options = decision.options
@@ -149,7 +152,7 @@ class Game(Runner):
         if isinstance(action, str):
             action = Action.parse(action)
         shape = shape_problem(action)
-        if shape is not None:
+        if shape is not None or not isinstance(action, Action):
             raise IllegalAction(f"malformed action: {shape}")
         if self.over:
             raise IllegalAction(f"{action}: the round is over")
@@ -191,7 +194,7 @@ class Game(Runner):
         if len(self.history) >= self.max_actions and not self.over:
             self._stall("actions")
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: object) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, the others' hand sizes, the table."""
         if not (isinstance(seat, int) and 0 <= seat < self.players):  # -1 showed the last's
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")

@@ -20,9 +20,8 @@ class Rulebook(Rules):
         """The face with this notation (case-insensitive); raises NotationError."""
         return self.faces[parse_card(self, name)]
 
-    def new_game(self, players: int, seed: int | None = None, *, dealer: int | None = None,
-                 log: bool = True, max_steps: int | None = None,
-                 max_actions: int | None = None) -> Game:
+    def new_game(self, players: Any, seed: Any = None, *, dealer: Any = None,
+                 log: Any = True, max_steps: Any = None, max_actions: Any = None) -> Game:
         """Deal a new round for ``players`` seats, every shuffle drawn from ``seed`` (None:
         a fresh random one; an int must have ``abs(seed) < 2**256``, so that the game's repr
         and snapshot can always write it: Python won't turn an int of 4,300 digits into text).
@@ -30,7 +29,8 @@ class Rulebook(Rules):
         (default ``game.GAME_STEPS`` / ``game.GAME_ACTIONS``); when one runs out the round
         stops, over without a result, ``game.stalled`` saying why. Every argument is checked
         first (see :func:`uno_rules.engine.game.check_arguments`): a wrong one raises
-        :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does."""
+        :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does
+        (typed Any so that in the compiled build, too, a wrong type meets that check)."""
         # Through a variable, not Game(...): from code compiled with mypyc, a direct call of a
         # class with its own __new__ (State's) turns an error in __init__ into a SystemError.
         game: type[Game] = Game
