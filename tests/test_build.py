@@ -76,3 +76,29 @@ def test_the_backend_asks_for_mypy_only_to_compile(compile_: bool,
         requires = getattr(backend, ask)()
         assert ("mypy>=1.8" in requires) is compile_, (ask, requires)
     assert "UNO_RULES_LISTING_REQUIRES" not in os.environ
+
+
+HOSTILE = sorted((ROOT / "tests" / "hostile" / "compiled").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", HOSTILE, ids=lambda p: p.stem)
+def test_a_wrong_typed_scenario_value_is_a_one_line_problem(path: Path) -> None:
+    """The same message in both builds (bench/hostile_cases/compiled.py measures them)."""
+    expected = path.read_text(encoding="utf-8").splitlines()[0].removeprefix("# expect: ")
+    result = CliRunner().invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].endswith(f": {expected}"), result.output
+
+
+def test_the_hostile_cases_are_the_files() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "compiled_cases", ROOT / "bench" / "hostile_cases" / "compiled.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cases = module.cases(ROOT)
+    assert len(HOSTILE) == 4
+    assert [args for _, args, _ in cases] == [["scenario", str(p)] for p in HOSTILE] + \
+        [["--version"]]
+    assert [code for *_, code in cases] == [2] * len(HOSTILE) + [0]
