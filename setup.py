@@ -3,12 +3,14 @@ compiled to C extensions with mypyc; without it the package is pure Python. Ever
 about the package is declared in pyproject.toml."""
 
 import os
+from pathlib import Path
 
 from setuptools import setup
 
-# errors.py (exception classes) and __init__.py stay Python: nothing hot lives there.
-ENGINE = ["model", "actions", "notation", "tables", "state", "legal", "decisions", "effects",
-          "snapshot", "game", "rulebook"]
+# Every engine module (a new one included) but errors.py (exception classes) and __init__.py,
+# which stay Python: nothing hot lives there.
+ENGINE = sorted(path.stem for path in (Path(__file__).parent / "uno_rules" / "engine").glob("*.py")
+                if path.stem not in ("__init__", "errors"))
 
 # UNO_RULES_LISTING_REQUIRES: the backend (_build/uno_build.py) is only asking for the build
 # requirements, mypy among them, which is not installed yet.
