@@ -32,4 +32,9 @@ def get_requires_for_build_wheel(config_settings: Any = None) -> list[str]:
 
 
 def get_requires_for_build_editable(config_settings: Any = None) -> list[str]:
-    return _with_compile_requires(_setuptools.get_requires_for_build_editable, config_settings)
+    if os.environ.get("UNO_RULES_COMPILE") == "1":  # the first hook pip calls for -e
+        # Compiled in place, the .so files would sit in the source tree (ignored by git) and
+        # shadow its .py files in every later run.
+        raise SystemExit("UNO_RULES_COMPILE=1 builds a wheel, not an editable install: "
+                         "use `pip install .` (or `python bench/build_compiled.py DIR`)")
+    return _setuptools.get_requires_for_build_editable(config_settings)
