@@ -17,7 +17,7 @@ from .decisions import Runner, Turn
 from .errors import IllegalAction, RunawayEffect, show
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
-from .state import SEED_LIMIT, Ctx
+from .state import SEED_LIMIT, Ctx, Frame, Resume
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -219,7 +219,8 @@ class Game(Runner):
             **({"discards": [{"top": names[p[-1]].name if p else None,
                               "color": None if c == NO_COLOR else self.rulebook.colors[c],
                               "size": len(p)}
-                             for p, c in zip(self.discard_piles(), self.colors, strict=True)]}
+                             for p, c in zip(self.discards, self.discard_colors(),
+                                             strict=True)]}
                if self.rulebook.discard_piles > 1 else {}),
             **({"piles": {name: len(pile) for name, pile in
                           zip(self.rulebook.piles, self.piles, strict=True)}}
@@ -279,13 +280,13 @@ class Game(Runner):
                     return
                 self._runaway(stack[-1])
             frame = stack[-1]
-            pid, pc, ctx = frame
-            if pid < 0:  # an out-of-turn action's steps are done: resume what was pending
+            if isinstance(frame, Resume):  # an out-of-turn action's steps are done
                 stack.pop()
-                self.pending = ctx
+                self.pending = frame.ask
                 self.steps_left = left - start + budget
                 return
-            program = programs[pid]
+            pc, ctx = frame.pc, frame.ctx
+            program = programs[frame.program]
             if pc >= len(program):
                 stack.pop()
                 continue
@@ -293,7 +294,7 @@ class Game(Runner):
             if pc + 1 == len(program):
                 stack.pop()  # its last step: the frame is done (what the step pushes runs next)
             else:
-                frame[1] = pc + 1
+                frame.pc = pc + 1
             if ctx.final and not step.at_end:
                 continue
             if ctx.pile != self.focus:  # several discard piles: act on the card's own
@@ -305,10 +306,10 @@ class Game(Runner):
         self.steps_left = left - start + budget
         self._resolved()
 
-    def _runaway(self, frame: list[Any]) -> None:
-        step = self.rulebook.programs[frame[0]][max(frame[1] - 1, 0)] if frame[0] >= 0 \
-            else None
-        ctx = frame[2] if frame[0] >= 0 else None
+    def _runaway(self, frame: Frame | Resume) -> None:
+        step = self.rulebook.programs[frame.program][max(frame.pc - 1, 0)] \
+            if isinstance(frame, Frame) else None
+        ctx = frame.ctx if isinstance(frame, Frame) else None
         card = self.rulebook.card_name(ctx.face) if ctx is not None and ctx.face >= 0 \
             else "the rules"
         self.over = True  # it can't go on: refuse every later action
@@ -407,8 +408,9 @@ class Game(Runner):
 
     def face_stack(self, seat: int, challenge: bool) -> None:
         """Draw the stacked total, or challenge the last card stacked."""
-        total, last, penalty = self.stack_total, self.stack_ctx, self.stack_penalty
-        self.stack_total, self.stack_value, self.stack_ctx = 0, 0, None
+        stacked = self.stacked
+        total, last, penalty = stacked.total, stacked.ctx, stacked.penalty
+        stacked.total, stacked.value, stacked.ctx = 0, 0, None
         self.ctx = Ctx(seat)
         if not challenge:
             self.draw_cards(seat, total)
@@ -450,7 +452,7 @@ class Game(Runner):
         final = not hand and self.round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if rule is not None and rule.effect is not None:
-            self.stack.append([rule.effect, 0, ctx])
+            self.stack.append(Frame(rule.effect, 0, ctx))
             self.run()
         elif not self.stack:
             self._resolved()
@@ -464,7 +466,7 @@ class Game(Runner):
         self.pending = None
         self.draw_cards(target, self.rulebook.settings.uno_penalty)
         if len(self.stack) > depth:  # after-draw steps to run first, then resume
-            self.stack.insert(depth, [-1, 0, saved])
+            self.stack.insert(depth, Resume(saved))  # type: ignore[arg-type]
             self.run()
         else:
             self.pending = saved

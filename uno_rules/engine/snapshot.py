@@ -20,7 +20,7 @@ from .decisions import KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
-from .state import CTX_SLOTS, SEED_LIMIT, Ctx, State
+from .state import CTX_SLOTS, SEED_LIMIT, Ctx, Frame, Giving, Resume, StackedDraw, State
 
 S = TypeVar("S", bound=State)
 
@@ -77,12 +77,13 @@ def snapshot(game: State) -> dict[str, Any]:
         return {"kind": pending.kind, "seat": pending.seat, "ctx": ctx_index(pending.ctx),
                 "data": pending.data()}
 
-    # A negative program id marks a frame that resumes a pending decision (see Game._catch).
-    frames = [[f[0], f[1], pending_json(f[2]) if f[0] < 0 else ctx_index(f[2])]
-              for f in game.stack]
+    # A frame that resumes a pending decision is written [-1, 0, that decision].
+    frames = [[f.program, f.pc, ctx_index(f.ctx)] if isinstance(f, Frame)
+              else [-1, 0, pending_json(f.ask)] for f in game.stack]
     pending = pending_json(game.pending)
     current = ctx_index(game.ctx)
-    stacked = ctx_index(game.stack_ctx)  # every ctx is indexed before "ctxs" is written
+    st = game.stacked
+    stacked = ctx_index(st.ctx)  # every ctx is indexed before "ctxs" is written
     version, internal, gauss = game.rng.getstate()
     return {
         "format": FORMAT,
@@ -98,8 +99,8 @@ def snapshot(game: State) -> dict[str, Any]:
         "hands": [[names[c] for c in h] for h in game.hands],
         "draw_pile": [names[c] for c in game.draw_pile],
         "discard": [names[c] for c in game.discard],
-        **({"discards": [[names[c] for c in pile] for pile in game.discard_piles()],
-            "colors": list(game.colors), "focus": game.focus}
+        **({"discards": [[names[c] for c in pile] for pile in game.discards],
+            "colors": game.discard_colors(), "focus": game.focus}
            if rb.discard_piles > 1 else {}),
         "out": [names[c] for c in game.out],
         **({"piles": {name: [names[c] for c in pile]
@@ -116,11 +117,10 @@ def snapshot(game: State) -> dict[str, Any]:
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         "out_seats": list(game.out_seats),
         "eliminated": list(game.eliminated),
-        "stack_draw": [game.stack_total, game.stack_value, stacked,
-                       game.stack_penalty],
-        "giving": [{"queue": [list(q) for q in g["queue"]],
-                    "aside": [[a, t, names[c]] for a, t, c in g["aside"]],
-                    "together": g["together"]} for g in game.giving],
+        "stack_draw": [st.total, st.value, stacked, st.penalty],
+        "giving": [{"queue": [list(q) for q in g.queue],
+                    "aside": [[a, t, names[c]] for a, t, c in g.aside],
+                    "together": g.together} for g in game.giving],
         "stack": frames,
         "ctxs": [c.to_json() for c in ctxs],
         "ctx": current,
@@ -561,14 +561,13 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
         return None if p is None else ask_from_json(
             p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]], p["data"])
 
-    game.stack = [[f[0], f[1], pending(f[2]) if f[0] < 0 else ctxs[f[2]]] for f in v["stack"]]
+    game.stack = [Resume(pending(f[2])) if f[0] < 0 else Frame(f[0], f[1], ctxs[f[2]])
+                  for f in v["stack"]]
     game.ctx = ctxs[v["ctx"]]
     game.pending = pending(v["pending"])
     total, value, sctx, penalty = v["stack_draw"]
-    game.stack_total, game.stack_value, game.stack_penalty = total, value, penalty
-    game.stack_ctx = None if sctx is None else ctxs[sctx]
-    game.giving = [{"queue": g["queue"], "aside": g["aside"], "together": g["together"]}
-                   for g in v["giving"]]
+    game.stacked = StackedDraw(total, value, None if sctx is None else ctxs[sctx], penalty)
+    game.giving = [Giving(g["queue"], g["aside"], g["together"]) for g in v["giving"]]
     game.history = v["history"]
     version, internal, gauss = v["rng"]
     try:
@@ -600,13 +599,13 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
     if rb.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]:
         return "stack_draw", f"a stacked draw {v['stack_draw']} in rules without stacking"
     for i, giving in enumerate(game.giving):
-        for j, (giver, to, _) in enumerate(giving["aside"]):
+        for j, (giver, to, _) in enumerate(giving.aside):
             if to != game.partner(giver):
                 return f"giving[{i}].aside[{j}]", f"seat {giver} gives to seat {to}, " \
                     f"not its partner {game.partner(giver)}"
-    for j, (program, _, held) in enumerate(game.stack):
-        if program < 0:
-            problem = _ask_problem(game, held, f"stack[{j}][2]")
+    for j, frame in enumerate(game.stack):
+        if isinstance(frame, Resume):
+            problem = _ask_problem(game, frame.ask, f"stack[{j}][2]")
             if problem:
                 return problem
     if game.over:
@@ -683,8 +682,8 @@ def _ask_problem(game: State, ask: Any, at: str) -> tuple[str, str] | None:
     if kind == "forced_play" and (ask.player != ctx.actor or ask.otherwise not in {
             s["else"] for s in _steps(rb, "partner_plays")}):
         return f"{at}.data", "a forced play no partner_plays step asks for"
-    if kind == "give" and not (game.giving and game.giving[-1]["queue"] and
-                               game.giving[-1]["queue"][0][0] == seat):
+    if kind == "give" and not (game.giving and game.giving[-1].queue and
+                               game.giving[-1].queue[0][0] == seat):
         return f"{at}.seat", f"seat {seat} gives a card nobody asked it for"
     return None
 
