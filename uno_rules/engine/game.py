@@ -17,7 +17,7 @@ from .decisions import Runner, Turn
 from .errors import IllegalAction, RunawayEffect, show
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
-from .state import SEED_LIMIT, Ctx, Frame, Resume
+from .state import REBUILT, SEED_LIMIT, SHARED, Ctx, Field, Frame, Resume
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -58,10 +58,20 @@ def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = N
             raise refuse_argument(name, value, "a whole number >= 1 or None")
 
 
+BUDGET = "the round's budgets: a restored game starts afresh"
+# Game's fields on top of State's (see state.STATE_FIELDS).
+GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when asked"),
+               Field("_turns", REBUILT, why="the rulebook's turn records"),
+               Field("steps_left", SHARED, why=BUDGET), Field("max_steps", SHARED, why=BUDGET),
+               Field("max_actions", SHARED, why=BUDGET), Field("stalled", SHARED, why=BUDGET))
+GAME_SLOTS = tuple(f.name for f in GAME_FIELDS)
+
+
 class Game(Runner):
     """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
 
-    __slots__ = ("_decision", "_turns", "steps_left", "max_steps", "max_actions", "stalled")
+    __slots__ = GAME_SLOTS
+    FIELDS = Runner.FIELDS + GAME_FIELDS
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True, max_steps: int | None = None,
@@ -81,7 +91,7 @@ class Game(Runner):
             self.deal()
             self.start()
 
-    DERIVED = Runner.DERIVED | {"_turns", "_decision"}
+    DERIVED = frozenset(f.name for f in FIELDS if f.copy == REBUILT)
 
     def derive(self) -> None:
         super().derive()

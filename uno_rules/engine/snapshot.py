@@ -20,7 +20,17 @@ from .decisions import KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
-from .state import CTX_SLOTS, SEED_LIMIT, Ctx, Frame, Giving, Resume, StackedDraw, State
+from .state import (
+    CTX_SLOTS,
+    SEED_LIMIT,
+    STATE_FIELDS,
+    Ctx,
+    Frame,
+    Giving,
+    Resume,
+    StackedDraw,
+    State,
+)
 
 S = TypeVar("S", bound=State)
 
@@ -85,16 +95,12 @@ def snapshot(game: State) -> dict[str, Any]:
     st = game.stacked
     stacked = ctx_index(st.ctx)  # every ctx is indexed before "ctxs" is written
     version, internal, gauss = game.rng.getstate()
-    return {
-        "format": FORMAT,
+    written = {
         "rulebook": rb.name,
         "digest": digest(rb),
         "source": str(rb.source),
         "house": list(rb.house),
         "set": dict(rb.overrides),
-        "players": game.players,
-        "seed": game.seed,
-        "dealer": game.dealer,
         **({"side": rb.sides[game.side]} if len(rb.sides) > 1 else {}),
         "hands": [[names[c] for c in h] for h in game.hands],
         "draw_pile": [names[c] for c in game.draw_pile],
@@ -106,17 +112,7 @@ def snapshot(game: State) -> dict[str, Any]:
         **({"piles": {name: [names[c] for c in pile]
                       for name, pile in zip(rb.piles, game.piles, strict=True)}}
            if rb.piles else {}),
-        "color": game.color,
-        "direction": game.direction,
-        "skips": list(game.skips),
-        "turn_to": game.turn_to,
-        "uno_open": game.uno_open,
-        "turns": game.turns,
-        "first_turns": game.first_turns,
-        "over": game.over,
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
-        "out_seats": list(game.out_seats),
-        "eliminated": list(game.eliminated),
         "stack_draw": [st.total, st.value, stacked, st.penalty],
         "giving": [{"queue": [list(q) for q in g.queue],
                     "aside": [[a, t, names[c]] for a, t, c in g.aside],
@@ -128,6 +124,10 @@ def snapshot(game: State) -> dict[str, Any]:
         "history": [str(a) for a in game.history],
         "rng": [version, list(internal), gauss],
     }
+    for f in PLAIN:  # the fields a snapshot holds as they are
+        value = getattr(game, f.name)
+        written[f.snapshot] = value[:] if type(value) is list else value
+    return {"format": FORMAT, **{key: written[key] for key in ORDER if key in written}}
 
 
 # ------------------------------------------------------------------ the fields, declared once
@@ -450,6 +450,39 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 )
 
 
+# The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
+NOT_STATE = ("source", "house", "set", "digest", "ctxs")
+PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
+# The order a snapshot is written in (unchanged since format 2 began: printed snapshots
+# read as before); FIELDS is the order they are checked in.
+ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
+         "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
+         "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
+         "result", "out_seats", "eliminated", "stack_draw", "giving", "stack", "ctxs", "ctx",
+         "pending", "history", "rng")
+
+
+def state_field_problems() -> list[str]:
+    """How State's declared fields (state.STATE_FIELDS) and the snapshot's (FIELDS) fail to
+    match: each State field is written under a snapshot field or marked not written, with
+    why; each snapshot field is a State field's or one of NOT_STATE. (Checked at import.)"""
+    keys = [key for key, _, _ in FIELDS]
+    mine = [f.snapshot for f in STATE_FIELDS if f.snapshot]
+    return ([f"State.{f.name}: not in snapshots, and not marked why"
+             for f in STATE_FIELDS if not f.snapshot and not f.why] +
+            [f"State.{f.name}: snapshot field {f.snapshot!r} is not declared in FIELDS"
+             for f in STATE_FIELDS if f.snapshot and f.snapshot not in keys] +
+            [f"snapshot field {key!r}: no State field is written there"
+             for key in keys if key not in mine and key not in NOT_STATE] +
+            [f"snapshot field {key!r}: not in the order written" for key in keys
+             if key not in ORDER] +
+            [f"snapshot field {key!r}: written by two State fields"
+             for key in set(mine) if mine.count(key) > 1])
+
+
+assert not state_field_problems(), state_field_problems()
+
+
 # ------------------------------------------------------------------ restoring
 def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
             data: Mapping[str, Any]) -> S:
@@ -550,9 +583,8 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     piles = [v["piles"][name] for name in rb.piles] if rb.piles else None
     game.lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
                  piles=piles)
-    for key in ("color", "direction", "turn_to", "uno_open", "turns", "over", "first_turns",
-                "skips", "out_seats", "eliminated"):
-        setattr(game, key, v[key])
+    for f in PLAIN:  # (players, seed and dealer made the blank state already)
+        setattr(game, f.name, v[f.snapshot])
     if v["result"] is not None:
         game.result = Result(tuple(v["result"][0]), v["result"][1])
     ctxs = [Ctx.from_json(c) for c in v["ctxs"]]

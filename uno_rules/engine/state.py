@@ -9,11 +9,10 @@ Its operations (draw, reshuffle, advance, give, ...) are what the primitives in
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .actions import Action, Result
 from .errors import IllegalAction
@@ -179,6 +178,16 @@ class StackedDraw:
         return (StackedDraw, (self.total, self.value, self.ctx, self.penalty))
 
 
+def _clone_plan(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], ...]:
+    """The names of ``fields`` a clone shares, copies as lists, copies as lists of lists."""
+    kinds = {f.copy for f in fields}
+    assert kinds <= {SHARED, LIST, LISTS, RNG, RECORDS, ALIAS, REBUILT}, kinds
+    assert {f.name for f in fields if f.copy == RECORDS} == set(RECORD_FIELDS), \
+        "a record field State._copy_records does not copy"
+    return tuple(tuple(f.name for f in fields if f.copy in want)
+                 for want in ((SHARED, REBUILT), (LIST,), (LISTS,)))
+
+
 def field_names(cls: type) -> tuple[str, ...]:
     """The attributes of a slotted class, inherited ones too: its classes' ``__slots__``, or
     when compiled with mypyc (which leaves no ``__slots__``) its ``__mypyc_attrs__``."""
@@ -188,16 +197,94 @@ def field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+# How a clone copies a field (Field.copy).
+SHARED = "shared"    # immutable (or never changed in place): the clone shares it
+LIST = "list"        # a list of immutable items: a shallow copy
+LISTS = "lists"      # a list of lists: each copied
+RNG = "rng"          # the random generator: a new one in the same state
+RECORDS = "records"  # holds card contexts (Ctx) or records: copied by State._copy_records
+ALIAS = "alias"      # another field's item (discard is discards[focus]): pointed at again
+REBUILT = "rebuilt"  # made from the rulebook by derive(): shared, never pickled or written
+
+NOT_WRITTEN = ""     # Field.snapshot of a field no snapshot holds (Field.why says why)
+
+
+class Field(NamedTuple):
+    """One field of a State: its name, how a clone copies it, and the snapshot field it is
+    written under (checked and read back there: uno_rules.engine.snapshot.FIELDS), or
+    NOT_WRITTEN and why. ``plain``: the snapshot holds the value itself (numbers, lists of
+    numbers), so writing and reading it needs no code of its own."""
+
+    name: str
+    copy: str
+    snapshot: str = NOT_WRITTEN
+    plain: bool = False
+    why: str = ""
+
+
+def _plain(name: str, copy: str = SHARED) -> Field:
+    return Field(name, copy, name, True)
+
+
+def _derived(name: str) -> Field:
+    return Field(name, REBUILT, why="made from the rulebook (derive)")
+
+
+# Every field of a State, once: __slots__, clone, pickling, snapshots and their restoring
+# are driven by this list (a new field is added here, and nowhere else but where it is used).
+STATE_FIELDS: tuple[Field, ...] = (
+    Field("rulebook", SHARED, "rulebook"),  # written as its name, digest, house rules, settings
+    _plain("players"),
+    _plain("seed"),
+    Field("rng", RNG, "rng"),
+    _plain("dealer"),
+    Field("hands", LISTS, "hands"),
+    Field("draw_pile", LIST, "draw_pile"),
+    Field("discard", ALIAS, "discard"),
+    Field("out", LIST, "out"),
+    _plain("color"),
+    _plain("direction"),
+    _plain("skips", LIST),
+    _plain("turn_to"),
+    _plain("uno_open"),
+    Field("stack", RECORDS, "stack"),
+    Field("ctx", RECORDS, "ctx"),
+    Field("pending", RECORDS, "pending"),
+    _plain("out_seats", LIST),
+    Field("giving", RECORDS, "giving"),
+    Field("stacked", RECORDS, "stack_draw"),
+    _plain("eliminated", LIST),
+    _plain("over"),
+    Field("result", SHARED, "result"),
+    _plain("turns"),
+    Field("history", LIST, "history"),
+    Field("log", LIST, why="the event log: a restored game logs from where it was restored"),
+    Field("side", SHARED, "side"),
+    Field("piles", LISTS, "piles"),
+    Field("discards", LISTS, "discards"),
+    Field("colors", LIST, "colors"),
+    Field("focus", SHARED, "focus"),
+    _plain("first_turns"),
+    _derived("faces"),
+    _derived("card_rules"),
+    _derived("names"),
+    _derived("matches"),
+    _derived("guarded"),
+    _derived("acts"),
+    _derived("plain"),
+)
+STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
+# The fields State._copy_records copies (kept in step with it by an assert there).
+RECORD_FIELDS = ("stack", "ctx", "pending", "giving", "stacked")
+
+
 class State:
     """Everything that changes during one round of a rulebook (the rulebook is shared)."""
 
-    __slots__ = ("rulebook", "players", "seed", "rng", "dealer", "hands", "draw_pile",
-                 "discard", "out", "color", "direction", "skips", "turn_to", "uno_open",
-                 "stack", "ctx", "pending", "out_seats", "giving", "stacked", "eliminated",
-                 "over", "result", "turns", "history", "log", "side", "faces", "card_rules",
-                 "piles",
-                 "discards", "colors", "focus", "first_turns", "acts", "matches",
-                 "guarded", "names", "plain")
+    __slots__ = STATE_SLOTS
+    # The fields of this class and its subclasses (a subclass with fields of its own adds
+    # them: FIELDS = Base.FIELDS + (...)); DERIVED: their names of derived ones.
+    FIELDS: ClassVar[tuple[Field, ...]] = STATE_FIELDS
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True):
@@ -249,8 +336,34 @@ class State:
 
     def clone(self) -> State:
         """An independent copy sharing only immutable parts (the rulebook, actions, RNG
-        state is copied): for tree search, cheaper than ``copy.deepcopy``."""
-        new = copy.copy(self)
+        state is copied): for tree search, cheaper than ``copy.deepcopy``. Each field is
+        copied as its declaration (FIELDS) says."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        plan = cls._CLONE_PLAN.get(cls)
+        if plan is None:
+            plan = cls._CLONE_PLAN[cls] = _clone_plan(cls.FIELDS)
+        shared, lists, list_lists = plan
+        for name in shared:
+            setattr(new, name, getattr(self, name))
+        for name in lists:
+            value = getattr(self, name)
+            setattr(new, name, None if value is None else value[:])
+        for name in list_lists:
+            setattr(new, name, [x[:] for x in getattr(self, name)])
+        # A generator in the same state (not Random(): seeding it first costs 15 us).
+        new.rng = random.Random.__new__(random.Random)
+        new.rng.setstate(self.rng.getstate())
+        new.discard = new.discards[self.focus]
+        self._copy_records(new)
+        return new
+
+    # Each class's fields grouped by how a clone copies them (made once per class).
+    _CLONE_PLAN: ClassVar[dict[type, tuple[tuple[str, ...], ...]]] = {}
+
+    def _copy_records(self, new: State) -> None:
+        """Copy the fields that hold card contexts, each context once (two fields holding
+        one context hold one copy of it)."""
         ctxs: dict[int, Ctx] = {}
 
         def ctx(c: Ctx | None) -> Ctx | None:
@@ -263,26 +376,13 @@ class State:
         def pending(p: Ask | None) -> Ask | None:
             return p if p is None or p.ctx is None else replace(p, ctx=ctx(p.ctx))
 
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.hands = [h[:] for h in self.hands]
-        new.draw_pile, new.out = self.draw_pile[:], self.out[:]
-        new.piles = [p[:] for p in self.piles]
-        new.discards = [p[:] for p in self.discards]
-        new.discard = new.discards[self.focus]
-        new.colors = self.colors[:]
         new.stack = [Frame(f.program, f.pc, ctx(f.ctx)) if isinstance(f, Frame)  # type: ignore[arg-type]
                      else Resume(pending(f.ask)) for f in self.stack]  # type: ignore[arg-type]
         new.ctx = ctx(self.ctx)  # type: ignore[assignment]
         new.pending = pending(self.pending)
         st = self.stacked
         new.stacked = StackedDraw(st.total, st.value, ctx(st.ctx), st.penalty)
-        new.out_seats, new.eliminated = self.out_seats[:], self.eliminated[:]
-        new.skips = self.skips[:]
         new.giving = [g.copy() for g in self.giving]
-        new.history = self.history[:]
-        new.log = None if self.log is None else self.log[:]
-        return new
 
     # A blank instance for copies and pickles (not object.__new__, which a class compiled
     # with mypyc refuses; and a compiled __new__ runs __init__ unless the class has its own).
@@ -295,14 +395,13 @@ class State:
         return new
 
     # Fields derived from the rulebook alone (tables shared by its games): not part of a
-    # copy or a pickle, made again from the rulebook when one is restored.
+    # pickle, made again from the rulebook when one is restored.
     DERIVED: ClassVar[frozenset[str]] = frozenset(
-        {"acts", "plain", "faces", "card_rules", "names", "matches", "guarded"})
+        f.name for f in STATE_FIELDS if f.copy == REBUILT)
 
     def __getstate__(self) -> dict[str, Any]:
-        derived = self.DERIVED
-        return {name: getattr(self, name) for name in field_names(type(self))
-                if name not in derived and hasattr(self, name)}
+        return {f.name: getattr(self, f.name) for f in self.FIELDS
+                if f.copy != REBUILT and hasattr(self, f.name)}
 
     def __setstate__(self, data: Mapping[str, Any]) -> None:
         for name, value in data.items():
