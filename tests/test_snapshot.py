@@ -377,3 +377,28 @@ def test_snapshots_made_before_restore_identically(kind: str) -> None:
         assert {**game.snapshot(), "source": name} == data["snapshot"]
         random_moves(game, random.Random(1), 60, "uniform")
         assert {**game.snapshot(), "source": name} == data["then"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"stack": [[-1, 0, {"kind": "turn", "seat": 0, "ctx": None}]]},
+     "snapshot field stack[0][2].data is missing"),
+    ({"stack": [[-1, 1, "PENDING"]]}, "snapshot field 'stack[0]': expected [-1, 0, the "
+     "decision it resumes], got [-1, 1, {'ctx': 0, 'data': None, 'kind': 'give', 'seat': 1}]"),
+    ({"stack": [[0, 0, 99]]}, "snapshot field 'stack[0][2]': expected an index into ctxs 0-1, "
+     "got 99"),
+    ({"giving": [{"queue": [[0, 1]], "aside": [], "together": False, "x": 1}]},
+     "snapshot field 'giving[0]': unknown key 'x'"),
+    ({"giving": [{"queue": [[0, "all"]], "aside": [], "together": False}]},
+     "snapshot field 'giving[0].queue[0][1]': expected a whole number >= 0, got 'all'"),
+    ({"stack_draw": [0, 0, None]}, "snapshot field 'stack_draw': expected a list of 4, got "
+     "[0, 0, None]"),
+])
+def test_records_of_a_snapshot_refused_by_name(change: dict[str, Any], message: str) -> None:
+    """The records (a resume frame, a frame, a giving, the stacked draw) of the recorded
+    resume snapshot, each made wrong: refused in one line naming the field."""
+    data = json.loads((RECORDED / "resume.json").read_text())["snapshot"]
+    if change.get("stack") == [[-1, 1, "PENDING"]]:
+        change = {"stack": [[-1, 1, data["pending"]]]}
+    with pytest.raises(SnapshotError) as exc:
+        uno_rules.load_rulebook("teams").restore({**data, **change})
+    assert str(exc.value) == message
