@@ -279,3 +279,29 @@ def test_clone_and_snapshot_reproduce_every_declared_field() -> None:
                 assert getattr(twin, f.name) is not getattr(game, f.name), f.name
         assert twin.discard is twin.discards[twin.focus]
         assert restored.discard is restored.discards[restored.focus]
+
+
+def test_a_catch_whose_penalty_asks_first_resumes_the_decision_after() -> None:
+    """In teams, catching a seat whose partner is out: its penalty's after-draw steps (give
+    half its hand) ask first, over a Resume frame; once given, the turn pending comes back."""
+    from uno_rules.engine.state import Resume
+
+    rulebook = uno_rules.load_rulebook("teams")
+    game = rulebook.new_game(4, 3)
+    rng = random.Random(3)
+    while game.pending.kind != "turn" or game.giving:
+        random_moves(game, rng, 1, "play_first")
+    seat, saved = game.pending.seat, game.pending
+    target, partner = (seat + 1) % 4, (seat + 3) % 4
+    game.draw_pile[0:0] = game.hands[partner] + game.hands[target][1:]  # cards kept
+    game.hands[partner] = []
+    del game.hands[target][1:]
+    game.out_seats, game.uno_open, game._decision = [partner], target, None
+    game.apply(uno_rules.Action(seat, "catch", target))
+    assert [type(f) for f in game.stack] == [Resume] and game.stack[0].ask is saved
+    assert game.decision.kind == "give" and game.decision.seat == target
+    twin = game.clone()
+    for g in (game, twin):
+        g.apply(g.decision.options[0])
+        assert g.stack == [] and g.pending is not None and g.decision.kind == "turn"
+        assert g.decision.seat == seat

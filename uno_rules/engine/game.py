@@ -476,7 +476,8 @@ class Game(Runner):
         self.pending = None
         self.draw_cards(target, self.rulebook.settings.uno_penalty)
         if len(self.stack) > depth:  # after-draw steps to run first, then resume
-            self.stack.insert(depth, Resume(saved))  # type: ignore[arg-type]
+            assert saved is not None  # a catch is taken while a decision is pending
+            self.stack.insert(depth, Resume(saved))
             self.run()
         else:
             self.pending = saved

@@ -453,8 +453,8 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
-# The order a snapshot is written in (unchanged since format 2 began: printed snapshots
-# read as before); FIELDS is the order they are checked in.
+# The order a snapshot is written in (the order of before State's field list, kept so that
+# printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
