@@ -6,16 +6,21 @@ jsonschema.)"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import pickle
 import random
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 import uno_rules
+from uno_rules.cli import cli
 from uno_rules.engine.errors import RulebookError
 from uno_rules.load import cache, loader
 
@@ -216,7 +221,7 @@ class Boom:
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "other magic",
                                     "foreign code", "another key", "not a rulebook",
-                                    "a folder", "too big"])
+                                    "a folder", "too big", "zeros", "nested", "a fifo"])
 def test_a_corrupt_or_foreign_entry_is_ignored_and_rewritten(
         damage: str, folder: Path, fresh: Fresh, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -247,6 +252,13 @@ def test_a_corrupt_or_foreign_entry_is_ignored_and_rewritten(
     elif damage == "a folder":
         path.unlink()
         path.mkdir()
+    elif damage == "zeros":
+        path.write_bytes(cache.MAGIC + bytes(100_000))
+    elif damage == "nested":  # tuples 100,000 deep (bench/hostile_cases/cache.py: 2 million)
+        path.write_bytes(cache.MAGIC + b"(" * 100_000 + b"t" * 100_000 + b".")
+    elif damage == "a fifo":  # opened without blocking, and not read
+        path.unlink()
+        os.mkfifo(path)
     elif damage == "too big":
         with path.open("ab") as f:
             f.truncate(cache.MAX_ENTRY + 1)  # sparse: costs no disk
@@ -254,7 +266,7 @@ def test_a_corrupt_or_foreign_entry_is_ignored_and_rewritten(
     assert uno_rules.load_rulebook("classic") == right
     assert fresh.calls == calls + 1  # loaded afresh
     assert not marker.exists()
-    if damage != "a folder":  # written again, and served from then on
+    if damage != "a folder":  # written again (a FIFO replaced by the file), and served from then on
         assert uno_rules.load_rulebook("classic") == right and fresh.calls == calls + 1
         assert path.read_bytes().startswith(cache.MAGIC) and path.stat().st_size < 100_000
 
@@ -325,6 +337,32 @@ def test_an_entry_is_written_whole(folder: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.undo()
 
 
+RACE = """
+import sys, uno_rules
+for round in range(3):
+    for size in range(2, 9):
+        rulebook = uno_rules.load_rulebook("classic", settings={"hand_size": size})
+        assert rulebook.settings.hand_size == size
+print("ok")
+"""
+
+
+def test_processes_at_once_share_the_folder(folder: Path, fresh: Fresh) -> None:
+    """Four processes loading and storing the same entries at the same time: each load is
+    right, and every entry left is whole."""
+    children = [subprocess.Popen([sys.executable, "-c", RACE], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for child in children:
+        out, err = child.communicate(timeout=120)
+        assert child.returncode == 0 and out.strip() == "ok", err
+    assert len(entries(folder)) == 7
+    assert not [p for p in folder.iterdir() if p.name.startswith(".tmp")]  # none left
+    for size in range(2, 9):  # served from the entries the children left
+        assert uno_rules.load_rulebook("classic", settings={"hand_size": size}
+                                       ).settings.hand_size == size
+    assert fresh.calls == 0
+
+
 def test_restore_is_served_too(folder: Path, fresh: Fresh) -> None:
     rulebook = uno_rules.load_rulebook("classic", house=["stacking"])
     game = rulebook.new_game(3, seed=5)
@@ -332,3 +370,30 @@ def test_restore_is_served_too(folder: Path, fresh: Fresh) -> None:
         game.apply(game.decision.options[0])
     again = uno_rules.restore(game.snapshot())
     assert again.snapshot() == game.snapshot() and fresh.calls == 1
+
+
+def test_the_hostile_bench_cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/hostile_cases/cache.py's damaged entries (timed there in fresh processes):
+    each command still prints the deck, runs no code from the entry, and rewrites it."""
+    spec = importlib.util.spec_from_file_location(
+        "cache_cases", Path(__file__).resolve().parent.parent / "bench" / "hostile_cases" /
+        "cache.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    where = tmp_path / "uno-rules-cache"
+    monkeypatch.setenv(cache.ENV, str(where))
+    own = tmp_path / "cache"
+    own.mkdir()
+    found = module.cases(own)
+    assert len(found) == 6
+    for name, args, code in found:
+        done = CliRunner().invoke(cli, args)
+        assert (done.exit_code, code) == (0, 0), (name, done.output)
+        assert "wild_draw_four   x4    50 pts" in done.output, name
+    assert not (own / "ran").exists()
+    rewritten = entries(where)  # one a request, the FIFO replaced by a file
+    assert len(rewritten) == 6 and all(p.is_file() for p in rewritten)
+    assert all(p.stat().st_size < 100_000 for p in rewritten)
+    monkeypatch.setenv(cache.ENV, str(tmp_path.parent / "elsewhere"))
+    assert module.cases(own) == []  # never plants entries in another folder

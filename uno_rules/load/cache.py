@@ -38,7 +38,7 @@ from .resources import MAX_BYTES, READS, ROOT, Reads, find, house_names, shipped
 FORMAT = 1  # raised when an entry's layout changes
 MAGIC = b"uno-rules compiled rulebook %d\n" % FORMAT
 ENV = "UNO_RULES_CACHE"
-MAX_ENTRY = 16 << 20   # bytes: a bigger entry is neither written nor read (flip: 80 KB)
+MAX_ENTRY = 4 << 20    # bytes: a bigger entry is neither written nor read (flip: 80 KB)
 MAX_FILES = 1_000      # files read by one load: a load that read more is not stored
 MAX_ENTRIES = 256      # entries kept: writing one more removes the oldest
 SUFFIX = ".rulebook"
