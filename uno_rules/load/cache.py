@@ -38,7 +38,7 @@ from .resources import MAX_BYTES, READS, ROOT, Reads, find, house_names, shipped
 FORMAT = 1  # raised when an entry's layout changes
 MAGIC = b"uno-rules compiled rulebook %d\n" % FORMAT
 ENV = "UNO_RULES_CACHE"
-MAX_ENTRY = 4 << 20    # bytes: a bigger entry is neither written nor read (flip: 80 KB)
+MAX_ENTRY = 4 << 20    # bytes: a bigger entry is neither written nor read (shipped: 7-80 KB)
 MAX_FILES = 1_000      # files read by one load: a load that read more is not stored
 MAX_ENTRIES = 256      # entries kept: writing one more removes the oldest
 SUFFIX = ".rulebook"
@@ -252,6 +252,9 @@ def load(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
         rulebook, problems = loader()
     finally:
         READS.reset(token)
-    if rulebook is not None and not problems:
-        store(where, key, rulebook, reads)
+    if rulebook is not None and not problems and reads.files:
+        try:
+            store(where, key, rulebook, reads)
+        except Exception:  # noqa: BLE001 - an entry not written costs a load, never the load
+            pass
     return rulebook, problems
