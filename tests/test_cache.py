@@ -292,6 +292,12 @@ def test_the_default_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     uno_rules.load_rulebook("classic")
     assert len(entries(tmp_path / ".cache" / "uno-rules")) == 1
 
+    def homeless() -> Path:
+        raise RuntimeError("Could not determine home directory")
+    monkeypatch.setattr(cache.Path, "home", homeless)
+    assert cache.folder() is None  # no cache, and the load still works
+    assert uno_rules.load_rulebook("classic").name == "classic"
+
 
 def test_no_usable_folder_means_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                          fresh: Fresh) -> None:

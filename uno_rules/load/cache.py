@@ -57,8 +57,13 @@ def folder() -> Path | None:
     if given:
         return Path(given)
     base = os.environ.get("XDG_CACHE_HOME", "")
-    # XDG: a relative value is to be ignored
-    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "uno-rules"
+    if os.path.isabs(base):  # XDG: a relative value is to be ignored
+        return Path(base) / "uno-rules"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError, OSError):  # no home to find: no cache
+        return None
+    return None if str(home) == "~" else home / ".cache" / "uno-rules"
 
 
 @cache  # fixed for the process
