@@ -322,6 +322,12 @@ def test_an_unusual_setting_is_loaded_afresh(folder: Path, fresh: Fresh) -> None
         assert uno_rules.load_rulebook("classic", settings={"hand_size": Five(5)}
                                        ).settings.hand_size == 5
     assert fresh.calls == 2 and entries(folder) == []
+    deep: list[Any] = []
+    for _ in range(100_000):  # deeper than Python's recursion limit
+        deep = [deep]
+    with pytest.raises(RulebookError, match="nested too deeply"):  # as without a cache
+        uno_rules.load_rulebook("classic", settings={"hand_size": deep})
+    assert entries(folder) == []
 
 
 def test_old_entries_are_removed(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:

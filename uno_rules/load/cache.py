@@ -91,9 +91,9 @@ class _Uncacheable(Exception):
 def _canon(value: Any) -> Any:
     """A setting's value as a key: its type and contents (``1``, ``True``, ``1.0`` and
     ``"1"`` are different settings), for the plain types only."""
-    if value is None or isinstance(value, (bool, str, float)):
+    if value is None or type(value) in (bool, str, float):  # not a subclass: its own repr
         return (type(value).__name__, repr(value))
-    if isinstance(value, int) and type(value) is int:
+    if type(value) is int:
         if value.bit_length() > 256:  # refused by the loader anyway; repr could be slow
             raise _Uncacheable
         return ("int", repr(value))
@@ -118,7 +118,8 @@ def request_key(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
             tuple((k, _canon(v)) for k, v in (overrides or {}).items()),
             MAX_BYTES.get(), None if root is None else os.path.realpath(root),
         )
-    except (_Uncacheable, OSError, ValueError):  # ValueError: a NUL byte in a path
+    # ValueError: a NUL byte in a path; RecursionError: a setting nested absurdly deep
+    except (_Uncacheable, OSError, ValueError, RecursionError):
         return None
 
 
