@@ -7,7 +7,8 @@ Run: ``python bench/hostile.py`` (exit 1 if any input is over its limits).
 
 Besides the cases below, every module in ``bench/hostile_cases/`` that defines
 ``cases(tmp: Path) -> list[(name, args, exit code)]`` adds its own (one module per class of
-hostile input, made in the temporary folder ``tmp``).
+hostile input, made in the temporary folder ``tmp``). The children share a fresh
+compiled-rulebook cache folder (``UNO_RULES_CACHE``), never the user's.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def measure(args: list[str]) -> tuple[int, float, float, str]:
 def main() -> int:
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["UNO_RULES_CACHE"] = str(Path(tmp) / "uno-rules-cache")  # see cache.py
         for name, args, code in cases(Path(tmp)) + more_cases(Path(tmp)):
             got, cpu, peak, line = measure(args)
             ok = got == code and cpu < CPU_SECONDS and peak < MEGABYTES

@@ -9,11 +9,16 @@ examples, ten times the action-space games, and 1,000 simulated UNO Teams games 
 4, 6 and 8 players. ``FUZZ_EXAMPLES=N`` still sets the fuzz examples by hand.
 
 With ``CI`` set, hypothesis replays a fixed set of examples (profile "ci"), in either run.
+
+The compiled-rulebook cache is a fresh folder for each run (cold at the start, warm as the
+run goes on), never the user's; ``UNO_RULES_CACHE=off`` runs everything without a cache.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,6 +32,18 @@ ROOT = Path(__file__).resolve().parent.parent
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# Set before any test loads a rulebook; the children the tests start inherit it.
+_CACHE = None if os.environ.get("UNO_RULES_CACHE", "").lower() == "off" else \
+    tempfile.mkdtemp(prefix="uno-rules-cache-")
+if _CACHE is not None:
+    os.environ["UNO_RULES_CACHE"] = _CACHE
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _CACHE is not None:
+        shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

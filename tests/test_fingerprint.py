@@ -1,6 +1,6 @@
 """The many-game fingerprint: every decision, option, action, event and final state of a
 few hundred seeded games over ten variants of several rulebooks, hashed into one digest per
-variant and held against ``tests/golden/fingerprint.json``.
+variant and held against ``tests/golden/fingerprint/variants.json``.
 
 A change to the engine that alters any game shows up here, however it was made (a redesign,
 a fast path, the compiled build, the integer lane). Regenerate only when play is meant to
@@ -22,7 +22,7 @@ import uno_rules
 from uno_rules import Game
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "fingerprint.json"
+GOLDEN = ROOT / "tests" / "golden" / "fingerprint" / "variants.json"
 GAMES = 60          # per variant
 MAX_ACTIONS = 1500  # a uniform policy's longest rounds stall here (the stall is fingerprinted)
 

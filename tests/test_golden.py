@@ -12,8 +12,7 @@ import pytest
 import uno_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-# fingerprint.json is the many-game fingerprint (tests/test_fingerprint.py), not a playthrough.
-GOLDEN = sorted(p for p in (ROOT / "tests" / "golden").glob("*.json") if p.stem != "fingerprint")
+GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)

@@ -4,6 +4,7 @@ jsonschema nor yaml (the load side, imported on first use); every public name re
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import random
 import subprocess
@@ -70,8 +71,10 @@ def test_import_and_play_leave_yaml_and_jsonschema_unloaded(tmp_path: Path) -> N
     rulebooks = [uno_rules.load_rulebook(name, house=house) for name, house in VARIANTS]
     pickled = tmp_path / "rulebooks.pickle"
     pickled.write_bytes(pickle.dumps(rulebooks))
+    # no compiled-rulebook cache: its last load reads the YAML (test_cache_... has one)
     done = subprocess.run([sys.executable, "-c", CHILD, str(pickled), ",".join(ENGINE)],
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False,
+                          env={**os.environ, "UNO_RULES_CACHE": "off"})
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["after_import"] == []
@@ -107,7 +110,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_load_side_names_resolve_in_a_fresh_process() -> None:
     """The lazy names work by ``from``-import and by attribute before anything loaded them."""
     code = ("from uno_rules import load_rulebook, restore\n"
-            "import uno_rules, json\n"
+            "import uno_rules, uno_rules.load.loader, json\n"
             "g = load_rulebook('classic').new_game(2, seed=1)\n"
             "t = restore(g.snapshot())\n"
             "print(json.dumps([t.snapshot() == g.snapshot(), "
@@ -116,3 +119,51 @@ def test_load_side_names_resolve_in_a_fresh_process() -> None:
                           check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [True, True]
+
+
+# Loads every variant from the cache, plays each, restores a snapshot and runs the command
+# line's simulate, all in one fresh interpreter.
+WARM = """
+import contextlib, io, json, random, sys
+LOAD_SIDE = ("yaml", "jsonschema")
+def loaded():
+    return sorted(m for m in sys.modules if m.split(".")[0] in LOAD_SIDE)
+import uno_rules
+results = []
+for name, house, settings in json.loads(sys.argv[1]):
+    rulebook = uno_rules.load_rulebook(name, house=house, settings=settings)
+    game = rulebook.new_game(rulebook.player_counts()[0], seed=7)
+    bot = random.Random(7)
+    while not game.over:
+        game.apply(bot.choice(game.legal_actions()))
+        if len(game.history) == 20:
+            again = uno_rules.restore(game.snapshot())
+            assert again.snapshot() == game.snapshot()
+    results.append([str(game.result), len(game.events)])
+from uno_rules.cli import cli
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):  # --json exits 0
+    cli.main(["simulate", "classic", "--games", "1", "--json"], standalone_mode=False)
+print(json.dumps({"results": results, "simulated": json.loads(out.getvalue())["games"],
+                  "loaded": loaded()}))
+"""
+
+WARM_VARIANTS = [("classic", [], {}), ("flip", [], {}), ("teams", [], {"hand_size": "5"}),
+                 ("classic", ["stacking", "seven_zero"], {"uno_penalty": 4})]
+
+
+def test_cached_load_play_restore_and_simulate_leave_yaml_and_jsonschema_unloaded(
+        tmp_path: Path) -> None:
+    env = {**os.environ, "UNO_RULES_CACHE": str(tmp_path / "cache")}
+    args = [sys.executable, "-c", WARM, json.dumps(WARM_VARIANTS)]
+    cold = subprocess.run(args, capture_output=True, text=True, check=False, env=env)
+    assert cold.returncode == 0, cold.stderr
+    assert "yaml" in json.loads(cold.stdout)["loaded"]  # the first run read the YAML
+    warm = subprocess.run(args, capture_output=True, text=True, check=False, env=env)
+    assert warm.returncode == 0, warm.stderr
+    report = json.loads(warm.stdout)
+    assert report["loaded"] == []
+    assert report["simulated"] == 1
+    # the same games, from the cache as from the YAML
+    assert report["results"] == json.loads(cold.stdout)["results"]
+    assert all(events > 0 for _, events in report["results"])

@@ -337,16 +337,68 @@ def test_a_tampered_snapshot_is_refused_or_plays_to_its_end(
 
 def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
     """A new State field must be written and checked too: each one (but the rulebook's own
-    derived tables and the event log) is a declared snapshot field, or part of one."""
-    from uno_rules.engine.snapshot import FIELDS
-    from uno_rules.engine.state import State, field_names
+    derived tables and the event log) is written under a declared snapshot field."""
+    from uno_rules.engine.snapshot import FIELDS, state_field_problems
+    from uno_rules.engine.state import REBUILT, STATE_FIELDS
 
-    part_of = {"rulebook": "digest", "stack_total": "stack_draw", "stack_value": "stack_draw",
-               "stack_ctx": "stack_draw", "stack_penalty": "stack_draw", "log": None}
+    assert state_field_problems() == []  # (asserted at import too)
     declared = {key for key, _, _ in FIELDS}
-    for name in set(field_names(State)) - State.DERIVED:
-        assert part_of.get(name, name) in declared | {None}, f"State.{name} is not declared"
+    for f in STATE_FIELDS:  # written under a declared field, or marked not written, with why
+        assert f.snapshot in declared or (f.why and (f.copy == REBUILT or f.name == "log")), \
+            f.name
     for variant, rulebook in RULEBOOKS.items():  # and what snapshot() writes is declared
         written = set(rulebook.new_game(rulebook.player_counts()[0], 1).snapshot())
         assert written - {"format"} == {k for k, _, present in FIELDS if present(rulebook)}, \
             variant
+
+
+RECORDED = Path(__file__).parent / "golden" / "snapshots"
+
+
+@pytest.mark.parametrize("kind", ["frames", "resume", "giving", "stacked", "two_piles", "flip"])
+def test_snapshots_made_before_restore_identically(kind: str) -> None:
+    """Snapshot files written by the engine before State's records (tests/golden/snapshots,
+    made by its make.py): each restores to the state it describes, writes itself back
+    unchanged, clones, and plays on as it did then."""
+    data = json.loads((RECORDED / f"{kind}.json").read_text())
+    snap = data["snapshot"]
+    assert {"frames": any(f[0] >= 0 for f in snap["stack"]),   # what each file is for
+            "resume": any(f[0] < 0 for f in snap["stack"]),
+            "giving": any(g["aside"] for g in snap["giving"]),
+            "stacked": snap["stack_draw"][0] > 0 and snap["stack_draw"][2] is not None,
+            "two_piles": snap.get("focus") == 1,
+            "flip": snap.get("side") == "dark" and bool(snap["stack"])}[kind]
+    root = Path(__file__).parent.parent
+    name = data["rulebook"]
+    rulebook = uno_rules.load_rulebook(root / name if "/" in name else name,
+                                       house=tuple(data["house"]))
+    for game in (rulebook.restore(data["snapshot"]),
+                 rulebook.restore(data["snapshot"]).clone()):
+        assert {**game.snapshot(), "source": name} == data["snapshot"]
+        random_moves(game, random.Random(1), 60, "uniform")
+        assert {**game.snapshot(), "source": name} == data["then"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"stack": [[-1, 0, {"kind": "turn", "seat": 0, "ctx": None}]]},
+     "snapshot field stack[0][2].data is missing"),
+    ({"stack": [[-1, 1, "PENDING"]]}, "snapshot field 'stack[0]': expected [-1, 0, the "
+     "decision it resumes], got [-1, 1, {'ctx': 0, 'data': None, 'kind': 'give', 'seat': 1}]"),
+    ({"stack": [[0, 0, 99]]}, "snapshot field 'stack[0][2]': expected an index into ctxs 0-1, "
+     "got 99"),
+    ({"giving": [{"queue": [[0, 1]], "aside": [], "together": False, "x": 1}]},
+     "snapshot field 'giving[0]': unknown key 'x'"),
+    ({"giving": [{"queue": [[0, "all"]], "aside": [], "together": False}]},
+     "snapshot field 'giving[0].queue[0][1]': expected a whole number >= 0, got 'all'"),
+    ({"stack_draw": [0, 0, None]}, "snapshot field 'stack_draw': expected a list of 4, got "
+     "[0, 0, None]"),
+])
+def test_records_of_a_snapshot_refused_by_name(change: dict[str, Any], message: str) -> None:
+    """The records (a resume frame, a frame, a giving, the stacked draw) of the recorded
+    resume snapshot, each made wrong: refused in one line naming the field."""
+    data = json.loads((RECORDED / "resume.json").read_text())["snapshot"]
+    if change.get("stack") == [[-1, 1, "PENDING"]]:
+        change = {"stack": [[-1, 1, data["pending"]]]}
+    with pytest.raises(SnapshotError) as exc:
+        uno_rules.load_rulebook("teams").restore({**data, **change})
+    assert str(exc.value) == message

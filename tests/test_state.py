@@ -166,3 +166,142 @@ def test_a_pickled_rulebook_leaves_its_derived_tables_behind() -> None:
     copied = pickle.loads(pickle.dumps(rulebook))
     assert copied.memo == {} and copied == rulebook
     assert copied.new_game(4, 3).snapshot() == rulebook.new_game(4, 3).snapshot()
+
+
+# ------------------------------------------------------------------ the declared fields
+def _seen(value: object) -> object:
+    """A field's value as plain data, records and card contexts included (to compare two
+    states field by field)."""
+    from uno_rules.engine.state import Ask, Ctx, Frame, Giving, Resume, StackedDraw
+
+    if isinstance(value, list | tuple):
+        return [_seen(v) for v in value]
+    if isinstance(value, Ctx):
+        return ("ctx", value.to_json())
+    if isinstance(value, Frame):
+        return ("frame", value.program, value.pc, _seen(value.ctx))
+    if isinstance(value, Resume):
+        return ("resume", _seen(value.ask))
+    if isinstance(value, Ask):
+        return (value.kind, value.seat, _seen(value.ctx), value.data())
+    if isinstance(value, Giving):
+        return ("giving", value.queue, value.aside, value.together)
+    if isinstance(value, StackedDraw):
+        return ("stacked", value.total, value.value, _seen(value.ctx), value.penalty)
+    if isinstance(value, random.Random):
+        return value.getstate()
+    return value
+
+
+def _states() -> list[uno_rules.Game]:
+    """States between them holding every declared field away from its default: the recorded
+    snapshots (frames, a resume frame, giving, a stacked draw, two discard piles, Flip's dark
+    side) and games played on, to their end, into a stall, with budgets of their own."""
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    out = []
+    for path in sorted((root / "tests" / "golden" / "snapshots").glob("*.json")):
+        data = json.loads(path.read_text())
+        name = data["rulebook"]
+        rb = uno_rules.load_rulebook(root / name if "/" in name else name,
+                                     house=tuple(data["house"]))
+        out.append(rb.restore(data["snapshot"]))
+    for name, house in VARIANTS:
+        rb = uno_rules.load_rulebook(name, house=house)
+        game = rb.new_game(rb.player_counts()[-1], 11, dealer=1, max_steps=90_000,
+                           max_actions=900)
+        random_moves(game, random.Random(5), 40, "uniform")
+        out.append(game)
+        ended = game.clone()
+        random_moves(ended, random.Random(5), 900, "play_first")
+        out.append(ended)
+    mercy = uno_rules.load_rulebook("no_mercy")
+    for seed in range(40):  # a hand set aside on the declared pile (knocked out)
+        game = mercy.new_game(2, seed)
+        random_moves(game, random.Random(seed), 400, "uniform")
+        if any(game.piles):
+            out.append(game)
+            break
+    stalled = uno_rules.load_rulebook("classic").new_game(4, 2, max_actions=3)
+    random_moves(stalled, random.Random(2), 5, "uniform")
+    boxed = uno_rules.load_rulebook("classic").new_game(3, 4)  # cards out of play: only a
+    boxed.out = boxed.draw_pile[:5]                           # position sets them
+    del boxed.draw_pile[:5]
+    midway = out[1].clone()  # frames.json: mid-effect, where a skip and a next turn may wait
+    assert midway.pending.kind != "turn" and midway.hands[1]
+    midway.skips, midway.turn_to, midway.uno_open = [0], 1, 1
+    return [*out, stalled, boxed, midway]
+
+
+def test_the_declared_fields_are_the_fields_a_state_has() -> None:
+    """state.STATE_FIELDS (and Game's own, GAME_FIELDS) is every attribute there is: one
+    added outside the list fails here."""
+    from uno_rules.engine.game import Game
+    from uno_rules.engine.snapshot import state_field_problems
+    from uno_rules.engine.state import State, field_names
+
+    for cls in (State, Game):
+        names = [f.name for f in cls.FIELDS]
+        assert len(names) == len(set(names))
+        assert set(field_names(cls)) == set(names)
+    game = uno_rules.load_rulebook("classic").new_game(2, 1)
+    assert all(hasattr(game, f.name) for f in Game.FIELDS)  # each set by __init__
+    assert state_field_problems() == []
+
+
+def test_clone_and_snapshot_reproduce_every_declared_field() -> None:
+    """Each declared field differs from a blank game's (classic, 2 players) in some state
+    here, and a clone, a pickle and a snapshot restored (the fields a snapshot holds) give it
+    back; what a clone copies it does not share."""
+    from uno_rules.engine.game import Game
+    from uno_rules.engine.state import LIST, LISTS, REBUILT, RECORDS
+
+    states = _states()
+    fields = [f for f in Game.FIELDS if f.copy != REBUILT]
+    blank = Game.blank(uno_rules.load_rulebook("classic"), 2)
+    for f in fields:  # the test means something for each field
+        assert any(_seen(getattr(g, f.name)) != _seen(getattr(blank, f.name))
+                   for g in states), \
+            f"no state here has {f.name} away from its default"
+    for game in states:
+        twin, pickled = game.clone(), pickle.loads(pickle.dumps(game))
+        # (a stalled round is over without a result: not a state a snapshot restores)
+        restored = twin if game.stalled else type(game).restore(game.rulebook, game.snapshot())
+        for f in fields:
+            mine = _seen(getattr(game, f.name))
+            assert _seen(getattr(twin, f.name)) == mine, f"clone: {f.name}"
+            assert _seen(getattr(pickled, f.name)) == mine, f"pickle: {f.name}"
+            if f.snapshot:
+                assert _seen(getattr(restored, f.name)) == mine, f"restore: {f.name}"
+            if f.copy in (LIST, LISTS, RECORDS) and getattr(game, f.name) is not None \
+                    and f.name not in ("ctx", "pending"):
+                assert getattr(twin, f.name) is not getattr(game, f.name), f.name
+        assert twin.discard is twin.discards[twin.focus]
+        assert restored.discard is restored.discards[restored.focus]
+
+
+def test_a_catch_whose_penalty_asks_first_resumes_the_decision_after() -> None:
+    """In teams, catching a seat whose partner is out: its penalty's after-draw steps (give
+    half its hand) ask first, over a Resume frame; once given, the turn pending comes back."""
+    from uno_rules.engine.state import Resume
+
+    rulebook = uno_rules.load_rulebook("teams")
+    game = rulebook.new_game(4, 3)
+    rng = random.Random(3)
+    while game.pending.kind != "turn" or game.giving:
+        random_moves(game, rng, 1, "play_first")
+    seat, saved = game.pending.seat, game.pending
+    target, partner = (seat + 1) % 4, (seat + 3) % 4
+    game.draw_pile[0:0] = game.hands[partner] + game.hands[target][1:]  # cards kept
+    game.hands[partner] = []
+    del game.hands[target][1:]
+    game.out_seats, game.uno_open, game._decision = [partner], target, None
+    game.apply(uno_rules.Action(seat, "catch", target))
+    assert [type(f) for f in game.stack] == [Resume] and game.stack[0].ask is saved
+    assert game.decision.kind == "give" and game.decision.seat == target
+    twin = game.clone()
+    for g in (game, twin):
+        g.apply(g.decision.options[0])
+        assert g.stack == [] and g.pending is not None and g.decision.kind == "turn"
+        assert g.decision.seat == seat

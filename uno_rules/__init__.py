@@ -28,7 +28,7 @@ from .engine.game import Game
 from .engine.rulebook import Rulebook
 
 if TYPE_CHECKING:  # static names for mypy; at run time they come from __getattr__
-    from .load.loader import load_rulebook, restore
+    from .load.entry import load_rulebook, restore
 
 __all__ = [
     "COMPILED", "Action", "Decision", "Game", "IllegalAction", "NotationError", "Problem",
@@ -41,15 +41,16 @@ __version__ = "0.1.0"
 COMPILED: bool = all((module.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
                      for module in (_game, _rulebook))
 
-# The load side needs yaml and jsonschema (~0.2 s to import): it is imported on first use,
-# so that importing the package and playing a game from a loaded Rulebook never pay for it.
+# The load side needs yaml and jsonschema (~0.2 s to import) to load a rulebook afresh: its
+# entry points are imported on first use, and import those only on a miss of the compiled-
+# rulebook cache, so that importing the package and playing a game never pay for them.
 _FROM_LOADER = ("load_rulebook", "restore")
 
 
 def __getattr__(name: str) -> Any:
     """Import a load-side name (``load_rulebook``, ``restore``) when first asked."""
     if name in _FROM_LOADER:
-        value = getattr(importlib.import_module(".load.loader", __name__), name)
+        value = getattr(importlib.import_module(".load.entry", __name__), name)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # later lookups find it without calling __getattr__

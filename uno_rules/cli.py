@@ -17,7 +17,8 @@ from . import COMPILED
 from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, visible
 from .engine.game import GAME_ACTIONS, GAME_STEPS
 from .engine.rulebook import Rulebook
-from .load.loader import check, load_rulebook, overlay_hint, shipped_names
+from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
+from .load.resources import shipped_names
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
 
@@ -146,7 +147,7 @@ class _Cli(click.Group):
 def cli(max_bytes: int | None, root: Path | None, debug: bool) -> None:
     """A declarative rules engine for UNO and its editions."""
     if max_bytes is not None:
-        from .load.yamlpos import MAX_BYTES
+        from .load.resources import MAX_BYTES
 
         token = MAX_BYTES.set(max_bytes)
         click.get_current_context().call_on_close(lambda: MAX_BYTES.reset(token))
@@ -175,7 +176,7 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
     file that neither extends a rulebook nor has a deck with its own colours or players is
     an overlay: it is checked applied to --on (after --house). --house and --set apply to
     every rulebook checked."""
-    from .load.loader import is_overlay, is_scenario_file
+    from .load.loader import check, is_overlay, is_scenario_file
     from .load.resources import outside_folder, shipped_overlay, shipped_rulebook, within
 
     overrides = _parse_sets(sets)
@@ -360,6 +361,7 @@ def new(name: str, base: str, output: str | None) -> None:
     import re
 
     from .authoring import starter
+    from .load.loader import overlay_hint
     from .load.resources import allowed, find
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):

@@ -441,7 +441,7 @@ def _gives(game: Game, seat: Any, names: list[str]) -> list[Action]:
 def _owed(game: Game, seat: int) -> int:
     """How many cards ``seat`` still has to give in the current give."""
     hand = game.hands[seat]
-    count: Any = next((c for giver, c in game.giving[-1]["queue"] if giver == seat), 0)
+    count: Any = next((c for giver, c in game.giving[-1].queue if giver == seat), 0)
     if count == "half":  # not yet asked (the engine settles it when it asks)
         count = len(hand) // 2
     return max(0, min(int(count), len(hand)))  # a giver whose hand runs out is done
@@ -487,7 +487,7 @@ def _expect(game: Game, expect: Mapping[str, Any]) -> None:
                    for p in game.discard_piles()]
             want = [None if w is None else _card_as(game, w) for w in want]
         elif key == "colors":
-            got = [None if c < 0 else rb.colors[c] for c in game.colors]
+            got = [None if c < 0 else rb.colors[c] for c in game.discard_colors()]
             want = [None if w is None else str(w).lower() for w in want]
         elif key == "color":
             got, want = game.color_name, None if want is None else str(want).lower()

@@ -15,7 +15,7 @@ from typing import Any
 
 from .actions import Action
 from .legal import Legality
-from .state import Ask, Ctx
+from .state import Ask, Ctx, Frame, Giving
 
 
 class Runner(Legality):
@@ -47,7 +47,7 @@ class Turn(Ask):
         seat = self.seat
         assert seat is not None
         hand = g.hands[seat]
-        if g.plain and not g.stack_total:  # Legality.playable and play_actions, inlined
+        if g.plain and not g.stacked.total:  # Legality.playable and play_actions, inlined
             cards = sorted(g.matching_top().intersection(hand))
             acts = g.acts[seat]
             if not cards:
@@ -61,11 +61,11 @@ class Turn(Ask):
             if g.rulebook.settings.draw_with_playable:
                 return (*map(acts.play.__getitem__, cards), acts.draw)
             return tuple(map(acts.play.__getitem__, cards))
-        if g.rulebook.discard_piles > 1 and not g.stack_total:
+        if g.rulebook.discard_piles > 1 and not g.stacked.total:
             opts, playable = g.pile_plays(seat, hand)
         else:
             playable = g.playable(seat, hand)
-            if g.stack_total:
+            if g.stacked.total:
                 return g.stack_options(seat, playable)
             opts = g.play_actions(seat, playable, len(hand), g.focus)
         if not playable or g.rulebook.settings.draw_with_playable:
@@ -79,11 +79,11 @@ class Turn(Ask):
         if action.kind == "play":
             g.play_card(seat, g.card_played(seat, action), action.uno, action.pile)
             return
-        if g.stack_total:  # draw the stacked total, or challenge the last card stacked
+        if g.stacked.total:  # draw the stacked total, or challenge the last card stacked
             g.face_stack(seat, action.kind == "challenge")
             return
         g.ctx = ctx = Ctx(seat)
-        g.stack.append([g.rulebook.draw_program, 0, ctx])
+        g.stack.append(Frame(g.rulebook.draw_program, 0, ctx))
         g.run()
 
 
@@ -276,8 +276,7 @@ def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> As
 def start_giving(g: Legality, givers: list[int], count: int | str, together: bool,
                  ctx: Ctx) -> None:
     """Ask each giver in turn for ``count`` cards for its partner."""
-    g.giving.append({"queue": [[giver, count] for giver in givers], "aside": [],
-                     "together": together})
+    g.giving.append(Giving([[giver, count] for giver in givers], [], together))
     next_give(g, ctx)
 
 
@@ -286,19 +285,19 @@ def give_card(g: Legality, seat: int, card: int, ctx: Ctx) -> None:
     giving = g.giving[-1]
     g.hands[seat].remove(card)
     to = g.partner(seat)
-    if giving["together"]:
-        giving["aside"].append([seat, to, card])
+    if giving.together:
+        giving.aside.append([seat, to, card])
     else:
         g.receive(to, card)
     g.note("give", seat, to, card)
-    giving["queue"][0][1] -= 1
+    giving.queue[0][1] -= 1
     next_give(g, ctx)
 
 
 def next_give(g: Legality, ctx: Ctx) -> None:
     """Ask the next giver that still owes a card, or hand the cards set aside over."""
     giving = g.giving[-1]
-    queue, hands = giving["queue"], g.hands
+    queue, hands = giving.queue, g.hands
     while queue:
         giver, count = queue[0]
         if count == "half":
@@ -307,7 +306,7 @@ def next_give(g: Legality, ctx: Ctx) -> None:
             g.pending = Give(giver, ctx)
             return
         queue.pop(0)
-    for _, to, card in giving["aside"]:
+    for _, to, card in giving.aside:
         g.receive(to, card)
     g.giving.pop()
 

@@ -17,7 +17,7 @@ from .decisions import Runner, Turn
 from .errors import IllegalAction, RunawayEffect, show
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
-from .state import SEED_LIMIT, Ctx
+from .state import REBUILT, SEED_LIMIT, SHARED, Ctx, Field, Frame, Resume
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -58,10 +58,20 @@ def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = N
             raise refuse_argument(name, value, "a whole number >= 1 or None")
 
 
+BUDGET = "the round's budgets: a restored game starts afresh"
+# Game's fields on top of State's (see state.STATE_FIELDS).
+GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when asked"),
+               Field("_turns", REBUILT, why="the rulebook's turn records"),
+               Field("steps_left", SHARED, why=BUDGET), Field("max_steps", SHARED, why=BUDGET),
+               Field("max_actions", SHARED, why=BUDGET), Field("stalled", SHARED, why=BUDGET))
+GAME_SLOTS = tuple(f.name for f in GAME_FIELDS)
+
+
 class Game(Runner):
     """One round of a rulebook. Create it with :meth:`Rulebook.new_game`."""
 
-    __slots__ = ("_decision", "_turns", "steps_left", "max_steps", "max_actions", "stalled")
+    __slots__ = GAME_SLOTS
+    FIELDS = Runner.FIELDS + GAME_FIELDS
 
     # The arguments are typed Any, as Rulebook.new_game's: check_arguments refuses a wrong one
     # by name (a compiled build would otherwise raise its own TypeError first).
@@ -83,7 +93,7 @@ class Game(Runner):
             self.deal()
             self.start()
 
-    DERIVED = Runner.DERIVED | {"_turns", "_decision"}
+    DERIVED = frozenset(f.name for f in FIELDS if f.copy == REBUILT)
 
     def derive(self) -> None:
         super().derive()
@@ -222,7 +232,8 @@ class Game(Runner):
             **({"discards": [{"top": names[p[-1]].name if p else None,
                               "color": None if c == NO_COLOR else self.rulebook.colors[c],
                               "size": len(p)}
-                             for p, c in zip(self.discard_piles(), self.colors, strict=True)]}
+                             for p, c in zip(self.discards, self.discard_colors(),
+                                             strict=True)]}
                if self.rulebook.discard_piles > 1 else {}),
             **({"piles": {name: len(pile) for name, pile in
                           zip(self.rulebook.piles, self.piles, strict=True)}}
@@ -282,13 +293,13 @@ class Game(Runner):
                     return
                 self._runaway(stack[-1])
             frame = stack[-1]
-            pid, pc, ctx = frame
-            if pid < 0:  # an out-of-turn action's steps are done: resume what was pending
+            if isinstance(frame, Resume):  # an out-of-turn action's steps are done
                 stack.pop()
-                self.pending = ctx
+                self.pending = frame.ask
                 self.steps_left = left - start + budget
                 return
-            program = programs[pid]
+            pc, ctx = frame.pc, frame.ctx
+            program = programs[frame.program]
             if pc >= len(program):
                 stack.pop()
                 continue
@@ -296,7 +307,7 @@ class Game(Runner):
             if pc + 1 == len(program):
                 stack.pop()  # its last step: the frame is done (what the step pushes runs next)
             else:
-                frame[1] = pc + 1
+                frame.pc = pc + 1
             if ctx.final and not step.at_end:
                 continue
             if ctx.pile != self.focus:  # several discard piles: act on the card's own
@@ -308,10 +319,10 @@ class Game(Runner):
         self.steps_left = left - start + budget
         self._resolved()
 
-    def _runaway(self, frame: list[Any]) -> None:
-        step = self.rulebook.programs[frame[0]][max(frame[1] - 1, 0)] if frame[0] >= 0 \
-            else None
-        ctx = frame[2] if frame[0] >= 0 else None
+    def _runaway(self, frame: Frame | Resume) -> None:
+        step = self.rulebook.programs[frame.program][max(frame.pc - 1, 0)] \
+            if isinstance(frame, Frame) else None
+        ctx = frame.ctx if isinstance(frame, Frame) else None
         card = self.rulebook.card_name(ctx.face) if ctx is not None and ctx.face >= 0 \
             else "the rules"
         self.over = True  # it can't go on: refuse every later action
@@ -410,8 +421,9 @@ class Game(Runner):
 
     def face_stack(self, seat: int, challenge: bool) -> None:
         """Draw the stacked total, or challenge the last card stacked."""
-        total, last, penalty = self.stack_total, self.stack_ctx, self.stack_penalty
-        self.stack_total, self.stack_value, self.stack_ctx = 0, 0, None
+        stacked = self.stacked
+        total, last, penalty = stacked.total, stacked.ctx, stacked.penalty
+        stacked.total, stacked.value, stacked.ctx = 0, 0, None
         self.ctx = Ctx(seat)
         if not challenge:
             self.draw_cards(seat, total)
@@ -453,7 +465,7 @@ class Game(Runner):
         final = not hand and self.round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if rule is not None and rule.effect is not None:
-            self.stack.append([rule.effect, 0, ctx])
+            self.stack.append(Frame(rule.effect, 0, ctx))
             self.run()
         elif not self.stack:
             self._resolved()
@@ -467,7 +479,8 @@ class Game(Runner):
         self.pending = None
         self.draw_cards(target, self.rulebook.settings.uno_penalty)
         if len(self.stack) > depth:  # after-draw steps to run first, then resume
-            self.stack.insert(depth, [-1, 0, saved])
+            assert saved is not None  # a catch is taken while a decision is pending
+            self.stack.insert(depth, Resume(saved))
             self.run()
         else:
             self.pending = saved

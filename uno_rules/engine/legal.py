@@ -162,7 +162,7 @@ class Legality(State):
         """Facing a stacked draw: answer with a stacking card, draw it all, or challenge.
         With ``stacking.any_color`` an answer need not be ``playable``: any held stacking
         card of a value allowed answers (its own conditions, ``legal_if``, still hold)."""
-        rb, value, mixing = self.rulebook, self.stack_value, self.rulebook.stack_mixing
+        rb, value, mixing = self.rulebook, self.stacked.value, self.rulebook.stack_mixing
         if rb.stack_any_color:
             playable = [c for c in self.distinct(self.hands[seat]) if self._allowed(seat, c)]
         answers = []
@@ -170,12 +170,12 @@ class Legality(State):
             rule = self.card_rules[card]
             v = None if rule is None else rule.stack_value
             if v is not None and (v == value or (mixing and v > value)) and \
-                    (rb.stack_max is None or self.stack_total + v <= rb.stack_max):
+                    (rb.stack_max is None or self.stacked.total + v <= rb.stack_max):
                 answers.append(card)
         opts = self.play_actions(seat, answers, len(self.hands[seat]), self.focus)
         opts.append(self.acts[seat].draw)
-        last = self.stack_ctx
-        if self.stack_penalty is not None and last is not None and \
+        last = self.stacked.ctx
+        if self.stacked.penalty is not None and last is not None and \
                 self.card_rules[last.face].bluff:  # type: ignore[union-attr]
             opts.append(self.acts[seat].challenge)
         return opts
@@ -185,7 +185,7 @@ class Legality(State):
         rb = self.rulebook
         if rb.stack_mixing is None:
             return "these rules have no stacking; draw it"
-        text = f"only a stacking card worth {self.stack_value}" \
+        text = f"only a stacking card worth {self.stacked.value}" \
             + (" or more" if rb.stack_mixing else "")
         if not rb.stack_any_color:
             text += f" that can be played on {self.top} ({self.color_name})"
@@ -214,9 +214,9 @@ class Legality(State):
                        "(or a card that may leave one)"
             if decision.kind == "forced_play":
                 return f"{action}: a card of the colour {self.color_name} must be played"
-            if decision.kind == "turn" and self.stack_total:
+            if decision.kind == "turn" and self.stacked.total:
                 return f"{action}: {action.arg} can't answer the pending draw of " \
-                       f"{self.stack_total}: {self._stack_rule()}"
+                       f"{self.stacked.total}: {self._stack_rule()}"
             if decision.kind == "turn":
                 return f"{action}: {action.arg} can't be played on {self.top} " \
                        f"({self.color_name})"

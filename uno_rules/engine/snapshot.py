@@ -20,7 +20,17 @@ from .decisions import KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
-from .state import CTX_SLOTS, SEED_LIMIT, Ctx, State
+from .state import (
+    CTX_SLOTS,
+    SEED_LIMIT,
+    STATE_FIELDS,
+    Ctx,
+    Frame,
+    Giving,
+    Resume,
+    StackedDraw,
+    State,
+)
 
 S = TypeVar("S", bound=State)
 
@@ -77,50 +87,36 @@ def snapshot(game: State) -> dict[str, Any]:
         return {"kind": pending.kind, "seat": pending.seat, "ctx": ctx_index(pending.ctx),
                 "data": pending.data()}
 
-    # A negative program id marks a frame that resumes a pending decision (see Game._catch).
-    frames = [[f[0], f[1], pending_json(f[2]) if f[0] < 0 else ctx_index(f[2])]
-              for f in game.stack]
+    # A frame that resumes a pending decision is written [-1, 0, that decision].
+    frames = [[f.program, f.pc, ctx_index(f.ctx)] if isinstance(f, Frame)
+              else [-1, 0, pending_json(f.ask)] for f in game.stack]
     pending = pending_json(game.pending)
     current = ctx_index(game.ctx)
-    stacked = ctx_index(game.stack_ctx)  # every ctx is indexed before "ctxs" is written
+    st = game.stacked
+    stacked = ctx_index(st.ctx)  # every ctx is indexed before "ctxs" is written
     version, internal, gauss = game.rng.getstate()
-    return {
-        "format": FORMAT,
+    written = {
         "rulebook": rb.name,
         "digest": digest(rb),
         "source": str(rb.source),
         "house": list(rb.house),
         "set": dict(rb.overrides),
-        "players": game.players,
-        "seed": game.seed,
-        "dealer": game.dealer,
         **({"side": rb.sides[game.side]} if len(rb.sides) > 1 else {}),
         "hands": [[names[c] for c in h] for h in game.hands],
         "draw_pile": [names[c] for c in game.draw_pile],
         "discard": [names[c] for c in game.discard],
-        **({"discards": [[names[c] for c in pile] for pile in game.discard_piles()],
-            "colors": list(game.colors), "focus": game.focus}
+        **({"discards": [[names[c] for c in pile] for pile in game.discards],
+            "colors": game.discard_colors(), "focus": game.focus}
            if rb.discard_piles > 1 else {}),
         "out": [names[c] for c in game.out],
         **({"piles": {name: [names[c] for c in pile]
                       for name, pile in zip(rb.piles, game.piles, strict=True)}}
            if rb.piles else {}),
-        "color": game.color,
-        "direction": game.direction,
-        "skips": list(game.skips),
-        "turn_to": game.turn_to,
-        "uno_open": game.uno_open,
-        "turns": game.turns,
-        "first_turns": game.first_turns,
-        "over": game.over,
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
-        "out_seats": list(game.out_seats),
-        "eliminated": list(game.eliminated),
-        "stack_draw": [game.stack_total, game.stack_value, stacked,
-                       game.stack_penalty],
-        "giving": [{"queue": [list(q) for q in g["queue"]],
-                    "aside": [[a, t, names[c]] for a, t, c in g["aside"]],
-                    "together": g["together"]} for g in game.giving],
+        "stack_draw": [st.total, st.value, stacked, st.penalty],
+        "giving": [{"queue": [list(q) for q in g.queue],
+                    "aside": [[a, t, names[c]] for a, t, c in g.aside],
+                    "together": g.together} for g in game.giving],
         "stack": frames,
         "ctxs": [c.to_json() for c in ctxs],
         "ctx": current,
@@ -128,6 +124,10 @@ def snapshot(game: State) -> dict[str, Any]:
         "history": [str(a) for a in game.history],
         "rng": [version, list(internal), gauss],
     }
+    for f in PLAIN:  # the fields a snapshot holds as they are
+        value = getattr(game, f.name)
+        written[f.snapshot] = value[:] if type(value) is list else value
+    return {"format": FORMAT, **{key: written[key] for key in ORDER if key in written}}
 
 
 # ------------------------------------------------------------------ the fields, declared once
@@ -450,6 +450,39 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 )
 
 
+# The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
+NOT_STATE = ("source", "house", "set", "digest", "ctxs")
+PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
+# The order a snapshot is written in (the order of before State's field list, kept so that
+# printed snapshots read as before); FIELDS is the order they are checked in.
+ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
+         "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
+         "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
+         "result", "out_seats", "eliminated", "stack_draw", "giving", "stack", "ctxs", "ctx",
+         "pending", "history", "rng")
+
+
+def state_field_problems() -> list[str]:
+    """How State's declared fields (state.STATE_FIELDS) and the snapshot's (FIELDS) fail to
+    match: each State field is written under a snapshot field or marked not written, with
+    why; each snapshot field is a State field's or one of NOT_STATE. (Checked at import.)"""
+    keys = [key for key, _, _ in FIELDS]
+    mine = [f.snapshot for f in STATE_FIELDS if f.snapshot]
+    return ([f"State.{f.name}: not in snapshots, and not marked why"
+             for f in STATE_FIELDS if not f.snapshot and not f.why] +
+            [f"State.{f.name}: snapshot field {f.snapshot!r} is not declared in FIELDS"
+             for f in STATE_FIELDS if f.snapshot and f.snapshot not in keys] +
+            [f"snapshot field {key!r}: no State field is written there"
+             for key in keys if key not in mine and key not in NOT_STATE] +
+            [f"snapshot field {key!r}: not in the order written" for key in keys
+             if key not in ORDER] +
+            [f"snapshot field {key!r}: written by two State fields"
+             for key in set(mine) if mine.count(key) > 1])
+
+
+assert not state_field_problems(), state_field_problems()
+
+
 # ------------------------------------------------------------------ restoring
 def restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
             data: Mapping[str, Any]) -> S:
@@ -550,9 +583,8 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     piles = [v["piles"][name] for name in rb.piles] if rb.piles else None
     game.lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
                  piles=piles)
-    for key in ("color", "direction", "turn_to", "uno_open", "turns", "over", "first_turns",
-                "skips", "out_seats", "eliminated"):
-        setattr(game, key, v[key])
+    for f in PLAIN:  # (players, seed and dealer made the blank state already)
+        setattr(game, f.name, v[f.snapshot])
     if v["result"] is not None:
         game.result = Result(tuple(v["result"][0]), v["result"][1])
     ctxs = [Ctx.from_json(c) for c in v["ctxs"]]
@@ -561,14 +593,13 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
         return None if p is None else ask_from_json(
             p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]], p["data"])
 
-    game.stack = [[f[0], f[1], pending(f[2]) if f[0] < 0 else ctxs[f[2]]] for f in v["stack"]]
+    game.stack = [Resume(pending(f[2])) if f[0] < 0 else Frame(f[0], f[1], ctxs[f[2]])
+                  for f in v["stack"]]
     game.ctx = ctxs[v["ctx"]]
     game.pending = pending(v["pending"])
     total, value, sctx, penalty = v["stack_draw"]
-    game.stack_total, game.stack_value, game.stack_penalty = total, value, penalty
-    game.stack_ctx = None if sctx is None else ctxs[sctx]
-    game.giving = [{"queue": g["queue"], "aside": g["aside"], "together": g["together"]}
-                   for g in v["giving"]]
+    game.stacked = StackedDraw(total, value, None if sctx is None else ctxs[sctx], penalty)
+    game.giving = [Giving(g["queue"], g["aside"], g["together"]) for g in v["giving"]]
     game.history = v["history"]
     version, internal, gauss = v["rng"]
     try:
@@ -600,13 +631,13 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
     if rb.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]:
         return "stack_draw", f"a stacked draw {v['stack_draw']} in rules without stacking"
     for i, giving in enumerate(game.giving):
-        for j, (giver, to, _) in enumerate(giving["aside"]):
+        for j, (giver, to, _) in enumerate(giving.aside):
             if to != game.partner(giver):
                 return f"giving[{i}].aside[{j}]", f"seat {giver} gives to seat {to}, " \
                     f"not its partner {game.partner(giver)}"
-    for j, (program, _, held) in enumerate(game.stack):
-        if program < 0:
-            problem = _ask_problem(game, held, f"stack[{j}][2]")
+    for j, frame in enumerate(game.stack):
+        if isinstance(frame, Resume):
+            problem = _ask_problem(game, frame.ask, f"stack[{j}][2]")
             if problem:
                 return problem
     if game.over:
@@ -683,8 +714,8 @@ def _ask_problem(game: State, ask: Any, at: str) -> tuple[str, str] | None:
     if kind == "forced_play" and (ask.player != ctx.actor or ask.otherwise not in {
             s["else"] for s in _steps(rb, "partner_plays")}):
         return f"{at}.data", "a forced play no partner_plays step asks for"
-    if kind == "give" and not (game.giving and game.giving[-1]["queue"] and
-                               game.giving[-1]["queue"][0][0] == seat):
+    if kind == "give" and not (game.giving and game.giving[-1].queue and
+                               game.giving[-1].queue[0][0] == seat):
         return f"{at}.seat", f"seat {seat} gives a card nobody asked it for"
     return None
 

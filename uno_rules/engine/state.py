@@ -9,11 +9,10 @@ Its operations (draw, reshuffle, advance, give, ...) are what the primitives in
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .actions import Action, Result
 from .errors import IllegalAction
@@ -112,6 +111,83 @@ class Ask:
         return {}
 
 
+class Frame:
+    """Steps being run: step ``pc`` of program ``program`` comes next, for the card ``ctx``."""
+
+    __slots__ = ("program", "pc", "ctx")
+
+    def __init__(self, program: int, pc: int, ctx: Ctx):
+        self.program = program
+        self.pc = pc
+        self.ctx = ctx
+
+    # Made from its fields, not by the default pickle (see Ctx.copy).
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Frame, (self.program, self.pc, self.ctx))
+
+
+class Resume:
+    """Below the steps of an out-of-turn action (a catch's penalty draw and what follows
+    it): the decision ``ask`` that was pending, taken up again when they are done."""
+
+    __slots__ = ("ask",)
+
+    def __init__(self, ask: Ask):
+        self.ask = ask
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Resume, (self.ask,))
+
+
+class Giving:
+    """Cards being chosen to give (``give_cards``): ``queue`` the givers still to choose,
+    each ``[seat, count owed]`` (a number, or ``"half"`` until its first card), first in
+    line first; ``aside`` the cards chosen but not yet received (``together``: every card is
+    chosen before any is received), each ``[giver, to, card]``."""
+
+    __slots__ = ("queue", "aside", "together")
+
+    def __init__(self, queue: list[list[Any]], aside: list[list[int]], together: bool):
+        self.queue = queue
+        self.aside = aside
+        self.together = together
+
+    def copy(self) -> Giving:
+        return Giving([q[:] for q in self.queue], [a[:] for a in self.aside], self.together)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Giving, (self.queue, self.aside, self.together))
+
+
+class StackedDraw:
+    """The stacked draw (``stack_draw``): ``total`` cards pending (0: none), ``value`` the
+    last card stacked was worth, ``ctx`` that card (for a challenge), ``penalty`` its
+    challenge penalty. Once drawn, the total is 0 and the rest stays as it was (snapshots
+    have always shown it so)."""
+
+    __slots__ = ("total", "value", "ctx", "penalty")
+
+    def __init__(self, total: int = 0, value: int = 0, ctx: Ctx | None = None,
+                 penalty: int | None = None):
+        self.total = total
+        self.value = value
+        self.ctx = ctx
+        self.penalty = penalty
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (StackedDraw, (self.total, self.value, self.ctx, self.penalty))
+
+
+def _clone_plan(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], ...]:
+    """The names of ``fields`` a clone shares, copies as lists, copies as lists of lists."""
+    kinds = {f.copy for f in fields}
+    assert kinds <= {SHARED, LIST, LISTS, RNG, RECORDS, ALIAS, REBUILT}, kinds
+    assert {f.name for f in fields if f.copy == RECORDS} == set(RECORD_FIELDS), \
+        "a record field State._copy_records does not copy"
+    return tuple(tuple(f.name for f in fields if f.copy in want)
+                 for want in ((SHARED, REBUILT), (LIST,), (LISTS,)))
+
+
 def field_names(cls: type) -> tuple[str, ...]:
     """The attributes of a slotted class, inherited ones too: its classes' ``__slots__``, or
     when compiled with mypyc (which leaves no ``__slots__``) its ``__mypyc_attrs__``."""
@@ -121,16 +197,94 @@ def field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+# How a clone copies a field (Field.copy).
+SHARED = "shared"    # immutable (or never changed in place): the clone shares it
+LIST = "list"        # a list of immutable items: a shallow copy
+LISTS = "lists"      # a list of lists: each copied
+RNG = "rng"          # the random generator: a new one in the same state
+RECORDS = "records"  # holds card contexts (Ctx) or records: copied by State._copy_records
+ALIAS = "alias"      # another field's item (discard is discards[focus]): pointed at again
+REBUILT = "rebuilt"  # made from the rulebook by derive(): shared, never pickled or written
+
+NOT_WRITTEN = ""     # Field.snapshot of a field no snapshot holds (Field.why says why)
+
+
+class Field(NamedTuple):
+    """One field of a State: its name, how a clone copies it, and the snapshot field it is
+    written under (checked and read back there: uno_rules.engine.snapshot.FIELDS), or
+    NOT_WRITTEN and why. ``plain``: the snapshot holds the value itself (numbers, lists of
+    numbers), so writing and reading it needs no code of its own."""
+
+    name: str
+    copy: str
+    snapshot: str = NOT_WRITTEN
+    plain: bool = False
+    why: str = ""
+
+
+def _plain(name: str, copy: str = SHARED) -> Field:
+    return Field(name, copy, name, True)
+
+
+def _derived(name: str) -> Field:
+    return Field(name, REBUILT, why="made from the rulebook (derive)")
+
+
+# Every field of a State, once: __slots__, clone, pickling, snapshots and their restoring
+# are driven by this list (a new field is added here, and nowhere else but where it is used).
+STATE_FIELDS: tuple[Field, ...] = (
+    Field("rulebook", SHARED, "rulebook"),  # written as its name, digest, house rules, settings
+    _plain("players"),
+    _plain("seed"),
+    Field("rng", RNG, "rng"),
+    _plain("dealer"),
+    Field("hands", LISTS, "hands"),
+    Field("draw_pile", LIST, "draw_pile"),
+    Field("discard", ALIAS, "discard"),
+    Field("out", LIST, "out"),
+    _plain("color"),
+    _plain("direction"),
+    _plain("skips", LIST),
+    _plain("turn_to"),
+    _plain("uno_open"),
+    Field("stack", RECORDS, "stack"),
+    Field("ctx", RECORDS, "ctx"),
+    Field("pending", RECORDS, "pending"),
+    _plain("out_seats", LIST),
+    Field("giving", RECORDS, "giving"),
+    Field("stacked", RECORDS, "stack_draw"),
+    _plain("eliminated", LIST),
+    _plain("over"),
+    Field("result", SHARED, "result"),
+    _plain("turns"),
+    Field("history", LIST, "history"),
+    Field("log", LIST, why="the event log: a restored game logs from where it was restored"),
+    Field("side", SHARED, "side"),
+    Field("piles", LISTS, "piles"),
+    Field("discards", LISTS, "discards"),
+    Field("colors", LIST, "colors"),
+    Field("focus", SHARED, "focus"),
+    _plain("first_turns"),
+    _derived("faces"),
+    _derived("card_rules"),
+    _derived("names"),
+    _derived("matches"),
+    _derived("guarded"),
+    _derived("acts"),
+    _derived("plain"),
+)
+STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
+# The fields State._copy_records copies (kept in step with it by an assert there).
+RECORD_FIELDS = ("stack", "ctx", "pending", "giving", "stacked")
+
+
 class State:
     """Everything that changes during one round of a rulebook (the rulebook is shared)."""
 
-    __slots__ = ("rulebook", "players", "seed", "rng", "dealer", "hands", "draw_pile",
-                 "discard", "out", "color", "direction", "skips", "turn_to", "uno_open",
-                 "stack", "ctx", "pending", "out_seats", "giving", "stack_total",
-                 "stack_value", "stack_ctx", "stack_penalty", "eliminated", "over", "result",
-                 "turns", "history", "log", "side", "faces", "card_rules", "piles",
-                 "discards", "colors", "focus", "first_turns", "acts", "matches",
-                 "guarded", "names", "plain")
+    __slots__ = STATE_SLOTS
+    # The fields of this class and its subclasses (a subclass with fields of its own adds
+    # them: FIELDS = Base.FIELDS + (...)); DERIVED: their names of derived ones.
+    FIELDS: ClassVar[tuple[Field, ...]] = STATE_FIELDS
 
     def __init__(self, rulebook: Rules, players: int, seed: int | None = None, *,
                  dealer: int | None = None, log: bool = True):
@@ -150,8 +304,9 @@ class State:
         self.discard: list[int] = []     # top card last
         self.out: list[int] = []         # out of play (in the box)
         self.piles: list[list[int]] = [[] for _ in rulebook.piles]  # declared piles, top last
-        # Several discard piles: `discard` and `color` are those of the pile in focus (the
-        # one being played on); the others wait in `discards` / `colors` (see focus_on).
+        # Several discard piles: `discard` is always `discards[focus]` (the pile being played
+        # on); `color` is the colour in force on it, the others' wait in `colors` (whose
+        # entry for the pile in focus is unused: NO_COLOR). See focus_on.
         self.discards: list[list[int]] = [self.discard] + [[] for _ in
                                                            range(rulebook.discard_piles - 1)]
         self.colors: list[int] = [NO_COLOR] * rulebook.discard_piles
@@ -162,17 +317,14 @@ class State:
         self.skips: list[int] = []       # the seats that lose their next turn (skip steps)
         self.turn_to: int | None = None
         self.uno_open = -1               # seat that may be caught for not calling UNO
-        self.stack: list[list[Any]] = []  # frames: [program id, pc, ctx]
+        self.stack: list[Frame | Resume] = []  # the top frame last
         self.ctx = Ctx(self.dealer)
         self.pending: Ask | None = None
         self.out_seats: list[int] = []   # seats that went out while their team played on
         # Cards being chosen to give (give_cards); a stack, as a draw during one (a catch's
         # penalty with an after-draw give) may start another.
-        self.giving: list[dict[str, Any]] = []
-        self.stack_total = 0             # a pending stacked draw (stack_draw)
-        self.stack_value = 0             # the value of the last card stacked
-        self.stack_ctx: Ctx | None = None  # that card, for a challenge
-        self.stack_penalty: int | None = None
+        self.giving: list[Giving] = []
+        self.stacked = StackedDraw()
         self.eliminated: list[int] = []  # seats knocked out of the round
         self.over = False
         self.result: Result | None = None
@@ -184,8 +336,34 @@ class State:
 
     def clone(self) -> State:
         """An independent copy sharing only immutable parts (the rulebook, actions, RNG
-        state is copied): for tree search, cheaper than ``copy.deepcopy``."""
-        new = copy.copy(self)
+        state is copied): for tree search, cheaper than ``copy.deepcopy``. Each field is
+        copied as its declaration (FIELDS) says."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        plan = cls._CLONE_PLAN.get(cls)
+        if plan is None:
+            plan = cls._CLONE_PLAN[cls] = _clone_plan(cls.FIELDS)
+        shared, lists, list_lists = plan
+        for name in shared:
+            setattr(new, name, getattr(self, name))
+        for name in lists:
+            value = getattr(self, name)
+            setattr(new, name, None if value is None else value[:])
+        for name in list_lists:
+            setattr(new, name, [x[:] for x in getattr(self, name)])
+        # A generator in the same state (not Random(): seeding it first costs 15 us).
+        new.rng = random.Random.__new__(random.Random)
+        new.rng.setstate(self.rng.getstate())
+        new.discard = new.discards[self.focus]
+        self._copy_records(new)
+        return new
+
+    # Each class's fields grouped by how a clone copies them (made once per class).
+    _CLONE_PLAN: ClassVar[dict[type, tuple[tuple[str, ...], ...]]] = {}
+
+    def _copy_records(self, new: State) -> None:
+        """Copy the fields that hold card contexts, each context once (two fields holding
+        one context hold one copy of it)."""
         ctxs: dict[int, Ctx] = {}
 
         def ctx(c: Ctx | None) -> Ctx | None:
@@ -198,25 +376,13 @@ class State:
         def pending(p: Ask | None) -> Ask | None:
             return p if p is None or p.ctx is None else replace(p, ctx=ctx(p.ctx))
 
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.hands = [h[:] for h in self.hands]
-        new.draw_pile, new.discard, new.out = self.draw_pile[:], self.discard[:], self.out[:]
-        new.piles = [p[:] for p in self.piles]
-        new.discards = [p[:] for p in self.discard_piles()]
-        new.discard = new.discards[self.focus]
-        new.colors = self.colors[:]
-        new.stack = [[p, pc, pending(x) if p < 0 else ctx(x)] for p, pc, x in self.stack]
+        new.stack = [Frame(f.program, f.pc, ctx(f.ctx)) if isinstance(f, Frame)  # type: ignore[arg-type]
+                     else Resume(pending(f.ask)) for f in self.stack]  # type: ignore[arg-type]
         new.ctx = ctx(self.ctx)  # type: ignore[assignment]
         new.pending = pending(self.pending)
-        new.stack_ctx = ctx(self.stack_ctx)
-        new.out_seats, new.eliminated = self.out_seats[:], self.eliminated[:]
-        new.skips = self.skips[:]
-        new.giving = [{"queue": [q[:] for q in g["queue"]], "aside": [a[:] for a in g["aside"]],
-                       "together": g["together"]} for g in self.giving]
-        new.history = self.history[:]
-        new.log = None if self.log is None else self.log[:]
-        return new
+        st = self.stacked
+        new.stacked = StackedDraw(st.total, st.value, ctx(st.ctx), st.penalty)
+        new.giving = [g.copy() for g in self.giving]
 
     # A blank instance for copies and pickles (not object.__new__, which a class compiled
     # with mypyc refuses; and a compiled __new__ runs __init__ unless the class has its own).
@@ -229,14 +395,13 @@ class State:
         return new
 
     # Fields derived from the rulebook alone (tables shared by its games): not part of a
-    # copy or a pickle, made again from the rulebook when one is restored.
+    # pickle, made again from the rulebook when one is restored.
     DERIVED: ClassVar[frozenset[str]] = frozenset(
-        {"acts", "plain", "faces", "card_rules", "names", "matches", "guarded"})
+        f.name for f in STATE_FIELDS if f.copy == REBUILT)
 
     def __getstate__(self) -> dict[str, Any]:
-        derived = self.DERIVED
-        return {name: getattr(self, name) for name in field_names(type(self))
-                if name not in derived and hasattr(self, name)}
+        return {f.name: getattr(self, f.name) for f in self.FIELDS
+                if f.copy != REBUILT and hasattr(self, f.name)}
 
     def __setstate__(self, data: Mapping[str, Any]) -> None:
         for name, value in data.items():
@@ -284,11 +449,13 @@ class State:
         top card's."""
         self.draw_pile.reverse()
         self.turn_side((self.side + 1) % len(self.rulebook.sides))
-        piles = self.discard_piles()
-        for k, pile in enumerate(piles):
+        for k, pile in enumerate(self.discards):
             pile.reverse()
-            self.colors[k] = self.faces[pile[-1]].color if pile else NO_COLOR
-        self.color = self.colors[self.focus]
+            color = self.faces[pile[-1]].color if pile else NO_COLOR
+            if k == self.focus:
+                self.color = color
+            else:
+                self.colors[k] = color
         self.note("turn_over", self.side)
 
     def lay_out(self, hands: list[list[int]], draw_pile: list[int],
@@ -305,6 +472,7 @@ class State:
         self.hands, self.draw_pile = hands, draw_pile
         self.discards, self.colors, self.focus = discards, colors, focus
         self.discard, self.color = discards[focus], colors[focus]
+        colors[focus] = NO_COLOR  # in `color` now
         self.out = [] if out is None else out
         if piles is not None:
             if len(piles) != len(self.rulebook.piles):
@@ -317,14 +485,18 @@ class State:
     def focus_on(self, pile: int) -> None:
         """Make discard pile ``pile`` the one in focus: ``discard`` and ``color`` are its."""
         if pile != self.focus:
-            self.discards[self.focus], self.colors[self.focus] = self.discard, self.color
+            colors = self.colors
+            colors[self.focus], self.color, colors[pile] = self.color, colors[pile], NO_COLOR
             self.focus = pile
-            self.discard, self.color = self.discards[pile], self.colors[pile]
+            self.discard = self.discards[pile]
 
     def discard_piles(self) -> list[list[int]]:
-        """Every discard pile, the one in focus up to date (the lists themselves)."""
-        self.discards[self.focus], self.colors[self.focus] = self.discard, self.color
+        """Every discard pile (the lists themselves: ``discard`` is the one in focus)."""
         return self.discards
+
+    def discard_colors(self) -> list[int]:
+        """The colour in force on each discard pile (a new list)."""
+        return [self.color if k == self.focus else c for k, c in enumerate(self.colors)]
 
     def held(self, seat: int, face: int) -> int | None:
         """A card of ``seat``'s hand showing ``face`` (a face id) on the side in play."""
@@ -415,7 +587,7 @@ class State:
             self.log.append(event)
 
     def push(self, program: int, ctx: Ctx) -> None:
-        self.stack.append([program, 0, ctx])
+        self.stack.append(Frame(program, 0, ctx))
 
     def draw_cards(self, seat: int, count: int) -> list[int]:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
@@ -439,7 +611,7 @@ class State:
             if self.out_seats and seat in self.out_seats:
                 self.out_seats.remove(seat)  # holding cards again: back in
             if self.rulebook.after_draw is not None:  # nothing drawn: nothing follows
-                self.stack.append([self.rulebook.after_draw, 0, Ctx(seat)])
+                self.stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
         if self.log is not None:
             self.log.append(("draw", seat, count, tuple(got)))
         return got
@@ -464,14 +636,15 @@ class State:
 
     def stack_draw(self, ctx: Ctx, count: int, penalty: int | None) -> None:
         """Add ``count`` to the pending stacked draw (drawn at once at the end of a round)."""
+        stacked = self.stacked
         if ctx.final:
-            total, self.stack_total = self.stack_total + count, 0
+            total, stacked.total = stacked.total + count, 0
             self.draw_cards(self.seat("next", ctx), total)
             return
-        self.stack_total += count
-        self.stack_value = count
-        self.stack_ctx = ctx
-        self.stack_penalty = penalty
+        stacked.total += count
+        stacked.value = count
+        stacked.ctx = ctx
+        stacked.penalty = penalty
 
     def rotate_hands(self) -> None:
         """Every hand passes to the next player in the direction of play."""
@@ -541,33 +714,32 @@ class State:
     def all_cards(self) -> list[int]:
         """Every card of the game wherever it is (for conservation checks)."""
         out = self.draw_pile + self.out
-        for discard in self.discard_piles():
+        for discard in self.discards:
             out += discard
         for pile in self.piles:
             out += pile
         for hand in self.hands:
             out += hand
         for giving in self.giving:
-            out += [card for _, _, card in giving["aside"]]
+            out += [card for _, _, card in giving.aside]
         return out
 
     def reshuffle(self) -> bool:
         """A new draw pile: the discard piles but their top cards, with the cards of the
         declared piles that join a reshuffle, shuffled. False when there is nothing."""
         joining = [i for i in self.rulebook.reshuffle_piles if self.piles[i]]
-        discards = self.discard_piles()
+        discards = self.discards
         if all(len(d) <= 1 for d in discards) and not joining:
             return False
         pile: list[int] = []
-        for k, discard in enumerate(discards):  # each pile but its top card
+        for discard in discards:  # each pile but its top card (in place: `discard` is one)
             pile += discard[:-1]
-            discards[k] = discard[-1:]
+            del discard[:-1]
         for i in joining:
             pile += self.piles[i]
             self.piles[i] = []
         self.rng.shuffle(pile)
         self.draw_pile = pile
-        self.discard = discards[self.focus]
         self.note("reshuffle", len(pile))
         return True
 

@@ -14,10 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import Problem, RulebookError, SnapshotError, shorten, shorten_values, show
-from ..engine.game import Game
+from ..engine.errors import Problem, shorten, shorten_values, show
 from ..engine.rulebook import Rulebook
-from ..engine.snapshot import rules_of
 from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
 from .problems import (
@@ -29,9 +27,9 @@ from .problems import (
     strict_validator,
     suggestion_budget,
 )
-from .resources import ROOT, allowed, find, house_names, shipped_names, within
+from .resources import allowed, find, house_names, shipped_names, within
 from .schema import rulebook_schema
-from .yamlpos import MAX_BYTES, Located, PathKey, json_path, load_file, load_value, one_load
+from .yamlpos import Located, PathKey, json_path, load_file, load_value, one_load
 
 resolve = find  # the historical name, kept for callers
 MAX_EXTENDS = 32  # rulebooks in one `extends` chain
@@ -396,97 +394,8 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
 
 
 
-def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
-                  settings: Mapping[str, Any] | None = None,
-                  max_bytes: int | None = None, root: str | Path | None = None) -> Rulebook:
-    """Load, validate and compile a rulebook by shipped name or path.
-
-    ``house`` names house-rule overlays (``rulebooks/house/NAME.yaml``, or paths) merged over
-    it in order; ``settings`` overrides settings or options by name. Raises
-    :class:`RulebookError` with every problem found. ``max_bytes`` changes the most bytes
-    read: of one file, and of the rulebook with the files it extends and includes in all
-    (default 1 MiB).
-
-    ``name_or_path`` and ``house`` may name any file. The files those name in turn
-    (``extends``, ``house:``) must be shipped or under the naming file's own folder, symlinks
-    resolved; ``root`` trusts a folder besides: they may also name any file under it
-    (``root="/"`` trusts every path).
-    """
-    if isinstance(house, (str, Path)):  # one overlay given alone, not its characters
-        house = [str(house)]
-    house, settings = _arguments(house, settings)
-    tokens = (None if max_bytes is None else MAX_BYTES.set(max_bytes),
-              None if root is None else ROOT.set(Path(root)))
-    try:
-        rulebook, problems = check(name_or_path, settings, house)
-    finally:
-        if tokens[0] is not None:
-            MAX_BYTES.reset(tokens[0])
-        if tokens[1] is not None:
-            ROOT.reset(tokens[1])
-    if rulebook is None:
-        raise RulebookError(problems)
-    return rulebook
-
-
-def _arguments(house: Any, settings: Any) -> tuple[list[str], Mapping[str, Any] | None]:
-    """``house`` and ``settings`` as :func:`load_rulebook` takes them, or a RulebookError
-    naming the argument (not a TypeError from deep inside)."""
-    def refuse(name: str, value: Any, expected: str, got: Any) -> RulebookError:
-        return RulebookError(f"{name}={shorten(repr(value))}: expected {expected}, got "
-                             f"{type(got).__name__}")
-    if not isinstance(house, Iterable):
-        raise refuse("house", house, "names or paths (str)", house)
-    names = list(house)
-    for name in names:
-        if not isinstance(name, (str, Path)):
-            raise refuse("house", names, "names or paths (str)", name)
-    if settings is not None:
-        if not isinstance(settings, Mapping):
-            raise refuse("settings", settings, "a mapping of setting names to values",
-                         settings)
-        for key in settings:
-            if not isinstance(key, str):
-                raise refuse("settings", settings, "setting names (str) as keys", key)
-    return [str(n) for n in names], settings
-
-
-def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> Game:
-    """Continue a game from :meth:`Game.snapshot` output, loading its rulebook as it was
-    (the same source, house rules and settings): it trusts the snapshot's rules, where
-    :meth:`Rulebook.restore` refuses other rules than its own. Raises :class:`SnapshotError`.
-
-    The snapshot's rulebook (``source``) and house rules must be shipped names or files
-    under ``root`` (default: the current working directory), symlinks resolved; anything
-    else is refused unread. ``root`` is also passed to :func:`load_rulebook`."""
-    source, house, settings = rules_of(snapshot)  # each checked: a SnapshotError naming it
-    bound = Path.cwd() if root is None else Path(root)
-    for key, ref in [("source", source), *(("house", h) for h in house)]:
-        if not allowed(find(ref, overlay=key == "house"), bound):
-            raise SnapshotError(f"snapshot {key} {ref!r} is neither a shipped name nor a "
-                                f"file under {bound}: refused unread (restore(snapshot, "
-                                "root=DIR) trusts a folder)")
-    try:
-        rulebook = load_rulebook(source, house=house, settings=settings, root=root)
-    except RulebookError as exc:
-        raise SnapshotError(f"can't load the snapshot's rulebook: {_unquoted(exc)}") from None
-    except (OSError, ValueError, RecursionError) as exc:  # a path the system can't open
-        raise SnapshotError(f"can't load the snapshot's rulebook {source!r}: "
-                            f"{type(exc).__name__}") from None
-    return rulebook.restore(snapshot)
-
-
-def _unquoted(exc: RulebookError) -> str:
-    """The problems of a rulebook a snapshot named, quoting nothing of its files: the user
-    named the snapshot, not them (problems of its own house/set values are shown whole)."""
-    own = [str(p) for p in exc.problems if p.line <= 0]
-    located = [p for p in exc.problems if p.line > 0]
-    if located:
-        first = located[0]
-        own.append(f"{len(located)} problem(s) in its files, the first at {first.file}:"
-                   f"{first.line}:{first.col} (load_rulebook shows them)")
-    return "; ".join(own)
-
+# Defined where the cache serves them without yaml; still importable from here.
+from .entry import load_rulebook, restore  # noqa: E402
 
 __all__ = ["load_rulebook", "restore", "check", "resolve", "shipped_names", "house_names",
            "json_path", "did_you_mean", "schema_problem", "schema_problems", "strict_validator"]

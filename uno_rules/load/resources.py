@@ -24,6 +24,25 @@ HOUSE_PREFIX = "house/"
 # anywhere under it, besides the referring file's own folder. Set for one call by
 # load_rulebook(root=...), restore(root=...), run_paths(root=...) and `uno-rules --root`.
 ROOT: ContextVar[Path | None] = ContextVar("ROOT", default=None)
+# The largest file read, in bytes; checked before reading. load_rulebook(max_bytes=...) and
+# the command line's --max-bytes change it for one call. It is also the most one load reads
+# in all (a rulebook with the files it extends and includes). Here, not in yamlpos (which
+# uses it), so that the compiled-rulebook cache can read it without importing yaml.
+MAX_BYTES: ContextVar[int] = ContextVar("MAX_BYTES", default=1 << 20)
+
+
+class Reads:
+    """What one load read, for the compiled-rulebook cache to check again on its next use:
+    each file (its name as opened and the sha256 of its bytes) and each file named inside
+    another that :func:`within` allowed (its path and the naming file's folder)."""
+
+    def __init__(self) -> None:
+        self.files: list[tuple[str, str]] = []
+        self.allowed: list[tuple[str, str]] = []
+
+
+# Set by the cache around one load it may store (uno_rules.load.cache); None otherwise.
+READS: ContextVar[Reads | None] = ContextVar("READS", default=None)
 
 
 @cache  # fixed for the process; looked up for every reference to check
@@ -147,5 +166,9 @@ def within(folder: Path) -> Callable[[Path], bool]:
             target = _real(path)
         except ValueError:  # a NUL byte: no file has that name
             return False
-        return any(_under(target, bound) for bound in bounds)
+        ok = any(_under(target, bound) for bound in bounds)
+        reads = READS.get()
+        if ok and reads is not None:  # a cached load must pass the same check again
+            reads.allowed.append((str(path), str(folder)))
+        return ok
     return check

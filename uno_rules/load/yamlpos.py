@@ -18,6 +18,8 @@ from typing import Any
 import yaml
 
 from ..engine.errors import Problem
+from .resources import MAX_BYTES as MAX_BYTES  # the largest file read: see there
+from .resources import READS
 
 Pos = tuple[str, int, int]  # file, line (1-based), column (1-based)
 PathKey = tuple[Any, ...]
@@ -62,10 +64,6 @@ MAX_NODES = 20_000   # values in one load: a rulebook with the files it extends 
                      # (a shipped one has a few hundred); an alias counts as what it repeats
 MAX_DEPTH = 64       # nesting; a real rulebook nests a dozen levels
 _NESTED = f"nested more than {MAX_DEPTH} levels deep"
-# The largest file read, in bytes; checked before reading. load_rulebook(max_bytes=...) and
-# the command line's --max-bytes change it for one call. It is also the most one load reads
-# in all (a rulebook with the files it extends and includes).
-MAX_BYTES: ContextVar[int] = ContextVar("MAX_BYTES", default=1 << 20)
 
 
 class _Budget:
@@ -498,6 +496,9 @@ def load_file(path: str | Path) -> tuple[Located | None, list[Problem]]:
     budget.bytes += size
     left = MAX_NODES - budget.values
     key = (name, hashlib.sha256(text.encode()).hexdigest())
+    reads = READS.get()
+    if reads is not None:  # the digest of the very bytes parsed, for the rulebook cache
+        reads.files.append(key)
     cached = _PARSED.get(key)
     # A result cut short by its limit holds only for that limit; a whole one while it fits.
     if cached is None or (cached[3] != left if cached[2] > cached[3] else cached[2] > left):
