@@ -366,3 +366,14 @@ def test_schema_errors_are_read_up_to_a_cap(tmp_path: Path) -> None:
         "did you mean 'skip'? (at $.cards.1.effect[0])",
         f"{path}:7:7009: more problems from here on, not read (the reading stops at 1,000) "
         "(at $.cards.1.effect[999])"]
+
+
+def test_a_long_file_path_in_a_message_is_kept_whole() -> None:
+    """An installed rulebook's path easily passes 80 characters: it is not cut short (a
+    run without a slash is)."""
+    from uno_rules.engine.errors import shorten_values
+
+    path = "/" + "/".join(["site-packages-of-a-long-virtualenv-name"] * 4) + "/classic.yaml:3:1"
+    text = shorten_values(f"bad value (used at {path})")
+    assert path in text
+    assert "x" * 200 not in shorten_values("bad " + "x" * 200)

@@ -36,7 +36,18 @@ def shorten_values(text: str, values: Iterable[str] = (), width: int = 80) -> st
     for value in sorted({v for v in values if len(v) > width}, key=len, reverse=True):
         text = re.sub(re.escape(value), lambda m: shorten(m.group(), width), text,
                       flags=re.IGNORECASE)
-    return re.sub(rf"\S{{{width + 1},}}", lambda m: shorten(m.group(), width), text)
+    return re.sub(rf"\S{{{width + 1},}}", lambda m: _cut_run(m.group(), width), text)
+
+
+def _cut_run(run: str, width: int) -> str:
+    # A file path (an installed package's rulebook is often over 80 characters) is kept
+    # whole up to PATH_WIDTH: the message must still say which file.
+    if len(run) <= PATH_WIDTH and ("/" in run or "\\" in run):
+        return run
+    return shorten(run, width)
+
+
+PATH_WIDTH = 1024  # longer than any path this machine's files are likely to have
 
 
 @dataclass(frozen=True)
