@@ -32,9 +32,11 @@ def test_seat_actions_are_made_once_per_rulebook() -> None:
     rulebook = uno_rules.load_rulebook("classic")
     four = seat_actions(rulebook, 4)
     assert seat_actions(rulebook, 4) is four
-    assert [str(four[2].play[rulebook.by_name["red 5"]])] == ["2 play red 5"]
-    assert str(four[2].play_uno[rulebook.by_name["red 5"]]) == "2 play red 5 uno"
-    assert [str(a) for a in four[1].colors] == ["1 color red", "1 color yellow",
-                                                "1 color green", "1 color blue"]
+    table = four[0].table
+    assert all(s.table is table for s in four)  # one table for the game size
+    assert str(table[four[2].play[rulebook.by_name["red 5"]]]) == "2 play red 5"
+    assert str(table[four[2].play_uno[rulebook.by_name["red 5"]]]) == "2 play red 5 uno"
+    assert [str(table[i]) for i in four[1].colors] == ["1 color red", "1 color yellow",
+                                                       "1 color green", "1 color blue"]
     other = uno_rules.load_rulebook("classic", settings={"hand_size": 5})
     assert seat_actions(other, 4) is not four  # each rulebook its own
