@@ -127,3 +127,29 @@ if __name__ == "__main__":
     GOLDEN_TABLES.write_text("".join(f"classic-{n}p {table_digest(classic, n)}\n"
                                      for n in (2, 4)))
     print(f"wrote {GOLDEN_TABLES}")
+
+
+def test_the_biggest_table_is_built_and_played(tmp_path: Path) -> None:
+    """tests/hostile/lane/big_table.yaml (bench/hostile_cases/lane.py times it): the size the
+    layout says, every id once, 200 actions played through the lane; 21 players refused."""
+    from click.testing import CliRunner
+
+    from uno_rules.cli import cli
+
+    path = Path(__file__).resolve().parent / "hostile" / "lane" / "big_table.yaml"
+    rulebook = uno_rules.load_rulebook(path)
+    names, piles = len({f.name for f in rulebook.faces}), rulebook.discard_piles
+    assert names > 900 and piles == 8
+    table = rulebook.action_table(20)
+    block = 2 * names * piles + 4 + len(rulebook.colors) + 3 * 20 + 2 * names
+    assert len(table) == 20 * block + 20 > 290_000
+    assert len(set(table)) == len(table)
+    game, rng = rulebook.new_game(20, seed=1), random.Random(1)
+    while not game.over and len(game.history) < 200:
+        ids = game.legal_ids()
+        assert [table[i] for i in ids] == list(game.decision.options)  # type: ignore[union-attr]
+        game.step(ids[rng.randrange(len(ids))])
+    assert len(game.history) > 100
+    result = CliRunner().invoke(cli, ["simulate", str(path), "--games", "1", "--players", "21"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1] == "--players 21: big_table is for 2-20 players"

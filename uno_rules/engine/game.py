@@ -153,10 +153,13 @@ class Game(Runner):
         extra = tuple(i for i in self.out_of_turn_ids() if table[i].seat == seat)
         return ids + extra if pending.seat == seat else extra
 
-    def step(self, action_id: int) -> None:
-        """Take the action numbered ``action_id`` in ``rulebook.action_table(players)``: one
-        of :meth:`legal_ids` (any seat's). Raises :class:`IllegalAction` and changes nothing
-        for an id that is not legal now, not an int, or out of the table."""
+    def step(self, action_id: object) -> None:
+        """Take the action numbered ``action_id`` (an int) in
+        ``rulebook.action_table(players)``: one of :meth:`legal_ids` (any seat's). Raises
+        :class:`IllegalAction` and changes nothing for an id that is not legal now, not an
+        int, or out of the table."""
+        # Typed `object`, not `int`: compiled with mypyc, an `int` parameter turns True into
+        # 1 (a bool taken as an action) and a float into a TypeError before this check.
         ids = self._ids
         if ids is None and self.pending is not None:
             ids = self._ids = tuple(self.pending.options(self))
