@@ -19,7 +19,7 @@ from typing import Any
 from .actions import Action
 from .legal import Legality
 from .state import Ask, Ctx
-from .tables import calls_uno, offers_draw
+from .tables import offers_draw
 
 
 class Runner(Legality):
@@ -59,8 +59,8 @@ class Turn(Ask):
             if not playable:
                 return acts.turn_none
             # play_ids with one pile, one side, no uno_after_effects (so calls_uno on the
-            # hand size alone): a lookup per card
-            if calls_uno(len(hand), False, False):
+            # hand size alone, looked up): a lookup per card
+            if acts.uno_by_hand[len(hand)]:
                 return (*chain.from_iterable(map(acts.both.__getitem__, playable)),
                         *acts.turn_tail)
             if len(playable) > 1:  # itemgetter makes the tuple at a third of map's cost

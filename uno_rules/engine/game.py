@@ -120,8 +120,9 @@ class Game(Runner):
             if pending is not None:  # a named tuple made without its Python-level __new__
                 ids = pending.options(self)
                 # the table's objects at the ids (itemgetter: a third of map's cost here)
-                options = itemgetter(*ids)(self._table) if len(ids) > 1 else \
-                    tuple(self._table[i] for i in ids)
+                table = self._table
+                options = itemgetter(*ids)(table) if len(ids) > 1 else \
+                    (table[ids[0]],) if ids else ()
                 decision = self._decision = tuple.__new__(
                     Decision, (pending.seat, pending.kind, options))
         return decision

@@ -61,12 +61,14 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
 class SeatActions:
     """The ids of one seat's actions in :func:`action_table` (``table``). ``play[pile *
     faces + face]`` and ``play_uno[...]`` are the plays of a face onto a discard pile
-    (without and with UNO called); ``give``/``jump_in`` by face; ``target``/``catch``/
-    ``uno``/``loser`` by seat; ``colors`` by colour."""
+    (without and with UNO called), ``both[...]`` the two as offered together;
+    ``give``/``jump_in`` by face; ``target``/``catch``/``uno``/``loser`` by seat; ``colors``
+    by colour. ``uno_by_hand`` (:func:`uno_by_hand`) and ``turn_none``/``turn_tail`` are
+    the short turn path's rules as tables."""
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser")
+                 "loser", "uno_by_hand")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -82,6 +84,9 @@ class SeatActions:
         self.both = [(uno, plain) for uno, plain in zip(self.play_uno, self.play, strict=True)]
         at = start + 2 * len(names) * piles
         self.draw, self.keep, self.challenge, self.accept = range(at, at + len(BARE))
+        # calls_uno by hand size for a card whose effect doesn't matter (the short turn path,
+        # where there is no uno_after_effects): a hand holds the whole deck at most.
+        self.uno_by_hand = uno_by_hand(rules)
         # A turn's options after its plays, by :func:`offers_draw`: with nothing playable,
         # and with something playable.
         self.turn_none = (self.draw,) if offers_draw([], rules.settings.draw_with_playable) \
@@ -98,6 +103,16 @@ class SeatActions:
         self.jump_in = tuple(at + len(names) + i for i in by_face)
         loser = len(self.table) - n
         self.loser = tuple(range(loser, loser + n))
+
+
+def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
+    """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing."""
+    got: tuple[bool, ...] | None = rules.memo.get("uno_by_hand")
+    if got is None:
+        after = rules.settings.uno_after_effects
+        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, after)
+                                                for n in range(len(rules.deck) + 1))
+    return got
 
 
 def seat_actions(rules: Rules, players: int) -> tuple[SeatActions, ...]:
