@@ -11,6 +11,8 @@ The comparison is kept fair (see bench/README.md):
   once, both outside the timing; every round then deals anew (``new_game`` / ``init_game``);
 * CPU time (``time.process_time``), repetitions interleaved between the engines, medians.
 
+Ours is timed twice too: the object loop (``decision.options`` / ``apply``) and the integer
+lane (``legal_ids`` / ``step``), the same policy on the same rounds (asserted: the same turns).
 RLCard is timed twice: its game loop (``game.step``, which also builds the next player's state
 each time, as an RL environment does) and its bare round loop (``round.proceed_round``, no
 state). RLCard is optional: ``pip install -e '.[bench]'``.
@@ -34,6 +36,7 @@ import uno_rules
 
 # A runner plays ``games`` whole rounds and returns the total number of turns taken.
 Runner = Callable[[int], int]
+OURS = ("uno-rules", "integer lane")  # the object loop and the integer lane, same rounds
 
 
 # ---------------------------------------------------------------------------- uno-rules
@@ -66,6 +69,32 @@ def ours_runner(players: int, seed: int = 0) -> Runner:
     rulebook = uno_rules.load_rulebook("classic")
     return play_first_runner(lambda game_seed: rulebook.new_game(players, game_seed, log=False),
                              seed)
+
+
+def lane_runner(players: int, seed: int = 0) -> Runner:
+    """Our classic rounds through the integer lane (``legal_ids`` / ``step``): the same
+    policy on the same ids in the same order, so the same rounds as :func:`ours_runner`."""
+    rulebook = uno_rules.load_rulebook("classic")
+    is_play = [a.kind == "play" for a in rulebook.action_table(players)]
+    rng = random.Random(seed)
+    next_seed = [seed]
+
+    def run(games: int) -> int:
+        turns = 0
+        randrange = rng.randrange
+        first = next_seed[0]
+        for game_seed in range(first, first + games):
+            game = rulebook.new_game(players, game_seed, log=False)
+            while not game.over:
+                ids = game.legal_ids()
+                plays = [i for i in ids if is_play[i]]
+                pool = plays or ids
+                game.step(pool[randrange(len(pool))])
+            turns += game.turns
+        next_seed[0] = first + games
+        return turns
+
+    return run
 
 
 def floor_runner(players: int, seed: int = 0) -> Runner:
@@ -141,15 +170,16 @@ def measure(runners: dict[str, Runner], games: int, reps: int) -> dict[str, dict
             start = time.process_time()
             turns[name] += run(games)
             rates[name].append(games / (time.process_time() - start))
-    first = next(iter(runners))
     out: dict[str, dict[str, float]] = {}
     for name, series in rates.items():
         median = statistics.median(series)
         out[name] = {"rate": median, "spread": (max(series) - min(series)) / median,
-                     "turns": turns[name] / (games * reps),
-                     # the first runner's rate over this one's, repetition by repetition
-                     "paired": statistics.median(
-                         [a / b for a, b in zip(rates[first], series, strict=True)])}
+                     "turns": turns[name] / (games * reps)}
+        # each of our loops' rate over this one's, repetition by repetition
+        for mine in OURS:
+            if mine in rates:
+                out[name][f"paired {mine}"] = statistics.median(
+                    [a / b for a, b in zip(rates[mine], series, strict=True)])
     return out
 
 
@@ -228,32 +258,40 @@ def main() -> None:
     print(f"method: CPU time (process_time), whole rounds, {args.games} rounds x "
           f"{args.reps} interleaved reps, median games/s; play_first on decision options "
           f"vs RLCard uniform; rulebook loaded / UnoGame built and seeded once, untimed")
-    header = (f"{'players':>7} {'engine':<18} {'games/s':>8} {'spread':>7} {'turns':>6} "
+    header = (f"{'players':>7} {'engine':<24} {'games/s':>8} {'spread':>7} {'turns':>6} "
               f"{'ratio':>6} {'paired':>6}")
     print(header)
     print("-" * len(header))
     floors: list[str] = []
     for players in args.players:
-        runners = {"uno-rules": ours_runner(players)}
+        runners = {"uno-rules": ours_runner(players), "integer lane": lane_runner(players)}
         if have_rlcard:
             theirs = rlcard_game(players)
             runners["RLCard game loop"] = rlcard_loop_runner(theirs)
             runners["RLCard bare round"] = rlcard_bare_runner(theirs)
         runners["hard-coded floor"] = floor_runner(players)
         results = measure(runners, args.games, args.reps)
-        mine = results["uno-rules"]["rate"]
-        for name, r in results.items():
-            ratio = paired = ""
-            if name != "uno-rules":
-                ratio, paired = f"{mine / r['rate']:.2f}", f"{r['paired']:.2f}"
-            print(f"{players:>7} {name:<18} {r['rate']:8.1f} {r['spread']:7.1%} "
-                  f"{r['turns']:6.1f} {ratio:>6} {paired:>6}")
+        # the same policy on the same ids: the same rounds, turn for turn
+        assert results["integer lane"]["turns"] == results["uno-rules"]["turns"]
+        for mine in OURS:
+            for name, r in results.items():
+                if name in OURS and name != mine:
+                    continue
+                ratio = paired = ""
+                if name != mine:
+                    ratio = f"{results[mine]['rate'] / r['rate']:.2f}"
+                    paired = f"{r[f'paired {mine}']:.2f}"
+                label = name if name != mine else f"{mine}" + \
+                    (" (objects)" if mine == "uno-rules" else " (ids)")
+                print(f"{players:>7} {label:<24} {r['rate']:8.1f} {r['spread']:7.1%} "
+                      f"{r['turns']:6.1f} {ratio:>6} {paired:>6}")
         if have_rlcard:
             floor = results["hard-coded floor"]["rate"] / results["RLCard game loop"]["rate"]
             floors.append(f"{players} players: the hard-coded floor runs at {floor:.2f}x "
                           f"RLCard's game loop")
     if have_rlcard:
-        print("ratio: uno-rules median / that engine's median (above 1: uno-rules faster); "
+        print("ratio: uno-rules median / that engine's median (above 1: uno-rules faster), "
+              "first for the object loop, then for the integer lane; "
               "paired: median of the per-rep ratios;\nspread: (max - min) / median over reps; "
               "turns: mean turns per round (RLCard: steps)")
         print("floor (bench/floor.py): classic hard-coded for speed, the same decisions and "

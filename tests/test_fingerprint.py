@@ -3,8 +3,9 @@ few hundred seeded games over ten variants of several rulebooks, hashed into one
 variant and held against ``tests/golden/fingerprint/variants.json``.
 
 A change to the engine that alters any game shows up here, however it was made (a redesign,
-a fast path, the compiled build, the integer lane). Regenerate only when play is meant to
-change: ``python tests/test_fingerprint.py --write``.
+a fast path, the compiled build, the integer lane: the object-API player and the lane
+player below must both give it). Regenerate only when play is meant to change:
+``python tests/test_fingerprint.py --write``.
 """
 
 from __future__ import annotations
@@ -72,6 +73,23 @@ def play_objects(game: Game, rng: random.Random, digest: Callable[[object], None
         game.apply(action)
 
 
+def play_lane(game: Game, rng: random.Random, digest: Callable[[object], None]) -> None:
+    """Play to the end through the integer lane: ids from ``legal_ids`` and
+    ``out_of_turn_ids``, notations from the action table, actions taken by ``step``."""
+    table = game.rulebook.action_table(game.players)
+    while not game.over:
+        ids = game.legal_ids()
+        pending = game.pending
+        assert pending is not None
+        options = [str(table[i]) for i in ids]
+        digest((pending.seat, pending.kind, options))
+        extra = game.out_of_turn_ids()
+        out_of_turn, i = choose(rng, options, [str(table[a]) for a in extra])
+        action_id = extra[i] if out_of_turn else ids[i]
+        digest(str(table[action_id]))
+        game.step(action_id)
+
+
 def fingerprint(ref: str, house: tuple[str, ...], players: int,
                 play: Callable[[Game, random.Random, Callable[[object], None]], None]
                 = play_objects) -> str:
@@ -98,6 +116,14 @@ def test_fingerprint_object_api(name: str, ref: str, house: tuple[str, ...],
     expected = json.loads(GOLDEN.read_text())
     assert fingerprint(ref, house, players) == expected[name], \
         f"{name}: play changed (python tests/test_fingerprint.py --write if it is meant to)"
+
+
+@pytest.mark.parametrize("name,ref,house,players", VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_fingerprint_integer_lane(name: str, ref: str, house: tuple[str, ...],
+                                  players: int) -> None:
+    """The same games through ``legal_ids``/``step``: the same digest as the object API."""
+    expected = json.loads(GOLDEN.read_text())
+    assert fingerprint(ref, house, players, play_lane) == expected[name]
 
 
 def test_the_golden_file_names_every_variant() -> None:

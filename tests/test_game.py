@@ -298,3 +298,90 @@ def test_view_of_a_seat_that_is_not_at_the_table_is_refused() -> None:
         with pytest.raises(ValueError, match="seats are 0 to 2"):
             game.view(seat)  # type: ignore[arg-type]
     assert game.view(2)["seat"] == 2
+
+
+# ------------------------------------------------------------------ the integer lane
+def _lane_games():
+    """Seeded games of rulebooks with every kind of decision and out-of-turn action."""
+    for name, house, players in [("classic", ("jump_in", "stacking"), 4), ("teams", (), 4),
+                                 ("ted_lasso", (), 3), ("flip", (), 3)]:
+        rulebook = uno_rules.load_rulebook(name, house=list(house))
+        for seed in range(6):
+            yield rulebook, rulebook.new_game(players, seed), random.Random(seed)
+
+
+def test_legal_ids_are_the_options_and_each_seats_actions() -> None:
+    checked = 0
+    seen: set[str] = set()
+    for rulebook, game, rng in _lane_games():
+        table = rulebook.action_table(game.players)
+        while not game.over and len(game.history) < 300:
+            decision = game.decision
+            assert decision is not None
+            assert tuple(table[i] for i in game.legal_ids()) == decision.options
+            extra = game.out_of_turn_actions()
+            assert [table[i] for i in game.out_of_turn_ids()] == extra
+            for seat in range(game.players):
+                mine = [table[i] for i in game.legal_ids(seat)]
+                own = list(decision.options) if decision.seat == seat else []
+                assert mine == own + [a for a in extra if a.seat == seat]
+            seen.add(decision.kind)
+            seen.update(a.kind for a in extra)
+            checked += 1
+            _play(game, rng, 1, "uniform")
+        if game.over:
+            assert game.legal_ids() == () == game.legal_ids(0)
+    assert checked > 1000
+    assert {"turn", "drawn", "color", "target", "catch", "uno", "jump_in"} <= seen, seen
+
+
+def test_legal_ids_of_a_seat_not_at_the_table_is_refused(classic: uno_rules.Rulebook) -> None:
+    game = classic.new_game(3, seed=1)
+    for seat in (3, -1, True, "0"):
+        with pytest.raises(ValueError, match="no seat"):
+            game.legal_ids(seat)  # type: ignore[arg-type]
+
+
+def test_step_takes_the_same_action_as_apply(classic: uno_rules.Rulebook) -> None:
+    a, b = classic.new_game(4, seed=3), classic.new_game(4, seed=3)
+    table = classic.action_table(4)
+    rng = random.Random(3)
+    while not a.over:
+        ids = a.legal_ids() + tuple(a.out_of_turn_ids())
+        pick = ids[rng.randrange(len(ids))]
+        a.step(pick)
+        b.apply(table[pick])
+        assert a.history[-1] is table[pick]  # the interned object, as apply records it
+    assert a.snapshot() == b.snapshot() and a.events == b.events
+
+
+def test_step_of_an_illegal_id_raises_and_changes_nothing() -> None:
+    for rulebook, game, rng in _lane_games():
+        size = len(rulebook.action_table(game.players))
+        for _ in range(12):
+            if game.over:
+                break
+            _play(game, rng, 5, "uniform")
+        before = json.dumps(game.snapshot(), sort_keys=True)
+        legal = set(game.legal_ids()) | set(game.out_of_turn_ids())
+        bad = [i for i in range(size) if i not in legal][::7]
+        for action_id in bad + [-1, size, 10**30, True, 1.0, "3", None]:
+            with pytest.raises(IllegalAction) as err:
+                game.step(action_id)  # type: ignore[arg-type]
+            assert "\n" not in str(err.value)
+            assert json.dumps(game.snapshot(), sort_keys=True) == before
+
+
+def test_step_refusals_say_why(classic: uno_rules.Rulebook) -> None:
+    game = classic.new_game(2, seed=1)
+    size = len(classic.action_table(2))
+    with pytest.raises(IllegalAction, match=f"action id {size}: out of range .* 0 to "
+                                            f"{size - 1}"):
+        game.step(size)
+    with pytest.raises(IllegalAction, match="action_id=True: expected an action id"):
+        game.step(True)
+    other = 1 - game.decision.seat  # type: ignore[union-attr]
+    draw = classic.action_table(2).index(Action(other, "draw"))
+    with pytest.raises(IllegalAction, match=f"action id {draw}: {other} draw: not seat "
+                                            f"{other}'s decision"):
+        game.step(draw)

@@ -136,7 +136,7 @@ def test_play_drawn_never_offers_no_drawn_card() -> None:
 
 def test_the_short_turn_path_offers_what_the_general_one_does() -> None:
     """Plain rulebooks take a shorter path to a turn's options (uno_rules.engine.tables): it must
-    offer exactly what the general path offers, in the same order, as the same objects."""
+    offer exactly what the general path offers (ids of the action table), in the same order."""
     import random
 
     from uno_rules.simulate import random_moves
@@ -158,7 +158,6 @@ def test_the_short_turn_path_offers_what_the_general_one_does() -> None:
                     general = game.pending.options(game)  # type: ignore[union-attr]
                     game.plain = True
                     assert list(fast) == list(general)
-                    assert all(a is b for a, b in zip(fast, general, strict=True))
                     checked += 1
                 random_moves(game, rng, 1, "uniform")
     assert checked > 1000

@@ -158,9 +158,16 @@ def test_random_game_invariants(setup: tuple) -> None:
                 with pytest.raises(IllegalAction):
                     game.apply(bad)
                 assert _state(game) == before
+            legal = set(game.legal_ids()) | set(game.out_of_turn_ids())
+            size = len(game.rulebook.action_table(players))
+            for bad_id in [i for i in rng.sample(range(size), 8) if i not in legal] + \
+                    [-1, size, True, "0"]:
+                with pytest.raises(IllegalAction):
+                    game.step(bad_id)  # type: ignore[arg-type]
+                assert _state(game) == before
         if step & (step - 1) == 0:  # steps 0, 1, 2, 4, 8, ...: early and late states
             _check_round_trip(game)
-        game.apply(choose(game, rng))
+        game.step(choose(game, rng))
     _check_round_trip(game)  # the final state (over, or stalled) too
     if game.over:
         _check_result(game)

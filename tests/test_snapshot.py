@@ -308,7 +308,10 @@ def _play_to_the_end(game: uno_rules.Game, seed: int) -> None:
             _check_result(game)
             return
         legal = game.legal_actions()
-        game.apply(rng.choice(legal) if rng.random() < 0.2 else choose(game, rng))
+        if rng.random() < 0.2:
+            game.apply(rng.choice(legal))
+        else:
+            game.step(choose(game, rng))
     check_step(game, full)  # still going: a stalled game, which is allowed
 
 

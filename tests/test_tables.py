@@ -1,8 +1,16 @@
-"""The tables derived from a rulebook: interned actions and matching cards."""
+"""The tables derived from a rulebook: the action table and its ids, matching cards."""
 
 from __future__ import annotations
 
+import hashlib
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
 import uno_rules
+from uno_rules.engine.errors import IllegalAction
 from uno_rules.engine.model import NO_COLOR
 from uno_rules.engine.tables import match_key, matching, seat_actions
 
@@ -32,9 +40,116 @@ def test_seat_actions_are_made_once_per_rulebook() -> None:
     rulebook = uno_rules.load_rulebook("classic")
     four = seat_actions(rulebook, 4)
     assert seat_actions(rulebook, 4) is four
-    assert [str(four[2].play[rulebook.by_name["red 5"]])] == ["2 play red 5"]
-    assert str(four[2].play_uno[rulebook.by_name["red 5"]]) == "2 play red 5 uno"
-    assert [str(a) for a in four[1].colors] == ["1 color red", "1 color yellow",
-                                                "1 color green", "1 color blue"]
+    table = four[0].table
+    assert all(s.table is table for s in four)  # one table for the game size
+    assert str(table[four[2].play[rulebook.by_name["red 5"]]]) == "2 play red 5"
+    assert str(table[four[2].play_uno[rulebook.by_name["red 5"]]]) == "2 play red 5 uno"
+    assert [str(table[i]) for i in four[1].colors] == ["1 color red", "1 color yellow",
+                                                       "1 color green", "1 color blue"]
     other = uno_rules.load_rulebook("classic", settings={"hand_size": 5})
     assert seat_actions(other, 4) is not four  # each rulebook its own
+
+
+GOLDEN_TABLES = Path(__file__).resolve().parent / "golden" / "action_tables.sha256"
+
+
+def table_digest(rulebook: uno_rules.Rulebook, players: int) -> str:
+    table = rulebook.action_table(players)
+    return hashlib.sha256("\n".join(map(str, table)).encode()).hexdigest()
+
+
+def test_action_table_ids_are_unique_and_the_layout_documented() -> None:
+    for name, players in [("classic", 2), ("classic", 7), ("flip", 3), ("teams", 4),
+                          ("no_mercy", 4)]:
+        rulebook = uno_rules.load_rulebook(name)
+        table = rulebook.action_table(players)
+        assert len(set(table)) == len(table)
+        assert rulebook.action_table(players) is table  # made once, interned
+        # docs/actions.md: per seat 2NP plays, 4 bare, C colours, 3n seats, 2N names; loser
+        names = len({f.name for f in rulebook.faces})
+        block = 2 * names * rulebook.discard_piles + 4 + len(rulebook.colors) \
+            + 3 * players + 2 * names
+        assert len(table) == players * block + players
+        first, second = rulebook.faces[0].name, rulebook.faces[1].name
+        assert [str(a) for a in table[:3]] == [f"0 play {first}", f"0 play {first} uno",
+                                                f"0 play {second}"]
+        assert str(table[block]).startswith("1 play ")
+        assert [str(a) for a in table[-players:]] == [f"loser {s}" for s in range(players)]
+
+
+def test_action_tables_are_stable() -> None:
+    """The classic 2- and 4-player tables, held against their stored digests: a change of
+    numbering breaks every stored policy (python tests/test_tables.py --write to renew)."""
+    classic = uno_rules.load_rulebook("classic")
+    stored = dict(line.split() for line in GOLDEN_TABLES.read_text().splitlines())
+    assert {f"classic-{n}p": table_digest(classic, n) for n in (2, 4)} == stored
+
+
+def test_action_table_refuses_a_player_count_the_rulebook_cannot_play() -> None:
+    classic = uno_rules.load_rulebook("classic")
+    for players in (1, 11, 0, True, "4"):
+        with pytest.raises(IllegalAction, match="players"):
+            classic.action_table(players)  # type: ignore[arg-type]
+
+
+def test_every_option_of_thousands_of_decisions_is_in_the_table() -> None:
+    """The options of seeded games under a uniform policy (catches, jump-ins, targets,
+    contests and gifts come up) are the table's own objects at their ids."""
+    from uno_rules.simulate import random_moves
+
+    seen = 0
+    for name, house, players in [("classic", ("jump_in", "stacking", "seven_zero"), 4),
+                                 ("teams", (), 4), ("ted_lasso", (), 3), ("flip", (), 3),
+                                 ("pokemon", (), 3), ("no_mercy", (), 4)]:
+        rulebook = uno_rules.load_rulebook(name, house=list(house))
+        table = rulebook.action_table(players)
+        index = {a: i for i, a in enumerate(table)}
+        for seed in range(8):
+            game = rulebook.new_game(players, seed)
+            rng = random.Random(seed)
+            while not game.over and len(game.history) < 400:
+                decision = game.decision
+                assert decision is not None
+                ids = game.legal_ids()
+                assert [index[a] for a in decision.options] == list(ids)
+                assert all(table[i] is a for i, a in zip(ids, decision.options, strict=True))
+                extra = game.out_of_turn_ids()
+                assert [table[i] for i in extra] == game.out_of_turn_actions()
+                seen += 1
+                random_moves(game, rng, 1, "uniform")
+    assert seen > 2000
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python tests/test_tables.py --write")
+    classic = uno_rules.load_rulebook("classic")
+    GOLDEN_TABLES.write_text("".join(f"classic-{n}p {table_digest(classic, n)}\n"
+                                     for n in (2, 4)))
+    print(f"wrote {GOLDEN_TABLES}")
+
+
+def test_the_biggest_table_is_built_and_played(tmp_path: Path) -> None:
+    """tests/hostile/lane/big_table.yaml (bench/hostile_cases/lane.py times it): the size the
+    layout says, every id once, 200 actions played through the lane; 21 players refused."""
+    from click.testing import CliRunner
+
+    from uno_rules.cli import cli
+
+    path = Path(__file__).resolve().parent / "hostile" / "lane" / "big_table.yaml"
+    rulebook = uno_rules.load_rulebook(path)
+    names, piles = len({f.name for f in rulebook.faces}), rulebook.discard_piles
+    assert names > 900 and piles == 8
+    table = rulebook.action_table(20)
+    block = 2 * names * piles + 4 + len(rulebook.colors) + 3 * 20 + 2 * names
+    assert len(table) == 20 * block + 20 > 290_000
+    assert len(set(table)) == len(table)
+    game, rng = rulebook.new_game(20, seed=1), random.Random(1)
+    while not game.over and len(game.history) < 200:
+        ids = game.legal_ids()
+        assert [table[i] for i in ids] == list(game.decision.options)  # type: ignore[union-attr]
+        game.step(ids[rng.randrange(len(ids))])
+    assert len(game.history) > 100
+    result = CliRunner().invoke(cli, ["simulate", str(path), "--games", "1", "--players", "21"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1] == "--players 21: big_table is for 2-20 players"

@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.actions import Action
 from .engine.errors import IllegalAction, RunawayEffect
 from .engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
+from .engine.tables import action_table
 
 MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
 
@@ -91,17 +91,20 @@ def game_seeds(seed: int, games: int) -> Iterator[int]:
         yield master.getrandbits(63)
 
 
-def _uniform(game: Game, rng: random.Random) -> Action:
-    actions = game.legal_actions()
-    return actions[rng.randrange(len(actions))]
+def _uniform(game: Game, rng: random.Random) -> int:
+    ids = game.legal_ids() + tuple(game.out_of_turn_ids())  # the order of legal_actions()
+    return ids[rng.randrange(len(ids))]
 
 
-def _play_first(game: Game, rng: random.Random) -> Action:
-    plays = [a for a in game.decision.options if a.kind == "play"]  # type: ignore[union-attr]
+def _play_first(game: Game, rng: random.Random) -> int:
+    table = action_table(game.rulebook, game.players)  # the rulebook's, made once
+    plays = [i for i in game.legal_ids() if table[i].kind == "play"]
     return plays[rng.randrange(len(plays))] if plays else _uniform(game, rng)
 
 
-POLICIES: dict[str, Callable[[Game, random.Random], Action]] = {
+# A policy returns an action id for :meth:`Game.step` (the integer lane), picking by index
+# among the options in the order of the object API's, so the same index is the same action.
+POLICIES: dict[str, Callable[[Game, random.Random], int]] = {
     "uniform": _uniform,        # every legal action equally likely (catches included)
     "play_first": _play_first,  # a random playable card when there is one, else uniform
 }
@@ -116,7 +119,7 @@ def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
     for _ in range(max_actions):
         if game.over:
             return
-        game.apply(choose(game, rng))
+        game.step(choose(game, rng))
 
 
 def _need_seed(seed: object) -> None:

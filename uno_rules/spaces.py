@@ -9,30 +9,23 @@ from typing import overload
 from .engine.actions import Action
 from .engine.game import Game
 from .engine.rulebook import Rulebook
+from .engine.tables import action_table
 
 
 class ActionSpace(Sequence[Action]):
     """Every action a game of ``rulebook`` with ``players`` seats could ever offer, numbered.
 
     ``space[i]`` is an :class:`Action`, ``space.index(action)`` its number, and
-    ``space.mask(game)`` a list of booleans, true exactly for the legal actions now.
+    ``space.mask(game)`` a list of booleans, true exactly for the legal actions now. The
+    numbers are the ids of ``rulebook.action_table(players)``.
     """
 
     def __init__(self, rulebook: Rulebook, players: int):
         self.rulebook, self.players = rulebook, players
-        names = list(dict.fromkeys(f.name for f in rulebook.faces))  # a name on two sides once
-        seats = range(players)
-        actions: list[Action] = []
-        for s in seats:
-            actions += [Action(s, "play", n, uno, pile) for n in names for uno in (False, True)
-                        for pile in range(rulebook.discard_piles)]
-            actions += [Action(s, k) for k in ("draw", "keep", "challenge", "accept")]
-            actions += [Action(s, "color", c) for c in rulebook.colors]
-            actions += [Action(s, kind, t) for kind in ("target", "catch", "uno") for t in seats]
-            actions += [Action(s, kind, n) for kind in ("give", "jump_in") for n in names]
-        actions += [Action(None, "loser", t) for t in seats]
-        self._actions = tuple(actions)
-        self._index = {a: i for i, a in enumerate(actions)}
+        # The numbering is the rulebook's action table: an action's number is its id in the
+        # integer lane (Game.legal_ids / Game.step), laid out once (docs/actions.md).
+        self._actions = action_table(rulebook, players)  # unchecked, as the space always was
+        self._index = {a: i for i, a in enumerate(self._actions)}
 
     def __len__(self) -> int:
         return len(self._actions)
@@ -57,6 +50,8 @@ class ActionSpace(Sequence[Action]):
             raise ValueError(f"a game of {game.rulebook.name} for {game.players} players in "
                              f"the action space of {self.rulebook.name} for {self.players}")
         out = [False] * len(self._actions)
-        for action in game.legal_actions():
-            out[self._index[action]] = True
+        for i in game.legal_ids():
+            out[i] = True
+        for i in game.out_of_turn_ids():
+            out[i] = True
         return out

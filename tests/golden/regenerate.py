@@ -30,7 +30,7 @@ def play(rulebook: str, house: tuple[str, ...], players: int, seed: int) -> dict
     game = rb.new_game(players, seed)
     rng = random.Random(seed)
     while not game.over:
-        game.apply(POLICIES["play_first"](game, rng))
+        game.step(POLICIES["play_first"](game, rng))
     return {"rulebook": rulebook, "house": list(house), "players": players, "seed": seed,
             "actions": [str(a) for a in game.history], "events": game.events,
             "result": [list(game.result.winners), game.result.points]}

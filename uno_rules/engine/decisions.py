@@ -1,5 +1,6 @@
-"""The decisions a round can wait for: one typed record per kind, owning its options and how
-an answer resumes the round.
+"""The decisions a round can wait for: one typed record per kind, owning its options (ids of
+the game size's :func:`~uno_rules.engine.tables.action_table`) and how an answer resumes the
+round.
 
 A record is what :attr:`State.pending` holds; :attr:`Game.decision` shows it to players as a
 public :class:`~uno_rules.engine.actions.Decision`. The records sit below the interpreter and reach
@@ -11,11 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from .actions import Action
 from .legal import Legality
 from .state import Ask, Ctx, Frame, Giving
+from .tables import offers_draw
 
 
 class Runner(Legality):
@@ -43,32 +47,32 @@ class Turn(Ask):
 
     kind: str = field(default="turn", init=False, repr=False, compare=False)
 
-    def options(self, g: Legality) -> Sequence[Action]:
+    def options(self, g: Legality) -> Sequence[int]:
         seat = self.seat
         assert seat is not None
         hand = g.hands[seat]
-        if g.plain and not g.stacked.total:  # Legality.playable and play_actions, inlined
-            cards = sorted(g.matching_top().intersection(hand))
+        if g.stacked.total:
+            return g.stack_ids(seat, g.playable(seat, hand))
+        if g.plain:  # Legality.playable with nothing to check: the matching cards held
+            playable = sorted(g.matching_top().intersection(hand))
             acts = g.acts[seat]
-            if not cards:
-                return acts.only_draw
-            if len(hand) == 2:
-                both: list[Action] = []
-                for card in cards:
-                    both += (acts.play_uno[card], acts.play[card])
-                both.append(acts.draw)
-                return both if g.rulebook.settings.draw_with_playable else both[:-1]
-            if g.rulebook.settings.draw_with_playable:
-                return (*map(acts.play.__getitem__, cards), acts.draw)
-            return tuple(map(acts.play.__getitem__, cards))
-        if g.rulebook.discard_piles > 1 and not g.stacked.total:
+            if not playable:
+                return acts.turn_none
+            # play_ids with one pile, one side, no uno_after_effects (so calls_uno on the
+            # hand size alone, looked up): a lookup per card
+            if acts.uno_by_hand[len(hand)]:
+                return (*chain.from_iterable(map(acts.both.__getitem__, playable)),
+                        *acts.turn_tail)
+            if len(playable) > 1:  # itemgetter makes the tuple at a third of map's cost
+                ids: tuple[int, ...] = itemgetter(*playable)(acts.play)
+                return ids + acts.turn_tail
+            return (acts.play[playable[0]], *acts.turn_tail)
+        if g.rulebook.discard_piles > 1:
             opts, playable = g.pile_plays(seat, hand)
         else:
             playable = g.playable(seat, hand)
-            if g.stacked.total:
-                return g.stack_options(seat, playable)
-            opts = g.play_actions(seat, playable, len(hand), g.focus)
-        if not playable or g.rulebook.settings.draw_with_playable:
+            opts = g.play_ids(seat, playable, len(hand), g.focus)
+        if offers_draw(playable, g.rulebook.settings.draw_with_playable):
             opts.append(g.acts[seat].draw)
         return opts
 
@@ -94,13 +98,13 @@ class Drawn(Ask):
     kind: str = field(default="drawn", init=False, repr=False, compare=False)
     card: int = -1
 
-    def options(self, g: Legality) -> list[Action]:
+    def options(self, g: Legality) -> list[int]:
         seat = self.seat
         assert seat is not None
         if g.rulebook.discard_piles > 1:
             opts = g.pile_plays(seat, [self.card])[0]
         else:
-            opts = g.play_actions(seat, [self.card], len(g.hands[seat]), g.focus)
+            opts = g.play_ids(seat, [self.card], len(g.hands[seat]), g.focus)
         if g.rulebook.settings.play_drawn != "must":
             opts.append(g.acts[seat].keep)
         return opts
@@ -128,7 +132,7 @@ class Color(Ask):
 
     kind: str = field(default="color", init=False, repr=False, compare=False)
 
-    def options(self, g: Legality) -> list[Action]:
+    def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
         colors = g.acts[self.seat].colors
         return [colors[c] for c in g.rulebook.side_colors[g.side]]
@@ -151,7 +155,7 @@ class Challenge(Ask):
     innocent: int = -1
     accepted: int = -1
 
-    def options(self, g: Legality) -> list[Action]:
+    def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
         acts = g.acts[self.seat]
         return [acts.challenge, acts.accept]
@@ -183,8 +187,10 @@ class Target(Ask):
     kind: str = field(default="target", init=False, repr=False, compare=False)
     seats: tuple[int, ...] = ()
 
-    def options(self, g: Legality) -> list[Action]:
-        return [Action(self.seat, "target", t) for t in self.seats]
+    def options(self, g: Legality) -> list[int]:
+        assert self.seat is not None
+        target = g.acts[self.seat].target
+        return [target[t] for t in self.seats]
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.ctx is not None
@@ -206,8 +212,9 @@ class Contest(Target):
 
     kind: str = field(default="contest", init=False, repr=False, compare=False)
 
-    def options(self, g: Legality) -> list[Action]:
-        return [Action(None, "loser", s) for s in self.seats]
+    def options(self, g: Legality) -> list[int]:
+        loser = g.acts[0].loser  # settled at the table: no seat's own
+        return [loser[s] for s in self.seats]
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.ctx is not None
@@ -222,10 +229,10 @@ class Give(Ask):
 
     kind: str = field(default="give", init=False, repr=False, compare=False)
 
-    def options(self, g: Legality) -> list[Action]:
-        faces = g.faces
-        return [Action(self.seat, "give", faces[c].name)
-                for c in g.distinct(g.hands[self.seat])]  # type: ignore[index]
+    def options(self, g: Legality) -> list[int]:
+        assert self.seat is not None
+        faces, give = g.faces, g.acts[self.seat].give
+        return [give[faces[c].id] for c in g.distinct(g.hands[self.seat])]
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None and self.ctx is not None
@@ -242,10 +249,10 @@ class ForcedPlay(Ask):
     player: int = -1            # who played the card that forces it
     otherwise: int | None = None  # the `else` program (kept for snapshots)
 
-    def options(self, g: Legality) -> list[Action]:
+    def options(self, g: Legality) -> list[int]:
         seat = self.seat
         assert seat is not None
-        return g.play_actions(seat, g.cards_of_color(seat, g.color), len(g.hands[seat]),
+        return g.play_ids(seat, g.cards_of_color(seat, g.color), len(g.hands[seat]),
                               g.focus)
 
     def answer(self, g: Runner, action: Action) -> None:

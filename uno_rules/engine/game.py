@@ -10,6 +10,7 @@ and can be snapshotted there.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
@@ -61,6 +62,8 @@ def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = N
 BUDGET = "the round's budgets: a restored game starts afresh"
 # Game's fields on top of State's (see state.STATE_FIELDS).
 GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when asked"),
+               Field("_ids", REBUILT, why="the pending decision's option ids, made when asked"),
+               Field("_table", REBUILT, why="the rulebook's action table"),
                Field("_turns", REBUILT, why="the rulebook's turn records"),
                Field("steps_left", SHARED, why=BUDGET), Field("max_steps", SHARED, why=BUDGET),
                Field("max_actions", SHARED, why=BUDGET), Field("stalled", SHARED, why=BUDGET))
@@ -98,6 +101,8 @@ class Game(Runner):
     def derive(self) -> None:
         super().derive()
         self._decision: Decision | None = None
+        self._ids: tuple[int, ...] | None = None  # the pending decision's option ids
+        self._table: tuple[Action, ...] = self.acts[0].table
         turns = self.rulebook.memo.get(("turns", self.players))
         if turns is None:  # records never change: every game of the rulebook shares them
             turns = self.rulebook.memo["turns", self.players] = tuple(
@@ -126,8 +131,13 @@ class Game(Runner):
         if decision is None:
             pending = self.pending
             if pending is not None:  # a named tuple made without its Python-level __new__
+                ids = pending.options(self)
+                # the table's objects at the ids (itemgetter: a third of map's cost here)
+                table = self._table
+                options = itemgetter(*ids)(table) if len(ids) > 1 else \
+                    (table[ids[0]],) if ids else ()
                 decision = self._decision = tuple.__new__(
-                    Decision, (pending.seat, pending.kind, tuple(pending.options(self))))
+                    Decision, (pending.seat, pending.kind, options))
         return decision
 
     def legal_actions(self) -> list[Action]:
@@ -135,6 +145,52 @@ class Game(Runner):
         if self.over:
             return []
         return list(self.decision.options) + self.out_of_turn_actions()  # type: ignore[union-attr]
+
+    def legal_ids(self, seat: object = None) -> tuple[int, ...]:
+        """The integer lane's options: ids of ``rulebook.action_table(players)``. With
+        ``seat`` None, the pending decision's options in the order of
+        ``decision.options`` (a contest's too); with a seat, what that seat may do now: the
+        decision's options if it is that seat's, then its out-of-turn actions (catches, UNO
+        calls for a partner, jump-ins) in the order of :meth:`out_of_turn_actions`. Empty
+        when the round is over."""
+        pending = self.pending
+        if pending is None:
+            return ()
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = tuple(pending.options(self))
+        if seat is None:
+            return ids
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
+        table = self._table
+        extra = tuple(i for i in self.out_of_turn_ids() if table[i].seat == seat)
+        return ids + extra if pending.seat == seat else extra
+
+    def step(self, action_id: object) -> None:
+        """Take the action numbered ``action_id`` (an int) in
+        ``rulebook.action_table(players)``: one of :meth:`legal_ids` (any seat's). Raises
+        :class:`IllegalAction` and changes nothing for an id that is not legal now, not an
+        int, or out of the table."""
+        # Typed `object`, not `int`: compiled with mypyc, an `int` parameter turns True into
+        # 1 (a bool taken as an action) and a float into a TypeError before this check.
+        ids = self._ids
+        if ids is None and self.pending is not None:
+            ids = self._ids = tuple(self.pending.options(self))
+        if ids and type(action_id) is int and action_id in ids:
+            self._take(self._table[action_id])
+            return
+        if type(action_id) is not int:
+            raise refuse_argument("action_id", action_id,
+                                  "an action id (int) of rulebook.action_table(players)")
+        table = self._table
+        if not 0 <= action_id < len(table):
+            raise IllegalAction(f"action id {action_id}: out of range (a game of "
+                                f"{self.players} players numbers 0 to {len(table) - 1})")
+        try:
+            self.apply(table[action_id])  # not an option: an out-of-turn action, or refused
+        except IllegalAction as exc:
+            raise IllegalAction(f"action id {action_id}: {exc}") from None
 
     def apply(self, action: object) -> None:
         """Take one action (an :class:`Action` or its notation). Raises
@@ -147,17 +203,7 @@ class Game(Runner):
             except ValueError:
                 pass
             else:  # one of the options the engine made: already valid, canonical and legal
-                if self.uno_open >= 0 and (action.seat != self.uno_open
-                                           or decision.kind == "turn"):
-                    self.uno_open = -1
-                pending = self.pending
-                self.pending = None
-                pending.answer(self, action)  # type: ignore[union-attr]
-                history = self.history
-                history.append(action)
-                self._decision = None
-                if len(history) >= self.max_actions and not self.over:
-                    self._stall("actions")
+                self._take(action)
                 return
         if isinstance(action, str):
             action = Action.parse(action)
@@ -195,13 +241,31 @@ class Game(Runner):
         else:
             if action not in decision.options:
                 raise IllegalAction(self._why_illegal(action, decision))
-            action = decision.options[decision.options.index(action)]
-            if self.uno_open >= 0 and (action.seat != self.uno_open or decision.kind == "turn"):
-                self.uno_open = -1
-            self._answer(action)
-        self.history.append(action)
-        self._decision = None
-        if len(self.history) >= self.max_actions and not self.over:
+            self._take(decision.options[decision.options.index(action)])
+            return
+        self._taken(action)
+
+    def _take(self, action: Action) -> None:
+        """Answer the pending decision with ``action``, one of its options (the interned
+        object): the one way :meth:`apply` and :meth:`step` take an answer."""
+        pending = self.pending  # not None: there is a decision to answer
+        if self.uno_open >= 0 and (action.seat != self.uno_open or
+                                   pending.kind == "turn"):  # type: ignore[union-attr]
+            self.uno_open = -1  # the next decision closes the chance to catch
+        self.pending = None
+        pending.answer(self, action)  # type: ignore[union-attr]
+        history = self.history  # self._taken(action), inlined: this runs every action
+        history.append(action)
+        self._decision = self._ids = None
+        if len(history) >= self.max_actions and not self.over:
+            self._stall("actions")
+
+    def _taken(self, action: Action) -> None:
+        """After any action: record it, forget the options, stop at the action budget."""
+        history = self.history
+        history.append(action)
+        self._decision = self._ids = None
+        if len(history) >= self.max_actions and not self.over:
             self._stall("actions")
 
     def view(self, seat: object) -> dict[str, Any]:
@@ -337,7 +401,7 @@ class Game(Runner):
         self.pending = None
         self.uno_open = -1
         self.stack.clear()
-        self._decision = None
+        self._decision = self._ids = None
         self.stalled = budget
 
     @property
@@ -435,12 +499,6 @@ class Game(Runner):
             self.note("challenge", seat, -1 if last is None else last.actor, False)
             self.draw_cards(seat, total + (penalty or 0))
         self.run()
-
-    def _answer(self, action: Action) -> None:
-        pending = self.pending
-        assert pending is not None
-        self.pending = None
-        pending.answer(self, action)
 
     def play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
         if pile != self.focus:

@@ -11,7 +11,7 @@ from .errors import IllegalAction, NotationError
 from .model import NO_COLOR, LegalIf
 from .notation import parse_card
 from .state import State
-from .tables import matching
+from .tables import calls_uno, matching
 
 
 class Legality(State):
@@ -21,14 +21,21 @@ class Legality(State):
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
-        not call UNO, or (in a team) calling UNO for one's partner."""
+        not call UNO, or (in a team) calling UNO for one's partner; jumping in."""
+        table = self.acts[0].table
+        return [table[i] for i in self.out_of_turn_ids()]
+
+    def out_of_turn_ids(self) -> list[int]:
+        """:meth:`out_of_turn_actions` as ids of the action table, in the same order: the
+        catches and UNO calls seat by seat, then the jump-ins seat by seat."""
         if self.over:
             return []
-        out: list[Action] = []
+        out: list[int] = []
         late = self.uno_open
+        acts = self.acts
         if late >= 0:
             mates = self.teammates(late)
-            out += [Action(s, "uno" if s in mates else "catch", late)
+            out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late]
         pending = self.pending
         if self.rulebook.settings.jump_in and pending is not None and \
@@ -36,7 +43,7 @@ class Legality(State):
             top = self.discard[-1]
             face = self.faces[top]
             if face.color != NO_COLOR:
-                out += [Action(s, "jump_in", face.name) for s in range(self.players)
+                out += [acts[s].jump_in[face.id] for s in range(self.players)
                         if s != pending.seat and self.held(s, face.id) is not None]
         return out
 
@@ -120,48 +127,48 @@ class Legality(State):
                 return False
         return True
 
-    def play_actions(self, seat: int, cards: list[int], hand_size: int,
-                     pile: int = 0) -> list[Action]:
-        """The play actions of ``cards`` onto discard pile ``pile`` (with UNO called, too,
-        on the next-to-last card). Actions are interned per rulebook: an option is the same
-        object every time."""
+    def play_ids(self, seat: int, cards: list[int], hand_size: int,
+                 pile: int = 0) -> list[int]:
+        """The ids of the plays of ``cards`` onto discard pile ``pile`` (with UNO called,
+        too, where :func:`calls_uno` allows it), looked up in the seat's table."""
         acts = self.acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
-        if hand_size != 2 and not self.rulebook.settings.uno_after_effects:
+        after = self.rulebook.settings.uno_after_effects
+        if not calls_uno(hand_size, True, after):  # no card may call UNO now
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
-                return [plain[card] for card in cards]
+                return list(map(plain.__getitem__, cards))
             return [plain[base + faces[card].id] for card in cards]
-        out: list[Action] = []
-        late = hand_size > 2
+        out: list[int] = []
         rules = self.card_rules
         for card in cards:
             face = base + faces[card].id
-            if hand_size == 2 or (late and rules[card] is not None
-                                  and rules[card].sheds):  # type: ignore[union-attr]
-                out.append(acts.play_uno[face])
-            out.append(acts.play[face])
+            rule = rules[card]
+            if calls_uno(hand_size, rule is not None and rule.sheds, after):
+                out += acts.both[face]
+            else:
+                out.append(acts.play[face])
         return out
 
-    def pile_plays(self, seat: int, cards: list[int]) -> tuple[list[Action], list[int]]:
-        """With several discard piles: the plays of ``cards`` onto every pile they may go
-        on, and the cards playable somewhere."""
+    def pile_plays(self, seat: int, cards: list[int]) -> tuple[list[int], list[int]]:
+        """With several discard piles: the plays (ids) of ``cards`` onto every pile they may
+        go on, and the cards playable somewhere."""
         focus, size = self.focus, len(self.hands[seat])
-        opts: list[Action] = []
+        opts: list[int] = []
         anywhere: set[int] = set()
         for pile in range(self.rulebook.discard_piles):
             self.focus_on(pile)
             playable = self.playable(seat, cards)
-            opts += self.play_actions(seat, playable, size, pile)
+            opts += self.play_ids(seat, playable, size, pile)
             anywhere.update(playable)
         self.focus_on(focus)
         return opts, sorted(anywhere)
 
-    def stack_options(self, seat: int, playable: list[int]) -> list[Action]:
-        """Facing a stacked draw: answer with a stacking card, draw it all, or challenge.
-        With ``stacking.any_color`` an answer need not be ``playable``: any held stacking
-        card of a value allowed answers (its own conditions, ``legal_if``, still hold)."""
+    def stack_ids(self, seat: int, playable: list[int]) -> list[int]:
+        """Facing a stacked draw (option ids): answer with a stacking card, draw it all, or
+        challenge. With ``stacking.any_color`` an answer need not be ``playable``: any held
+        stacking card of a value allowed answers (its own conditions, ``legal_if``, still hold)."""
         rb, value, mixing = self.rulebook, self.stacked.value, self.rulebook.stack_mixing
         if rb.stack_any_color:
             playable = [c for c in self.distinct(self.hands[seat]) if self._allowed(seat, c)]
@@ -172,7 +179,7 @@ class Legality(State):
             if v is not None and (v == value or (mixing and v > value)) and \
                     (rb.stack_max is None or self.stacked.total + v <= rb.stack_max):
                 answers.append(card)
-        opts = self.play_actions(seat, answers, len(self.hands[seat]), self.focus)
+        opts = self.play_ids(seat, answers, len(self.hands[seat]), self.focus)
         opts.append(self.acts[seat].draw)
         last = self.stacked.ctx
         if self.stacked.penalty is not None and last is not None and \

@@ -6,9 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .game import Game
+from .actions import Action
+from .errors import IllegalAction
+from .game import Game, check_arguments
 from .model import Face, Rules
 from .notation import parse_card
+from .tables import action_table
 
 
 @dataclass(frozen=True, repr=False)
@@ -19,6 +22,19 @@ class Rulebook(Rules):
     def face(self, name: str) -> Face:
         """The face with this notation (case-insensitive); raises NotationError."""
         return self.faces[parse_card(self, name)]
+
+    def action_table(self, players: Any) -> tuple[Action, ...]:
+        """Every action any seat of a ``players``-seat game can take, numbered: the id of an
+        action is its index (the integer lane: :meth:`Game.legal_ids`, :meth:`Game.step`).
+        Laid out seat by seat from the rulebook's own order of faces, colours and piles,
+        then the contest's ``loser`` per seat, so it is the same in every run and version of
+        the same rulebook (docs/actions.md). A player count the rulebook can't play raises
+        :class:`IllegalAction`, as :meth:`new_game` does."""
+        check_arguments(self, players, None)
+        if players not in self.player_counts():
+            raise IllegalAction(f"{self.name} is for {self.players_text()} players, "
+                                f"not {players}")
+        return action_table(self, players)
 
     def new_game(self, players: Any, seed: Any = None, *, dealer: Any = None,
                  log: Any = True, max_steps: Any = None, max_actions: Any = None) -> Game:

@@ -95,7 +95,8 @@ class Ask:
     seat: int | None
     ctx: Ctx | None = None
 
-    def options(self, g: Any) -> Sequence[Action]:
+    def options(self, g: Any) -> Sequence[int]:
+        """The options, as ids of the game size's action table (``tables.action_table``)."""
         raise NotImplementedError
 
     def answer(self, g: Any, action: Action) -> None:

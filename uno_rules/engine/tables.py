@@ -1,6 +1,6 @@
 """Tables derived from a compiled rulebook once, so that a decision costs lookups, not
-rebuilding: the actions each seat can be offered (interned: an option is the same object
-every time), and which cards match a given top card.
+rebuilding: the numbered actions of a game size (:func:`action_table`) and each seat's
+action ids in it, and which cards match a given top card.
 
 They are cached in :attr:`Rules.memo` (made on first use, shared by every game of the
 rulebook) and are not part of the rulebook's value.
@@ -11,42 +11,117 @@ from __future__ import annotations
 from .actions import Action
 from .model import NO_COLOR, Face, Rules
 
+BARE = ("draw", "keep", "challenge", "accept")
+
+
+def calls_uno(hand_size: int, sheds: bool, after_effects: bool) -> bool:
+    """Whether a play from a hand of ``hand_size`` cards is offered with UNO called too: on
+    the next-to-last card, and with ``uno_after_effects`` on any card that may leave one
+    (``sheds``: its effect may shed more). The one place this rule lives."""
+    return hand_size == 2 or (after_effects and hand_size > 2 and sheds)
+
+
+def offers_draw(playable: list[int], draw_with_playable: bool) -> bool:
+    """Whether a turn offers ``draw``: when nothing is playable, or always with
+    ``draw_with_playable``. The one place this rule lives."""
+    return not playable or draw_with_playable
+
+
+def action_names(rules: Rules) -> list[str]:
+    """The card names actions use, in face order, each once (a name on two sides once)."""
+    return list(dict.fromkeys(f.name for f in rules.faces))
+
+
+def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
+    """Every action any seat of a ``players``-seat game can take, the index its id (see
+    docs/actions.md). Made from the rulebook's own orders only (faces, colours, piles), so
+    the same rulebook gives the same table in every run and version; seat by seat, then the
+    contest's ``loser``. Per seat, ``N`` card names, ``P`` discard piles, ``C`` colours:
+    ``play`` (name x UNO not called/called x pile, ``2NP``), ``draw``, ``keep``,
+    ``challenge``, ``accept``, ``color`` (``C``), ``target``, ``catch``, ``uno`` (one per
+    seat each), ``give`` and ``jump_in`` (one per name each). The objects are interned:
+    every option the engine offers is one of them."""
+    key = ("action_table", players)
+    got: tuple[Action, ...] | None = rules.memo.get(key)
+    if got is None:
+        names, seats = action_names(rules), range(players)
+        actions: list[Action] = []
+        for s in seats:
+            actions += [Action(s, "play", n, uno, pile) for n in names for uno in (False, True)
+                        for pile in range(rules.discard_piles)]
+            actions += [Action(s, k) for k in BARE]
+            actions += [Action(s, "color", c) for c in rules.colors]
+            actions += [Action(s, kind, t) for kind in ("target", "catch", "uno") for t in seats]
+            actions += [Action(s, kind, n) for kind in ("give", "jump_in") for n in names]
+        actions += [Action(None, "loser", t) for t in seats]
+        got = rules.memo[key] = tuple(actions)
+    return got
+
 
 class SeatActions:
-    """The interned actions of one seat. ``play[pile * faces + face]`` and ``play_uno[...]``
-    are the plays of a face onto a discard pile (without and with UNO called)."""
+    """The ids of one seat's actions in :func:`action_table` (``table``). ``play[pile *
+    faces + face]`` and ``play_uno[...]`` are the plays of a face onto a discard pile
+    (without and with UNO called), ``both[...]`` the two as offered together;
+    ``give``/``jump_in`` by face; ``target``/``catch``/``uno``/``loser`` by seat; ``colors``
+    by colour. ``uno_by_hand`` (:func:`uno_by_hand`) and ``turn_none``/``turn_tail`` are
+    the short turn path's rules as tables."""
 
-    __slots__ = ("play", "play_uno", "draw", "only_draw", "keep", "challenge", "accept",
-                 "colors")
+    __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
+                 "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
+                 "loser", "uno_by_hand")
 
-    def __init__(self, rules: Rules, seat: int):
-        self.play: list[Action] = []
-        self.play_uno: list[Action] = []
-        for pile in range(rules.discard_piles):
-            for face in rules.faces:
-                plain = Action(seat, "play", face.name, False, pile)
-                called = Action(seat, "play", face.name, True, pile)
-                self.play.append(plain)
-                self.play_uno.append(called)
-        self.draw = Action(seat, "draw")
-        self.only_draw = (self.draw,)
-        self.keep = Action(seat, "keep")
-        self.challenge = Action(seat, "challenge")
-        self.accept = Action(seat, "accept")
-        self.colors = tuple(Action(seat, "color", name) for name in rules.colors)
+    def __init__(self, rules: Rules, seat: int, players: int):
+        self.table = action_table(rules, players)
+        names = action_names(rules)
+        name_at = {name: i for i, name in enumerate(names)}
+        by_face = [name_at[f.name] for f in rules.faces]
+        piles, n = rules.discard_piles, players
+        start = seat * (2 * len(names) * piles + len(BARE) + len(rules.colors) + 3 * n
+                        + 2 * len(names))
+        self.play = [start + (by_face[f.id] * 2) * piles + pile
+                     for pile in range(piles) for f in rules.faces]
+        self.play_uno = [i + piles for i in self.play]
+        self.both = [(uno, plain) for uno, plain in zip(self.play_uno, self.play, strict=True)]
+        at = start + 2 * len(names) * piles
+        self.draw, self.keep, self.challenge, self.accept = range(at, at + len(BARE))
+        # calls_uno by hand size for a card whose effect doesn't matter (the short turn path,
+        # where there is no uno_after_effects): a hand holds the whole deck at most.
+        self.uno_by_hand = uno_by_hand(rules)
+        # A turn's options after its plays, by :func:`offers_draw`: with nothing playable,
+        # and with something playable.
+        self.turn_none = (self.draw,) if offers_draw([], rules.settings.draw_with_playable) \
+            else ()
+        self.turn_tail = (self.draw,) if offers_draw([0], rules.settings.draw_with_playable) \
+            else ()
+        at += len(BARE)
+        self.colors = tuple(range(at, at + len(rules.colors)))
+        at += len(rules.colors)
+        self.target, self.catch, self.uno = (tuple(range(at + k * n, at + (k + 1) * n))
+                                             for k in range(3))
+        at += 3 * n
+        self.give = tuple(at + i for i in by_face)
+        self.jump_in = tuple(at + len(names) + i for i in by_face)
+        loser = len(self.table) - n
+        self.loser = tuple(range(loser, loser + n))
+
+
+def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
+    """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing."""
+    got: tuple[bool, ...] | None = rules.memo.get("uno_by_hand")
+    if got is None:
+        after = rules.settings.uno_after_effects
+        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, after)
+                                                for n in range(len(rules.deck) + 1))
+    return got
 
 
 def seat_actions(rules: Rules, players: int) -> tuple[SeatActions, ...]:
-    """The interned actions of every seat of a ``players``-seat game."""
+    """The action ids of every seat of a ``players``-seat game."""
     key = ("seat_actions", players)
     got: tuple[SeatActions, ...] | None = rules.memo.get(key)
     if got is None:
-        longest = rules.memo.get(("seat_actions", rules.players_max))
-        if longest is not None:  # the same objects whatever the number of players
-            got = longest[:players]
-        else:
-            got = tuple(SeatActions(rules, seat) for seat in range(players))
-        rules.memo[key] = got
+        got = rules.memo[key] = tuple(SeatActions(rules, seat, players)
+                                      for seat in range(players))
     return got
 
 
