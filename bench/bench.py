@@ -17,7 +17,13 @@ RLCard is timed twice: its game loop (``game.step``, which also builds the next 
 each time, as an RL environment does) and its bare round loop (``round.proceed_round``, no
 state). RLCard is optional: ``pip install -e '.[bench]'``.
 
-Run: ``python bench/bench.py [--games N] [--reps R] [--players 2 4] [--profile]``.
+Both builds in one run: the pure-Python engine (this source tree) and the compiled one (mypyc:
+a copy built into ``build/bench-compiled`` by ``bench/build_compiled.py``, rebuilt when the
+sources change; about a minute), each in a worker process of its own; every repetition runs
+every runner of every build in turn.
+
+Run: ``python bench/bench.py [--games N] [--reps R] [--players 2 4] [--pure-only]
+[--compiled DIR] [--profile]``.
 """
 
 from __future__ import annotations
@@ -25,18 +31,24 @@ from __future__ import annotations
 import argparse
 import copy
 import cProfile
+import hashlib
+import json
+import os
 import pstats
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import uno_rules
 
+ROOT = Path(__file__).resolve().parent.parent
 # A runner plays ``games`` whole rounds and returns the total number of turns taken.
 Runner = Callable[[int], int]
-OURS = ("uno-rules", "integer lane")  # the object loop and the integer lane, same rounds
 
 
 # ---------------------------------------------------------------------------- uno-rules
@@ -158,33 +170,115 @@ def rlcard_bare_runner(game: Any, seed: int = 0) -> Runner:
     return run
 
 
-# ------------------------------------------------------------------------------ timing
-def measure(runners: dict[str, Runner], games: int, reps: int) -> dict[str, dict[str, float]]:
-    """Interleave ``reps`` repetitions of ``games`` rounds per runner; medians of games/s."""
-    rates: dict[str, list[float]] = {name: [] for name in runners}
-    turns: dict[str, int] = dict.fromkeys(runners, 0)
-    for run in runners.values():  # warm-up, untimed
-        run(max(1, games // 10))
-    for _ in range(reps):
-        for name, run in runners.items():
+# ----------------------------------------------------------------------------- workers
+# Each build runs in a worker process of its own (a process can import only one
+# ``uno_rules``); the coordinator interleaves the repetitions of every runner of every worker,
+# one at a time, and the worker measures its own CPU time.
+FACTORIES: dict[str, Callable[[int], Runner]] = {
+    "objects": ours_runner,
+    "ids": lane_runner,
+    "RLCard game loop": lambda players: rlcard_loop_runner(rlcard_game(players)),
+    "RLCard bare round": lambda players: rlcard_bare_runner(rlcard_game(players)),
+    "hard-coded floor": floor_runner,
+}
+
+
+def worker(players: int) -> None:
+    """Answer the coordinator on stdin/stdout: ``info``; ``run NAME GAMES`` (CPU seconds and
+    turns of that many rounds of runner NAME, made on first use); ``clone``; ``quit``."""
+    runners: dict[str, Runner] = {}
+    for line in sys.stdin:
+        command, *args = line.rstrip("\n").split("\t")
+        if command == "info":
+            answer: Any = {"compiled": uno_rules.COMPILED, "file": uno_rules.__file__,
+                           "rlcard": rlcard_game(2) is not None}
+        elif command == "run":
+            name, games = args[0], int(args[1])
+            if name not in runners:
+                runners[name] = FACTORIES[name](players)
             start = time.process_time()
-            turns[name] += run(games)
-            rates[name].append(games / (time.process_time() - start))
-    out: dict[str, dict[str, float]] = {}
-    for name, series in rates.items():
-        median = statistics.median(series)
-        out[name] = {"rate": median, "spread": (max(series) - min(series)) / median,
-                     "turns": turns[name] / (games * reps)}
-        # each of our loops' rate over this one's, repetition by repetition
-        for mine in OURS:
-            if mine in rates:
-                out[name][f"paired {mine}"] = statistics.median(
-                    [a / b for a, b in zip(rates[mine], series, strict=True)])
+            turns = runners[name](games)
+            answer = [time.process_time() - start, turns]
+        elif command == "clone":
+            answer = clone_costs(players, rlcard=args[0] == "1")
+        else:
+            return
+        print(json.dumps(answer), flush=True)
+
+
+class Worker:
+    """A worker process running one build (``pythonpath`` first on its path)."""
+
+    def __init__(self, build: str, pythonpath: str, players: int):
+        self.build = build
+        env = {**os.environ, "PYTHONPATH": pythonpath, "UNO_RULES_CACHE": "off"}
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", str(players)],
+                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)
+
+    def ask(self, *words: object) -> Any:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("\t".join(map(str, words)) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"the {self.build} worker stopped (see its error above)")
+        return json.loads(line)
+
+    def ask_quit(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("quit\n")
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def measure(runners: list[tuple[Worker, str]], games: int,
+            reps: int) -> dict[tuple[str, str], dict[str, Any]]:
+    """Interleave ``reps`` repetitions of ``games`` rounds of each (worker, runner) after an
+    untimed warm-up; per runner its games/s of each repetition and turns per round."""
+    for w, name in runners:
+        w.ask("run", name, max(1, games // 10))
+    out: dict[tuple[str, str], dict[str, Any]] = {
+        (w.build, name): {"rates": [], "turns": 0} for w, name in runners}
+    for _ in range(reps):
+        for w, name in runners:
+            cpu, turns = w.ask("run", name, games)
+            row = out[w.build, name]
+            row["rates"].append(games / cpu)
+            row["turns"] += turns
+    for row in out.values():
+        row["rate"] = statistics.median(row["rates"])
+        row["spread"] = (max(row["rates"]) - min(row["rates"])) / row["rate"]
+        row["turns"] /= games * reps
     return out
 
 
-def clone_costs(players: int = 4, actions: int = 20, copies: int = 500) -> list[str]:
-    """Lines on the cost of copying a game mid-round (placeholder until ``Game.clone``)."""
+def paired(mine: list[float], theirs: list[float]) -> float:
+    """The median of the per-repetition ratios of two runners' rates."""
+    return statistics.median([a / b for a, b in zip(mine, theirs, strict=True)])
+
+
+def compiled_copy(where: Path) -> Path:
+    """A compiled copy of the engine under ``where``, built (about a minute) unless the one
+    there was built from the same sources (a digest of them kept beside it)."""
+    sources = sorted([*(ROOT / "uno_rules").rglob("*.py"), ROOT / "setup.py",
+                      *(ROOT / "_build").glob("*.py")])
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    stamp = where / "sources.sha256"
+    if not (stamp.is_file() and stamp.read_text() == digest):
+        print(f"building the compiled engine into {where} (once per source change)...",
+              flush=True)
+        from build_compiled import main as build
+
+        if build([str(where)]) != 0:
+            raise SystemExit("the compiled build failed")
+        stamp.write_text(digest)
+    return where
+
+
+def clone_costs(players: int = 4, actions: int = 20, copies: int = 500, *,
+                rlcard: bool = True) -> list[str]:
+    """Lines on the cost of copying a game mid-round (and RLCard's step_back snapshot)."""
     rulebook = uno_rules.load_rulebook("classic")
     game = rulebook.new_game(players, 1, log=False)
     rng = random.Random(1)
@@ -214,7 +308,7 @@ def clone_costs(players: int = 4, actions: int = 20, copies: int = 500) -> list[
                      f"{per_copy(lambda: copy.deepcopy(game))}")
     memo_copy = per_copy(lambda: copy.deepcopy(game, {id(rulebook): rulebook}))
     lines.append(f"       copy.deepcopy(game), rulebook shared      {memo_copy}")
-    theirs = rlcard_game(players, 1)
+    theirs = rlcard_game(players, 1) if rlcard else None
     if theirs is not None:
         theirs.init_game()
         for _ in range(actions):
@@ -245,65 +339,78 @@ def profile(games: int, players: int = 4, top: int = 25) -> None:
 
 
 # -------------------------------------------------------------------------------- main
+OURS = [("pure", "objects"), ("pure", "ids"), ("compiled", "objects"), ("compiled", "ids")]
+THEIRS = [("RLCard", "RLCard game loop"), ("RLCard", "RLCard bare round"),
+          ("floor", "hard-coded floor")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500, help="rounds per repetition")
     parser.add_argument("--reps", type=int, default=11, help="interleaved repetitions")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--pure-only", action="store_true",
+                        help="leave the compiled build out (no compiler needed)")
+    parser.add_argument("--compiled", type=Path, default=ROOT / "build" / "bench-compiled",
+                        help="where the compiled copy is kept (built when missing or stale)")
     parser.add_argument("--profile", action="store_true",
-                        help="also profile our loop at 4 players (top 25 by tottime)")
+                        help="also profile the pure object loop at 4 players (top 25)")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker is not None:
+        worker(args.worker)
+        return
 
-    have_rlcard = rlcard_game(2) is not None
-    print(f"method: CPU time (process_time), whole rounds, {args.games} rounds x "
-          f"{args.reps} interleaved reps, median games/s; play_first on decision options "
-          f"vs RLCard uniform; rulebook loaded / UnoGame built and seeded once, untimed")
-    header = (f"{'players':>7} {'engine':<24} {'games/s':>8} {'spread':>7} {'turns':>6} "
-              f"{'ratio':>6} {'paired':>6}")
-    print(header)
-    print("-" * len(header))
-    floors: list[str] = []
+    paths = {"pure": str(ROOT)}
+    if not args.pure_only:
+        paths["compiled"] = str(compiled_copy(args.compiled.resolve()))
+    print(f"method: CPU time (process_time) measured in one worker process per build, whole "
+          f"rounds, {args.games} rounds x {args.reps} interleaved reps (every runner of every "
+          f"build in turn), median games/s; play_first on the decision's options (objects) or "
+          f"ids (integer lane) vs RLCard uniform; rulebook loaded / UnoGame built and seeded "
+          f"once, untimed")
+    header = (f"{'players':>7} {'build':<9} {'loop':<18} {'games/s':>8} {'spread':>7} "
+              f"{'turns':>6} {'x game loop':>11} {'x bare round':>12}")
     for players in args.players:
-        runners = {"uno-rules": ours_runner(players), "integer lane": lane_runner(players)}
-        if have_rlcard:
-            theirs = rlcard_game(players)
-            runners["RLCard game loop"] = rlcard_loop_runner(theirs)
-            runners["RLCard bare round"] = rlcard_bare_runner(theirs)
-        runners["hard-coded floor"] = floor_runner(players)
+        workers = {build: Worker(build, path, players) for build, path in paths.items()}
+        infos = {build: w.ask("info") for build, w in workers.items()}
+        for build, info in infos.items():
+            if info["compiled"] != (build == "compiled"):
+                raise SystemExit(f"the {build} worker imported {info['file']} "
+                                 f"(COMPILED={info['compiled']})")
+        if players == args.players[0]:
+            for build, info in infos.items():
+                print(f"{build}: {info['file']}")
+            print(header)
+            print("-" * len(header))
+        have_rlcard = infos["pure"]["rlcard"]
+        runners = [(workers[b], name) for b, name in OURS if b in workers]
+        theirs = [(b, name) for b, name in THEIRS if have_rlcard or b != "RLCard"]
+        runners += [(workers["pure"], name) for _, name in theirs]
         results = measure(runners, args.games, args.reps)
-        # the same policy on the same ids: the same rounds, turn for turn
-        assert results["integer lane"]["turns"] == results["uno-rules"]["turns"]
-        for mine in OURS:
-            for name, r in results.items():
-                if name in OURS and name != mine:
-                    continue
-                ratio = paired = ""
-                if name != mine:
-                    ratio = f"{results[mine]['rate'] / r['rate']:.2f}"
-                    paired = f"{r[f'paired {mine}']:.2f}"
-                label = name if name != mine else f"{mine}" + \
-                    (" (objects)" if mine == "uno-rules" else " (ids)")
-                print(f"{players:>7} {label:<24} {r['rate']:8.1f} {r['spread']:7.1%} "
-                      f"{r['turns']:6.1f} {ratio:>6} {paired:>6}")
-        if have_rlcard:
-            floor = results["hard-coded floor"]["rate"] / results["RLCard game loop"]["rate"]
-            floors.append(f"{players} players: the hard-coded floor runs at {floor:.2f}x "
-                          f"RLCard's game loop")
-    if have_rlcard:
-        print("ratio: uno-rules median / that engine's median (above 1: uno-rules faster), "
-              "first for the object loop, then for the integer lane; "
-              "paired: median of the per-rep ratios;\nspread: (max - min) / median over reps; "
-              "turns: mean turns per round (RLCard: steps)")
-        print("floor (bench/floor.py): classic hard-coded for speed, the same decisions and "
-              "loop, no log or catches: an upper bound for any engine")
-        for line in floors:
-            print(line)
-    else:
-        print("RLCard not installed: only uno-rules measured "
-              "(install it with: pip install -e '.[bench]')")
-    print()
-    for line in clone_costs():
-        print(line)
+        ours = [(b, name) for b, name in OURS if b in workers]
+        # the same policy on the same ids: the same rounds, turn for turn, in every build
+        assert len({results[key]["turns"] for key in ours}) == 1, results
+        loop = results.get(("pure", "RLCard game loop"))
+        bare = results.get(("pure", "RLCard bare round"))
+        for build, name in ours + [("pure", name) for _, name in theirs]:
+            r = results[build, name]
+            label = build if (build, name) in ours else name.split()[0]
+            what = {"objects": "object loop", "ids": "integer lane"}.get(
+                name, " ".join(name.split()[1:]) if label != "hard-coded" else "floor")
+            x_loop = f"{paired(r['rates'], loop['rates']):.2f}" if loop else ""
+            x_bare = f"{paired(r['rates'], bare['rates']):.2f}" if bare else ""
+            print(f"{players:>7} {label:<9} {what:<18} {r['rate']:8.1f} {r['spread']:7.1%} "
+                  f"{r['turns']:6.1f} {x_loop:>11} {x_bare:>12}")
+        for build, w in workers.items():
+            if players == args.players[-1]:
+                for line in w.ask("clone", int(build == "pure" and have_rlcard)):
+                    print(f"{build:<9} {line}")
+            w.ask_quit()
+    print("x game loop / x bare round: the median over repetitions of this runner's games/s "
+          "over RLCard's in the same repetition (above 1: faster than RLCard); spread: "
+          "(max - min) / median; turns: mean per round (RLCard: steps); floor "
+          "(bench/floor.py): classic hard-coded for speed, an upper bound for any engine")
     if args.profile:
         profile(args.games)
 

@@ -39,3 +39,20 @@ def test_floor_offers_the_same_decisions_as_classic(players: int) -> None:
         assert floor.points == ours.result.points  # type: ignore[union-attr]
         compared += 1
     assert compared >= 20
+
+
+def test_bench_runs_its_workers_and_both_loops_play_the_same_rounds() -> None:
+    """bench.py's coordinator and worker protocol, pure build only (the compiled one needs a
+    compiler): both of our loops are timed and report the same turns (the same rounds)."""
+    import subprocess
+
+    bench = Path(__file__).resolve().parent.parent / "bench" / "bench.py"
+    done = subprocess.run([sys.executable, str(bench), "--pure-only", "--games", "3",
+                           "--reps", "2", "--players", "2"],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = {" ".join(line.split()[1:4]): line.split() for line in done.stdout.splitlines()
+            if line.strip().startswith("2 pure")}
+    assert set(rows) == {"pure object loop", "pure integer lane"}, done.stdout
+    assert rows["pure object loop"][6] == rows["pure integer lane"][6]  # turns per round
+    assert "pure      clone: game.clone()" in done.stdout
