@@ -606,9 +606,12 @@ def test_simulate_budget_options() -> None:
 
 def test_simulate_json_has_no_new_keys_when_nothing_stalled() -> None:
     result = runner.invoke(cli, ["simulate", "classic", "--games", "5", "--json"])
+    # The keys of before the statistics with confidence, in their order, then those (added
+    # before "timing"); no stalled_reasons, no interrupted.
     assert list(json.loads(result.output)) == [
         "rulebook", "house", "games", "players", "seed", "policy", "wins_by_seat", "turns",
-        "points", "stalled", "timing"]
+        "points", "stalled", "decided", "win_rate_by_seat", "first_player", "length",
+        "points_per_round", "cards_drawn", "challenges", "metrics", "timing"]
 
 
 @pytest.mark.parametrize("as_json", [True, False])

@@ -292,39 +292,48 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.option("--max-actions", type=click.IntRange(1), default=None, metavar="N",
               help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
+              "points, turns, actions, cards drawn, challenges, stalled reason...).")
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, policy: str, max_steps: int | None,
-             max_actions: int | None, as_json: bool) -> None:
-    """Play GAMES rounds with random legal choices and report statistics. Ctrl-C stops
-    early: the statistics of the rounds finished are printed, and the exit code is 130."""
+             max_actions: int | None, as_json: bool, csv_path: str | None) -> None:
+    """Play GAMES rounds with random legal choices and report statistics with 95%
+    intervals (docs/simulation.md). Ctrl-C stops early: the statistics of the rounds
+    finished are printed, and the exit code is 130."""
+    from .simulate import CSV_COLUMNS, csv_row, report
     from .simulate import simulate as run
 
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
-    stats = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps).to_json()
+    where = f"--csv {_shorten(str(csv_path))}"
+    try:  # opened first: a path that can't be written fails before any game is played
+        out = None if csv_path is None else open(csv_path, "w", newline="", encoding="utf-8")
+    except (OSError, ValueError) as exc:  # no such folder, not writable, a NUL byte
+        _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
+    try:
+        if out is None:
+            result = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps)
+        else:
+            import csv
+
+            with out:
+                writer = csv.writer(out)
+                writer.writerow(CSV_COLUMNS)
+                result = run(rb, games, players, seed, max_actions, policy,
+                             max_steps=max_steps,
+                             on_round=lambda r: writer.writerow(csv_row(r)))
+    except OSError as exc:  # a full disk while writing the rows
+        _fail(f"{where}: can't write it: {exc.strerror or exc}")
+    stats = result.to_json()
     interrupted = stats.get("interrupted", False)
     if as_json:
         click.echo(json.dumps(stats, indent=2))
-        sys.exit(130 if interrupted else 0)
-    t = stats["turns"]
-    done = f"{stats['games']} of {games} games (interrupted)" if interrupted else \
-        f"{games} games"
-    click.echo(f"{rb.name}: {done}, {players} players, seed {seed}")
-    click.echo(f"  wins by seat: {stats['wins_by_seat']}")
-    if "wins_by_team" in stats:
-        click.echo(f"  wins by team: {stats['wins_by_team']}")
-    click.echo(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")
-    reasons = stats.get("stalled_reasons", {})
-    click.echo(f"  stalled: {stats['stalled']}" + (" (" + ", ".join(
-        f"{n} {_STALLED[why]}" for why, n in reasons.items()) + ")" if reasons else ""))
-    click.echo(f"  {stats['timing']['games_per_second']} games/s")
+    else:
+        click.echo("\n".join(report(stats, games)))
     if interrupted:
         sys.exit(130)
-
-
-_STALLED = {"steps": "used up the effect-step budget", "actions": "used up the action budget",
-            "runaway": "ran away within one action"}
 
 
 @cli.command()

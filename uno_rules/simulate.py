@@ -6,8 +6,9 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from . import stats as st
 from .engine.errors import IllegalAction, RunawayEffect
 from .engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
@@ -36,11 +37,82 @@ class Stats:
     # action ran over its own budget: RunawayEffect).
     stalled_reasons: dict[str, int] = field(default_factory=dict)
     requested: int | None = None  # the games asked for, when Ctrl-C stopped the run early
+    # Per round played (runaways excepted, as turn_counts): actions taken, cards drawn.
+    action_counts: list[int] = field(default_factory=list)
+    drawn_counts: list[int] = field(default_factory=list)
+    # Per decided round: the first player's side won; the best loser's cards (None: none).
+    first_wins: int = 0
+    runner_up: list[int | None] = field(default_factory=list)
+    challenges: int | None = None  # None: the rulebook has no challenges
+    challenges_won: int = 0
 
     def count_stalled(self, reason: str) -> None:
         """One more game stalled, for ``reason``."""
         self.stalled += 1
         self.stalled_reasons[reason] = self.stalled_reasons.get(reason, 0) + 1
+
+    def add(self, game: Game) -> Round:
+        """Count one round played to its end or stalled; returns its record."""
+        turns, actions = game.turns, len(game.history)
+        drawn = made = won = 0
+        for event in game.log or ():
+            if event[0] == "draw":
+                drawn += len(event[3])
+            elif event[0] == "challenge":
+                made += 1
+                won += event[3] is True  # the card was played illegally: challenger wins
+        self.turn_counts.append(turns)
+        self.action_counts.append(actions)
+        self.drawn_counts.append(drawn)
+        if self.challenges is not None:
+            self.challenges += made
+            self.challenges_won += won
+        first = (game.dealer + 1) % game.players
+        result = game.result
+        if not game.over or result is None:
+            reason = game.stalled or "actions"
+            self.count_stalled(reason)
+            return Round(game.seed, (), None, turns, actions, drawn, made, won, first, None,
+                         reason)
+        winners = result.winners
+        for w in winners:
+            self.wins_by_seat[w] += 1
+        if self.wins_by_team is not None:
+            self.wins_by_team[game.team_of(winners[0])] += 1
+            self.first_wins += game.team_of(first) == game.team_of(winners[0])
+        else:
+            self.first_wins += first in winners
+        self.points.append(result.points)
+        side = {game.team_of(w) for w in winners}
+        left = [len(game.hands[s]) for s in range(game.players)
+                if game.team_of(s) not in side and s not in game.eliminated]
+        best = min(left) if left else None
+        self.runner_up.append(best)
+        return Round(game.seed, winners, result.points, turns, actions, drawn, made, won,
+                     first, best, None)
+
+    def confidence(self) -> dict[str, Any]:
+        """The statistics with 95% intervals and the designer's metrics (docs/simulation.md)."""
+        decided = len(self.points)
+        seats = [st.rate(w, decided) for w in self.wins_by_seat]
+        sides = seats
+        out: dict[str, Any] = {"decided": decided, "win_rate_by_seat": seats}
+        if self.wins_by_team is not None:
+            sides = out["win_rate_by_team"] = [st.rate(w, decided) for w in self.wins_by_team]
+        out["first_player"] = st.first_player(self.first_wins, decided, len(sides))
+        out["length"] = {"turns": st.summary(self.turn_counts, with_histogram=True),
+                         "actions": st.summary(self.action_counts, with_histogram=True)}
+        out["points_per_round"] = st.summary(self.points)
+        out["cards_drawn"] = st.summary(self.drawn_counts)
+        if self.challenges is not None:
+            out["challenges"] = st.rate(self.challenges_won, self.challenges) | {
+                "per_round": round(self.challenges / len(self.turn_counts), 4)
+                if self.turn_counts else None}
+        rates = [s["rate"] for s in sides if s["rate"] is not None]
+        out["metrics"] = {"balance": st.balance(rates),
+                          "duration": out["length"]["turns"]["mean"],
+                          "decisiveness": st.decisiveness(self.runner_up)}
+        return out
 
     def to_json(self) -> dict[str, Any]:
         turns = sorted(self.turn_counts) or [0]
@@ -70,10 +142,28 @@ class Stats:
                if self.stalled_reasons else {}),
             **({"interrupted": True, "games_requested": self.requested}
                if self.requested is not None else {}),
+            **self.confidence(),
             "timing": {"seconds": round(self.seconds, 3),
                        "games_per_second": round(self.games / self.seconds, 1)
                        if self.seconds else None},
         }
+
+
+class Round(NamedTuple):
+    """One round's record (a row of ``simulate --csv``); ``stalled`` names the budget that
+    ran out (then no winners, no points)."""
+
+    seed: int | None
+    winners: tuple[int, ...]
+    points: int | None
+    turns: int | None
+    actions: int | None
+    drawn: int | None
+    challenges: int | None
+    challenges_won: int | None
+    first: int | None
+    runner_up: int | None  # the fewest cards a losing seat held at the end
+    stalled: str | None
 
 
 def _mean(values: list[int]) -> float | int:
@@ -129,12 +219,14 @@ def _need_seed(seed: object) -> None:
 
 
 def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | None = None,
-                policy: str = "play_first", *, max_steps: int | None = None) -> Game:
+                policy: str = "play_first", *, max_steps: int | None = None,
+                log: bool = False) -> Game:
     """Play one round with random legal actions; returns the game, over (``result`` set) or
     stalled (``stalled`` names the budget that ran out: ``max_steps`` effect steps or
-    ``max_actions`` actions, default the game's; a runaway effect raises RunawayEffect)."""
+    ``max_actions`` actions, default the game's; a runaway effect raises RunawayEffect).
+    ``log``: keep the event log (``game.events``), for statistics of draws and challenges."""
     _need_seed(seed)  # None would deal at random, and can't seed the moves
-    game = rulebook.new_game(players, seed, log=False, max_steps=max_steps,
+    game = rulebook.new_game(players, seed, log=log, max_steps=max_steps,
                              max_actions=max_actions)
     random_moves(game, random.Random(seed ^ 0x5EED), game.max_actions, policy)
     return game
@@ -142,11 +234,13 @@ def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | 
 
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_actions: int | None = None, policy: str = "play_first", *,
-             max_steps: int | None = None) -> Stats:
+             max_steps: int | None = None,
+             on_round: Callable[[Round], None] | None = None) -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics. Every
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
     or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
-    the statistics are those of the rounds finished, ``requested`` set."""
+    the statistics are those of the rounds finished, ``requested`` set. ``on_round`` is
+    given each round's record as it ends (``simulate --csv`` writes them)."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     _need_seed(seed)
@@ -155,29 +249,88 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
                   house=list(rulebook.house))
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
+    if any(a.kind == "challenge" for a in action_table(rulebook, players)):
+        stats.challenges = 0
     start = time.perf_counter()
     played = 0
     try:
         for game_seed in game_seeds(seed, games):
             try:
+                # The log counts cards drawn and challenges (its cost is within the noise
+                # of a run: docs/simulation.md).
                 game = play_random(rulebook, players, game_seed, max_actions, policy,
-                                   max_steps=max_steps)
+                                   max_steps=max_steps, log=True)
             except RunawayEffect:  # its turns are unknown: counted stalled only
                 stats.count_stalled("runaway")
                 played += 1
+                if on_round is not None:
+                    on_round(Round(game_seed, (), None, None, None, None, None, None, None,
+                                   None, "runaway"))
                 continue
-            stats.turn_counts.append(game.turns)
-            if game.over and game.result is not None:
-                for w in game.result.winners:
-                    stats.wins_by_seat[w] += 1
-                if stats.wins_by_team is not None:
-                    stats.wins_by_team[game.team_of(game.result.winners[0])] += 1
-                stats.points.append(game.result.points)
-            else:
-                stats.count_stalled(game.stalled or "actions")
+            record = stats.add(game)
             played += 1
+            if on_round is not None:
+                on_round(record)
     except KeyboardInterrupt:  # the round under way is dropped; the finished ones count
         stats.requested, stats.games = games, played
-        del stats.turn_counts[played:]
+        del stats.turn_counts[played:]  # (nothing to drop: a round is counted at its end)
     stats.seconds = time.perf_counter() - start
     return stats
+
+
+CSV_COLUMNS = ("seed", "winners", "points", "turns", "actions", "cards_drawn", "challenges",
+               "challenges_won", "first_player", "runner_up_cards", "stalled")
+
+
+def csv_row(r: Round) -> list[object]:
+    """A round's record as a ``--csv`` row (winners space-separated; blank: not known)."""
+    def cell(v: object) -> object:
+        return "" if v is None else v
+    return [r.seed, " ".join(map(str, r.winners)), *map(cell, r[2:])]
+
+
+STALLED = {"steps": "used up the effect-step budget", "actions": "used up the action budget",
+           "runaway": "ran away within one action"}
+
+
+def report(stats: dict[str, Any], games: int) -> list[str]:
+    """The text report of :meth:`Stats.to_json`'s statistics, for people."""
+    t = stats["turns"]
+    done = f"{stats['games']} of {games} games (interrupted)" if "interrupted" in stats \
+        else f"{games} games"
+    lines = [f"{stats['rulebook']}: {done}, {stats['players']} players, seed {stats['seed']}",
+             f"  wins by seat: {stats['wins_by_seat']}"]
+    if "wins_by_team" in stats:
+        lines.append(f"  wins by team: {stats['wins_by_team']}")
+    lines.append(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")
+    reasons = stats.get("stalled_reasons", {})
+    lines.append(f"  stalled: {stats['stalled']}" + (" (" + ", ".join(
+        f"{n} {STALLED[why]}" for why, n in reasons.items()) + ")" if reasons else ""))
+    decided = stats["decided"]
+    lines.append(f"  win rate, 95% interval, of {decided} decided rounds:")
+    for i, r in enumerate(stats["win_rate_by_seat"]):
+        lines.append(f"    seat {i}: {st.describe_rate(r)}")
+    for i, r in enumerate(stats.get("win_rate_by_team", [])):
+        lines.append(f"    team {i}: {st.describe_rate(r)}")
+    f = stats["first_player"]
+    if f["rate"] is not None:
+        lines.append(f"  first player (left of the dealer): {st.describe_rate(f)}, fair share "
+                     f"{st.percent(f['fair'])}, advantage {100 * f['advantage']:+.1f} "
+                     f"[{100 * f['advantage_low']:+.1f}, {100 * f['advantage_high']:+.1f}] "
+                     "points")
+    length = stats["length"]
+    lines.append(f"  round length: {st.describe_summary(length['turns'], 'turns')}")
+    lines.append(f"                {st.describe_summary(length['actions'], 'actions')}")
+    lines.append(f"  points per round: {st.describe_summary(stats['points_per_round'])}")
+    lines.append(f"  cards drawn per round: {st.describe_summary(stats['cards_drawn'])}")
+    c = stats.get("challenges")
+    if c is not None:
+        won = f", won {st.describe_rate(c)}" if c["of"] else ""
+        lines.append(f"  challenges: {c['of']} made ({c['per_round']} per round){won}")
+    m = stats["metrics"]
+    lines.append(f"  balance {m['balance']}, duration {m['duration']} turns, "
+                 f"decisiveness {m['decisiveness']} (docs/simulation.md)")
+    lines.append("  turns per round:")
+    lines += ["    " + line for line in st.describe_histogram(length["turns"]["histogram"])]
+    lines.append(f"  {stats['timing']['games_per_second']} games/s")
+    return lines
