@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -773,3 +775,102 @@ def test_the_hostile_long_card_scenario_fails_on_one_short_line() -> None:
     assert result.output == (f"FAIL long card: step 1: 0 play red {'9' * 56}... (5,004 "
                              f"characters): unknown card {short} in rulebook 'classic' "
                              f"({path}:6)\n0 passed, 1 failed\n")
+
+
+def _without_timing(output: str) -> dict[str, Any]:
+    out = json.loads(output)
+    del out["timing"]
+    return dict(out)
+
+
+def test_simulate_json_statistics_with_confidence() -> None:
+    result = runner.invoke(cli, ["simulate", "classic", "--games", "40", "--players", "3",
+                                 "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert set(out["first_player"]) == {"count", "of", "rate", "low", "high", "fair",
+                                        "advantage", "advantage_low", "advantage_high"}
+    for r in out["win_rate_by_seat"]:
+        assert r["low"] <= r["rate"] <= r["high"] and r["of"] == out["decided"] == 40
+    turns = out["length"]["turns"]
+    assert turns["low"] <= turns["mean"] <= turns["high"] and turns["n"] == 40
+    assert sum(turns["histogram"]["counts"]) == 40
+    assert set(out["metrics"]) == {"balance", "duration", "decisiveness"}
+    for key in ("points_per_round", "cards_drawn"):
+        assert set(out[key]) == {"n", "mean", "low", "high", "p50", "p95", "max"}
+    again = runner.invoke(cli, ["simulate", "classic", "--games", "40", "--players", "3",
+                                "--seed", "4", "--json"])
+    assert _without_timing(again.output) == _without_timing(result.output)  # deterministic
+
+
+def test_simulate_text_report_has_intervals() -> None:
+    result = runner.invoke(cli, ["simulate", "classic", "--games", "30", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "wins by seat" in text and "turns: mean" in text  # the old lines stay
+    assert re.search(r"seat 0: \d+\.\d% ± \d+\.\d \[\d+\.\d%, \d+\.\d%\]", text), text
+    assert "first player (left of the dealer)" in text and "fair share 25.0%" in text
+    assert re.search(r"round length: [\d.]+ ± [\d.]+ turns \(p50", text), text
+    assert "balance " in text and "decisiveness " in text and "turns per round:" in text
+
+
+def test_simulate_csv_one_row_per_game(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    args = ["simulate", "classic", "--games", "25", "--players", "4", "--seed", "9",
+            "--json", "--csv", str(path)]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 25
+    assert list(rows[0]) == ["seed", "winners", "points", "turns", "actions", "cards_drawn",
+                             "challenges", "challenges_won", "first_player",
+                             "runner_up_cards", "stalled"]
+    wins = [0] * 4
+    for row in rows:
+        for w in row["winners"].split():
+            wins[int(w)] += 1
+    assert wins == out["wins_by_seat"]
+    assert max(int(r["turns"]) for r in rows) == out["turns"]["max"]
+    assert sum(int(r["points"]) for r in rows) / 25 == pytest.approx(out["points"]["mean"])
+    first = path.read_bytes()
+    assert runner.invoke(cli, args).exit_code == 0 and path.read_bytes() == first
+
+
+def test_simulate_csv_of_stalled_games(tmp_path: Path) -> None:
+    path = tmp_path / "stalled.csv"
+    result = runner.invoke(cli, ["simulate", "classic", "--games", "3", "--max-actions", "2",
+                                 "--csv", str(path)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
+    assert [(r["winners"], r["points"], r["stalled"]) for r in rows] == [("", "", "actions")] * 3
+    assert "n/a (no decided rounds)" in result.output
+
+
+@pytest.mark.parametrize(("where", "expect"), [
+    ("missing/games.csv", "can't write it: No such file or directory"),
+    ("a" * 300 + ".csv", "can't write it: File name too long"),
+])
+def test_simulate_bad_csv_path(tmp_path: Path, where: str, expect: str) -> None:
+    line = _one_line_error(["simulate", "classic", "--games", "2", "--csv",
+                            str(tmp_path / where)])
+    assert line.startswith("--csv ") and line.endswith(expect), line
+
+
+def test_simulate_csv_on_a_full_disk_or_a_folder(tmp_path: Path) -> None:
+    if Path("/dev/full").exists():
+        line = _one_line_error(["simulate", "classic", "--games", "400", "--csv", "/dev/full"])
+        assert line == "--csv /dev/full: can't write it: No space left on device"
+    line = _one_line_error(["simulate", "classic", "--games", "2", "--csv", str(tmp_path)])
+    assert "is a directory" in line
+
+
+def test_card_points_beyond_a_float_in_the_text_report(tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["simulate", _at("points_huge.yaml"), "--games", "20",
+                                 "--csv", str(tmp_path / "h.csv")])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if "points per round" in x)
+    assert re.match(r"  points per round: \d{400,} \(p50 \d+, p95 \d+, max \d{400,}\)$", line)
+    rows = list(csv.DictReader((tmp_path / "h.csv").read_text().splitlines()))
+    assert any(len(r["points"]) > 400 for r in rows)

@@ -95,3 +95,55 @@ def test_simulate_checks_its_arguments_first(args: tuple[object, ...], kwargs: d
     with pytest.raises(uno_rules.IllegalAction) as info:
         simulate(classic, *args, **kwargs)  # type: ignore[arg-type]
     assert str(info.value) == message
+
+
+def test_statistics_with_confidence_agree_with_the_counts() -> None:
+    from uno_rules.simulate import Round
+
+    rounds: list[Round] = []
+    stats = simulate(uno_rules.load_rulebook("classic"), 60, 3, seed=5,
+                     on_round=rounds.append)
+    out = stats.to_json()
+    assert len(rounds) == 60 and out["decided"] == 60 - out["stalled"]
+    assert [r["count"] for r in out["win_rate_by_seat"]] == out["wins_by_seat"]
+    assert [r.turns for r in rounds] == stats.turn_counts
+    assert sum(r.drawn or 0 for r in rounds) == sum(stats.drawn_counts) > 0
+    assert out["length"]["turns"]["max"] == out["turns"]["max"] == max(stats.turn_counts)
+    assert all(r.actions is not None and r.turns is not None and r.actions >= r.turns
+               for r in rounds)
+    assert out["first_player"]["count"] == sum(r.first in r.winners for r in rounds)
+    assert out["challenges"]["of"] == sum(r.challenges or 0 for r in rounds) > 0
+    assert out["challenges"]["count"] == sum(r.challenges_won or 0 for r in rounds)
+    assert out["metrics"]["duration"] == out["length"]["turns"]["mean"]
+    assert 0 <= out["metrics"]["balance"] <= 1 and 0 <= out["metrics"]["decisiveness"] <= 1
+
+
+def test_cards_drawn_count_every_card_that_left_the_draw_pile() -> None:
+    from uno_rules.simulate import Round, game_seeds, play_random
+
+    rulebook, checked = uno_rules.load_rulebook("classic"), 0
+    for seed in range(8):
+        rounds: list[Round] = []
+        simulate(rulebook, 1, 2, seed=seed, on_round=rounds.append)
+        game = play_random(rulebook, 2, next(game_seeds(seed, 1)), log=True)
+        assert game.log is not None and game.turns == rounds[0].turns
+        if any(e[0] == "reshuffle" for e in game.log) or \
+                sum(1 for e in game.log if e[0] == "first") != 1:
+            continue  # a first Wild Draw Four goes back into the pile: not this simple sum
+        # No reshuffle: every card that left the pile after the deal and the first card
+        # turned was drawn.
+        assert rounds[0].drawn == 108 - 2 * 7 - 1 - len(game.draw_pile)
+        checked += 1
+    assert checked >= 4
+
+
+def test_no_challenges_key_without_a_challenge_in_the_rulebook() -> None:
+    rulebook = uno_rules.load_rulebook("classic", house=["no_bluffing"])
+    assert "challenges" not in simulate(rulebook, 3, 2, seed=1).to_json()
+
+
+def test_team_rates_and_first_player_by_team() -> None:
+    out = simulate(uno_rules.load_rulebook("teams"), 20, 4, seed=2).to_json()
+    assert [r["count"] for r in out["win_rate_by_team"]] == out["wins_by_team"]
+    assert out["first_player"]["fair"] == 0.5  # two sides
+    assert out["first_player"]["count"] == out["wins_by_team"][0]  # seat 0 is in team 0

@@ -232,6 +232,17 @@ def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | 
     return game
 
 
+def _has_challenges(rulebook: Rulebook) -> bool:
+    """Whether a card may be challenged: one that may be played illegally (``bluff``) and
+    a ``challenge`` step or a stacked draw with a challenge penalty (the primitives that
+    ask for one)."""
+    rules = [r for side in (rulebook.side_rules or (rulebook.rules,)) for r in side]
+    if not any(r is not None and r.bluff for r in rules):
+        return False
+    return any(step.op == "challenge" or (step.op == "stack_draw" and step.args.get(
+        "challenge_penalty") is not None) for program in rulebook.programs for step in program)
+
+
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_actions: int | None = None, policy: str = "play_first", *,
              max_steps: int | None = None,
@@ -249,7 +260,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
                   house=list(rulebook.house))
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
-    if any(a.kind == "challenge" for a in action_table(rulebook, players)):
+    if _has_challenges(rulebook):
         stats.challenges = 0
     start = time.perf_counter()
     played = 0
@@ -298,7 +309,9 @@ def report(stats: dict[str, Any], games: int) -> list[str]:
     t = stats["turns"]
     done = f"{stats['games']} of {games} games (interrupted)" if "interrupted" in stats \
         else f"{games} games"
-    lines = [f"{stats['rulebook']}: {done}, {stats['players']} players, seed {stats['seed']}",
+    house = "".join(f" + {h}" for h in stats["house"])
+    lines = [f"{stats['rulebook']}{house}: {done}, {stats['players']} players, "
+             f"seed {stats['seed']}",
              f"  wins by seat: {stats['wins_by_seat']}"]
     if "wins_by_team" in stats:
         lines.append(f"  wins by team: {stats['wins_by_team']}")
@@ -328,8 +341,8 @@ def report(stats: dict[str, Any], games: int) -> list[str]:
         won = f", won {st.describe_rate(c)}" if c["of"] else ""
         lines.append(f"  challenges: {c['of']} made ({c['per_round']} per round){won}")
     m = stats["metrics"]
-    lines.append(f"  balance {m['balance']}, duration {m['duration']} turns, "
-                 f"decisiveness {m['decisiveness']} (docs/simulation.md)")
+    lines.append("  balance {}, duration {} turns, decisiveness {} (docs/simulation.md)".format(
+        *("n/a" if m[k] is None else m[k] for k in ("balance", "duration", "decisiveness"))))
     lines.append("  turns per round:")
     lines += ["    " + line for line in st.describe_histogram(length["turns"]["histogram"])]
     lines.append(f"  {stats['timing']['games_per_second']} games/s")

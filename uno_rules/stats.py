@@ -158,7 +158,9 @@ def describe_summary(s: dict[str, Any], unit: str = "") -> str:
         return "n/a"
     unit = f" {unit}" if unit else ""
     ci = "" if s["low"] is None else f" ± {(s['high'] - s['low']) / 2:.1f}"
-    return f"{s['mean']:.1f}{ci}{unit} (p50 {s['p50']}, p95 {s['p95']}, max {s['max']})"
+    mean = s["mean"] if isinstance(s["mean"], int) and s["low"] is None else \
+        f"{s['mean']:.1f}"  # an int beyond a float (no interval) is shown whole
+    return f"{mean}{ci}{unit} (p50 {s['p50']}, p95 {s['p95']}, max {s['max']})"
 
 
 def describe_histogram(h: dict[str, Any], width: int = 40) -> list[str]:
