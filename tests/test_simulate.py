@@ -147,3 +147,26 @@ def test_team_rates_and_first_player_by_team() -> None:
     assert [r["count"] for r in out["win_rate_by_team"]] == out["wins_by_team"]
     assert out["first_player"]["fair"] == 0.5  # two sides
     assert out["first_player"]["count"] == out["wins_by_team"][0]  # seat 0 is in team 0
+
+
+def test_ctrl_c_keeps_the_statistics_and_csv_rows_of_the_games_finished(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import uno_rules.simulate as module
+
+    real, calls = module.Stats.add, []
+
+    def interrupted_fourth(self: module.Stats, game: object) -> object:
+        calls.append(1)
+        if len(calls) == 4:
+            self.turn_counts.append(0)  # half counted when Ctrl-C comes
+            raise KeyboardInterrupt
+        return real(self, game)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module.Stats, "add", interrupted_fourth)
+    rows: list[module.Round] = []
+    stats = module.simulate(uno_rules.load_rulebook("classic"), 10, 4, seed=1,
+                            on_round=rows.append)
+    out = stats.to_json()
+    assert out["games"] == 3 and len(rows) == 3 and out["length"]["turns"]["n"] == 3
+    assert len(stats.turn_counts) == len(stats.action_counts) == 3
+    assert [r.turns for r in rows] == stats.turn_counts

@@ -284,7 +284,10 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
                 on_round(record)
     except KeyboardInterrupt:  # the round under way is dropped; the finished ones count
         stats.requested, stats.games = games, played
-        del stats.turn_counts[played:]  # (nothing to drop: a round is counted at its end)
+        # A round interrupted inside Stats.add may have left a list one longer: trim.
+        for per_round in (stats.turn_counts, stats.action_counts, stats.drawn_counts):
+            del per_round[played:]
+        del stats.runner_up[len(stats.points):]
     stats.seconds = time.perf_counter() - start
     return stats
 
