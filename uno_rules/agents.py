@@ -176,7 +176,8 @@ class Greedy:
         if total <= 0 or of_color <= 0:
             return False
         share = of_color / total
-        return 1 - (1 - share) ** obs.view["hand_sizes"][player] > 0.4
+        size: int = obs.view["hand_sizes"][player]
+        return 1 - (1 - share) ** size > 0.4
 
 
 AGENTS: dict[str, AgentClass] = {"uniform": Uniform, "play_first": PlayFirst,
@@ -245,7 +246,7 @@ def _public(rulebook: Rulebook) -> tuple[Mapping[str, CardInfo], Mapping[str, in
             name = rulebook.faces[face].name
             deck[name] = deck.get(name, 0) + 1
         memo = rulebook.memo[key] = (FrozenMap(cards), FrozenMap(deck))
-    return memo  # type: ignore[no-any-return]
+    return memo
 
 
 def seat_rng(seed: int, seat: int) -> random.Random:

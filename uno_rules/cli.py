@@ -286,6 +286,10 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               "playable card whenever they hold one, else any legal action at random "
               "(draws, catches, ...); uniform: every legal action equally likely, drawing "
               "too while holding playable cards (rounds last far longer).")
+@click.option("--agents", default=None, metavar="NAMES",
+              help="Who plays instead of --policy: one agent for every seat, or one per "
+              "seat, comma-separated: uniform, play_first, greedy, or MODULE:CLASS (your "
+              "own, importable from here; docs/agents.md).")
 @click.option("--max-steps", type=click.IntRange(1), default=None, metavar="N",
               help=f"Each round's budget of effect steps (default {GAME_STEPS}); a round "
               "that uses it up is stalled.")
@@ -293,8 +297,8 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
-             players: int, seed: int, policy: str, max_steps: int | None,
-             max_actions: int | None, as_json: bool) -> None:
+             players: int, seed: int, policy: str, agents: str | None,
+             max_steps: int | None, max_actions: int | None, as_json: bool) -> None:
     """Play GAMES rounds with random legal choices and report statistics. Ctrl-C stops
     early: the statistics of the rounds finished are printed, and the exit code is 130."""
     from .simulate import simulate as run
@@ -302,7 +306,14 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
-    stats = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps).to_json()
+    from .agents import AgentError, parse_agents
+
+    try:
+        seated = None if agents is None else parse_agents(agents, players)
+        stats = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
+                    agents=seated).to_json()
+    except AgentError as exc:  # a user's agent: one line, whatever its message held
+        _fail(_shorten(" ".join(str(exc).split())))
     interrupted = stats.get("interrupted", False)
     if as_json:
         click.echo(json.dumps(stats, indent=2))
@@ -311,6 +322,8 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     done = f"{stats['games']} of {games} games (interrupted)" if interrupted else \
         f"{games} games"
     click.echo(f"{rb.name}: {done}, {players} players, seed {seed}")
+    if "agents" in stats:
+        click.echo(f"  agents by seat: {', '.join(stats['agents'])}")
     click.echo(f"  wins by seat: {stats['wins_by_seat']}")
     if "wins_by_team" in stats:
         click.echo(f"  wins by team: {stats['wins_by_team']}")

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engine.errors import IllegalAction, RunawayEffect
 from .engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
 from .engine.tables import action_table
+
+if TYPE_CHECKING:
+    from .agents import AgentClass
 
 MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
 
@@ -29,13 +32,14 @@ class Stats:
     points: list[int] = field(default_factory=list)
     stalled: int = 0
     seconds: float = 0.0
-    policy: str = "play_first"
+    policy: str | None = "play_first"  # None when agents played
     house: list[str] = field(default_factory=list)
     wins_by_team: list[int] | None = None
     # Why games stalled: "steps" / "actions" (the round's budget ran out), "runaway" (one
     # action ran over its own budget: RunawayEffect).
     stalled_reasons: dict[str, int] = field(default_factory=dict)
     requested: int | None = None  # the games asked for, when Ctrl-C stopped the run early
+    agents: list[str] | None = None  # the agent of each seat, when agents played
 
     def count_stalled(self, reason: str) -> None:
         """One more game stalled, for ``reason``."""
@@ -55,6 +59,8 @@ class Stats:
             "players": self.players,
             "seed": self.seed,
             "policy": self.policy,
+            # Only with agents, so that a run with a policy prints what it always has.
+            **({"agents": self.agents} if self.agents is not None else {}),
             "wins_by_seat": self.wins_by_seat,
         }
         if self.wins_by_team is not None:
@@ -142,17 +148,34 @@ def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | 
 
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_actions: int | None = None, policy: str = "play_first", *,
-             max_steps: int | None = None) -> Stats:
+             max_steps: int | None = None,
+             agents: Sequence[tuple[str, AgentClass]] | None = None) -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics. Every
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
     or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
-    the statistics are those of the rounds finished, ``requested`` set."""
+    the statistics are those of the rounds finished, ``requested`` set. With ``agents``
+    (name and class per seat, :func:`uno_rules.agents.parse_agents`) they play instead of
+    ``policy``: see :func:`uno_rules.agents.play_agents`."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     _need_seed(seed)
     check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
+    if agents is not None:
+        from .agents import play_agents
+
+        if len(agents) != players:
+            raise ValueError(f"{len(agents)} agents for {players} players")
+        stats.policy, stats.agents = None, [name for name, _ in agents]
+
+    def play(game_seed: int) -> Game:
+        if agents is None:
+            return play_random(rulebook, players, game_seed, max_actions, policy,
+                               max_steps=max_steps)
+        return play_agents(rulebook, players, game_seed, agents, max_actions,
+                           max_steps=max_steps)
+
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
     start = time.perf_counter()
@@ -160,8 +183,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     try:
         for game_seed in game_seeds(seed, games):
             try:
-                game = play_random(rulebook, players, game_seed, max_actions, policy,
-                                   max_steps=max_steps)
+                game = play(game_seed)
             except RunawayEffect:  # its turns are unknown: counted stalled only
                 stats.count_stalled("runaway")
                 played += 1
