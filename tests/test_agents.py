@@ -294,7 +294,7 @@ def test_parse_agents() -> None:
                                                                      AGENTS["uniform"]]
     with pytest.raises(AgentError, match=r"^--agents: 3 names for 4 players"):
         parse_agents("greedy,uniform,uniform", 4)
-    with pytest.raises(AgentError, match="an empty name"):
+    with pytest.raises(AgentError, match=r"^--agents: name 2 of 3 is empty"):
         parse_agents("greedy,,uniform", 3)
     with pytest.raises(AgentError, match=r"^unknown agent 'clever': one of uniform, "):
         parse_agents("clever", 2)
@@ -354,3 +354,31 @@ def test_own_agent_from_the_current_directory(monkeypatch: pytest.MonkeyPatch) -
     out = json.loads(result.output)
     assert out["agents"] == ["my_agent:LowFirst", "greedy"] and sum(out["wins_by_seat"]) == 20
     assert load_agent("my_agent:LowFirst").__name__ == "LowFirst"
+
+
+def test_the_example_and_the_doc_agent_run(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/my_agent.py runs as shown, and docs/agents.md's agent is the example's."""
+    import re
+    import runpy
+
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    runpy.run_path(str(HERE.parent / "examples" / "my_agent.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert re.search(r"Result\(winners=\(\d,\), points=\d+\)", out)
+    assert "['my_agent:LowFirst', 'greedy']" in out
+    [block] = re.findall(r"```python\n(.*?)```", (HERE.parent / "docs" / "agents.md")
+                         .read_text(), re.S)
+    scope: dict[str, Any] = {}
+    exec(compile(block, "docs/agents.md", "exec"), scope)  # noqa: S102 - our own docs
+    seats = [("doc", scope["LowFirst"]), ("greedy", AGENTS["greedy"])]
+    assert play_agents(CLASSIC, 2, 3, seats).result is not None
+
+
+def test_hostile_agents_arguments_fail_in_one_short_line() -> None:
+    """bench/hostile_cases/agents.py's long --agents values: one line, the value cut."""
+    for agents, start in [("greedy," * 15_000, "--agents: name 15001 of 15001 is empty"),
+                          ("g" * 100_000, "unknown agent 'ggg")]:
+        result = runner.invoke(cli, ["simulate", "classic", "--agents", agents])
+        assert result.exit_code == 1 and result.output.startswith(start), result.output[:300]
+        assert result.output.count("\n") == 1 and len(result.output) < 400

@@ -216,8 +216,9 @@ def load_agent(name: str) -> AgentClass:
 def parse_agents(text: str, players: int) -> list[tuple[str, AgentClass]]:
     """``--agents``: one name for every seat, or one per seat, comma-separated."""
     names = [n.strip() for n in text.split(",")]
-    if any(not n for n in names):
-        raise AgentError(f"--agents {text!r}: an empty name")
+    empty = next((k for k, n in enumerate(names) if not n), None)
+    if empty is not None:
+        raise AgentError(f"--agents: name {empty + 1} of {len(names)} is empty")
     if len(names) == 1:
         names *= players
     elif len(names) != players:
