@@ -325,6 +325,7 @@ def in_hostile(monkeypatch: pytest.MonkeyPatch) -> None:
     ("cheats:Passes", "agent 'cheats:Passes' at seat 0 chose None: not one of its options"),
     ("cheats:Raises", "agent 'cheats:Raises' at seat 0 failed: ValueError: no idea what to "
                       "do"),
+    ("cheats:Exits", "agent 'cheats:Exits' at seat 0 failed: SystemExit: 0"),
     ("cheats:NoArgs", "agent 'cheats:NoArgs' at seat 0: can't be made: TypeError:"),
     (":A", "agent ':A': expected MODULE:CLASS"),
 ])
@@ -382,3 +383,22 @@ def test_hostile_agents_arguments_fail_in_one_short_line() -> None:
         result = runner.invoke(cli, ["simulate", "classic", "--agents", agents])
         assert result.exit_code == 1 and result.output.startswith(start), result.output[:300]
         assert result.output.count("\n") == 1 and len(result.output) < 400
+
+
+def test_each_seat_has_its_own_rng_and_a_round_replays() -> None:
+    made: list[Recorder] = []
+
+    def make(seat: int, rng: random.Random) -> Recorder:
+        made.append(Recorder(seat, rng))
+        return made[-1]
+
+    seats = [("uniform", AGENTS["uniform"])] * 3 + [("recorder", make)]
+    play_agents(CLASSIC, 4, 11, [("recorder", make)] * 4, max_actions=1)
+    rngs = [a.rng for a in made]
+    assert len({id(r) for r in rngs}) == 4
+    assert len({r.random() for r in rngs}) == 4  # seeded apart
+    first = play_agents(CLASSIC, 4, 11, seats)
+    again = play_agents(CLASSIC, 4, 11, seats)
+    assert first.history == again.history and first.result == again.result
+    other = play_agents(CLASSIC, 4, 12, seats)
+    assert other.history != first.history

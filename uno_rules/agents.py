@@ -273,7 +273,7 @@ def play_agents(rulebook: Rulebook, players: int, seed: int,
     for seat, (name, cls) in enumerate(agents):
         try:
             made.append(cls(seat, seat_rng(seed, seat)))
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
             raise AgentError(f"agent {name!r} at seat {seat}: can't be made: "
                              f"{type(exc).__name__}: {exc}") from None
     table_rng = random.Random(seed ^ 0x5EED)
@@ -291,7 +291,7 @@ def play_agents(rulebook: Rulebook, players: int, seed: int,
         name = agents[seat][0]
         try:
             choice = made[seat].choose(obs)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
             raise AgentError(f"agent {name!r} at seat {seat} failed: {type(exc).__name__}: "
                              f"{exc}") from None
         if (choice is None and kind is None) or (type(choice) is int and choice in ids):
