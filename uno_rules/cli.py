@@ -286,6 +286,10 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               "playable card whenever they hold one, else any legal action at random "
               "(draws, catches, ...); uniform: every legal action equally likely, drawing "
               "too while holding playable cards (rounds last far longer).")
+@click.option("--agents", default=None, metavar="NAMES",
+              help="Who plays instead of --policy: one agent for every seat, or one per "
+              "seat, comma-separated: uniform, play_first, greedy, or MODULE:CLASS (your "
+              "own, importable from here; docs/agents.md).")
 @click.option("--max-steps", type=click.IntRange(1), default=None, metavar="N",
               help=f"Each round's budget of effect steps (default {GAME_STEPS}); a round "
               "that uses it up is stalled.")
@@ -296,11 +300,13 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
               "points, turns, actions, cards drawn, challenges, stalled reason...).")
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
-             players: int, seed: int, policy: str, max_steps: int | None,
-             max_actions: int | None, as_json: bool, csv_path: str | None) -> None:
+             players: int, seed: int, policy: str, agents: str | None,
+             max_steps: int | None, max_actions: int | None, as_json: bool,
+             csv_path: str | None) -> None:
     """Play GAMES rounds with random legal choices and report statistics with 95%
     intervals (docs/simulation.md). Ctrl-C stops early: the statistics of the rounds
     finished are printed, and the exit code is 130."""
+    from .agents import AgentError, parse_agents
     from .simulate import CSV_COLUMNS, csv_row, report
     from .simulate import simulate as run
 
@@ -313,8 +319,10 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     except (OSError, ValueError) as exc:  # no such folder, not writable, a NUL byte
         _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
     try:
+        seated = None if agents is None else parse_agents(agents, players)
         if out is None:
-            result = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps)
+            result = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
+                         agents=seated)
         else:
             import csv
 
@@ -322,8 +330,10 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
                 writer = csv.writer(out)
                 writer.writerow(CSV_COLUMNS)
                 result = run(rb, games, players, seed, max_actions, policy,
-                             max_steps=max_steps,
+                             max_steps=max_steps, agents=seated,
                              on_round=lambda r: writer.writerow(csv_row(r)))
+    except AgentError as exc:  # a user's agent: one line, whatever its message held
+        _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
         _fail(f"{where}: can't write it: {exc.strerror or exc}")
     stats = result.to_json()

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import stats as st
 from .engine.errors import IllegalAction, RunawayEffect
 from .engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
 from .engine.tables import action_table
+
+if TYPE_CHECKING:
+    from .agents import AgentClass
 
 MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
 
@@ -30,7 +33,7 @@ class Stats:
     points: list[int] = field(default_factory=list)
     stalled: int = 0
     seconds: float = 0.0
-    policy: str = "play_first"
+    policy: str | None = "play_first"  # None when agents played
     house: list[str] = field(default_factory=list)
     wins_by_team: list[int] | None = None
     # Why games stalled: "steps" / "actions" (the round's budget ran out), "runaway" (one
@@ -45,6 +48,7 @@ class Stats:
     runner_up: list[int | None] = field(default_factory=list)
     challenges: int | None = None  # None: the rulebook has no challenges
     challenges_won: int = 0
+    agents: list[str] | None = None  # the agent of each seat, when agents played
 
     def count_stalled(self, reason: str) -> None:
         """One more game stalled, for ``reason``."""
@@ -127,6 +131,8 @@ class Stats:
             "players": self.players,
             "seed": self.seed,
             "policy": self.policy,
+            # Only with agents, so that a run with a policy prints what it always has.
+            **({"agents": self.agents} if self.agents is not None else {}),
             "wins_by_seat": self.wins_by_seat,
         }
         if self.wins_by_team is not None:
@@ -246,18 +252,37 @@ def _has_challenges(rulebook: Rulebook) -> bool:
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_actions: int | None = None, policy: str = "play_first", *,
              max_steps: int | None = None,
+             agents: Sequence[tuple[str, AgentClass]] | None = None,
              on_round: Callable[[Round], None] | None = None) -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics. Every
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
     or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
-    the statistics are those of the rounds finished, ``requested`` set. ``on_round`` is
-    given each round's record as it ends (``simulate --csv`` writes them)."""
+    the statistics are those of the rounds finished, ``requested`` set. With ``agents``
+    (name and class per seat, :func:`uno_rules.agents.parse_agents`) they play instead of
+    ``policy``: see :func:`uno_rules.agents.play_agents`. ``on_round`` is given each
+    round's record as it ends (``simulate --csv`` writes them)."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     _need_seed(seed)
     check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
+    if agents is not None:
+        from .agents import play_agents
+
+        if len(agents) != players:
+            raise ValueError(f"{len(agents)} agents for {players} players")
+        stats.policy, stats.agents = None, [name for name, _ in agents]
+
+    def play(game_seed: int) -> Game:
+        if agents is None:
+            # The log counts cards drawn and challenges (its cost is within the noise of
+            # a run: docs/simulation.md).
+            return play_random(rulebook, players, game_seed, max_actions, policy,
+                               max_steps=max_steps, log=True)
+        return play_agents(rulebook, players, game_seed, agents, max_actions,
+                           max_steps=max_steps)
+
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
     if _has_challenges(rulebook):
@@ -267,10 +292,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     try:
         for game_seed in game_seeds(seed, games):
             try:
-                # The log counts cards drawn and challenges (its cost is within the noise
-                # of a run: docs/simulation.md).
-                game = play_random(rulebook, players, game_seed, max_actions, policy,
-                                   max_steps=max_steps, log=True)
+                game = play(game_seed)
             except RunawayEffect:  # its turns are unknown: counted stalled only
                 stats.count_stalled("runaway")
                 played += 1
@@ -314,8 +336,10 @@ def report(stats: dict[str, Any], games: int) -> list[str]:
         else f"{games} games"
     house = "".join(f" + {h}" for h in stats["house"])
     lines = [f"{stats['rulebook']}{house}: {done}, {stats['players']} players, "
-             f"seed {stats['seed']}",
-             f"  wins by seat: {stats['wins_by_seat']}"]
+             f"seed {stats['seed']}"]
+    if "agents" in stats:
+        lines.append(f"  agents by seat: {', '.join(stats['agents'])}")
+    lines.append(f"  wins by seat: {stats['wins_by_seat']}")
     if "wins_by_team" in stats:
         lines.append(f"  wins by team: {stats['wins_by_team']}")
     lines.append(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")

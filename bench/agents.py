@@ -1,0 +1,57 @@
+"""How well the built-in greedy agent plays: its win rate, with a 95% Wilson interval,
+against uniform and play_first opponents at 2 and 4 players, greedy's seat moving round by
+round (tests/test_agents.py checks the same with fewer rounds). Results: bench/README.md.
+
+    python bench/agents.py [--games N] [--rulebook classic] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import uno_rules
+from uno_rules.agents import AGENTS, play_agents
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``wins`` out of ``n``."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--rulebook", default="classic")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rulebook = uno_rules.load_rulebook(args.rulebook)
+    print(f"{args.rulebook}, {args.games} rounds each, seeds {args.seed}..., greedy's seat "
+          f"rotating")
+    print(f"{'players':>7} {'opponents':<10} {'wins':>6} {'rate':>6}  95% Wilson    "
+          f"{'fair':>5} {'stalled':>7} {'s':>6}")
+    for players in (2, 4):
+        for opponent in ("uniform", "play_first"):
+            start = time.process_time()
+            wins = stalled = 0
+            for g in range(args.games):
+                seat = g % players
+                seats = [(opponent, AGENTS[opponent])] * players
+                seats[seat] = ("greedy", AGENTS["greedy"])
+                game = play_agents(rulebook, players, args.seed + g, seats)
+                if game.result is None:
+                    stalled += 1
+                else:
+                    wins += seat in game.result.winners
+            low, high = wilson(wins, args.games)
+            print(f"{players:>7} {opponent:<10} {wins:>6} {wins / args.games:>6.3f}  "
+                  f"{low:.3f}-{high:.3f}  {1 / players:>5.2f} {stalled:>7} "
+                  f"{time.process_time() - start:>6.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,406 @@
+"""Agents (uno_rules/agents.py): what an agent is shown, the built-ins, --agents."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import json
+import math
+import random
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import uno_rules
+from uno_rules.agents import (
+    AGENTS,
+    Agent,
+    AgentError,
+    Greedy,
+    Observation,
+    load_agent,
+    parse_agents,
+    play_agents,
+)
+from uno_rules.cli import cli
+from uno_rules.engine.game import Game
+from uno_rules.simulate import simulate
+
+HERE = Path(__file__).resolve().parent
+HOSTILE = HERE / "hostile" / "agents"
+CLASSIC = uno_rules.load_rulebook("classic")
+runner = CliRunner()
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_wilson_matches_a_known_interval() -> None:
+    low, high = wilson(81, 263)  # Wilson's interval of 81/263: 0.2553 to 0.3662
+    assert round(low, 4) == 0.2553 and round(high, 4) == 0.3662
+
+
+# ------------------------------------------------------------------ what an agent sees
+class Recorder:
+    """Keeps every observation it is given, and plays the first option."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat, self.rng = seat, rng
+        self.seen: list[Observation] = []
+
+    def choose(self, obs: Observation) -> int | None:
+        self.seen.append(obs)
+        return obs.ids[0]
+
+
+def _reachable(roots: list[Any]) -> list[Any]:
+    """Every object reachable from ``roots`` through attributes and ``gc.get_referents``
+    (what an attribute walk or a gc trick on them can reach), not entering modules, classes,
+    functions or code: those are shared program text, not data the agent was given."""
+    seen: dict[int, Any] = {}
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (types.ModuleType, type, types.FunctionType,
+                                               types.CodeType, types.BuiltinFunctionType)):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def test_what_an_agent_is_given_holds_no_game_and_no_other_hand() -> None:
+    """Everything reachable from the observations and from the agent itself (its RNG
+    included) holds no Game and none of the game's hand lists; the only hand in it, as
+    card names, is the agent's own."""
+    made: list[Recorder] = []
+
+    def make(seat: int, rng: random.Random) -> Recorder:
+        made.append(Recorder(seat, rng))
+        return made[-1]
+
+    game_box: list[Game] = []
+    original = CLASSIC.new_game
+
+    def spy(*args: Any, **kwargs: Any) -> Game:
+        game_box.append(original(*args, **kwargs))
+        return game_box[-1]
+
+    object.__setattr__(CLASSIC, "new_game", spy)  # to hold the game the loop plays
+    try:
+        play_agents(CLASSIC, 4, 3, [("recorder", make)] * 4, max_actions=40)
+    finally:
+        object.__delattr__(CLASSIC, "new_game")
+    [game] = game_box
+    agent = made[0]
+    assert agent.seen, "seat 0 was never asked"
+    reached = _reachable([agent])
+    assert not any(isinstance(o, Game) for o in reached)
+    hands = {id(h) for h in game.hands} | {id(game.draw_pile), id(game.history)}
+    assert not hands & {id(o) for o in reached}
+    # As names: the card lists it was given are its own hand (and the table, the deck and
+    # the card list, which every seat knows); no other seat's hand, as a sorted list.
+    others = [sorted(game.faces[c].name for c in game.hands[s]) for s in (1, 2, 3)]
+    lists = [o for o in reached if isinstance(o, list) and o and
+             all(isinstance(x, str) for x in o)]
+    for other in others:
+        assert other not in lists
+    for obs in agent.seen:
+        assert set(obs.view) >= {"hand", "hand_sizes"} and obs.seat == 0
+
+
+def test_an_observation_is_frozen_and_a_copy() -> None:
+    """Writing to an observation fails; changing its view's lists changes no game."""
+    game = CLASSIC.new_game(2, 5, log=False)
+    before = game.snapshot()
+
+    class Vandal(Recorder):
+        def choose(self, obs: Observation) -> int | None:
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                obs.seat = 1  # type: ignore[misc]
+            obs.view["hand"].clear()
+            obs.view["hand_sizes"][1] = 0
+            with pytest.raises(TypeError):
+                obs.cards["red 5"] = obs.cards["red 6"]  # type: ignore[index]
+            return super().choose(obs)
+
+    play_agents(CLASSIC, 2, 5, [("vandal", Vandal)] * 2, max_actions=1)
+    assert game.snapshot() == before  # the same deal, untouched by the vandal
+    assert CLASSIC.new_game(2, 5, log=False).snapshot() == before
+
+
+def test_the_limit_in_process_code_can_find_the_game_by_gc() -> None:
+    """What is NOT guaranteed (docs/agents.md says so): an agent runs in our process, and
+    gc.get_objects() or the call stack reaches the game. The protocol hands it none; it is
+    not a sandbox."""
+    found: list[bool] = []
+
+    class Snoop(Recorder):
+        def choose(self, obs: Observation) -> int | None:
+            found.append(any(isinstance(o, Game) for o in gc.get_objects()))
+            return super().choose(obs)
+
+    play_agents(CLASSIC, 2, 1, [("snoop", Snoop)] * 2, max_actions=1)
+    assert found == [True]
+
+
+def test_events_are_the_public_actions_since_the_last_observation() -> None:
+    made: list[Recorder] = []
+
+    def make(seat: int, rng: random.Random) -> Recorder:
+        made.append(Recorder(seat, rng))
+        return made[-1]
+
+    game = play_agents(CLASSIC, 2, 9, [("recorder", make)] * 2, max_actions=30)
+    for agent in made:
+        seen = [a for obs in agent.seen for a in obs.events]
+        upto = len(seen)
+        assert seen == game.history[:upto]  # in order, none twice, none missed
+        assert all(obs.kind is not None or obs.optional for obs in agent.seen)
+
+
+# ------------------------------------------------------------------ the built-ins
+def _greedy_share(rulebook: uno_rules.Rulebook, players: int, opponent: str,
+                  games: int) -> tuple[int, int]:
+    """Greedy's wins in ``games`` rounds against ``opponent`` at every other seat, its seat
+    moving round by round (so no seat's advantage counts for or against it)."""
+    wins = 0
+    for g in range(games):
+        seat = g % players
+        seats = [(opponent, AGENTS[opponent])] * players
+        seats[seat] = ("greedy", AGENTS["greedy"])
+        game = play_agents(rulebook, players, 1000 + g, seats)
+        assert game.result is not None, "a round stalled"
+        wins += seat in game.result.winners
+    return wins, games
+
+
+@pytest.mark.parametrize("players,opponent,games", [
+    (2, "uniform", 60), (4, "uniform", 60), (2, "play_first", 150), (4, "play_first", 200)])
+def test_greedy_beats_the_random_players(players: int, opponent: str, games: int) -> None:
+    """The 95% Wilson interval of greedy's win rate lies above the fair share 1/players
+    (fixed seeds: this is a check that the heuristics help, not a benchmark)."""
+    wins, n = _greedy_share(CLASSIC, players, opponent, games)
+    low, _ = wilson(wins, n)
+    assert low > 1 / players, (wins, n, low)
+
+
+def _obs(hand: list[str], options: list[str], kind: str | None = "turn",
+         events: tuple[str, ...] = (), color: str = "red",
+         sizes: tuple[int, ...] = (3, 7)) -> Observation:
+    table = CLASSIC.action_table(2)
+    actions = tuple(uno_rules.Action.parse(o) for o in options)
+    from uno_rules.agents import _public
+
+    cards, deck = _public(CLASSIC)
+    view = {"seat": 0, "hand": sorted(hand), "hand_sizes": list(sizes), "color": color}
+    return Observation(0, 2, view, kind, kind is None, tuple(table.index(a) for a in actions),
+                       actions, tuple(uno_rules.Action.parse(e) for e in events), cards,
+                       CLASSIC.colors, deck, table)
+
+
+def _choice(agent: Greedy, obs: Observation) -> str:
+    choice = agent.choose(obs)
+    return "pass" if choice is None else str(obs.table[choice])
+
+
+def test_greedy_sheds_points_keeps_wilds_calls_uno_and_names_its_colour() -> None:
+    g = Greedy(0, random.Random(0))
+    hand = ["red 2", "red skip", "wild", "blue 3"]
+    assert _choice(g, _obs(hand, ["0 play red 2", "0 play red skip", "0 play wild",
+                                  "0 draw"])) == "0 play red skip"
+    assert _choice(g, _obs(["wild", "green 4"], ["0 play wild", "0 play wild uno",
+                                                 "0 draw"])) == "0 play wild uno"
+    assert _choice(g, _obs(["red 2", "red 9", "blue 3"], ["0 play red 9", "0 play red 9 uno",
+                                                          "0 play red 2"])) \
+        == "0 play red 9 uno"
+    colors = ["0 color red", "0 color yellow", "0 color green", "0 color blue"]
+    assert _choice(g, _obs(["blue 1", "blue 7", "red 3"], colors, kind="color")) \
+        == "0 color blue"
+    assert _choice(g, _obs(["blue 1"], ["0 catch 1"], kind=None)) == "0 catch 1"
+
+
+def test_greedy_challenges_when_the_player_likely_held_the_colour() -> None:
+    """Seat 1 played a wild draw four on red: with 7 cards left it very likely held a red
+    one (challenge); with 1 card left, unlikely (accept)."""
+    events = ("1 play red 5", "1 play wild_draw_four", "1 color blue")
+    options = ["0 challenge", "0 accept"]
+    g = Greedy(0, random.Random(0))
+    assert _choice(g, _obs(["green 1"], options, "challenge", events, "blue", (1, 7))) \
+        == "0 challenge"
+    g = Greedy(0, random.Random(0))
+    assert _choice(g, _obs(["green 1"], options, "challenge", events, "blue", (1, 1))) \
+        == "0 accept"
+
+
+def test_greedy_is_generic_every_shipped_rulebook_finishes() -> None:
+    for name in ("classic", "flip", "no_mercy", "pokemon", "teams", "ted_lasso"):
+        rb = uno_rules.load_rulebook(name)
+        players = 4
+        game = play_agents(rb, players, 2, [("greedy", AGENTS["greedy"])] * players)
+        assert game.result is not None, name
+
+
+# ------------------------------------------------------------------ simulate and --agents
+def test_builtins_are_agents() -> None:
+    for cls in AGENTS.values():
+        assert isinstance(cls(0, random.Random(0)), Agent)
+
+
+def test_default_simulate_is_mains_byte_for_byte() -> None:
+    """Without --agents, simulate prints exactly what main (46d8849) printed, less timing
+    (tests/golden/agents/simulate_main.json was made by main's code), in the keys it had:
+    the statistics added since (docs/simulation.md) come on top."""
+    golden = json.loads((HERE / "golden" / "agents" / "simulate_main.json").read_text())
+    for args, expected in golden.items():
+        result = runner.invoke(cli, ["simulate", *args.split(), "--json"])
+        assert result.exit_code == 0, result.output
+        out = json.loads(result.output)
+        out.pop("timing")
+        out = {key: value for key, value in out.items() if key in expected}
+        assert json.dumps(out, indent=2) == json.dumps(expected, indent=2), args
+
+
+def test_simulate_json_says_who_sat_where_and_is_deterministic() -> None:
+    args = ["simulate", "classic", "--games", "30", "--agents",
+            "greedy,uniform,play_first,uniform", "--json"]
+    outs = []
+    for _ in range(2):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        out = json.loads(result.output)
+        out.pop("timing")
+        outs.append(out)
+    assert outs[0] == outs[1]
+    assert outs[0]["agents"] == ["greedy", "uniform", "play_first", "uniform"]
+    assert outs[0]["policy"] is None and sum(outs[0]["wins_by_seat"]) == 30
+    other = simulate(CLASSIC, 30, 4, 1, agents=parse_agents("greedy,uniform,play_first,"
+                                                            "uniform", 4)).to_json()
+    assert other["turns"] != outs[0]["turns"]  # another seed, other rounds
+    text = runner.invoke(cli, ["simulate", "classic", "--games", "5", "--agents", "greedy"])
+    assert "agents by seat: greedy, greedy, greedy, greedy" in text.output
+
+
+def test_parse_agents() -> None:
+    assert [n for n, _ in parse_agents("greedy", 3)] == ["greedy"] * 3
+    assert [c for _, c in parse_agents(" greedy , uniform ", 2)] == [AGENTS["greedy"],
+                                                                     AGENTS["uniform"]]
+    with pytest.raises(AgentError, match=r"^--agents: 3 names for 4 players"):
+        parse_agents("greedy,uniform,uniform", 4)
+    with pytest.raises(AgentError, match=r"^--agents: name 2 of 3 is empty"):
+        parse_agents("greedy,,uniform", 3)
+    with pytest.raises(AgentError, match=r"^unknown agent 'clever': one of uniform, "):
+        parse_agents("clever", 2)
+
+
+@pytest.fixture
+def in_hostile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from tests/hostile/agents/, sys.path and sys.modules restored after."""
+    monkeypatch.chdir(HOSTILE)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".")])
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+
+
+@pytest.mark.usefixtures("in_hostile")
+@pytest.mark.parametrize("name,message", [
+    ("bad_import:A", "agent 'bad_import:A': can't import 'bad_import': RuntimeError: boom"),
+    ("exits_on_import:A", "agent 'exits_on_import:A': can't import 'exits_on_import': "
+                          "SystemExit: 5"),
+    ("no_such_module_here:A", "agent 'no_such_module_here:A': can't import "
+                              "'no_such_module_here': ModuleNotFoundError: No module named "
+                              "'no_such_module_here'"),
+    ("cheats:Missing", "agent 'cheats:Missing': module 'cheats' has no 'Missing'"),
+    ("cheats:NotAnAgent", "agent 'cheats:NotAnAgent': 'NotAnAgent' is not an agent (a class "
+                          "with a choose(observation) method)"),
+    ("cheats:VALUE", "agent 'cheats:VALUE': 'VALUE' is not an agent"),
+    ("cheats:Illegal", "agent 'cheats:Illegal' at seat 0 chose 1000000000: not one of its "
+                       "options"),
+    ("cheats:Passes", "agent 'cheats:Passes' at seat 0 chose None: not one of its options"),
+    ("cheats:Raises", "agent 'cheats:Raises' at seat 0 failed: ValueError: no idea what to "
+                      "do"),
+    ("cheats:Exits", "agent 'cheats:Exits' at seat 0 failed: SystemExit: 0"),
+    ("cheats:NoArgs", "agent 'cheats:NoArgs' at seat 0: can't be made: TypeError:"),
+    (":A", "agent ':A': expected MODULE:CLASS"),
+])
+def test_bad_agents_fail_in_one_line(name: str, message: str) -> None:
+    result = runner.invoke(cli, ["simulate", "classic", "--players", "2", "--games", "3",
+                                 "--agents", name])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(message), result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_wrong_count_and_unknown_name_exit_1() -> None:
+    for agents, message in [("greedy,uniform", "--agents: 2 names for 4 players"),
+                            ("greedy,nobody,uniform,uniform", "unknown agent 'nobody'")]:
+        result = runner.invoke(cli, ["simulate", "classic", "--agents", agents])
+        assert result.exit_code == 1 and result.output.startswith(message), result.output
+
+
+def test_own_agent_from_the_current_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example agent, named MODULE:CLASS from its folder, plays through the CLI."""
+    monkeypatch.chdir(HERE.parent / "examples")
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".")])
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    result = runner.invoke(cli, ["simulate", "classic", "--players", "2", "--games", "20",
+                                 "--agents", "my_agent:LowFirst,greedy", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["agents"] == ["my_agent:LowFirst", "greedy"] and sum(out["wins_by_seat"]) == 20
+    assert load_agent("my_agent:LowFirst").__name__ == "LowFirst"
+
+
+def test_the_example_and_the_doc_agent_run(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/my_agent.py runs as shown, and docs/agents.md's agent is the example's."""
+    import re
+    import runpy
+
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    runpy.run_path(str(HERE.parent / "examples" / "my_agent.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert re.search(r"Result\(winners=\(\d,\), points=\d+\)", out)
+    assert "['my_agent:LowFirst', 'greedy']" in out
+    [block] = re.findall(r"```python\n(.*?)```", (HERE.parent / "docs" / "agents.md")
+                         .read_text(), re.S)
+    scope: dict[str, Any] = {}
+    exec(compile(block, "docs/agents.md", "exec"), scope)  # noqa: S102 - our own docs
+    seats = [("doc", scope["LowFirst"]), ("greedy", AGENTS["greedy"])]
+    assert play_agents(CLASSIC, 2, 3, seats).result is not None
+
+
+def test_hostile_agents_arguments_fail_in_one_short_line() -> None:
+    """bench/hostile_cases/agents.py's long --agents values: one line, the value cut."""
+    for agents, start in [("greedy," * 15_000, "--agents: name 15001 of 15001 is empty"),
+                          ("g" * 100_000, "unknown agent 'ggg")]:
+        result = runner.invoke(cli, ["simulate", "classic", "--agents", agents])
+        assert result.exit_code == 1 and result.output.startswith(start), result.output[:300]
+        assert result.output.count("\n") == 1 and len(result.output) < 400
+
+
+def test_each_seat_has_its_own_rng_and_a_round_replays() -> None:
+    made: list[Recorder] = []
+
+    def make(seat: int, rng: random.Random) -> Recorder:
+        made.append(Recorder(seat, rng))
+        return made[-1]
+
+    seats = [("uniform", AGENTS["uniform"])] * 3 + [("recorder", make)]
+    play_agents(CLASSIC, 4, 11, [("recorder", make)] * 4, max_actions=1)
+    rngs = [a.rng for a in made]
+    assert len({id(r) for r in rngs}) == 4
+    assert len({r.random() for r in rngs}) == 4  # seeded apart
+    first = play_agents(CLASSIC, 4, 11, seats)
+    again = play_agents(CLASSIC, 4, 11, seats)
+    assert first.history == again.history and first.result == again.result
+    other = play_agents(CLASSIC, 4, 12, seats)
+    assert other.history != first.history
