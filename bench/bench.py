@@ -47,6 +47,8 @@ from typing import Any
 import uno_rules
 
 ROOT = Path(__file__).resolve().parent.parent
+# floor.py and build_compiled.py sit beside this file (not on the path with PYTHONSAFEPATH).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 # A runner plays ``games`` whole rounds and returns the total number of turns taken.
 Runner = Callable[[int], int]
 

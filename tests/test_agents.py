@@ -88,19 +88,7 @@ def test_what_an_agent_is_given_holds_no_game_and_no_other_hand() -> None:
         made.append(Recorder(seat, rng))
         return made[-1]
 
-    game_box: list[Game] = []
-    original = CLASSIC.new_game
-
-    def spy(*args: Any, **kwargs: Any) -> Game:
-        game_box.append(original(*args, **kwargs))
-        return game_box[-1]
-
-    object.__setattr__(CLASSIC, "new_game", spy)  # to hold the game the loop plays
-    try:
-        play_agents(CLASSIC, 4, 3, [("recorder", make)] * 4, max_actions=40)
-    finally:
-        object.__delattr__(CLASSIC, "new_game")
-    [game] = game_box
+    game = play_agents(CLASSIC, 4, 3, [("recorder", make)] * 4, max_actions=40)
     agent = made[0]
     assert agent.seen, "seat 0 was never asked"
     reached = _reachable([agent])
