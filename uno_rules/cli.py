@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from . import COMPILED
-from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, visible
+from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, shorten_values, visible
 from .engine.game import GAME_ACTIONS, GAME_STEPS
 from .engine.rulebook import Rulebook
 from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
@@ -375,8 +375,14 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     from .compare import VariantError, parse_variants, report
     from .compare import compare as run
 
+    def is_file(word: str) -> bool:
+        try:
+            return Path(word).is_file()
+        except (OSError, ValueError):  # a name too long for a path, a NUL byte: not a file
+            return False
+
     try:
-        parsed = parse_variants(variants, lambda w: Path(w).is_file())
+        parsed = parse_variants(variants, is_file)
     except VariantError as exc:
         _fail(f"uno-rules compare: {_shorten(str(exc))}")
     rulebooks = []
@@ -384,7 +390,9 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
         try:
             rb = load_rulebook(v.ref, house=tuple(v.house), settings=v.settings)
         except RulebookError as exc:
-            _fail(f"variant {k + 1} ({_shorten(v.label)}): {exc}")
+            # The loader echoes the name: a 100,000-character one is cut short.
+            _fail(shorten_values(f"variant {k + 1} ({_shorten(v.label)}): {exc}",
+                                 [v.ref, *v.house], 200))
         if players not in rb.player_counts():
             _fail(f"--players {players}: variant {k + 1} ({_shorten(v.label)}) is for "
                   f"{rb.players_text()} players")

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from .agents import AgentClass
 
 
+MAX_VARIANTS = 26  # A to Z in the report; more would be a table nobody reads
+
+
 class VariantError(ValueError):
     """A variant the command line can't make sense of (one line, exit 1)."""
 
@@ -83,6 +86,9 @@ def parse_variants(args: Sequence[str], is_file: Callable[[str], bool]) -> list[
             if any(not p.strip() for p in parts):
                 raise VariantError(f"variant {word!r}: an empty name (expected "
                                    f"RULEBOOK[+HOUSE...])")
+            if len(variants) == MAX_VARIANTS:
+                raise VariantError(f"more than {MAX_VARIANTS} variants (compare a few at a "
+                                   f"time)")
             variants.append(Variant(parts[0], parts[1:]))
         i += 1
     if len(variants) < 2:
@@ -230,7 +236,7 @@ def report(result: dict[str, Any]) -> list[str]:
     lines = [f"{len(variants)} variants, each on the same {result['games']} deals "
              f"({result['players']} players, seed {result['seed']}, {who}):"]
     for i, v in enumerate(variants):
-        lines.append(f"  {'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[i] if i < 26 else i}: {v['label']} "
+        lines.append(f"  {chr(ord('A') + i)}: {v['label']} "
                      f"({v['decided']} decided, {v['stalled']} stalled)")
     metrics = result["metrics"]
 
