@@ -223,3 +223,28 @@ def test_three_variants_make_a_table_against_the_first() -> None:
     out = as_json("classic", "classic+stacking", "classic+seven_zero", "--games", "20",
                   "--players", "2")
     assert [d["variant"] for d in out["metrics"]["turns"]["diff"]] == [1, 2]
+
+
+def test_the_docs_example_is_what_compare_prints() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "simulation.md").read_text()
+    block = text.split("uno-rules compare classic classic --house stacking --games 2000 "
+                       "--players 4 --seed 1\n```\n\n```\n", 1)[1].split("```", 1)[0]
+    shown = [line for line in block.splitlines() if line.strip() != "..."]
+    result = run("compare", "classic", "classic", "--house", "stacking", "--games", "2000",
+                 "--players", "4", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:len(shown)] == shown
+
+
+def test_ctrl_c_stops_with_130_and_no_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = cmp.simulate
+
+    def interrupted(*args: Any, **kw: Any) -> Any:
+        stats = real(*args, **kw)
+        stats.requested = stats.games  # as simulate leaves it when Ctrl-C stopped it
+        return stats
+
+    monkeypatch.setattr(cmp, "simulate", interrupted)
+    result = run("compare", "classic", "classic", "--games", "3")
+    assert result.exit_code == 130 and result.stdout == ""
+    assert result.stderr.strip() == "interrupted"
