@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from . import COMPILED
-from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, visible
+from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, shorten_values, visible
 from .engine.game import GAME_ACTIONS, GAME_STEPS
 from .engine.rulebook import Rulebook
 from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
@@ -344,6 +344,71 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
         click.echo("\n".join(report(stats, games)))
     if interrupted:
         sys.exit(130)
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("variants", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**9))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--policy", type=click.Choice(["play_first", "uniform"]), default="play_first",
+              show_default=True, help="How the random players choose (as simulate's).")
+@click.option("--agents", default=None, metavar="NAMES",
+              help="Who plays instead of --policy, the same on every variant (as simulate's).")
+@click.option("--max-steps", type=click.IntRange(1), default=None, metavar="N",
+              help=f"Each round's budget of effect steps (default {GAME_STEPS}).")
+@click.option("--max-actions", type=click.IntRange(1), default=None, metavar="N",
+              help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON: each metric's values per variant and its paired diff.")
+def compare(variants: tuple[str, ...], games: int, players: int, seed: int, policy: str,
+            agents: str | None, max_steps: int | None, max_actions: int | None,
+            as_json: bool) -> None:
+    """Compare rule variants on the same deals: VARIANTS are rulebooks (names or files),
+    each RULEBOOK[+HOUSE...] and followed by its own --house NAME / --set NAME=VALUE
+    (repeatable; they apply to the variant named just before them). So `compare classic
+    classic --house stacking` compares classic with classic + stacking, as does `compare
+    classic classic+stacking`. Every variant plays the same round seeds with the same
+    players; each metric gets its value per variant and the paired difference against the
+    first with a 95% interval (docs/simulation.md)."""
+    from .agents import AgentError, parse_agents
+    from .compare import VariantError, parse_variants, report
+    from .compare import compare as run
+
+    def is_file(word: str) -> bool:
+        try:
+            return Path(word).is_file()
+        except (OSError, ValueError):  # a name too long for a path, a NUL byte: not a file
+            return False
+
+    try:
+        parsed = parse_variants(variants, is_file)
+    except VariantError as exc:
+        _fail(f"uno-rules compare: {_shorten(str(exc))}")
+    rulebooks = []
+    for k, v in enumerate(parsed):
+        try:
+            rb = load_rulebook(v.ref, house=tuple(v.house), settings=v.settings)
+        except RulebookError as exc:
+            # The loader echoes the name: a 100,000-character one is cut short.
+            _fail(shorten_values(f"variant {k + 1} ({_shorten(v.label)}): {exc}",
+                                 [v.ref, *v.house], 200))
+        if players not in rb.player_counts():
+            _fail(f"--players {players}: variant {k + 1} ({_shorten(v.label)}) is for "
+                  f"{rb.players_text()} players")
+        rulebooks.append(rb)
+    try:
+        seated = None if agents is None else parse_agents(agents, players)
+        result = run(rulebooks, [v.label for v in parsed], games, players, seed, max_actions,
+                     policy, max_steps=max_steps, agents=seated)
+    except AgentError as exc:
+        _fail(_shorten(" ".join(str(exc).split())))
+    for entry, v in zip(result["variants"], parsed, strict=True):
+        entry["settings"] = v.settings
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+    else:
+        click.echo("\n".join(report(result)))
 
 
 @cli.command()
