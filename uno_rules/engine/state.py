@@ -619,7 +619,11 @@ class State:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
         pile, hand = self.draw_pile, self.hands[seat]
-        if len(pile) >= count:  # no reshuffle on the way: take them at once (top last)
+        if count == 1 and pile:  # the usual draw: one card, no slices made
+            card = pile.pop()
+            hand.append(card)
+            got = [card]
+        elif len(pile) >= count:  # no reshuffle on the way: take them at once (top last)
             got = pile[len(pile) - count:][::-1]
             del pile[len(pile) - count:]
             hand += got
