@@ -17,7 +17,7 @@ from typing import Any, ClassVar, NamedTuple
 from .actions import Action, Result
 from .errors import IllegalAction
 from .model import NO_COLOR, Rules
-from .tables import SeatActions, guarded, match_tables, plain_turns, seat_actions
+from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain_turns, seat_actions
 
 # Seeds are whole numbers below this in size: any sensible seed (a SHA-256 digest fits),
 # and one that a repr, a snapshot and its JSON can always write out (Python refuses to
@@ -298,6 +298,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     _derived("guarded"),
     _derived("acts"),
     _derived("plain"),
+    _derived("match_flags"),
 )
 STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
 # The fields State._copy_records copies (kept in step with it by an assert there).
@@ -467,6 +468,7 @@ class State:
         self.card_rules = rules.side_rules[side]
         self.names = rules.side_by_name[side]
         self.matches = match_tables(rules, side)
+        self.match_flags = match_flag_tables(rules, side)
         self.guarded = guarded(rules, side)
 
     def turn_over(self) -> None:
