@@ -305,3 +305,18 @@ def test_a_catch_whose_penalty_asks_first_resumes_the_decision_after() -> None:
         g.apply(g.decision.options[0])
         assert g.stack == [] and g.pending is not None and g.decision.kind == "turn"
         assert g.decision.seat == seat
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**200])
+def test_shuffle_draws_what_random_shuffle_draws(seed: int) -> None:
+    """state.shuffle (the engine's, compiled in the fast build) leaves every list in the
+    order random.Random.shuffle would, and the generator in the same state after."""
+    from uno_rules.engine.state import shuffle
+
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for size in [*range(0, 70), 107, 108, 112, 168, 255, 256, 257, 1000]:
+        a, b = list(range(size)), list(range(size))
+        shuffle(ours, a)
+        theirs.shuffle(b)
+        assert a == b, size
+        assert ours.getstate() == theirs.getstate(), size

@@ -18,7 +18,7 @@ from .decisions import Runner, Turn
 from .errors import IllegalAction, RunawayEffect, show
 from .model import NO_COLOR, Rules
 from .snapshot import describe_event, restore, snapshot
-from .state import REBUILT, SEED_LIMIT, SHARED, Ctx, Field, Frame, Resume
+from .state import REBUILT, SEED_LIMIT, SHARED, Ctx, Field, Frame, Resume, shuffle
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -84,14 +84,16 @@ class Game(Runner):
         check_arguments(rulebook, players, seed, dealer=dealer, log=log, max_steps=max_steps,
                         max_actions=max_actions)
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
-        self.max_steps = GAME_STEPS if max_steps is None else max_steps
-        self.steps_left = self.max_steps  # what the round may still run
-        self.max_actions = GAME_ACTIONS if max_actions is None else max_actions
+        # Declared int (checked above): the interpreter's budget arithmetic is then native
+        # in the compiled build, not generic number calls.
+        self.max_steps: int = GAME_STEPS if max_steps is None else max_steps
+        self.steps_left: int = self.max_steps  # what the round may still run
+        self.max_actions: int = GAME_ACTIONS if max_actions is None else max_actions
         # The budget that ran out, "steps" or "actions", if the round stopped before its end.
         self.stalled: str | None = None
         if _deal:
             deck = list(rulebook.deck)
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             self.draw_pile = deck
             self.deal()
             self.start()

@@ -132,6 +132,13 @@ def match_tables(rules: Rules, side: int) -> dict[int, frozenset[int]]:
     return tables
 
 
+def match_flag_tables(rules: Rules, side: int) -> dict[int, bytes]:
+    """:func:`match_tables` as one byte per card (1: it matches), by the same keys: a lookup
+    per held card for the short turn path (filled by ``Legality.matching_flags``)."""
+    tables: dict[int, bytes] = rules.memo.setdefault(("match_flags", side), {})
+    return tables
+
+
 def match_key(color: int, rank: int) -> int:
     """One int for a colour in force and a top card's rank (-1: none)."""
     return (color << 32) + rank  # unique for any rank below 2**32
