@@ -92,12 +92,12 @@ def test_two_discard_piles_example() -> None:
     piles_played = set()
     for seed in range(20):
         game = rulebook.new_game(4, seed)
-        assert len(game.discard_piles()) == 2 and all(game.discard_piles())
+        assert len(game._discard_piles()) == 2 and all(game._discard_piles())
         while not game.over and len(game.history) < 2000:
             options = game.decision.options  # type: ignore[union-attr]
             game.apply(random.Random(seed + len(game.history)).choice(options))
             piles_played |= {a.pile for a in options if a.kind == "play"}
-            assert sorted(game.all_cards()) == sorted(rulebook.deck)
+            assert sorted(game._all_cards()) == sorted(rulebook.deck)
         restored = rulebook.restore(game.snapshot())
         assert restored.snapshot() == game.snapshot()
     assert piles_played == {0, 1}

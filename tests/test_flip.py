@@ -140,7 +140,7 @@ def test_a_new_round_starts_on_the_light_side_never_on_a_flip_or_wild_draw_two()
             assert RB.sides[game.side] == "light"
             assert game.top is not None
             assert game.top.split()[-1] not in ("flip", "wild_draw_two"), (players, seed)
-            assert sorted(game.all_cards()) == sorted(RB.deck)
+            assert sorted(game._all_cards()) == sorted(RB.deck)
 
 
 # ---------------------------------------------------------------------------- the views
@@ -246,7 +246,7 @@ def _play(game: Game, rng: random.Random, limit: int = 3000) -> tuple[list[Actio
     actions: list[Action] = []
     flips = 0
     for _ in range(limit):
-        assert sorted(game.all_cards()) == full, "a card was lost or duplicated"
+        assert sorted(game._all_cards()) == full, "a card was lost or duplicated"
         if game.over:
             break
         side = game.side
@@ -254,7 +254,7 @@ def _play(game: Game, rng: random.Random, limit: int = 3000) -> tuple[list[Actio
         game.apply(action)
         actions.append(action)
         flips += game.side != side
-    assert sorted(game.all_cards()) == full
+    assert sorted(game._all_cards()) == full
     return actions, flips
 
 
@@ -302,7 +302,7 @@ def test_every_flip_in_random_rounds_turns_the_piles_and_hands_over() -> None:
                 action = choose(game, rng)
                 card = None
                 if action.kind == "play":
-                    card = game.card_named(action.seat, str(action.arg))
+                    card = game._card_named(action.seat, str(action.arg))
                 if card is None or RB.side_faces[game.side][card].name.split()[-1] != "flip":
                     game.apply(action)
                     continue
@@ -323,7 +323,7 @@ def test_every_flip_in_random_rounds_turns_the_piles_and_hands_over() -> None:
                 if top.color >= 0:
                     assert game.color == top.color
                     assert game.decision.kind == "turn"
-                    assert game.decision.seat == game.advance(seat, 1)
+                    assert game.decision.seat == game._advance(seat, 1)
                 else:
                     assert game.decision.kind == "color" and game.decision.seat == seat
                     assert {str(a.arg) for a in game.decision.options} == \

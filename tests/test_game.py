@@ -176,7 +176,7 @@ def test_teams_of_three(tmp_path) -> None:
     game = game_from_position(rb, 6, Position(
         hands=[["red 1"], ["blue 1"], [], ["green 1"], ["yellow 1"], []], discard=["red 3"],
         draw_pile=["blue 9", "green 9"]))
-    assert game.teammates(0) == [0, 2, 4] and game.partner(0) == 2 and game.partner(4) == 0
+    assert game.teammates(0) == [0, 2, 4] and game._partner(0) == 2 and game._partner(4) == 0
     game.apply("0 play red 1")
     assert not game.over  # seat 4 still holds a card
     game.apply("1 draw")  # blue 9 can't be played: the turn ends
@@ -385,3 +385,20 @@ def test_step_refusals_say_why(classic: uno_rules.Rulebook) -> None:
     with pytest.raises(IllegalAction, match=f"action id {draw}: {other} draw: not seat "
                                             f"{other}'s decision"):
         game.step(draw)
+
+
+def test_the_public_face_of_game_is_what_docs_api_lists() -> None:
+    """docs/api.md lists Game's public methods and properties; anything else a game does is
+    an internal operation with a leading underscore (the state's declared fields aside)."""
+    import re
+    from pathlib import Path
+
+    from uno_rules.engine.game import Game
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    table = doc[doc.index("## Methods and properties"):doc.index("## The state, readable")]
+    documented = set(re.findall(r"^\| `(\w+)", table, re.M))
+    fields = {f.name for f in Game.FIELDS}
+    public = {n for n in dir(Game) if not n.startswith("_") and n not in fields
+              and n not in ("FIELDS", "DERIVED")}
+    assert public == documented, (sorted(public - documented), sorted(documented - public))

@@ -117,7 +117,7 @@ def _check_result(game: uno_rules.Game) -> None:
 def check_step(game: uno_rules.Game, full: list[int]) -> None:
     """The invariants that hold between any two actions (``full``: the deck's card ids,
     sorted); tests/test_snapshot.py checks restored games with them too."""
-    assert sorted(game.all_cards()) == full, "a card was lost or duplicated"
+    assert sorted(game._all_cards()) == full, "a card was lost or duplicated"
     if game.over:
         return
     decision = game.decision
@@ -196,7 +196,7 @@ def test_every_player_count_plays_a_whole_round(variant: tuple) -> None:
         game = rulebook.new_game(players, seed=players)
         rng = random.Random(players)
         while not game.over:
-            assert sorted(game.all_cards()) == full
+            assert sorted(game._all_cards()) == full
             if game.decision.kind == "turn":
                 _check_turn_state(game)
             random_moves(game, rng, 1, "play_first")

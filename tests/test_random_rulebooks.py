@@ -114,7 +114,7 @@ def _play(rulebook: uno_rules.Rulebook, seed: int) -> None:
     game = rulebook.new_game(players, seed)
     deck = sorted(rulebook.deck)
     for _ in range(1500):
-        assert sorted(game.all_cards()) == deck, "a card was lost or duplicated"
+        assert sorted(game._all_cards()) == deck, "a card was lost or duplicated"
         if game.over:
             assert game.result is not None
             return

@@ -101,7 +101,7 @@ def test_declared_piles_are_state_like_any_other() -> None:
     for seed in range(40):
         game = rulebook.new_game(4, seed)
         random_moves(game, random.Random(seed), 600, "uniform")
-        assert sorted(game.all_cards()) == sorted(rulebook.deck)
+        assert sorted(game._all_cards()) == sorted(rulebook.deck)
         used += bool(game.piles[0])
         twin = game.clone()
         assert twin.piles == game.piles and twin.piles[0] is not game.piles[0]
@@ -118,14 +118,14 @@ def test_lay_out_is_the_one_way_to_place_cards() -> None:
     rulebook = uno_rules.load_rulebook("classic")
     game = uno_rules.Game.blank(rulebook, 2, 1)
     red5, blue7, green2 = (rulebook.by_name[n] for n in ("red 5", "blue 7", "green 2"))
-    game.lay_out([[blue7], []], [green2], [[red5]], [rulebook.color_ids["red"]])
+    game._lay_out([[blue7], []], [green2], [[red5]], [rulebook.color_ids["red"]])
     assert game.discard == [red5] and game.discards[0] is game.discard
     assert game.color == rulebook.color_ids["red"]
     assert game.out_seats == [1]  # no cards at the start: out already
     with pytest.raises(ValueError, match="2 discard piles and 2 colours"):
-        game.lay_out([[], []], [], [[red5], [blue7]], [0, 3])
+        game._lay_out([[], []], [], [[red5], [blue7]], [0, 3])
     with pytest.raises(ValueError, match="1 declared piles for 0"):
-        game.lay_out([[], []], [], [[red5]], [0], piles=[[blue7]])
+        game._lay_out([[], []], [], [[red5]], [0], piles=[[blue7]])
 
 
 def test_a_snapshot_with_the_wrong_discard_piles_is_refused() -> None:

@@ -72,7 +72,7 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
         if position.side not in rulebook.sides:
             raise IllegalAction(f"unknown side {position.side!r}: the sides are "
                                 f"{', '.join(rulebook.sides)}")
-        game.turn_side(rulebook.sides.index(position.side))
+        game._turn_side(rulebook.sides.index(position.side))
     pool = _Faces(rulebook)
     discards = _discards(rulebook, position)
     piles = [*position.hands, *discards, position.draw_pile or ()]
@@ -102,7 +102,7 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
                                 "discard piles")
         colors = [_color(game, color, pile[-1]) for color, pile in zip(given, tops,
                                                                         strict=True)]
-    game.lay_out(cards[:players], draw_pile, tops, colors, out=out)
+    game._lay_out(cards[:players], draw_pile, tops, colors, out=out)
     if position.direction not in ("clockwise", "counterclockwise"):
         raise IllegalAction(f"direction must be clockwise or counterclockwise, "
                             f"not {position.direction!r}")
@@ -110,7 +110,7 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     if not 0 <= position.turn < players:
         raise IllegalAction(f"turn {position.turn} is not a seat of {players} players")
     if not game.discard:
-        game.start()
+        game._start()
         return game
     game.pending = Turn(position.turn)
     return game

@@ -484,10 +484,10 @@ def _expect(game: Game, expect: Mapping[str, Any]) -> None:
             got = rb.sides[game.side]
         elif key == "tops":
             got = [rb.faces[game.faces[p[-1]].id].name if p else None
-                   for p in game.discard_piles()]
+                   for p in game._discard_piles()]
             want = [None if w is None else _card_as(game, w) for w in want]
         elif key == "colors":
-            got = [None if c < 0 else rb.colors[c] for c in game.discard_colors()]
+            got = [None if c < 0 else rb.colors[c] for c in game._discard_colors()]
             want = [None if w is None else str(w).lower() for w in want]
         elif key == "color":
             got, want = game.color_name, None if want is None else str(want).lower()

@@ -27,15 +27,15 @@ class Runner(Legality):
 
     __slots__ = ()
 
-    def play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
+    def _play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
         """Play ``card`` from ``seat``'s hand onto discard pile ``pile`` and resolve it."""
         raise NotImplementedError
 
-    def face_stack(self, seat: int, challenge: bool) -> None:
+    def _face_stack(self, seat: int, challenge: bool) -> None:
         """Draw the stacked total, or challenge the last card stacked."""
         raise NotImplementedError
 
-    def run(self) -> None:
+    def _run(self) -> None:
         """Run effect frames until a decision is needed or the effect is done."""
         raise NotImplementedError
 
@@ -51,12 +51,12 @@ class Turn(Ask):
         assert seat is not None
         hand = g.hands[seat]
         if g.stacked.total:
-            return g.stack_ids(seat, g.playable(seat, hand))
+            return g._stack_ids(seat, g._playable(seat, hand))
         if g.plain:  # Legality.playable with nothing to check: the matching cards held
             # A flag looked up per held card, not match.intersection(hand): compiled, it
             # costs a fraction of the method call and its set; copies of a card are one
             # choice (sorted, each kept once).
-            flags = g.matching_flags()
+            flags = g._matching_flags()
             playable = [c for c in hand if flags[c]]
             acts = g.acts[seat]
             if not playable:
@@ -78,10 +78,10 @@ class Turn(Ask):
                 return tuple([play[c] for c in playable]) + acts.turn_tail
             return (play[playable[0]], *acts.turn_tail)
         if g.rulebook.discard_piles > 1:
-            opts, playable = g.pile_plays(seat, hand)
+            opts, playable = g._pile_plays(seat, hand)
         else:
-            playable = g.playable(seat, hand)
-            opts = g.play_ids(seat, playable, len(hand), g.focus)
+            playable = g._playable(seat, hand)
+            opts = g._play_ids(seat, playable, len(hand), g.focus)
         if offers_draw(playable, g.rulebook.settings.draw_with_playable):
             opts.append(g.acts[seat].draw)
         return opts
@@ -91,14 +91,14 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            g.play_card(seat, g.card_played(seat, action), action.uno, action.pile)
+            g._play_card(seat, g._card_played(seat, action), action.uno, action.pile)
             return
         if g.stacked.total:  # draw the stacked total, or challenge the last card stacked
-            g.face_stack(seat, action.kind == "challenge")
+            g._face_stack(seat, action.kind == "challenge")
             return
         g.ctx = ctx = Ctx(seat)
         g.stack.append(Frame(g.rulebook.draw_program, 0, ctx))
-        g.run()
+        g._run()
 
 
 @dataclass(slots=True)
@@ -112,9 +112,9 @@ class Drawn(Ask):
         seat = self.seat
         assert seat is not None
         if g.rulebook.discard_piles > 1:
-            opts = g.pile_plays(seat, [self.card])[0]
+            opts = g._pile_plays(seat, [self.card])[0]
         else:
-            opts = g.play_ids(seat, [self.card], len(g.hands[seat]), g.focus)
+            opts = g._play_ids(seat, [self.card], len(g.hands[seat]), g.focus)
         if g.rulebook.settings.play_drawn != "must":
             opts.append(g.acts[seat].keep)
         return opts
@@ -122,11 +122,11 @@ class Drawn(Ask):
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None
         if action.kind == "play":
-            g.play_card(self.seat, self.card, action.uno, action.pile)
+            g._play_card(self.seat, self.card, action.uno, action.pile)
             return
         if g.log is not None:  # no event tuple made when nobody logs
             g.log.append(("keep", self.seat))
-        g.run()
+        g._run()
 
     def data(self) -> Any:
         return self.card
@@ -149,11 +149,11 @@ class Color(Ask):
 
     def answer(self, g: Runner, action: Action) -> None:
         if self.ctx is not None and self.ctx.pile != g.focus:
-            g.focus_on(self.ctx.pile)
+            g._focus_on(self.ctx.pile)
         g.color = g.rulebook.color_ids[action.arg]  # type: ignore[index]
         if g.log is not None:
             g.log.append(("color", self.seat, g.color))
-        g.run()
+        g._run()
 
 
 @dataclass(slots=True)
@@ -174,12 +174,12 @@ class Challenge(Ask):
         ctx = self.ctx
         assert ctx is not None
         if action.kind == "accept":
-            g.push(self.accepted, ctx)
+            g._push(self.accepted, ctx)
         else:
             if g.log is not None:
                 g.log.append(("challenge", self.seat, ctx.actor, not ctx.honest))
-            g.push(self.innocent if ctx.honest else self.guilty, ctx)
-        g.run()
+            g._push(self.innocent if ctx.honest else self.guilty, ctx)
+        g._run()
 
     def data(self) -> Any:
         return [self.guilty, self.innocent, self.accepted]
@@ -205,8 +205,8 @@ class Target(Ask):
     def answer(self, g: Runner, action: Action) -> None:
         assert self.ctx is not None
         self.ctx.target = int(action.arg)  # type: ignore[arg-type]
-        g.note("target", self.seat, action.arg)
-        g.run()
+        g._note("target", self.seat, action.arg)
+        g._run()
 
     def data(self) -> Any:
         return list(self.seats)
@@ -229,8 +229,8 @@ class Contest(Target):
     def answer(self, g: Runner, action: Action) -> None:
         assert self.ctx is not None
         self.ctx.loser = int(action.arg)  # type: ignore[arg-type]
-        g.note("loser", action.arg)
-        g.run()
+        g._note("loser", action.arg)
+        g._run()
 
 
 @dataclass(slots=True)
@@ -242,13 +242,13 @@ class Give(Ask):
     def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
         faces, give = g.faces, g.acts[self.seat].give
-        return [give[faces[c].id] for c in g.distinct(g.hands[self.seat])]
+        return [give[faces[c].id] for c in g._distinct(g.hands[self.seat])]
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None and self.ctx is not None
-        give_card(g, self.seat, g.card_named(self.seat, str(action.arg)), self.ctx)
+        give_card(g, self.seat, g._card_named(self.seat, str(action.arg)), self.ctx)
         if g.pending is None:
-            g.run()
+            g._run()
 
 
 @dataclass(slots=True)
@@ -262,12 +262,12 @@ class ForcedPlay(Ask):
     def options(self, g: Legality) -> list[int]:
         seat = self.seat
         assert seat is not None
-        return g.play_ids(seat, g.cards_of_color(seat, g.color), len(g.hands[seat]),
+        return g._play_ids(seat, g._cards_of_color(seat, g.color), len(g.hands[seat]),
                               g.focus)
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None
-        g.play_card(self.seat, g.card_played(self.seat, action), action.uno, action.pile)
+        g._play_card(self.seat, g._card_played(self.seat, action), action.uno, action.pile)
 
     def data(self) -> Any:
         return [self.player, self.otherwise]
@@ -301,12 +301,12 @@ def give_card(g: Legality, seat: int, card: int, ctx: Ctx) -> None:
     """``seat`` gives ``card`` to its partner (or sets it aside until all have chosen)."""
     giving = g.giving[-1]
     g.hands[seat].remove(card)
-    to = g.partner(seat)
+    to = g._partner(seat)
     if giving.together:
         giving.aside.append([seat, to, card])
     else:
-        g.receive(to, card)
-    g.note("give", seat, to, card)
+        g._receive(to, card)
+    g._note("give", seat, to, card)
     giving.queue[0][1] -= 1
     next_give(g, ctx)
 
@@ -324,7 +324,7 @@ def next_give(g: Legality, ctx: Ctx) -> None:
             return
         queue.pop(0)
     for _, to, card in giving.aside:
-        g.receive(to, card)
+        g._receive(to, card)
     g.giving.pop()
 
 

@@ -77,33 +77,33 @@ def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
 
 # ----------------------------------------------------------------------- run functions
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     if seat < 0:
         return  # a player never chosen: nobody draws
-    got = game.draw_cards(seat, step.args["count"])
+    got = game._draw_cards(seat, step.args["count"])
     if got:
         ctx.drawn = got[-1]
 
 
 def _draw_until_color(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     faces = game.faces
     while seat >= 0:
-        got = game.draw_cards(seat, 1)
+        got = game._draw_cards(seat, 1)
         if not got or faces[got[0]].color == game.color:
             return
 
 
 def _discard_color(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     if seat >= 0:
-        game.discard_color(seat)
+        game._discard_color(seat)
 
 
 def _skip(game: Game, ctx: Ctx, step: Step) -> None:
     # The skip names its seat now: the next player still to be skipped. If that player is
     # knocked out before the turn passes, the skip is void (it does not pass on).
-    game.skips.append(game.advance(ctx.actor, len(game.skips) + 1))
+    game.skips.append(game._advance(ctx.actor, len(game.skips) + 1))
 
 
 def _reverse(game: Game, ctx: Ctx, step: Step) -> None:
@@ -113,19 +113,19 @@ def _reverse(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _turn_to(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     if seat >= 0:
         game.turn_to = seat
 
 
 def _choose_color(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     if seat >= 0:
         game.pending = Color(seat, ctx)
 
 
 def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     among = step.args["among"]
     team = game.team_of
     seats = [s for s in range(game.players) if s != seat and s not in game.eliminated
@@ -135,7 +135,7 @@ def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _contest(game: Game, ctx: Ctx, step: Step) -> None:
-    other = game.seat(step.args["with"], ctx)
+    other = game._seat(step.args["with"], ctx)
     if other >= 0:
         game.pending = Contest(ctx.actor, ctx, (ctx.actor, other))
 
@@ -145,33 +145,33 @@ def _challenge(game: Game, ctx: Ctx, step: Step) -> None:
     rule = game.card_rules[ctx.face] if ctx.face >= 0 else None
     if ctx.final or rule is None or not rule.bluff:
         # A card that ended the round, or that can't be played illegally, isn't challenged.
-        game.push(accepted, ctx)
+        game._push(accepted, ctx)
         return
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     if seat < 0:  # nobody to challenge it
-        game.push(accepted, ctx)
+        game._push(accepted, ctx)
         return
     ctx.challenger = seat
     game.pending = Challenge(seat, ctx, guilty, innocent, accepted)
 
 
 def _return_card(game: Game, ctx: Ctx, step: Step) -> None:
-    game.return_played_card(ctx)
+    game._return_played_card(ctx)
 
 
 def _if(game: Game, ctx: Ctx, step: Step) -> None:
     args = step.args
     holds = True
     if args["players"] is not None:
-        holds = args["players"] == game.standing()
+        holds = args["players"] == game._standing()
     if holds and args["out"] is not None:
-        seat = game.seat(args["out"], ctx)
+        seat = game._seat(args["out"], ctx)
         holds = seat >= 0 and seat != ctx.actor and not game.hands[seat]
     if holds and args["hand_at_least"] is not None:
         holds = len(game.hands[ctx.actor]) >= args["hand_at_least"]
     branch = args["then"] if holds else args["else"]
     if branch is not None:
-        game.push(branch, ctx)
+        game._push(branch, ctx)
 
 
 def _each(game: Game, ctx: Ctx, step: Step) -> None:
@@ -184,11 +184,11 @@ def _each(game: Game, ctx: Ctx, step: Step) -> None:
     for seat in reversed(seats):  # pushed last runs first: the order of play
         each = ctx.copy()
         each.actor = seat
-        game.push(step.args["then"], each)
+        game._push(step.args["then"], each)
 
 
 def _turn_over(game: Game, ctx: Ctx, step: Step) -> None:
-    game.turn_over()
+    game._turn_over()
     if game.color == NO_COLOR and game.discard:  # a wild came on top: its colour is chosen
         game.pending = Color(ctx.actor, ctx)
 
@@ -197,7 +197,7 @@ def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
     put_back = step.args["put_back"]
     if (put_back and not game.draw_pile) or game.first_turns > len(game.rulebook.deck):
         return  # no other card can come up (or every one did): this one stays on top
-    game.turn_first_card(put_back=put_back)
+    game._turn_first_card(put_back=put_back)
 
 
 def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
@@ -206,7 +206,7 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
         first = (game.dealer + 1) % game.players
         givers = [(first + i) % game.players for i in range(game.players)]
     else:
-        givers = [g for g in (game.seat(s, ctx) for s in (src if isinstance(src, list)
+        givers = [g for g in (game._seat(s, ctx) for s in (src if isinstance(src, list)
                                                           else [src])) if g >= 0]
     if step.args["all_or_none"] and not all(game.hands[g] for g in givers):
         return
@@ -214,58 +214,58 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
-    partner = game.seat(step.args["who"], ctx)
+    partner = game._seat(step.args["who"], ctx)
     if partner < 0:  # a player never chosen: nobody must play
         if step.args["else"] is not None:
-            game.push(step.args["else"], ctx)
+            game._push(step.args["else"], ctx)
         return
-    cards = game.cards_of_color(partner, game.color) if partner != ctx.actor else []
+    cards = game._cards_of_color(partner, game.color) if partner != ctx.actor else []
     if cards:
         game.pending = ForcedPlay(partner, ctx, ctx.actor, step.args["else"])
     else:
-        game.turn_to = game.advance(partner, 1)
+        game.turn_to = game._advance(partner, 1)
         if step.args["else"] is not None:
-            game.push(step.args["else"], ctx)
+            game._push(step.args["else"], ctx)
 
 
 def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
     card, seat = ctx.drawn, ctx.actor
     if card < 0 or card not in game.hands[seat] or \
-            game.rulebook.settings.play_drawn == "never" or not game.can_play(seat, card):
+            game.rulebook.settings.play_drawn == "never" or not game._can_play(seat, card):
         return
     game.pending = Drawn(seat, ctx, card)
 
 
 def _draw_until_playable(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game.seat(step.args["who"], ctx)
+    seat = game._seat(step.args["who"], ctx)
     while seat >= 0:
-        got = game.draw_cards(seat, 1)
+        got = game._draw_cards(seat, 1)
         if not got:
             return
         ctx.drawn = got[0]
-        if game.can_play(seat, got[0]):
+        if game._can_play(seat, got[0]):
             return
 
 
 def _stack_draw(game: Game, ctx: Ctx, step: Step) -> None:
-    game.stack_draw(ctx, step.args["count"], step.args["challenge_penalty"])
+    game._stack_draw(ctx, step.args["count"], step.args["challenge_penalty"])
 
 
 def _swap_hands(game: Game, ctx: Ctx, step: Step) -> None:
-    other = game.seat(step.args["with"], ctx)
+    other = game._seat(step.args["with"], ctx)
     if other >= 0 and other != ctx.actor:
         game.hands[ctx.actor], game.hands[other] = game.hands[other], game.hands[ctx.actor]
-        game.note("swap", ctx.actor, other)
+        game._note("swap", ctx.actor, other)
 
 
 def _rotate_hands(game: Game, ctx: Ctx, step: Step) -> None:
-    game.rotate_hands()
+    game._rotate_hands()
 
 
 def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:
-    to, seat = step.args["to"], game.seat(step.args["who"], ctx)
+    to, seat = step.args["to"], game._seat(step.args["who"], ctx)
     if seat >= 0:
-        game.knock_out(seat, None if to is None else game.rulebook.piles.index(to))
+        game._knock_out(seat, None if to is None else game.rulebook.piles.index(to))
 
 
 SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or `all` (every "

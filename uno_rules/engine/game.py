@@ -95,13 +95,13 @@ class Game(Runner):
             deck = list(rulebook.deck)
             shuffle(self.rng, deck)
             self.draw_pile = deck
-            self.deal()
-            self.start()
+            self._deal()
+            self._start()
 
     DERIVED = frozenset(f.name for f in FIELDS if f.copy == REBUILT)
 
-    def derive(self) -> None:
-        super().derive()
+    def _derive(self) -> None:
+        super()._derive()
         self._decision: Decision | None = None
         self._ids: tuple[int, ...] | None = None  # the pending decision's option ids
         self._table: tuple[Action, ...] = self.acts[0].table
@@ -226,8 +226,8 @@ class Game(Runner):
             self.pending = None
             self.stack.clear()
             self.turns += 1
-            self.note("jump_in", action.seat)
-            self.play_card(action.seat, self.card_named(action.seat,  # type: ignore[arg-type]
+            self._note("jump_in", action.seat)
+            self._play_card(action.seat, self._card_named(action.seat,  # type: ignore[arg-type]
                                                         str(action.arg)), True)
         elif action.kind in ("catch", "uno"):
             if action not in self.out_of_turn_actions():
@@ -237,7 +237,7 @@ class Game(Runner):
                                     f"for, by a partner")
             if action.kind == "uno":
                 self.uno_open = -1
-                self.note("uno", action.seat, action.arg)
+                self._note("uno", action.seat, action.arg)
             else:
                 self._catch(action.seat, action.arg)  # type: ignore[arg-type]
         else:
@@ -298,7 +298,7 @@ class Game(Runner):
             **({"discards": [{"top": names[p[-1]].name if p else None,
                               "color": None if c == NO_COLOR else self.rulebook.colors[c],
                               "size": len(p)}
-                             for p, c in zip(self.discards, self.discard_colors(),
+                             for p, c in zip(self.discards, self._discard_colors(),
                                              strict=True)]}
                if self.rulebook.discard_piles > 1 else {}),
             **({"piles": {name: len(pile) for name, pile in
@@ -333,18 +333,18 @@ class Game(Runner):
         return f"<Game {self.rulebook.name} players={self.players} seed={self.seed} {state}>"
 
     # ------------------------------------------------------ used by the primitives
-    def start(self) -> None:
+    def _start(self) -> None:
         """After the deal: turn the first card, run the setup steps, start the first turn."""
         if self.rulebook.setup is not None:
-            self.push(self.rulebook.setup, Ctx(self.dealer))
+            self._push(self.rulebook.setup, Ctx(self.dealer))
         for pile in reversed(range(self.rulebook.discard_piles)):  # pile 0's rules run first
-            self.focus_on(pile)
-            self.turn_first_card()
+            self._focus_on(pile)
+            self._turn_first_card()
             self.ctx.pile = pile
-        self.run()
+        self._run()
 
     # ------------------------------------------------------------------ internals
-    def run(self) -> None:
+    def _run(self) -> None:
         """Run effect frames until a decision is needed or the effect is done."""
         stack, programs = self.stack, self.rulebook.programs
         # This action's budget, or what is left of the round's when that is less.
@@ -377,7 +377,7 @@ class Game(Runner):
             if ctx.final and not step.at_end:
                 continue
             if ctx.pile != self.focus:  # several discard piles: act on the card's own
-                self.focus_on(ctx.pile)
+                self._focus_on(ctx.pile)
             step.run(self, ctx, step)
             if self.pending is not None:
                 self.steps_left = left - start + budget
@@ -432,7 +432,7 @@ class Game(Runner):
         nxt = self.turn_to
         if nxt is None:
             if self.skips:
-                nxt = self.next_turn(actor)
+                nxt = self._next_turn(actor)
                 self.skips = []
             else:  # advance(actor, 1) inlined: the next turn after most cards
                 n, step = self.players, self.direction
@@ -461,14 +461,14 @@ class Game(Runner):
             seat = (ctx.actor + i) % self.players
             if hands[seat] or seat in self.out_seats or seat in self.eliminated:
                 continue
-            if self.round_ends_with(seat):
+            if self._round_ends_with(seat):
                 self._end_round(seat)
                 return True
             self.out_seats.append(seat)
-            self.note("out", seat)
+            self._note("out", seat)
             if self.rulebook.going_out is not None:
-                self.push(self.rulebook.going_out, Ctx(seat))
-                self.run()
+                self._push(self.rulebook.going_out, Ctx(seat))
+                self._run()
                 return True
         return False
 
@@ -483,28 +483,28 @@ class Game(Runner):
         self.uno_open = -1
         self.stack.clear()
         self.result = Result(tuple(team), points)
-        self.note("win", winner, points)
+        self._note("win", winner, points)
 
-    def face_stack(self, seat: int, challenge: bool) -> None:
+    def _face_stack(self, seat: int, challenge: bool) -> None:
         """Draw the stacked total, or challenge the last card stacked."""
         stacked = self.stacked
         total, last, penalty = stacked.total, stacked.ctx, stacked.penalty
         stacked.total, stacked.value, stacked.ctx = 0, 0, None
         self.ctx = Ctx(seat)
         if not challenge:
-            self.draw_cards(seat, total)
+            self._draw_cards(seat, total)
         elif last is not None and not last.honest:
-            self.note("challenge", seat, last.actor, True)
-            self.draw_cards(last.actor, total)
+            self._note("challenge", seat, last.actor, True)
+            self._draw_cards(last.actor, total)
             self.turn_to = seat  # the challenger plays on
         else:
-            self.note("challenge", seat, -1 if last is None else last.actor, False)
-            self.draw_cards(seat, total + (penalty or 0))
-        self.run()
+            self._note("challenge", seat, -1 if last is None else last.actor, False)
+            self._draw_cards(seat, total + (penalty or 0))
+        self._run()
 
-    def play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
+    def _play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
         if pile != self.focus:
-            self.focus_on(pile)
+            self._focus_on(pile)
         face = self.faces[card]
         rule = self.card_rules[card]
         hand = self.hands[seat]
@@ -522,25 +522,25 @@ class Game(Runner):
                             ("play", seat, face.id, pile))
         if len(hand) == 1 and not uno:
             self.uno_open = seat
-        final = not hand and self.round_ends_with(seat)
+        final = not hand and self._round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if rule is not None and rule.effect is not None:
             self.stack.append(Frame(rule.effect, 0, ctx))
-            self.run()
+            self._run()
         elif not self.stack:
             self._resolved()
         else:
-            self.run()
+            self._run()
 
     def _catch(self, seat: int, target: int) -> None:
         self.uno_open = -1
-        self.note("catch", seat, target)
+        self._note("catch", seat, target)
         saved, depth = self.pending, len(self.stack)
         self.pending = None
-        self.draw_cards(target, self.rulebook.settings.uno_penalty)
+        self._draw_cards(target, self.rulebook.settings.uno_penalty)
         if len(self.stack) > depth:  # after-draw steps to run first, then resume
             assert saved is not None  # a catch is taken while a decision is pending
             self.stack.insert(depth, Resume(saved))
-            self.run()
+            self._run()
         else:
             self.pending = saved

@@ -44,15 +44,15 @@ class Legality(State):
             face = self.faces[top]
             if face.color != NO_COLOR:
                 out += [acts[s].jump_in[face.id] for s in range(self.players)
-                        if s != pending.seat and self.held(s, face.id) is not None]
+                        if s != pending.seat and self._held(s, face.id) is not None]
         return out
 
-    def cards_of_color(self, seat: int, color: int) -> list[int]:
+    def _cards_of_color(self, seat: int, color: int) -> list[int]:
         """The distinct faces of colour ``color`` in ``seat``'s hand (wilds never match)."""
         faces = self.faces
-        return self.distinct(c for c in self.hands[seat] if faces[c].color == color != NO_COLOR)
+        return self._distinct(c for c in self.hands[seat] if faces[c].color == color != NO_COLOR)
 
-    def distinct(self, cards: Iterable[int]) -> list[int]:
+    def _distinct(self, cards: Iterable[int]) -> list[int]:
         """One card per face in play, in face order (copies are the same choice)."""
         faces, seen = self.faces, dict[int, int]()
         for card in cards:
@@ -71,7 +71,7 @@ class Legality(State):
             return action._replace(arg=action.arg.lower())
         return action
 
-    def matching_top(self) -> frozenset[int]:
+    def _matching_top(self) -> frozenset[int]:
         """The cards (ids, on the side in play) that match the top card and the colour in
         force, or are colourless: playable unless a legality condition says otherwise."""
         discard = self.discard
@@ -81,7 +81,7 @@ class Legality(State):
             match = matching(self.matches, self.faces, self.color, rank)
         return match
 
-    def matching_flags(self) -> bytes:
+    def _matching_flags(self) -> bytes:
         """:meth:`matching_top` as one byte per card, 1 where it matches: compiled, indexing
         it per held card costs a fraction of a set membership test."""
         discard = self.discard
@@ -89,24 +89,24 @@ class Legality(State):
         key = (self.color << 32) + rank  # tables.match_key, inlined
         flags = self.match_flags.get(key)
         if flags is None:
-            match = self.matching_top()
+            match = self._matching_top()
             flags = self.match_flags[key] = bytes([c in match for c in range(len(self.faces))])
         return flags
 
-    def playable(self, seat: int, cards: Iterable[int]) -> list[int]:
+    def _playable(self, seat: int, cards: Iterable[int]) -> list[int]:
         """The distinct faces among ``cards`` that ``seat`` may play now."""
-        match = self.matching_top()
+        match = self._matching_top()
         if len(self.rulebook.sides) == 1:  # a card is its face: copies are the same card
             out = sorted(match.intersection(cards))
         else:  # one card per face in play (copies are the same choice), in face order
-            out = [card for card in self.distinct(cards) if card in match]
+            out = [card for card in self._distinct(cards) if card in match]
         if out and (len(self.hands[seat]) == 1 or self.guarded):  # conditions to check
             out = [card for card in out if self._allowed(seat, card)]
         return out
 
-    def can_play(self, seat: int, card: int) -> bool:
+    def _can_play(self, seat: int, card: int) -> bool:
         """Whether ``seat`` may play ``card`` now (:meth:`playable` for one card)."""
-        return card in self.matching_top() and self._allowed(seat, card)
+        return card in self._matching_top() and self._allowed(seat, card)
 
     def _allowed(self, seat: int, card: int) -> bool:
         """The conditions on a matching card: a number to go out on (``go_out_on``), and its
@@ -139,7 +139,7 @@ class Legality(State):
                 return False
         return True
 
-    def play_ids(self, seat: int, cards: list[int], hand_size: int,
+    def _play_ids(self, seat: int, cards: list[int], hand_size: int,
                  pile: int = 0) -> list[int]:
         """The ids of the plays of ``cards`` onto discard pile ``pile`` (with UNO called,
         too, where :func:`calls_uno` allows it), looked up in the seat's table."""
@@ -163,27 +163,27 @@ class Legality(State):
                 out.append(acts.play[face])
         return out
 
-    def pile_plays(self, seat: int, cards: list[int]) -> tuple[list[int], list[int]]:
+    def _pile_plays(self, seat: int, cards: list[int]) -> tuple[list[int], list[int]]:
         """With several discard piles: the plays (ids) of ``cards`` onto every pile they may
         go on, and the cards playable somewhere."""
         focus, size = self.focus, len(self.hands[seat])
         opts: list[int] = []
         anywhere: set[int] = set()
         for pile in range(self.rulebook.discard_piles):
-            self.focus_on(pile)
-            playable = self.playable(seat, cards)
-            opts += self.play_ids(seat, playable, size, pile)
+            self._focus_on(pile)
+            playable = self._playable(seat, cards)
+            opts += self._play_ids(seat, playable, size, pile)
             anywhere.update(playable)
-        self.focus_on(focus)
+        self._focus_on(focus)
         return opts, sorted(anywhere)
 
-    def stack_ids(self, seat: int, playable: list[int]) -> list[int]:
+    def _stack_ids(self, seat: int, playable: list[int]) -> list[int]:
         """Facing a stacked draw (option ids): answer with a stacking card, draw it all, or
         challenge. With ``stacking.any_color`` an answer need not be ``playable``: any held
         stacking card of a value allowed answers (its own conditions, ``legal_if``, still hold)."""
         rb, value, mixing = self.rulebook, self.stacked.value, self.rulebook.stack_mixing
         if rb.stack_any_color:
-            playable = [c for c in self.distinct(self.hands[seat]) if self._allowed(seat, c)]
+            playable = [c for c in self._distinct(self.hands[seat]) if self._allowed(seat, c)]
         answers = []
         for card in playable if mixing is not None else ():
             rule = self.card_rules[card]
@@ -191,7 +191,7 @@ class Legality(State):
             if v is not None and (v == value or (mixing and v > value)) and \
                     (rb.stack_max is None or self.stacked.total + v <= rb.stack_max):
                 answers.append(card)
-        opts = self.play_ids(seat, answers, len(self.hands[seat]), self.focus)
+        opts = self._play_ids(seat, answers, len(self.hands[seat]), self.focus)
         opts.append(self.acts[seat].draw)
         last = self.stacked.ctx
         if self.stacked.penalty is not None and last is not None and \
@@ -221,8 +221,8 @@ class Legality(State):
             return f"{action}: not seat {action.seat}'s decision ({pending})"
         if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
                                                                  "forced_play"):
-            fid = self.face_named(str(action.arg))
-            if self.held(action.seat, fid) is None:  # type: ignore[arg-type]
+            fid = self._face_named(str(action.arg))
+            if self._held(action.seat, fid) is None:  # type: ignore[arg-type]
                 return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
             if (action.kind == "give") != (decision.kind == "give"):
                 return f"{action}: not an option ({pending})"

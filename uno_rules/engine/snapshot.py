@@ -106,7 +106,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "draw_pile": [names[c] for c in game.draw_pile],
         "discard": [names[c] for c in game.discard],
         **({"discards": [[names[c] for c in pile] for pile in game.discards],
-            "colors": game.discard_colors(), "focus": game.focus}
+            "colors": game._discard_colors(), "focus": game.focus}
            if rb.discard_piles > 1 else {}),
         "out": [names[c] for c in game.out],
         **({"piles": {name: [names[c] for c in pile]
@@ -574,14 +574,14 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     """The state the checked fields describe."""
     game = blank(v["players"], v["seed"], v["dealer"])
     if len(rb.sides) > 1:
-        game.turn_side(rb.sides.index(v["side"]))
+        game._turn_side(rb.sides.index(v["side"]))
     if rb.discard_piles > 1:
         discards, colors, focus = v["discards"], v["colors"], v["focus"]
         discards[focus] = v["discard"]
     else:
         discards, colors, focus = [v["discard"]], [v["color"]], 0
     piles = [v["piles"][name] for name in rb.piles] if rb.piles else None
-    game.lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
+    game._lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
                  piles=piles)
     for f in PLAIN:  # (players, seed and dealer made the blank state already)
         setattr(game, f.name, v[f.snapshot])
@@ -614,10 +614,10 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
     """The field that makes a restored state one the engine can't reach or continue from,
     and why (None when it is consistent)."""
     rb, hands = game.rulebook, game.hands
-    faces = sorted(f for card in game.all_cards() for f in rb.cards[card])
+    faces = sorted(f for card in game._all_cards() for f in rb.cards[card])
     if faces != sorted(rb.deck_faces()):
         return "hands", ("its cards are not the deck's: a card is missing, repeated or "
-                         f"foreign ({_card_difference(rb, game.all_cards())})")
+                         f"foreign ({_card_difference(rb, game._all_cards())})")
     for key, seats in (("eliminated", game.eliminated), ("out_seats", game.out_seats)):
         for seat in seats:
             if hands[seat]:
@@ -632,9 +632,9 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
         return "stack_draw", f"a stacked draw {v['stack_draw']} in rules without stacking"
     for i, giving in enumerate(game.giving):
         for j, (giver, to, _) in enumerate(giving.aside):
-            if to != game.partner(giver):
+            if to != game._partner(giver):
                 return f"giving[{i}].aside[{j}]", f"seat {giver} gives to seat {to}, " \
-                    f"not its partner {game.partner(giver)}"
+                    f"not its partner {game._partner(giver)}"
     for j, frame in enumerate(game.stack):
         if isinstance(frame, Resume):
             problem = _ask_problem(game, frame.ask, f"stack[{j}][2]")
@@ -659,7 +659,7 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
             return "turn_to" if game.skips == [] else "skips", \
                 "a turn pending, yet the turn after the last card is still to be settled"
         for seat in range(game.players):
-            if seat not in game.eliminated and not hands[seat] and game.round_ends_with(seat):
+            if seat not in game.eliminated and not hands[seat] and game._round_ends_with(seat):
                 return "hands", f"seat {seat} has gone out, yet the round goes on"
     try:
         options = game.pending.options(game)
@@ -731,7 +731,7 @@ def _result_problem(game: State) -> tuple[str, str] | None:
     if winners != game.teammates(winners[0]):
         return "result", f"winners {winners} are not a team of the rulebook"
     standing = {game.team_of(s) for s in range(game.players) if s not in game.eliminated}
-    went_out = any(not hands[s] and game.round_ends_with(s) for s in winners)
+    went_out = any(not hands[s] and game._round_ends_with(s) for s in winners)
     if not went_out and standing - {game.team_of(winners[0])}:
         return "result", f"winners {winners} neither went out nor are the last standing"
     points = sum(game.faces[c].points for s, h in enumerate(hands) if s not in winners

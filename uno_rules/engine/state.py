@@ -359,7 +359,7 @@ class State:
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
         self.side = 0
-        self.derive()
+        self._derive()
 
     def clone(self) -> State:
         """An independent copy sharing only immutable parts (the rulebook, actions, RNG
@@ -433,13 +433,13 @@ class State:
     def __setstate__(self, data: Mapping[str, Any]) -> None:
         for name, value in data.items():
             object.__setattr__(self, name, value)
-        self.derive()
+        self._derive()
 
-    def derive(self) -> None:
+    def _derive(self) -> None:
         """Set the fields derived from the rulebook (its shared tables)."""
         self.acts: tuple[SeatActions, ...] = seat_actions(self.rulebook, self.players)
         self.plain: bool = plain_turns(self.rulebook)
-        self.turn_side(self.side)
+        self._turn_side(self.side)
 
     @property
     def color_name(self) -> str | None:
@@ -460,7 +460,7 @@ class State:
         return sorted(self.faces[c].name for c in self.hands[seat])
 
     # ------------------------------------------------------------------ operations
-    def turn_side(self, side: int) -> None:
+    def _turn_side(self, side: int) -> None:
         """Put ``side`` in play: every card now reads as its face on that side."""
         rules = self.rulebook
         self.side = side
@@ -471,12 +471,12 @@ class State:
         self.match_flags = match_flag_tables(rules, side)
         self.guarded = guarded(rules, side)
 
-    def turn_over(self) -> None:
+    def _turn_over(self) -> None:
         """Turn every card over: the discard pile as a whole (its bottom card comes on top),
         the draw pile (its order reverses) and every hand; the colour in force is the new
         top card's."""
         self.draw_pile.reverse()
-        self.turn_side((self.side + 1) % len(self.rulebook.sides))
+        self._turn_side((self.side + 1) % len(self.rulebook.sides))
         for k, pile in enumerate(self.discards):
             pile.reverse()
             color = self.faces[pile[-1]].color if pile else NO_COLOR
@@ -484,9 +484,9 @@ class State:
                 self.color = color
             else:
                 self.colors[k] = color
-        self.note("turn_over", self.side)
+        self._note("turn_over", self.side)
 
-    def lay_out(self, hands: list[list[int]], draw_pile: list[int],
+    def _lay_out(self, hands: list[list[int]], draw_pile: list[int],
                 discards: list[list[int]], colors: list[int], *, focus: int = 0,
                 out: list[int] | None = None, piles: list[list[int]] | None = None) -> None:
         """Put the cards where they lie (piles top card last; ``colors``: the colour in
@@ -510,7 +510,7 @@ class State:
         # Seats that hold no cards at the start are out already (their team plays on).
         self.out_seats = [s for s, h in enumerate(hands) if not h]
 
-    def focus_on(self, pile: int) -> None:
+    def _focus_on(self, pile: int) -> None:
         """Make discard pile ``pile`` the one in focus: ``discard`` and ``color`` are its."""
         if pile != self.focus:
             colors = self.colors
@@ -518,15 +518,15 @@ class State:
             self.focus = pile
             self.discard = self.discards[pile]
 
-    def discard_piles(self) -> list[list[int]]:
+    def _discard_piles(self) -> list[list[int]]:
         """Every discard pile (the lists themselves: ``discard`` is the one in focus)."""
         return self.discards
 
-    def discard_colors(self) -> list[int]:
+    def _discard_colors(self) -> list[int]:
         """The colour in force on each discard pile (a new list)."""
         return [self.color if k == self.focus else c for k, c in enumerate(self.colors)]
 
-    def held(self, seat: int, face: int) -> int | None:
+    def _held(self, seat: int, face: int) -> int | None:
         """A card of ``seat``'s hand showing ``face`` (a face id) on the side in play."""
         faces = self.faces
         for card in self.hands[seat]:
@@ -534,41 +534,41 @@ class State:
                 return card
         return None
 
-    def face_named(self, name: str) -> int:
+    def _face_named(self, name: str) -> int:
         """The face id of a notation, read on the side in play first (``KeyError`` if
         unknown)."""
         face = self.rulebook.side_by_name[self.side].get(name)
         return self.rulebook.by_name[name] if face is None else face
 
-    def card_named(self, seat: int, name: str) -> int:
+    def _card_named(self, seat: int, name: str) -> int:
         """The card of ``seat``'s hand that shows ``name`` (``KeyError`` if none)."""
-        face = self.face_named(name)
+        face = self._face_named(name)
         if len(self.faces) == len(self.rulebook.faces) and face in self.hands[seat]:
             return face  # cards with one side: a card is its face
-        card = self.held(seat, face)
+        card = self._held(seat, face)
         if card is None:
             raise KeyError(name)
         return card
 
-    def card_played(self, seat: int, action: Action) -> int:
+    def _card_played(self, seat: int, action: Action) -> int:
         """The card of ``seat``'s hand an offered play (or jump-in) action names."""
         face = self.names.get(action.arg)  # type: ignore[arg-type]
         if face is not None and len(self.faces) == len(self.rulebook.faces):
             return face  # cards with one side: a card is its face (offered: it is held)
-        return self.card_named(seat, str(action.arg))
+        return self._card_named(seat, str(action.arg))
 
-    def seat(self, expr: str, ctx: Ctx) -> int:
+    def _seat(self, expr: str, ctx: Ctx) -> int:
         """Resolve a seat expression of a primitive's parameters."""
         if expr == "self":
             return ctx.actor
         if expr == "next":
-            return self.advance(ctx.actor, 1)
+            return self._advance(ctx.actor, 1)
         if expr == "prev":
-            return self.advance(ctx.actor, -1)
+            return self._advance(ctx.actor, -1)
         if expr == "partner":
-            return self.partner(ctx.actor)
+            return self._partner(ctx.actor)
         if expr == "next_partner":
-            return self.partner(self.advance(ctx.actor, 1))
+            return self._partner(self._advance(ctx.actor, 1))
         if expr == "target":
             return ctx.target
         if expr == "challenger":
@@ -585,7 +585,7 @@ class State:
         """The team of ``seat``: seats ``players / team_size`` apart share a team."""
         return seat % (self.players // self.rulebook.team_size)
 
-    def partner(self, seat: int) -> int:
+    def _partner(self, seat: int) -> int:
         """The next member of ``seat``'s team (itself when playing alone)."""
         return (seat + self.players // self.rulebook.team_size) % self.players
 
@@ -593,7 +593,7 @@ class State:
         step = self.players // self.rulebook.team_size
         return sorted((seat + i * step) % self.players for i in range(self.rulebook.team_size))
 
-    def advance(self, seat: int, steps: int) -> int:
+    def _advance(self, seat: int, steps: int) -> int:
         """The seat ``steps`` places away in the direction of play, passing players who are
         out (hold no cards)."""
         n, hands = self.players, self.hands
@@ -607,17 +607,17 @@ class State:
                         break
         return seat
 
-    def note(self, *event: Any) -> None:
+    def _note(self, *event: Any) -> None:
         """Log an event (a tuple; words in uno_rules.engine.snapshot.describe_event). Events that
         come with most actions are appended in place, under ``if log is not None``, so that
         no tuple is made when logging is off."""
         if self.log is not None:
             self.log.append(event)
 
-    def push(self, program: int, ctx: Ctx) -> None:
+    def _push(self, program: int, ctx: Ctx) -> None:
         self.stack.append(Frame(program, 0, ctx))
 
-    def draw_cards(self, seat: int, count: int) -> list[int]:
+    def _draw_cards(self, seat: int, count: int) -> list[int]:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
         pile, hand = self.draw_pile, self.hands[seat]
@@ -633,7 +633,7 @@ class State:
             got = []
             for _ in range(count):
                 if not pile:
-                    if not self.reshuffle():
+                    if not self._reshuffle():
                         break
                     pile = self.draw_pile
                 card = pile.pop()
@@ -648,58 +648,58 @@ class State:
             self.log.append(("draw", seat, count, tuple(got)))
         return got
 
-    def discard_color(self, seat: int) -> None:
+    def _discard_color(self, seat: int) -> None:
         """Move every card of the colour in force from ``seat``'s hand under the top card."""
         faces, color, hand = self.faces, self.color, self.hands[seat]
         gone = [c for c in hand if faces[c].color == color]
         if gone:
             self.hands[seat] = [c for c in hand if faces[c].color != color]
             self.discard[-1:-1] = gone
-            self.note("discard", seat, tuple(faces[c].id for c in gone))
+            self._note("discard", seat, tuple(faces[c].id for c in gone))
 
-    def return_played_card(self, ctx: Ctx) -> None:
+    def _return_played_card(self, ctx: Ctx) -> None:
         """The card being resolved goes back to its player, if it is still on top."""
         if ctx.face < 0 or not self.discard or self.discard[-1] != ctx.face:
             return  # already gone (returned, or covered): nothing to take back
         card = self.discard.pop()
         self.hands[ctx.actor].append(card)
         self.color = ctx.prev_color
-        self.note("return", ctx.actor, self.faces[card].id)
+        self._note("return", ctx.actor, self.faces[card].id)
 
-    def stack_draw(self, ctx: Ctx, count: int, penalty: int | None) -> None:
+    def _stack_draw(self, ctx: Ctx, count: int, penalty: int | None) -> None:
         """Add ``count`` to the pending stacked draw (drawn at once at the end of a round)."""
         stacked = self.stacked
         if ctx.final:
             total, stacked.total = stacked.total + count, 0
-            self.draw_cards(self.seat("next", ctx), total)
+            self._draw_cards(self._seat("next", ctx), total)
             return
         stacked.total += count
         stacked.value = count
         stacked.ctx = ctx
         stacked.penalty = penalty
 
-    def rotate_hands(self) -> None:
+    def _rotate_hands(self) -> None:
         """Every hand passes to the next player in the direction of play."""
         seats = [s for s in range(self.players) if s not in self.eliminated]
         old = [self.hands[s] for s in seats]
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
-        self.note("rotate")
+        self._note("rotate")
 
-    def standing(self) -> int:
+    def _standing(self) -> int:
         """How many players are still in the round (not knocked out)."""
         return self.players - len(self.eliminated)
 
-    def next_turn(self, actor: int) -> int:
+    def _next_turn(self, actor: int) -> int:
         """The seat that plays after ``actor``'s card: the next one in, passing each seat
         a skip named (a skip of a seat knocked out since is void)."""
-        seat = self.advance(actor, 1)
+        seat = self._advance(actor, 1)
         for skipped in self.skips:
             if seat == skipped:
-                seat = self.advance(seat, 1)
+                seat = self._advance(seat, 1)
         return seat
 
-    def knock_out(self, seat: int, to: int | None = None) -> None:
+    def _knock_out(self, seat: int, to: int | None = None) -> None:
         """Take ``seat`` out of the round; its cards go under the draw pile, or onto the
         declared pile ``to`` (an index into ``Rules.piles``)."""
         if seat in self.eliminated:
@@ -710,9 +710,9 @@ class State:
             self.piles[to].extend(self.hands[seat])
         self.hands[seat] = []
         self.eliminated.append(seat)
-        self.note("knock_out", seat)
+        self._note("knock_out", seat)
 
-    def deal(self) -> None:
+    def _deal(self) -> None:
         """Deal the hands one card at a time, starting left of the dealer."""
         n = self.players
         first, pile, count = (self.dealer + 1) % n, self.draw_pile, \
@@ -724,26 +724,26 @@ class State:
         for i in range(n):  # the i-th player from the dealer's left gets every n-th card
             self.hands[(first + i) % n] += dealt[i::n]
 
-    def turn_first_card(self, put_back: bool = False) -> None:
+    def _turn_first_card(self, put_back: bool = False) -> None:
         """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
         if put_back:
             self.draw_pile.append(self.discard.pop())
             shuffle(self.rng, self.draw_pile)
-        if not self.draw_pile and not self.reshuffle():
+        if not self.draw_pile and not self._reshuffle():
             return  # nothing left to turn: the card below stays on top
         card = self.draw_pile.pop()
         self.discard.append(card)
         self.first_turns += 1
         self.color = self.faces[card].color
-        self.note("first", self.faces[card].id)
+        self._note("first", self.faces[card].id)
         self.ctx = ctx = Ctx(self.dealer, card)
         rule = self.card_rules[card]
         if rule is not None:
             program = rule.effect if rule.first_card is None else rule.first_card
             if program is not None:
-                self.push(program, ctx)
+                self._push(program, ctx)
 
-    def all_cards(self) -> list[int]:
+    def _all_cards(self) -> list[int]:
         """Every card of the game wherever it is (for conservation checks)."""
         out = self.draw_pile + self.out
         for discard in self.discards:
@@ -756,7 +756,7 @@ class State:
             out += [card for _, _, card in giving.aside]
         return out
 
-    def reshuffle(self) -> bool:
+    def _reshuffle(self) -> bool:
         """A new draw pile: the discard piles but their top cards, with the cards of the
         declared piles that join a reshuffle, shuffled. False when there is nothing."""
         joining = [i for i in self.rulebook.reshuffle_piles if self.piles[i]]
@@ -772,16 +772,16 @@ class State:
             self.piles[i] = []
         shuffle(self.rng, pile)
         self.draw_pile = pile
-        self.note("reshuffle", len(pile))
+        self._note("reshuffle", len(pile))
         return True
 
-    def round_ends_with(self, seat: int) -> bool:
+    def _round_ends_with(self, seat: int) -> bool:
         """Whether ``seat`` holding no cards ends the round."""
         if self.rulebook.round_ends == "player":
             return True
         return not any(self.hands[s] for s in self.teammates(seat))
 
-    def receive(self, seat: int, card: int) -> None:
+    def _receive(self, seat: int, card: int) -> None:
         """A card given to ``seat``: holding cards again, it is back in."""
         self.hands[seat].append(card)
         if seat in self.out_seats:

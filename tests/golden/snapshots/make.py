@@ -30,7 +30,7 @@ KINDS: list[tuple[str, str, tuple[str, ...], Want | None]] = [
     ("giving", "teams", (), lambda g: bool(g.giving) and any(x.aside for x in g.giving)),
     ("stacked", "no_mercy", (), lambda g: g.stacked.total > 0 and g.stacked.ctx is not None),
     ("two_piles", "examples/two_piles.yaml", (),
-     lambda g: g.focus == 1 and all(g.discard_piles())),
+     lambda g: g.focus == 1 and all(g._discard_piles())),
     ("flip", "flip", (), lambda g: g.side == 1 and bool(g.stack)),
 ]
 
@@ -40,7 +40,7 @@ def _catching(game: Any, rng: random.Random) -> Any:
     steps then run before the decision pending resumes)."""
     actions = game.legal_actions()
     for a in actions:
-        if a.kind == "catch" and game.partner(a.arg) in game.out_seats:
+        if a.kind == "catch" and game._partner(a.arg) in game.out_seats:
             return a
     return actions[rng.randrange(len(actions))]
 
