@@ -120,6 +120,8 @@ def _cli(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProces
     ("x", "--workers 'x': expected a whole number >= 0, or auto (one per core)"),
     ("-1", "--workers '-1': expected a whole number >= 0, or auto (one per core)"),
     ("1.5", "--workers '1.5': expected a whole number >= 0, or auto (one per core)"),
+    ("1e3", "--workers '1e3': expected a whole number >= 0, or auto (one per core)"),
+    ("a" * 100_000, "(100,000 characters)': expected a whole number >= 0, or auto"),
     ("9" * 30, f"--workers {'9' * 30}: at most {4 * cores()} (4 per core, {cores()} cores"),
     ("9" * 100_000, f"(100,000 characters): at most {4 * cores()} (4 per core"),
 ])
@@ -216,3 +218,24 @@ def _records(games: int) -> list[Round]:
     records: list[Round] = []
     simulate(uno_rules.load_rulebook("classic"), games, 4, seed=0, on_round=records.append)
     return records
+
+
+def test_the_hostile_cases_exit_as_declared(tmp_path: Path) -> None:
+    """bench/hostile_cases/workers.py (timed there in fresh processes): each exit code."""
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from uno_rules.cli import cli
+
+    spec = importlib.util.spec_from_file_location(
+        "workers_cases", Path(__file__).resolve().parent.parent / "bench" / "hostile_cases" /
+        "workers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, args, code in module.cases(tmp_path):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == code, (name, result.output)
+        if code == 1:
+            assert len(result.output.strip().splitlines()) == 1, (name, result.output)
