@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -186,11 +187,13 @@ def test_ctrl_c_reports_the_rounds_finished_in_order_and_stops_the_workers(
     args = [sys.executable, "-m", "uno_rules.cli", "simulate", "classic", "--games",
             "1000000000", "--workers", "2", "--json", "--csv", str(rows)]
     for wait in (3, 6, 15):  # until some rounds are done (a loaded machine starts slowly)
+        # In a session of its own, so that SIGINT can go to the whole group, as a
+        # terminal's Ctrl-C does: the workers get it too (and must stay quiet).
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                text=True, start_new_session=True)
         time.sleep(wait)
         workers = _children(proc.pid)
-        proc.send_signal(signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 130 and err == "", (out, err)
         deadline = time.monotonic() + 10

@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from itertools import islice
 from multiprocessing import get_context
 from typing import Any
@@ -63,6 +64,8 @@ _ARGS: tuple[Any, ...] = ()  # this worker's (rulebook, players, ...), set once
 def _start(args: tuple[Any, ...]) -> None:
     global _ARGS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if hasattr(signal, "pthread_sigmask"):  # blocked while starting: see _sigint_held
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _ARGS = args
 
 
@@ -93,9 +96,10 @@ def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
         return bool(chunk)
 
     try:
-        for _ in range(2 * workers):  # two chunks each in flight: none waits for work
-            if not submit():
-                break
+        with _sigint_held():  # inherited by the workers, until their initializer runs
+            for _ in range(2 * workers):  # two chunks each in flight: none waits for work
+                if not submit():  # (the first `workers` submits start the processes)
+                    break
         while pending:
             try:
                 records = pending[0].result()
@@ -113,6 +117,23 @@ def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
             yield from records
     finally:
         _stop(pool)
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT blocked while the workers start: a terminal's Ctrl-C reaches every process of
+    the group, and a worker still starting would print a KeyboardInterrupt traceback. The
+    mask is inherited across fork and exec (a handler or SIG_IGN here would lose a Ctrl-C
+    meanwhile); this process receives a held one when the block ends, each worker discards
+    its own (:func:`_start`)."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, no process groups
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
