@@ -155,7 +155,8 @@ def test_a_worker_that_dies_is_one_line_exit_1(tmp_path: Path) -> None:
     proc = _cli(["classic", "--games", "6", "--players", "2", "--agents", "mine:Dies",
                  "--workers", "2"], tmp_path)
     assert proc.returncode == 1 and proc.stdout == "", proc
-    assert proc.stderr == "a worker process died; no statistics\n", proc.stderr
+    assert proc.stderr == ("a worker process died (killed, out of memory, or it could not "
+                           "import an agent's class: docs/simulation.md); no statistics\n")
 
 
 def _children(pid: int) -> list[int]:

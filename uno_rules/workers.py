@@ -111,7 +111,9 @@ def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
                 yield from finished
                 raise
             except BrokenProcessPool:
-                raise WorkerError("a worker process died; no statistics") from None
+                raise WorkerError("a worker process died (killed, out of memory, or it could "
+                                  "not import an agent's class: docs/simulation.md); no "
+                                  "statistics") from None
             pending.popleft()
             submit()
             yield from records
