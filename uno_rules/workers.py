@@ -131,11 +131,11 @@ def _sigint_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, no process groups
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # as the caller had it
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
