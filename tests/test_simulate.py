@@ -153,16 +153,17 @@ def test_ctrl_c_keeps_the_statistics_and_csv_rows_of_the_games_finished(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import uno_rules.simulate as module
 
-    real, calls = module.Stats.add, []
+    real, calls = module.Stats.count, []
 
-    def interrupted_fourth(self: module.Stats, game: object) -> object:
+    def interrupted_fourth(self: module.Stats, record: module.Round,
+                           team_of: object) -> None:
         calls.append(1)
         if len(calls) == 4:
             self.turn_counts.append(0)  # half counted when Ctrl-C comes
             raise KeyboardInterrupt
-        return real(self, game)  # type: ignore[arg-type]
+        real(self, record, team_of)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(module.Stats, "add", interrupted_fourth)
+    monkeypatch.setattr(module.Stats, "count", interrupted_fourth)
     rows: list[module.Round] = []
     stats = module.simulate(uno_rules.load_rulebook("classic"), 10, 4, seed=1,
                             on_round=rows.append)

@@ -299,17 +299,33 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
               "points, turns, actions, cards drawn, challenges, stalled reason...).")
+@click.option("--workers", default="1", show_default=True, metavar="N",
+              help="Play in N processes: 0 or auto for one per core this machine lets "
+              "us use. The results are the same as with 1 (the same seeds, merged in "
+              "order); only the timing differs.")
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, policy: str, agents: str | None,
              max_steps: int | None, max_actions: int | None, as_json: bool,
-             csv_path: str | None) -> None:
+             csv_path: str | None, workers: str) -> None:
     """Play GAMES rounds with random legal choices and report statistics with 95%
     intervals (docs/simulation.md). Ctrl-C stops early: the statistics of the rounds
     finished are printed, and the exit code is 130."""
     from .agents import AgentError, parse_agents
     from .simulate import CSV_COLUMNS, csv_row, report
     from .simulate import simulate as run
+    from .workers import WorkerError, resolve_workers
 
+    if workers.strip().lower() == "auto":
+        processes = 0
+    elif workers.strip().isdigit():  # digits only: no sign, no '1e3'
+        processes = int(workers) if len(workers) < 10 else 10**9  # past any limit
+    else:
+        _fail(f"--workers {_shorten(workers)!r}: expected a whole number >= 0, or auto "
+              "(one per core)")
+    try:
+        resolve_workers(processes)
+    except ValueError as exc:
+        _fail(f"--workers {_shorten(workers)}: {str(exc).partition(': ')[2]}")
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
@@ -322,7 +338,7 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
         seated = None if agents is None else parse_agents(agents, players)
         if out is None:
             result = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                         agents=seated)
+                         agents=seated, workers=processes)
         else:
             import csv
 
@@ -330,9 +346,9 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
                 writer = csv.writer(out)
                 writer.writerow(CSV_COLUMNS)
                 result = run(rb, games, players, seed, max_actions, policy,
-                             max_steps=max_steps, agents=seated,
+                             max_steps=max_steps, agents=seated, workers=processes,
                              on_round=lambda r: writer.writerow(csv_row(r)))
-    except AgentError as exc:  # a user's agent: one line, whatever its message held
+    except (AgentError, WorkerError) as exc:  # a user's agent, a dead worker: one line
         _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
         _fail(f"{where}: can't write it: {exc.strerror or exc}")

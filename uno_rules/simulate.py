@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -57,43 +58,36 @@ class Stats:
 
     def add(self, game: Game) -> Round:
         """Count one round played to its end or stalled; returns its record."""
-        turns, actions = game.turns, len(game.history)
-        drawn = made = won = 0
-        for event in game.log or ():
-            if event[0] == "draw":
-                drawn += len(event[3])
-            elif event[0] == "challenge":
-                made += 1
-                won += event[3] is True  # the card was played illegally: challenger wins
-        self.turn_counts.append(turns)
-        self.action_counts.append(actions)
-        self.drawn_counts.append(drawn)
+        record = round_record(game)
+        self.count(record, game.team_of)
+        return record
+
+    def count(self, r: Round, team_of: Callable[[int], int]) -> None:
+        """Count one round from its record (``team_of``: the game's seat -> team); a
+        record counts as the game it was made from (:func:`round_record`)."""
+        if r.stalled == "runaway":  # its turns are unknown: counted stalled only
+            self.count_stalled("runaway")
+            return
+        assert r.turns is not None and r.actions is not None and r.drawn is not None
+        self.turn_counts.append(r.turns)
+        self.action_counts.append(r.actions)
+        self.drawn_counts.append(r.drawn)
         if self.challenges is not None:
-            self.challenges += made
-            self.challenges_won += won
-        first = (game.dealer + 1) % game.players
-        result = game.result
-        if not game.over or result is None:
-            reason = game.stalled or "actions"
-            self.count_stalled(reason)
-            return Round(game.seed, (), None, turns, actions, drawn, made, won, first, None,
-                         reason)
-        winners = result.winners
+            self.challenges += r.challenges or 0
+            self.challenges_won += r.challenges_won or 0
+        if r.stalled is not None or r.points is None or r.first is None:
+            self.count_stalled(r.stalled or "actions")
+            return
+        winners = r.winners
         for w in winners:
             self.wins_by_seat[w] += 1
         if self.wins_by_team is not None:
-            self.wins_by_team[game.team_of(winners[0])] += 1
-            self.first_wins += game.team_of(first) == game.team_of(winners[0])
+            self.wins_by_team[team_of(winners[0])] += 1
+            self.first_wins += team_of(r.first) == team_of(winners[0])
         else:
-            self.first_wins += first in winners
-        self.points.append(result.points)
-        side = {game.team_of(w) for w in winners}
-        left = [len(game.hands[s]) for s in range(game.players)
-                if game.team_of(s) not in side and s not in game.eliminated]
-        best = min(left) if left else None
-        self.runner_up.append(best)
-        return Round(game.seed, winners, result.points, turns, actions, drawn, made, won,
-                     first, best, None)
+            self.first_wins += r.first in winners
+        self.points.append(r.points)
+        self.runner_up.append(r.runner_up)
 
     def confidence(self) -> dict[str, Any]:
         """The statistics with 95% intervals and the designer's metrics (docs/simulation.md)."""
@@ -170,6 +164,36 @@ class Round(NamedTuple):
     first: int | None
     runner_up: int | None  # the fewest cards a losing seat held at the end
     stalled: str | None
+
+
+def round_record(game: Game) -> Round:
+    """The record of one round played to its end or stalled (what :meth:`Stats.count`
+    counts: a worker process sends these back, not the game)."""
+    turns, actions = game.turns, len(game.history)
+    drawn = made = won = 0
+    for event in game.log or ():
+        if event[0] == "draw":
+            drawn += len(event[3])
+        elif event[0] == "challenge":
+            made += 1
+            won += event[3] is True  # the card was played illegally: challenger wins
+    first = (game.dealer + 1) % game.players
+    result = game.result
+    if not game.over or result is None:
+        return Round(game.seed, (), None, turns, actions, drawn, made, won, first, None,
+                     game.stalled or "actions")
+    winners = result.winners
+    side = {game.team_of(w) for w in winners}
+    left = [len(game.hands[s]) for s in range(game.players)
+            if game.team_of(s) not in side and s not in game.eliminated]
+    best = min(left) if left else None
+    return Round(game.seed, tuple(winners), result.points, turns, actions, drawn, made, won,
+                 first, best, None)
+
+
+def runaway_record(seed: int) -> Round:
+    """The record of a round whose action ran away (RunawayEffect): only its seed known."""
+    return Round(seed, (), None, None, None, None, None, None, None, None, "runaway")
 
 
 def _mean(values: list[int]) -> float | int:
@@ -249,66 +273,83 @@ def _has_challenges(rulebook: Rulebook) -> bool:
         "challenge_penalty") is not None) for program in rulebook.programs for step in program)
 
 
+def play_round(rulebook: Rulebook, players: int, seed: int, max_actions: int | None,
+               policy: str, max_steps: int | None,
+               agents: Sequence[tuple[str, AgentClass]] | None) -> Round:
+    """Play one round of a run (random moves by ``policy``, or ``agents``) and return its
+    record; a runaway effect is recorded, not raised."""
+    try:
+        if agents is None:
+            # The log counts cards drawn and challenges (its cost is within the noise of
+            # a run: docs/simulation.md).
+            game = play_random(rulebook, players, seed, max_actions, policy,
+                               max_steps=max_steps, log=True)
+        else:
+            from .agents import play_agents
+
+            game = play_agents(rulebook, players, seed, agents, max_actions,
+                               max_steps=max_steps)
+    except RunawayEffect:
+        return runaway_record(seed)
+    return round_record(game)
+
+
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_actions: int | None = None, policy: str = "play_first", *,
              max_steps: int | None = None,
              agents: Sequence[tuple[str, AgentClass]] | None = None,
-             on_round: Callable[[Round], None] | None = None) -> Stats:
+             on_round: Callable[[Round], None] | None = None,
+             workers: int = 1) -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics. Every
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
     or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
     the statistics are those of the rounds finished, ``requested`` set. With ``agents``
     (name and class per seat, :func:`uno_rules.agents.parse_agents`) they play instead of
     ``policy``: see :func:`uno_rules.agents.play_agents`. ``on_round`` is given each
-    round's record as it ends (``simulate --csv`` writes them)."""
+    round's record as it ends (``simulate --csv`` writes them), in round order.
+    ``workers``: processes to play in (0: one per core; :mod:`uno_rules.workers`); the
+    statistics and records are the same as with 1, only faster."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     _need_seed(seed)
     check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
+    from .workers import parallel_rounds, resolve_workers
+
+    workers = resolve_workers(workers)
+    if agents is None and policy not in POLICIES:  # here, not in each worker
+        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
     if agents is not None:
-        from .agents import play_agents
-
         if len(agents) != players:
             raise ValueError(f"{len(agents)} agents for {players} players")
         stats.policy, stats.agents = None, [name for name, _ in agents]
-
-    def play(game_seed: int) -> Game:
-        if agents is None:
-            # The log counts cards drawn and challenges (its cost is within the noise of
-            # a run: docs/simulation.md).
-            return play_random(rulebook, players, game_seed, max_actions, policy,
-                               max_steps=max_steps, log=True)
-        return play_agents(rulebook, players, game_seed, agents, max_actions,
-                           max_steps=max_steps)
-
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
     if _has_challenges(rulebook):
         stats.challenges = 0
+    team_of = rulebook.new_game(players, seed).team_of  # the same for every round
+    args = (rulebook, players, max_actions, policy, max_steps, agents)
+    if workers == 1:
+        rounds: Generator[Round, None, None] = (
+            play_round(rulebook, players, s, max_actions, policy, max_steps, agents)
+            for s in game_seeds(seed, games))
+    else:
+        rounds = parallel_rounds(args, game_seeds(seed, games), games, workers)
     start = time.perf_counter()
     played = 0
     try:
-        for game_seed in game_seeds(seed, games):
-            try:
-                game = play(game_seed)
-            except RunawayEffect:  # its turns are unknown: counted stalled only
-                stats.count_stalled("runaway")
+        with closing(rounds):  # a pool's workers are stopped however the loop ends
+            for record in rounds:
+                stats.count(record, team_of)
                 played += 1
                 if on_round is not None:
-                    on_round(Round(game_seed, (), None, None, None, None, None, None, None,
-                                   None, "runaway"))
-                continue
-            record = stats.add(game)
-            played += 1
-            if on_round is not None:
-                on_round(record)
+                    on_round(record)
     except KeyboardInterrupt:  # the round under way is dropped; the finished ones count
         stats.requested, stats.games = games, played
-        # A round interrupted inside Stats.add may have left a list one longer: trim.
+        # A round interrupted inside Stats.count may have left a list one longer: trim.
         for per_round in (stats.turn_counts, stats.action_counts, stats.drawn_counts):
-            del per_round[played:]
+            del per_round[played - stats.stalled_reasons.get("runaway", 0):]
         del stats.runner_up[len(stats.points):]
     stats.seconds = time.perf_counter() - start
     return stats

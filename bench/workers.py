@@ -1,0 +1,63 @@
+"""Games per second of ``simulate`` at 1 and more worker processes (issue 16 item 7), and
+that every count of workers gives the same statistics. Each run includes starting its
+processes (what a user waits for); the counts alternate, run after run, so that a busy
+machine slows each alike. Results: bench/README.md.
+
+    python bench/workers.py [--games 2000] [--players 4] [--rulebook classic]
+                            [--workers 1,2] [--reps 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+
+import uno_rules
+from uno_rules.simulate import simulate
+from uno_rules.workers import cores
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rulebook", default="classic")
+    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--reps", type=int, default=3)
+    args = parser.parse_args()
+    rulebook = uno_rules.load_rulebook(args.rulebook)
+    counts = [int(w) for w in args.workers.split(",")]
+    rates: dict[int, list[float]] = {w: [] for w in counts}
+    cpu: dict[int, list[float]] = {w: [] for w in counts}  # this process's and workers'
+
+    def used() -> float:
+        me, kids = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                         resource.RUSAGE_CHILDREN))
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    results = {}
+    for _ in range(args.reps):
+        for w in counts:
+            before = used()
+            stats = simulate(rulebook, args.games, args.players, seed=0, workers=w)
+            rates[w].append(stats.games / stats.seconds)
+            cpu[w].append(used() - before)  # the workers are joined: counted by now
+            out = stats.to_json()
+            del out["timing"]
+            results[w] = out
+    same = all(r == results[counts[0]] for r in results.values())
+    print(f"{args.rulebook}, {args.players} players, {args.games} rounds, {args.reps} reps, "
+          f"{cores()} cores usable, load average {os.getloadavg()[0]:.1f} at the end")
+    base = statistics.median(rates[counts[0]])
+    for w in counts:
+        med = statistics.median(rates[w])
+        print(f"  workers {w}: {med:8.0f} games/s (median; runs "
+              f"{', '.join(f'{r:.0f}' for r in rates[w])}), {med / base:.2f}x; CPU "
+              f"{statistics.median(cpu[w]):.2f} s in all processes")
+    print(f"  statistics identical at every count: {same}")
+
+
+if __name__ == "__main__":
+    main()

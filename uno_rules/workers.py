@@ -1,0 +1,151 @@
+"""Playing a simulation's rounds in several processes (``simulate --workers N``).
+
+The rounds are cut into chunks of consecutive seeds (:func:`uno_rules.simulate.game_seeds`,
+as one process uses them); each worker process receives the pickled rulebook and the
+arguments once, plays its chunks and sends back the rounds' records, which are handed on
+IN ROUND ORDER: the statistics, ``--json`` (less timing) and ``--csv`` are byte-identical
+to one process. Workers are started with 'spawn' (safe on every platform) and ignore
+SIGINT: Ctrl-C reaches the parent, which stops them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections import deque
+from collections.abc import Generator, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from itertools import islice
+from multiprocessing import get_context
+from typing import Any
+
+from .simulate import Round, play_round
+
+# Rounds per chunk at most: small enough that Ctrl-C loses little and the workers stay
+# evenly busy, large enough that sending a chunk costs little beside playing it.
+MAX_CHUNK = 50
+PER_CORE = 4  # processes per core at most: more only share the same cores
+
+
+class WorkerError(Exception):
+    """A worker process died (killed, out of memory, an agent calling os._exit...)."""
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))  # honours taskset / container limits
+    except (AttributeError, OSError):  # not on every platform
+        return os.cpu_count() or 1
+
+
+def resolve_workers(workers: object) -> int:
+    """``workers`` as a count of processes: a whole number >= 1, or 0 for one per core."""
+    if type(workers) is not int or workers < 0:
+        raise ValueError(f"workers={workers!r}: expected a whole number >= 0 "
+                         "(0: one per core)")
+    limit = PER_CORE * cores()
+    if workers > limit:  # each is a Python process: thousands would exhaust the machine
+        raise ValueError(f"workers={workers}: at most {limit} ({PER_CORE} per core, "
+                         f"{cores()} cores here)")
+    return workers or cores()
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Rounds per chunk: about 8 chunks per worker, at most :data:`MAX_CHUNK`."""
+    return max(1, min(MAX_CHUNK, games // (workers * 8)))
+
+
+_ARGS: tuple[Any, ...] = ()  # this worker's (rulebook, players, ...), set once
+
+
+def _start(args: tuple[Any, ...]) -> None:
+    global _ARGS
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if hasattr(signal, "pthread_sigmask"):  # blocked while starting: see _sigint_held
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _ARGS = args
+
+
+def _play(seeds: list[int]) -> list[Round]:
+    rulebook, players, max_actions, policy, max_steps, agents = _ARGS
+    return [play_round(rulebook, players, s, max_actions, policy, max_steps, agents)
+            for s in seeds]
+
+
+def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
+                    workers: int) -> Generator[Round, None, None]:
+    """The records of the rounds of ``seeds`` (``games`` of them), played in ``workers``
+    processes, in round order. ``args``: (rulebook, players, max_actions, policy,
+    max_steps, agents), pickled once per worker. A worker's exception is raised here; a
+    worker that dies raises :class:`WorkerError`. Closing the iterator, or Ctrl-C while it
+    waits, stops the workers; on Ctrl-C the chunks already finished in order are yielded
+    first, then KeyboardInterrupt is raised again."""
+    size = chunk_size(games, workers)
+    workers = min(workers, -(-games // size))  # no idle processes
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_start,
+                               initargs=(args,))
+    pending: deque[Future[list[Round]]] = deque()
+
+    def submit() -> bool:
+        chunk = list(islice(seeds, size))
+        if chunk:
+            pending.append(pool.submit(_play, chunk))
+        return bool(chunk)
+
+    try:
+        with _sigint_held():  # inherited by the workers, until their initializer runs
+            for _ in range(2 * workers):  # two chunks each in flight: none waits for work
+                if not submit():  # (the first `workers` submits start the processes)
+                    break
+        while pending:
+            try:
+                records = pending[0].result()
+            except KeyboardInterrupt:
+                finished: list[Round] = []
+                while pending and pending[0].done() and not pending[0].exception():
+                    finished += pending.popleft().result()
+                _stop(pool)
+                yield from finished
+                raise
+            except BrokenProcessPool:
+                raise WorkerError("a worker process died (killed, out of memory, or it could "
+                                  "not import an agent's class: docs/simulation.md); no "
+                                  "statistics") from None
+            pending.popleft()
+            submit()
+            yield from records
+    finally:
+        _stop(pool)
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT blocked while the workers start: a terminal's Ctrl-C reaches every process of
+    the group, and a worker still starting would print a KeyboardInterrupt traceback. The
+    mask is inherited across fork and exec (a handler or SIG_IGN here would lose a Ctrl-C
+    meanwhile); this process receives a held one when the block ends, each worker discards
+    its own (:func:`_start`)."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, no process groups
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # as the caller had it
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool``'s workers now, mid-chunk if need be, and wait for them: no orphans."""
+    # The executor can only wait for a chunk to end (an agent may never end one): its
+    # processes are terminated directly (a private attribute, present since 3.2).
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join()
