@@ -8,19 +8,11 @@ round (tests/test_agents.py checks the same with fewer rounds). Results: bench/R
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import uno_rules
 from uno_rules.agents import AGENTS, play_agents
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``wins`` out of ``n``."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+from uno_rules.stats import wilson
 
 
 def main() -> None:

@@ -87,7 +87,9 @@ def ours_runner(players: int, seed: int = 0) -> Runner:
 
 def lane_runner(players: int, seed: int = 0) -> Runner:
     """Our classic rounds through the integer lane (``legal_ids`` / ``step``): the same
-    policy on the same ids in the same order, so the same rounds as :func:`ours_runner`."""
+    policy on the same ids in the same order, so the same rounds as :func:`ours_runner`.
+    The loop is play_first_runner's written out for ids, not shared through a callback: a
+    call per action would be timed too."""
     rulebook = uno_rules.load_rulebook("classic")
     is_play = [a.kind == "play" for a in rulebook.action_table(players)]
     rng = random.Random(seed)

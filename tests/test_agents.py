@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import gc
 import json
-import math
 import random
 import sys
 import types
@@ -29,19 +28,12 @@ from uno_rules.agents import (
 from uno_rules.cli import cli
 from uno_rules.engine.game import Game
 from uno_rules.simulate import simulate
+from uno_rules.stats import wilson
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE / "hostile" / "agents"
 CLASSIC = uno_rules.load_rulebook("classic")
 runner = CliRunner()
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def test_wilson_matches_a_known_interval() -> None:
