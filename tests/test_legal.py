@@ -134,10 +134,18 @@ def test_play_drawn_never_offers_no_drawn_card() -> None:
     assert game.decision.seat == 1 and game.decision.kind == "turn"  # type: ignore[union-attr]
 
 
-def test_the_short_turn_path_offers_what_the_general_one_does() -> None:
+@pytest.mark.parametrize("big_hand", [0, 32, 10**6])
+def test_the_short_turn_path_offers_what_the_general_one_does(
+        big_hand: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Plain rulebooks take a shorter path to a turn's options (uno_rules.engine.tables): it must
-    offer exactly what the general path offers (ids of the action table), in the same order."""
+    offer exactly what the general path offers (ids of the action table), in the same order,
+    whichever way it finds the playable cards (the set's intersection above BIG_HAND cards,
+    a flag per card below: each build has its own default)."""
     import random
+
+    from uno_rules.engine import decisions
+
+    monkeypatch.setattr(decisions, "BIG_HAND", big_hand)
 
     from uno_rules.simulate import random_moves
 

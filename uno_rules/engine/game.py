@@ -359,7 +359,7 @@ class Game(Runner):
                     return
                 self._runaway(stack[-1])
             frame = stack[-1]
-            if isinstance(frame, Resume):  # an out-of-turn action's steps are done
+            if type(frame) is Resume:  # an out-of-turn action's steps are done
                 stack.pop()
                 self.pending = frame.ask
                 self.steps_left = left - start + budget

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -236,7 +237,10 @@ class Rules:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
-            object.__setattr__(self, name, value)
+            # Interned as the names in code are: the first instance's attribute names become
+            # the class's shared keys, and unpickled ones would make every attribute read
+            # in the interpreter a string comparison (2.5 % of a round).
+            object.__setattr__(self, sys.intern(name), value)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self  # immutable: a deep copy of a game shares its rulebook

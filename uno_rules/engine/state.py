@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, final
 
 from .actions import Action, Result
 from .errors import IllegalAction
@@ -152,6 +152,7 @@ class Frame:
         return (Frame, (self.program, self.pc, self.ctx))
 
 
+@final
 class Resume:
     """Below the steps of an out-of-turn action (a catch's penalty draw and what follows
     it): the decision ``ask`` that was pending, taken up again when they are done."""
