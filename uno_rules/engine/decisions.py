@@ -66,25 +66,24 @@ class Turn(Ask):
             # costs a fraction of the method call and its set; copies of a card are one
             # choice (sorted, each kept once).
             acts = g.acts[seat]
-            if len(hand) > BIG_HAND:  # the set's intersection, in C, beats a loop here
+            size = len(hand)
+            if size > BIG_HAND:  # the set's intersection, in C, beats a loop here
                 playable = sorted(g._matching_top().intersection(hand))
-                if not playable:
-                    return acts.turn_none
             else:
                 flags = g._matching_flags()
                 playable = [c for c in hand if flags[c]]
-                if not playable:
-                    return acts.turn_none
-            if len(playable) > 1 and len(hand) <= BIG_HAND:
-                playable.sort()
-                distinct = [playable[0]]
-                for c in playable:
-                    if c != distinct[-1]:
-                        distinct.append(c)
-                playable = distinct
+                if len(playable) > 1:
+                    playable.sort()
+                    distinct = [playable[0]]
+                    for c in playable:
+                        if c != distinct[-1]:
+                            distinct.append(c)
+                    playable = distinct
+            if not playable:
+                return acts.turn_none
             # play_ids with one pile, one side, no uno_after_effects (so calls_uno on the
             # hand size alone, looked up): a lookup per card
-            if acts.uno_by_hand[len(hand)]:
+            if acts.uno_by_hand[size]:
                 return (*chain.from_iterable(map(acts.both.__getitem__, playable)),
                         *acts.turn_tail)
             play = acts.play

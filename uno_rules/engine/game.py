@@ -366,11 +366,12 @@ class Game(Runner):
                 return
             pc, ctx = frame.pc, frame.ctx
             program = programs[frame.program]
-            if pc >= len(program):
+            size = len(program)
+            if pc >= size:
                 stack.pop()
                 continue
             step = program[pc]
-            if pc + 1 == len(program):
+            if pc + 1 == size:
                 stack.pop()  # its last step: the frame is done (what the step pushes runs next)
             else:
                 frame.pc = pc + 1
