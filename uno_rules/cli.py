@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -77,6 +79,70 @@ house_option = click.option("--house", "house", multiple=True, metavar="NAME",
                             help="Apply a house-rule overlay (repeatable, in order).")
 set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a setting or option of the rulebook (repeatable).")
+
+
+workers_option = click.option(
+    "--workers", default=None, metavar="N",
+    help="Play in N processes (default 1): 0 or auto for one per core this machine lets us "
+    "use; with --scheduler local, the local cluster's worker processes (default one per "
+    "core). The results are the same as with 1 (the same seeds, merged in order); only the "
+    "timing differs.")
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="Play on a Dask cluster: tcp://HOST:PORT (its scheduler; its workers play), or "
+    "local to start one on this machine for the run. The same results as one process; "
+    "needs pip install 'uno-rules[dask]' (docs/simulation.md).")
+scheduler_timeout_option = click.option(
+    "--scheduler-timeout", default=10.0, show_default=True, metavar="SECONDS",
+    type=click.FloatRange(0, 3600, min_open=True),
+    help="How long to try reaching the scheduler, and to wait for a worker there.")
+
+
+def _processes(workers: str | None, scheduler: str | None) -> int:
+    """``--workers`` (with ``--scheduler``) as a count of processes, 0 for one per core;
+    each bad value or combination one line, exit 1."""
+    from .workers import resolve_workers
+
+    if scheduler is not None:
+        from .distributed import SchedulerError, parse_scheduler
+
+        try:
+            parse_scheduler(scheduler)
+        except SchedulerError as exc:
+            _fail(shorten_values(str(exc), [scheduler], 200))
+        if scheduler != "local" and workers is not None:
+            _fail(f"--workers {_shorten(workers)}: not with --scheduler {scheduler} (the "
+                  f"cluster's workers play: start more with dask worker {scheduler})")
+    if workers is None:
+        return 0 if scheduler == "local" else 1
+    if workers.strip().lower() == "auto":
+        processes = 0
+    elif workers.strip().isdigit():  # digits only: no sign, no '1e3'
+        processes = int(workers) if len(workers) < 10 else 10**9  # past any limit
+    else:
+        _fail(f"--workers {_shorten(workers)!r}: expected a whole number >= 0, or auto "
+              "(one per core)")
+    try:
+        resolve_workers(processes)
+    except ValueError as exc:
+        _fail(f"--workers {_shorten(workers)}: {str(exc).partition(': ')[2]}")
+    return processes
+
+
+@contextmanager
+def _cluster(scheduler: str | None, workers: int, timeout: float) -> Iterator[Any]:
+    """A Dask client for ``--scheduler`` (None without one); a scheduler that can't be used
+    (dask missing, unreachable, no worker) is one line, exit 1."""
+    if scheduler is None:
+        yield None
+        return
+    from .distributed import SchedulerError, open_client
+
+    try:
+        with open_client(scheduler, workers, timeout) as client:
+            yield client
+    except SchedulerError as exc:
+        _fail(shorten_values(str(exc), [scheduler], 200))
 
 
 class _Interrupted(Exception):
@@ -299,33 +365,23 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
               "points, turns, actions, cards drawn, challenges, stalled reason...).")
-@click.option("--workers", default="1", show_default=True, metavar="N",
-              help="Play in N processes: 0 or auto for one per core this machine lets "
-              "us use. The results are the same as with 1 (the same seeds, merged in "
-              "order); only the timing differs.")
+@workers_option
+@scheduler_option
+@scheduler_timeout_option
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, policy: str, agents: str | None,
              max_steps: int | None, max_actions: int | None, as_json: bool,
-             csv_path: str | None, workers: str) -> None:
+             csv_path: str | None, workers: str | None, scheduler: str | None,
+             scheduler_timeout: float) -> None:
     """Play GAMES rounds with random legal choices and report statistics with 95%
     intervals (docs/simulation.md). Ctrl-C stops early: the statistics of the rounds
     finished are printed, and the exit code is 130."""
     from .agents import AgentError, parse_agents
     from .simulate import CSV_COLUMNS, csv_row, report
     from .simulate import simulate as run
-    from .workers import WorkerError, resolve_workers
+    from .workers import WorkerError
 
-    if workers.strip().lower() == "auto":
-        processes = 0
-    elif workers.strip().isdigit():  # digits only: no sign, no '1e3'
-        processes = int(workers) if len(workers) < 10 else 10**9  # past any limit
-    else:
-        _fail(f"--workers {_shorten(workers)!r}: expected a whole number >= 0, or auto "
-              "(one per core)")
-    try:
-        resolve_workers(processes)
-    except ValueError as exc:
-        _fail(f"--workers {_shorten(workers)}: {str(exc).partition(': ')[2]}")
+    processes = _processes(workers, scheduler)
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
@@ -336,18 +392,20 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
         _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
     try:
         seated = None if agents is None else parse_agents(agents, players)
-        if out is None:
-            result = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                         agents=seated, workers=processes)
-        else:
-            import csv
-
-            with out:
-                writer = csv.writer(out)
-                writer.writerow(CSV_COLUMNS)
+        with _cluster(scheduler, processes, scheduler_timeout) as client:
+            if out is None:
                 result = run(rb, games, players, seed, max_actions, policy,
                              max_steps=max_steps, agents=seated, workers=processes,
-                             on_round=lambda r: writer.writerow(csv_row(r)))
+                             client=client)
+            else:
+                import csv
+
+                with out:
+                    writer = csv.writer(out)
+                    writer.writerow(CSV_COLUMNS)
+                    result = run(rb, games, players, seed, max_actions, policy,
+                                 max_steps=max_steps, agents=seated, workers=processes,
+                                 client=client, on_round=lambda r: writer.writerow(csv_row(r)))
     except (AgentError, WorkerError) as exc:  # a user's agent, a dead worker: one line
         _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
@@ -377,9 +435,13 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
               help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: each metric's values per variant and its paired diff.")
+@workers_option
+@scheduler_option
+@scheduler_timeout_option
 def compare(variants: tuple[str, ...], games: int, players: int, seed: int, policy: str,
             agents: str | None, max_steps: int | None, max_actions: int | None,
-            as_json: bool) -> None:
+            as_json: bool, workers: str | None, scheduler: str | None,
+            scheduler_timeout: float) -> None:
     """Compare rule variants on the same deals: VARIANTS are rulebooks (names or files),
     each RULEBOOK[+HOUSE...] and followed by its own --house NAME / --set NAME=VALUE
     (repeatable; they apply to the variant named just before them). So `compare classic
@@ -390,7 +452,9 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     from .agents import AgentError, parse_agents
     from .compare import VariantError, parse_variants, report
     from .compare import compare as run
+    from .workers import WorkerError
 
+    processes = _processes(workers, scheduler)
     def is_file(word: str) -> bool:
         try:
             return Path(word).is_file()
@@ -415,9 +479,11 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
         rulebooks.append(rb)
     try:
         seated = None if agents is None else parse_agents(agents, players)
-        result = run(rulebooks, [v.label for v in parsed], games, players, seed, max_actions,
-                     policy, max_steps=max_steps, agents=seated)
-    except AgentError as exc:
+        with _cluster(scheduler, processes, scheduler_timeout) as client:
+            result = run(rulebooks, [v.label for v in parsed], games, players, seed,
+                         max_actions, policy, max_steps=max_steps, agents=seated,
+                         workers=processes, client=client)
+    except (AgentError, WorkerError) as exc:
         _fail(_shorten(" ".join(str(exc).split())))
     for entry, v in zip(result["variants"], parsed, strict=True):
         entry["settings"] = v.settings

@@ -158,17 +158,21 @@ def paired(base: list[int | None], other: list[int | None]) -> dict[str, Any]:
 def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, players: int,
             seed: int, max_actions: int | None = None, policy: str = "play_first", *,
             max_steps: int | None = None,
-            agents: Sequence[tuple[str, AgentClass]] | None = None) -> dict[str, Any]:
+            agents: Sequence[tuple[str, AgentClass]] | None = None, workers: int = 1,
+            client: Any = None) -> dict[str, Any]:
     """Simulate each rulebook on the same round seeds and compare them against the first;
     returns the report ``compare --json`` prints. Ctrl-C during a variant raises
-    KeyboardInterrupt (a comparison of unequal runs would not be paired)."""
+    KeyboardInterrupt (a comparison of unequal runs would not be paired). ``workers`` and
+    ``client`` play each variant as :func:`uno_rules.simulate.simulate`'s do (the same
+    report, less ``timing``)."""
     start = time.perf_counter()
     rounds: list[list[Round]] = []
     runs: list[Stats] = []
     for rb in rulebooks:
         records: list[Round] = []
         result = simulate(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                          agents=agents, on_round=records.append)
+                          agents=agents, on_round=records.append, workers=workers,
+                          client=client)
         if result.requested is not None:
             raise KeyboardInterrupt
         rounds.append(records)
