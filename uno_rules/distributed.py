@@ -125,7 +125,8 @@ def open_client(scheduler: str, workers: int = 0,
         if scheduler == "local":
             cluster = distributed.LocalCluster(
                 n_workers=workers or cores(), threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR)
+                host="127.0.0.1",  # this machine's own: nothing reachable from outside
+                dashboard_address=":0", silence_logs=logging.ERROR)  # any free port
             client = distributed.Client(cluster, timeout=timeout)
         else:
             _reach(scheduler, timeout)
