@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import logging
 import re
+import signal
 import socket
 import threading
 from collections import deque
@@ -42,10 +43,14 @@ def parse_scheduler(text: str) -> str:
     problem = None
     try:
         url = urlsplit(text)
-        port = url.port  # ValueError when not a number in 0..65535
-    except ValueError:
-        url, port = None, None
-    if url is None or url.scheme != "tcp" or not url.hostname:
+        host = url.hostname
+    except ValueError:  # an unbalanced [ of an IPv6 address
+        url, host = None, None
+    try:
+        port = None if url is None else url.port
+    except ValueError:  # not a number, or past 65535
+        port = None
+    if url is None or url.scheme != "tcp" or not host:
         problem = "expected local or tcp://HOST:PORT"
     elif port is None or port == 0:
         problem = "expected a port from 1 to 65535 (tcp://HOST:PORT; dask's default is 8786)"
@@ -123,11 +128,15 @@ def open_client(scheduler: str, workers: int = 0,
     cluster = None
     try:
         if scheduler == "local":
-            cluster = distributed.LocalCluster(
-                n_workers=workers or cores(), threads_per_worker=1, processes=True,
-                host="127.0.0.1",  # this machine's own: nothing reachable from outside
-                dashboard_address=":0", silence_logs=logging.ERROR)  # any free port
-            client = distributed.Client(cluster, timeout=timeout)
+            # The worker processes start with SIGINT ignored (inherited, and Python keeps
+            # it so): a terminal's Ctrl-C reaches the whole process group, and each worker
+            # would print a traceback. This process handles it and closes the cluster.
+            with _sigint_ignored():
+                cluster = distributed.LocalCluster(
+                    n_workers=workers or cores(), threads_per_worker=1, processes=True,
+                    host="127.0.0.1",  # this machine's own: nothing reachable from outside
+                    dashboard_address=":0", silence_logs=logging.ERROR)  # any free port
+                client = distributed.Client(cluster, timeout=timeout)
         else:
             _reach(scheduler, timeout)
             client = _connect(distributed, scheduler, timeout)
@@ -144,6 +153,20 @@ def open_client(scheduler: str, workers: int = 0,
     finally:
         if cluster is not None:
             cluster.close()
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile (a Ctrl-C then is lost: the cluster's start-up only;
+    dask's own threads don't keep a blocked mask, as :mod:`uno_rules.workers` uses)."""
+    if threading.current_thread() is not threading.main_thread():  # only it may
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _play(args: tuple[Any, ...], seeds: list[int]) -> list[Round]:
