@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -346,3 +347,78 @@ def test_ctrl_c_on_a_local_cluster_reports_the_rounds_finished_and_stops_it() ->
         assert stats["turns"] == whole.to_json()["turns"]
         return
     raise AssertionError("no round finished in 30 s")
+
+
+class _Future:
+    def __init__(self, error: BaseException) -> None:
+        self.error, self.status = error, "error"
+
+    def result(self) -> Any:
+        raise self.error
+
+
+class _Client:
+    """Just enough of a ``distributed.Client`` for :func:`dask_rounds`, its chunks failing
+    with ``error`` (or its scatter, with ``at_scatter``)."""
+
+    def __init__(self, error: BaseException, at_scatter: bool = False) -> None:
+        self.error, self.at_scatter, self.cancelled = error, at_scatter, 0
+
+    def nthreads(self) -> dict[str, int]:
+        return {"tcp://a": 1, "tcp://b": 1}
+
+    def scatter(self, data: list[Any], **kw: Any) -> list[Any]:
+        if self.at_scatter:
+            raise self.error
+        return ["shared"]
+
+    def submit(self, *args: Any, **kw: Any) -> _Future:
+        return _Future(self.error)
+
+    def cancel(self, futures: list[Any]) -> None:
+        self.cancelled += len(futures)
+
+
+def _records_of(client: _Client) -> list[Round]:
+    from uno_rules.distributed import dask_rounds
+    from uno_rules.simulate import game_seeds
+
+    return list(dask_rounds(client, (), game_seeds(1, 40), 40))
+
+
+@needs_dask
+def test_a_worker_dying_under_every_try_is_a_worker_error() -> None:
+    from distributed import KilledWorker
+
+    from uno_rules.workers import WorkerError
+
+    client = _Client(KilledWorker("chunk", "tcp://b", 3))
+    with pytest.raises(WorkerError, match=r"^a Dask worker died playing a chunk, on every "
+                                          r"worker tried \(killed, out of memory"):
+        _records_of(client)
+    assert client.cancelled == 4 + 1  # the chunks in flight and the shared arguments
+
+
+@needs_dask
+@pytest.mark.parametrize("error", [
+    ModuleNotFoundError("No module named 'mine'"),
+    Exception("ModuleNotFoundError(\"No module named 'mine'\")"),  # as dask hands it back
+    Exception("ImportError('cannot import name X')"),
+], ids=["as-is", "repr-in-exception", "import-error"])
+@pytest.mark.parametrize("at_scatter", [True, False], ids=["scatter", "chunk"])
+def test_an_import_failure_on_a_worker_is_a_worker_error(error: Exception,
+                                                         at_scatter: bool) -> None:
+    from uno_rules.workers import WorkerError
+
+    with pytest.raises(WorkerError, match=r"^a Dask worker could not import what the run "
+                                          r"needs \((No module named 'mine'|cannot import "
+                                          r"name X)\): every worker needs"):
+        _records_of(_Client(error, at_scatter))
+
+
+@needs_dask
+def test_any_other_exception_from_a_worker_is_raised_as_it_is() -> None:
+    error = Exception("ValueError('a bug')")
+    with pytest.raises(Exception) as caught:
+        _records_of(_Client(error))
+    assert caught.value is error
