@@ -579,8 +579,17 @@ class State:
         if expr == "dealer":
             return self.dealer
         if expr == "first":
-            return (self.dealer + 1) % self.players
+            return self._first()
         raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
+
+    def _first(self) -> int:
+        """The player to the dealer's left, passing seats knocked out (or out of a match)."""
+        seat = (self.dealer + 1) % self.players
+        for _ in range(self.players):
+            if seat not in self.eliminated:
+                break
+            seat = (seat + 1) % self.players
+        return seat
 
     def team_of(self, seat: int) -> int:
         """The team of ``seat``: seats ``players / team_size`` apart share a team."""
@@ -716,14 +725,16 @@ class State:
     def _deal(self) -> None:
         """Deal the hands one card at a time, starting left of the dealer."""
         n = self.players
-        first, pile, count = (self.dealer + 1) % n, self.draw_pile, \
-            self.rulebook.settings.hand_size * n
+        # From the dealer's left; a seat knocked out already (out of a match) gets nothing.
+        seats = [(self.dealer + 1 + i) % n for i in range(n) if
+                 (self.dealer + 1 + i) % n not in self.eliminated]
+        pile, count = self.draw_pile, self.rulebook.settings.hand_size * len(seats)
         if count <= 0:
             return
         dealt = pile[-count:][::-1]  # in the order dealt: the top card first
         del pile[-count:]
-        for i in range(n):  # the i-th player from the dealer's left gets every n-th card
-            self.hands[(first + i) % n] += dealt[i::n]
+        for i, seat in enumerate(seats):  # the i-th player in gets every len(seats)-th card
+            self.hands[seat] += dealt[i::len(seats)]
 
     def _turn_first_card(self, put_back: bool = False) -> None:
         """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
