@@ -70,28 +70,36 @@ def test_next_round_needs_a_finished_round(classic: uno_rules.Rulebook) -> None:
 
 
 def test_elimination_last_one_standing() -> None:
+    """Seats keep their numbers: a seat out of the match is in every later round with an
+    empty hand, dealt nothing, never acting."""
     rb = uno_rules.load_rulebook("pokemon", settings={"scoring": "elimination",
                                                       "target_score": 150})
     match = Match(rb, 4, 2)
     rng = random.Random(2)
     history = []
     while not match.over:
-        random_moves(match.game, rng, policy="play_first")
-        seats, before = list(match.seats), list(match.scores)
         game = match.game
+        assert game.players == 4 and game.eliminated == match.out
+        assert all(not game.hands[s] for s in match.out)
+        acted = set()
+        while not game.over:
+            acted.add(game.decision.seat)
+            game.apply(rng.choice(game.decision.options))
+        assert not acted & set(match.out)  # a seat out never acts
+        out, before = list(match.out), list(match.scores)
         match.next_round()
-        for i, s in enumerate(seats):  # own leftover points, mapped to match seats
-            left = sum(game.faces[c].points for c in game.hands[i])
+        for s in range(4):  # own leftover points; a seat out adds nothing
+            left = 0 if s in out else sum(game.faces[c].points for c in game.hands[s])
             assert match.scores[s] - before[s] == left
-        history.append(seats)
+        history.append(out)
+    history.append(match.out)
     for earlier, later in zip(history, history[1:], strict=False):
-        assert set(later) <= set(earlier)
-        assert all(match.scores[s] >= 150 for s in set(earlier) - set(later))
-    standing = [s for s in range(4) if match.scores[s] < 150]
-    assert len(standing) <= 1 or len(standing) < rb.players_min
-    if len(standing) == 1:
-        assert match.winners == tuple(standing)
-    assert len(match.seats) < 4 or len(history) == 1
+        assert set(earlier) <= set(later)
+    assert all(match.scores[s] >= 150 for s in match.out)
+    standing = [s for s in range(4) if s not in match.out]
+    assert all(match.scores[s] < 150 for s in standing)
+    assert len(standing) <= 1 and len(history) > 2
+    assert match.winners == tuple(standing) if standing else match.winners
 
 
 def test_a_player_knocked_out_is_dealt_in_again_next_round() -> None:
@@ -107,7 +115,7 @@ def test_a_player_knocked_out_is_dealt_in_again_next_round() -> None:
     assert first.over and first.eliminated and first.result is not None
     assert match.scores == [0, 0, 0]
     game = match.next_round()
-    assert game is not None and match.seats == [0, 1, 2]
+    assert game is not None and match.seats == [0, 1, 2] and match.out == []
     assert game.eliminated == [] and [len(h) for h in game.hands] == [7, 7, 7]
     assert not game.over and game.decision is not None
 
