@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 import uno_rules
-from uno_rules import IllegalAction
+from uno_rules import IllegalAction, SnapshotError
 from uno_rules.match import Match
 from uno_rules.simulate import random_moves
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _play_match(rulebook: uno_rules.Rulebook, seed: int) -> tuple[Match, list[tuple]]:
@@ -141,3 +146,188 @@ def test_a_match_checks_its_arguments_first(players: object, seed: object, messa
     with pytest.raises(IllegalAction) as info:
         Match(classic, players, seed)  # type: ignore[arg-type]
     assert str(info.value) == message
+
+
+# ------------------------------------------------------------------- seats out of the match
+def test_a_round_with_seats_out_deals_them_nothing_and_skips_them() -> None:
+    classic = uno_rules.load_rulebook("classic")
+    game = classic.new_game(4, 2, dealer=0, out=[1])
+    assert [len(h) for h in game.hands] == [7, 0, 7, 7] and game.eliminated == [1]
+    assert game.decision.seat == 2  # the first turn passes the seat out
+    random_moves(game, random.Random(2))
+    assert game.over and 1 not in {a.seat for a in game.history}
+    assert classic.restore(game.snapshot()).snapshot() == game.snapshot()
+
+
+def test_no_seat_out_deals_the_same_game() -> None:
+    classic = uno_rules.load_rulebook("classic")
+    assert classic.new_game(4, 9, out=[]).snapshot() == classic.new_game(4, 9).snapshot()
+
+
+@pytest.mark.parametrize(("out", "dealer", "message"), [
+    ([3], None, "out=[3]: the dealer, seat 3, is out of the match"),
+    ([0, 1, 2], 3, "out=[0, 1, 2]: fewer than two players left in"),
+    ([5], None, "out=[5]: expected a list of distinct seats 0-3"),
+    ([1, 1], None, "out=[1, 1]: expected a list of distinct seats 0-3"),
+    ("1", None, "out='1': expected a list of distinct seats 0-3"),
+])
+def test_seats_out_are_checked_first(out: object, dealer: int | None, message: str) -> None:
+    with pytest.raises(IllegalAction) as info:
+        uno_rules.load_rulebook("classic").new_game(4, 1, dealer=dealer, out=out)
+    assert str(info.value) == message
+
+
+def test_teams_have_no_seat_out_nor_elimination_scoring() -> None:
+    teams = uno_rules.load_rulebook("teams")
+    with pytest.raises(IllegalAction, match=r"out=\[1\]: teams plays in teams, whose seats "
+                                            "are never out of a match"):
+        teams.new_game(4, 1, out=[1], dealer=0)
+    rb = uno_rules.load_rulebook("teams", settings={"scoring": "elimination"})
+    with pytest.raises(IllegalAction, match="teams plays in teams: elimination scoring is "
+                                            "for players on their own"):
+        Match(rb, 4, 1)
+
+
+# ----------------------------------------------------------------------------- snapshots
+def _finish(match: Match, rng: random.Random) -> tuple[list[int], tuple[int, ...], int]:
+    while not match.over:
+        random_moves(match.game, rng)
+        if match.game.stalled:
+            break
+        match.next_round()
+    return match.scores, match.winners, match.rounds
+
+
+@pytest.mark.parametrize("scoring", ["winner_takes", "elimination"])
+def test_a_match_snapshot_plays_on_identically(scoring: str) -> None:
+    rb = uno_rules.load_rulebook("classic", settings={"scoring": scoring,
+                                                      "target_score": 200})
+    match, rng = Match(rb, 4, 11), random.Random(11)
+    for _ in range(2):  # after round 2
+        random_moves(match.game, rng)
+        match.next_round()
+    for _ in range(5):  # and mid-round
+        match.game.step(rng.choice(match.game.legal_ids()))
+    data = json.loads(json.dumps(match.snapshot()))
+    assert data["rounds"] == 3 and data["game"]["rulebook"] == "classic"
+    again = Match.restore(rb, data)
+    assert again.snapshot() == data
+    end = _finish(match, random.Random(5))
+    assert _finish(again, random.Random(5)) == end and end[1]
+    assert again.out == match.out and again.dealer == match.dealer
+
+
+def _tamper(data: dict, key: str, value: object) -> dict:
+    return {**data, key: value}
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda d: _tamper(d, "scores", [0, 0, 0]), "scores"),
+    (lambda d: _tamper(d, "scores", [0, 0, -5, 0]), "scores"),
+    (lambda d: _tamper(d, "out", [3, 1]), "out"),
+    (lambda d: _tamper(d, "out", [2]), "out"),
+    (lambda d: _tamper(d, "dealer", 1), "dealer"),
+    (lambda d: _tamper(d, "rounds", 0), "rounds"),
+    (lambda d: _tamper(d, "rng", [3, [1, 2], None]), "rng"),
+    (lambda d: _tamper(d, "digest", "sha256:0"), "digest"),
+    (lambda d: _tamper(d, "players", 3), "players"),
+    (lambda d: _tamper(d, "winners", [0]), "winners"),
+    (lambda d: _tamper(d, "match", 9), "match"),
+    (lambda d: _tamper(d, "extra", 1), "extra"),
+    (lambda d: {k: v for k, v in d.items() if k != "seed"}, "seed"),
+    (lambda d: _tamper(d, "game", {**d["game"], "hands": [d["game"]["hands"][0] * 2,
+                                                        *d["game"]["hands"][1:]]}), "game"),
+])
+def test_a_tampered_match_snapshot_names_the_field(change: object, field: str) -> None:
+    rb = uno_rules.load_rulebook("classic")
+    data = Match(rb, 4, 3).snapshot()
+    with pytest.raises(SnapshotError) as info:
+        Match.restore(rb, change(data))  # type: ignore[operator]
+    assert str(info.value).startswith(f"match snapshot field {field!r}: "), str(info.value)
+
+
+def test_a_match_snapshot_of_other_rules_is_refused() -> None:
+    data = Match(uno_rules.load_rulebook("classic"), 4, 3).snapshot()
+    with pytest.raises(SnapshotError, match="match snapshot field 'game': .*rulebook"):
+        Match.restore(uno_rules.load_rulebook("pokemon"), data)
+    with pytest.raises(SnapshotError, match="a match snapshot is a mapping"):
+        Match.restore(uno_rules.load_rulebook("classic"), [])  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------ properties
+@pytest.mark.parametrize("name, players", [
+    ("classic", 2), ("classic", 5), ("pokemon", 3), ("ted_lasso", 4), ("teams", 4),
+    ("teams", 6), ("no_mercy", 3), ("no_mercy", 6), ("flip", 3)])
+@pytest.mark.parametrize("scoring", ["winner_takes", "lowest_total", "elimination"])
+def test_a_simulated_match_ends_and_its_winner_earned_it(name: str, players: int,
+                                                         scoring: str) -> None:
+    """Every shipped rulebook at legal player counts, random agents, seeded: the match ends
+    (or stops on a stalled round, with no winner); its winners reached the target (winner
+    takes), hold the lowest total when someone reached it, or outlived the others."""
+    rb = uno_rules.load_rulebook(name, settings={"scoring": scoring, "target_score": 150})
+    target = rb.settings.target_score
+    if scoring == "elimination" and rb.team_size > 1:  # refused: see the test above
+        with pytest.raises(IllegalAction, match="elimination scoring is for players"):
+            Match(rb, players, 0)
+        return
+    for seed in range(2):
+        match, rng = Match(rb, players, seed), random.Random(seed)
+        while not match.over:
+            assert match.rounds <= 200
+            game = match.game
+            assert game.eliminated == match.out and not any(game.hands[s] for s in match.out)
+            random_moves(game, rng, policy="uniform" if seed else "play_first")
+            assert not {a.seat for a in game.history} & set(match.out)  # never acts
+            if game.stalled:
+                break
+            match.next_round()
+        if match.stalled:
+            assert match.over and match.winners == ()
+            with pytest.raises(IllegalAction, match="stalled"):
+                match.next_round()
+            continue
+        scores, winners = match.scores, match.winners
+        assert winners and match.over
+        if scoring == "winner_takes":
+            assert all(scores[w] >= target for w in winners)
+            assert all(scores[s] < target for s in range(players) if s not in winners)
+        elif scoring == "lowest_total":
+            assert max(scores) >= target and {scores[w] for w in winners} == {min(scores)}
+        else:
+            assert all(scores[s] >= target for s in match.out)
+            standing = [s for s in range(players) if s not in match.out]
+            assert all(scores[s] < target for s in standing)
+            assert set(winners) == set(standing) or not standing
+
+
+def test_the_hostile_match_files_say_what_is_wrong() -> None:
+    """tests/hostile/match/ (bench/hostile_cases/match.py times them): one located line,
+    exit 2, as the file's first line says."""
+    from click.testing import CliRunner
+
+    from uno_rules.cli import cli
+
+    files = sorted((ROOT / "tests" / "hostile" / "match").glob("*.yaml"))
+    assert len(files) >= 7
+    for path in files:
+        expected = path.read_text().splitlines()[0].removeprefix("# expect: ")
+        result = CliRunner().invoke(cli, ["scenario", str(path)])
+        assert result.exit_code == 2, (path, result.output)
+        assert result.output.strip() == f"{path}:{expected}"
+
+
+def test_many_seats_out_are_one_counted_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from uno_rules.cli import cli
+
+    sys.path.insert(0, str(ROOT / "bench" / "hostile_cases"))
+    try:
+        from match import many_seats_out  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    result = CliRunner().invoke(cli, ["scenario", str(many_seats_out(tmp_path))])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith(": 19,000 problems like this, the first at 5:37: "
+                                          "match.out: no seat 9: seats are 0-3 "
+                                          "(at $.match.out[0])")

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine.errors import IllegalAction, SnapshotError
+from .engine.errors import IllegalAction, SnapshotError, show
 from .engine.game import Game, check_arguments
 from .engine.rulebook import Rulebook
 
@@ -52,11 +52,18 @@ def score_round(rulebook: Rulebook, game: Game, scores: Sequence[int], out: Sequ
             fell = [s for s in range(n) if s not in out and scores[s] >= target]
             out = sorted(out + fell)
             standing = [s for s in range(n) if s not in out]
-            step = n // rulebook.team_size
-            if len({s % step for s in standing}) <= 1:  # the last one (team) standing
+            if len(standing) <= 1:  # the last one standing
                 winners = tuple(standing) or _lowest(scores, fell)
     return Scored(scores, out, winners, _next_dealer(rulebook, n, dealer,
                                                      result.winners[0], out))
+
+
+def check_scoring(rulebook: Rulebook) -> None:
+    """Refuse elimination scoring in a rulebook with teams (a seat out of a match would come
+    back in: partners give to and draw for each other)."""
+    if rulebook.settings.scoring == "elimination" and rulebook.team_size > 1:
+        raise IllegalAction(f"{rulebook.name} plays in teams: elimination scoring is for "
+                            "players on their own (winner_takes or lowest_total)")
 
 
 def _lowest(scores: Sequence[int], seats: Any) -> tuple[int, ...]:
@@ -97,6 +104,7 @@ class Match:
 
     def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None):
         check_arguments(rulebook, players, seed)  # before they're used to set up the match
+        check_scoring(rulebook)
         self.rulebook = rulebook
         self.players = players
         self.seed = seed
@@ -252,31 +260,36 @@ class Standing:
         found: list[tuple[tuple[Any, ...], str]] = []
         if len(self.scores) != players:
             found.append((("scores",), f"{len(self.scores)} scores for {players} players"))
+        seen: set[int] = set()
         for i, seat in enumerate(self.out):
             if seat >= players:
-                found.append((("out", i), f"no seat {seat}: seats are 0-{players - 1}"))
-            elif seat in self.out[:i]:
+                found.append((("out", i), f"no seat {show(seat)}: seats are 0-{players - 1}"))
+            elif seat in seen:
                 found.append((("out", i), f"seat {seat} is given twice"))
+            seen.add(seat)
         if self.dealer >= players:
-            found.append((("dealer",), f"no seat {self.dealer}: seats are 0-{players - 1}"))
+            found.append((("dealer",), f"no seat {show(self.dealer)}: seats are "
+                                       f"0-{players - 1}"))
         elif self.dealer in self.out:
             found.append((("dealer",), f"seat {self.dealer} is out of the match: it deals no "
                                        "more"))
         if found:
             return found
+        if s.scoring == "elimination" and rulebook.team_size > 1:
+            return [((), f"{rulebook.name} plays in teams: elimination scoring is for players "
+                         "on their own (winner_takes or lowest_total)")]
         if self.out and s.scoring != "elimination":
             return [(("out",), f"seats are out of a match only under elimination scoring "
                                f"(this rulebook scores {s.scoring})")]
-        step = players // rulebook.team_size
-        if len({seat % step for seat in range(players) if seat not in self.out}) < 2:
-            return [(("out",), "the match is over: fewer than two players (teams) left in")]
+        if players - len(self.out) < 2:
+            return [(("out",), "the match is over: fewer than two players left in")]
         for seat, score in enumerate(self.scores):
             if s.scoring == "elimination" and (seat in self.out) != (score >= s.target_score):
-                return [(("scores", seat), f"seat {seat} has {score}: under elimination a "
+                return [(("scores", seat), f"seat {seat} has {show(score)}: under elimination a "
                          f"seat is out of the match (`out`) exactly when it has reached the "
                          f"target, {s.target_score}")]
             if s.scoring != "elimination" and score >= s.target_score:
-                return [(("scores", seat), f"seat {seat} has {score}, at or above the "
+                return [(("scores", seat), f"seat {seat} has {show(score)}, at or above the "
                          f"target {s.target_score}: the match is over already")]
         return []
 

@@ -73,7 +73,7 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     if out:
         if any(position.hands[s] for s in out):
             raise IllegalAction("a seat out of the match holds cards")
-        game.eliminated = sorted(out)
+        game.eliminated, game.absent = sorted(out), sorted(out)
     if position.side is not None:
         if position.side not in rulebook.sides:
             raise IllegalAction(f"unknown side {position.side!r}: the sides are "

@@ -317,10 +317,10 @@ def _standing(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mappi
     fresh = Standing.fresh(players)
     standing = Standing(list(block.get("scores", fresh.scores)), list(block.get("out", [])),
                         block.get("dealer", fresh.dealer))
-    problems = [located.problem(at + key, f"match.{key[0]}: {why}")
+    problems = [located.problem(at + key, f"match{f'.{key[0]}' if key else ''}: {why}")
                 for key, why in standing.problems(rulebook, players)]
     if problems:
-        raise ScenarioError(problems)
+        raise ScenarioError(report(problems))  # a mistake repeated: one line, counted
     return Standing(standing.scores, sorted(standing.out), standing.dealer)
 
 

@@ -65,7 +65,8 @@ def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = N
 
 def check_out(rulebook: Rules, players: int, out: Any, dealer: Any) -> None:
     """Raise :class:`IllegalAction` unless ``out`` (seats out of the match, not dealt in) is
-    a list or tuple of distinct seats, not the dealer, leaving two teams (players) in."""
+    a list or tuple of distinct seats, not the dealer, leaving two players in, in a rulebook
+    without teams (partners give to and draw for each other: a seat out would come back)."""
     if not isinstance(out, (list, tuple)) or \
             any(type(s) is not int or not 0 <= s < players for s in out) or \
             len(set(out)) != len(out):
@@ -74,10 +75,11 @@ def check_out(rulebook: Rules, players: int, out: Any, dealer: Any) -> None:
     seat = players - 1 if dealer is None else dealer % players
     if seat in out:
         raise IllegalAction(f"out={show(out)}: the dealer, seat {seat}, is out of the match")
-    step = players // rulebook.team_size
-    if len({s % step for s in range(players) if s not in out}) < 2:
-        raise IllegalAction(f"out={show(out)}: fewer than two "
-                            f"{'teams' if rulebook.team_size > 1 else 'players'} left in")
+    if rulebook.team_size > 1:
+        raise IllegalAction(f"out={show(out)}: {rulebook.name} plays in teams, whose seats "
+                            "are never out of a match")
+    if players - len(out) < 2:
+        raise IllegalAction(f"out={show(out)}: fewer than two players left in")
 
 
 BUDGET = "the round's budgets: a restored game starts afresh"
@@ -113,7 +115,7 @@ class Game(Runner):
         # The budget that ran out, "steps" or "actions", if the round stopped before its end.
         self.stalled: str | None = None
         if out:  # seats out of the match: knocked out before the deal, dealt nothing
-            self.eliminated = sorted(out)
+            self.eliminated, self.absent = sorted(out), sorted(out)
         if _deal:
             deck = list(rulebook.deck)
             shuffle(self.rng, deck)
@@ -501,7 +503,7 @@ class Game(Runner):
         team = self.teammates(winner)
         points = sum(faces[c].points for s, h in enumerate(self.hands) if s not in team
                      for c in h) + self.rulebook.settings.knockout_points * \
-            sum(s not in team for s in self.eliminated)
+            sum(s not in team and s not in self.absent for s in self.eliminated)
         self.over = True
         self.pending = None
         self.uno_open = -1

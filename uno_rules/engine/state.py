@@ -281,6 +281,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("giving", RECORDS, "giving"),
     Field("stacked", RECORDS, "stack_draw"),
     _plain("eliminated", LIST),
+    Field("absent", LIST, "absent"),  # written only when a seat is out of a match
     _plain("over"),
     Field("result", SHARED, "result"),
     _plain("turns"),
@@ -354,6 +355,7 @@ class State:
         self.giving: list[Giving] = []
         self.stacked = StackedDraw()
         self.eliminated: list[int] = []  # seats knocked out of the round
+        self.absent: list[int] = []      # of them, the seats out of a match: never acting
         self.over = False
         self.result: Result | None = None
         self.turns = 0
@@ -583,13 +585,10 @@ class State:
         raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
 
     def _first(self) -> int:
-        """The player to the dealer's left, passing seats knocked out (or out of a match)."""
-        seat = (self.dealer + 1) % self.players
-        for _ in range(self.players):
-            if seat not in self.eliminated:
-                break
-            seat = (seat + 1) % self.players
-        return seat
+        """The player to the dealer's left still in the round (not knocked out)."""
+        n = self.players
+        return next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
+                    if s not in self.eliminated or s == self.dealer)
 
     def team_of(self, seat: int) -> int:
         """The team of ``seat``: seats ``players / team_size`` apart share a team."""
