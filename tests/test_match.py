@@ -134,6 +134,9 @@ def test_a_stalled_round_has_no_score() -> None:
     with pytest.raises(IllegalAction, match="the current round stalled: the round's budget "
                                             "of 2 actions ran out; it has no score"):
         match.next_round()
+    # the match stops there, with no winner
+    assert match.over and match.winners == () and match.scores == [0, 0, 0]
+    assert match.stalled == "the round's budget of 2 actions ran out"
 
 
 @pytest.mark.parametrize(("players", "seed", "message"), [
@@ -179,11 +182,11 @@ def test_seats_out_are_checked_first(out: object, dealer: int | None, message: s
 
 def test_teams_have_no_seat_out_nor_elimination_scoring() -> None:
     teams = uno_rules.load_rulebook("teams")
-    with pytest.raises(IllegalAction, match=r"out=\[1\]: teams plays in teams, whose seats "
+    with pytest.raises(IllegalAction, match=r"out=\[1\]: teams plays in partnerships, whose seats "
                                             "are never out of a match"):
         teams.new_game(4, 1, out=[1], dealer=0)
     rb = uno_rules.load_rulebook("teams", settings={"scoring": "elimination"})
-    with pytest.raises(IllegalAction, match="teams plays in teams: elimination scoring is "
+    with pytest.raises(IllegalAction, match="teams plays in partnerships: elimination scoring is "
                                             "for players on their own"):
         Match(rb, 4, 1)
 
@@ -264,13 +267,14 @@ def test_a_simulated_match_ends_and_its_winner_earned_it(name: str, players: int
     """Every shipped rulebook at legal player counts, random agents, seeded: the match ends
     (or stops on a stalled round, with no winner); its winners reached the target (winner
     takes), hold the lowest total when someone reached it, or outlived the others."""
-    rb = uno_rules.load_rulebook(name, settings={"scoring": scoring, "target_score": 150})
-    target = rb.settings.target_score
-    if scoring == "elimination" and rb.team_size > 1:  # refused: see the test above
+    own = uno_rules.load_rulebook(name, settings={"scoring": scoring})  # its own target
+    low = uno_rules.load_rulebook(name, settings={"scoring": scoring, "target_score": 150})
+    if scoring == "elimination" and own.team_size > 1:  # refused: see the test above
         with pytest.raises(IllegalAction, match="elimination scoring is for players"):
-            Match(rb, players, 0)
+            Match(own, players, 0)
         return
-    for seed in range(2):
+    for seed, rb in enumerate((own, low)):  # play_first to the rulebook's target, uniform
+        target = rb.settings.target_score   # (long rounds) to a lower one
         match, rng = Match(rb, players, seed), random.Random(seed)
         while not match.over:
             assert match.rounds <= 200

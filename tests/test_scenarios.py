@@ -282,5 +282,5 @@ def test_elimination_scoring_in_teams_is_refused_at_the_match_block(tmp_path: Pa
                  "match: {scores: [0, 0, 0, 0]}\n")
     with pytest.raises(ScenarioError) as info:
         run_file(f)
-    assert str(info.value) == f"{f}:5:8: match: teams plays in teams: elimination scoring is " \
-        "for players on their own (winner_takes or lowest_total) (at $.match)"
+    assert str(info.value) == f"{f}:5:8: match: teams plays in partnerships: elimination " \
+        "scoring is for players on their own (winner_takes or lowest_total) (at $.match)"

@@ -59,10 +59,10 @@ def score_round(rulebook: Rulebook, game: Game, scores: Sequence[int], out: Sequ
 
 
 def check_scoring(rulebook: Rulebook) -> None:
-    """Refuse elimination scoring in a rulebook with teams (a seat out of a match would come
+    """Refuse elimination scoring in a rulebook with partnerships (a seat out of a match would come
     back in: partners give to and draw for each other)."""
     if rulebook.settings.scoring == "elimination" and rulebook.team_size > 1:
-        raise IllegalAction(f"{rulebook.name} plays in teams: elimination scoring is for "
+        raise IllegalAction(f"{rulebook.name} plays in partnerships: elimination scoring is for "
                             "players on their own (winner_takes or lowest_total)")
 
 
@@ -222,8 +222,9 @@ def _restore(cls: type[Match], rulebook: Rulebook, data: Mapping[str, Any]) -> M
     if type(dealer) is not int or dealer != game.dealer or dealer in out:
         raise _bad("dealer", f"{dealer!r}: expected the round's dealer, {game.dealer}, "
                    "a seat in the match")
-    if not set(out) <= set(game.eliminated):
-        raise _bad("out", f"{out}: a seat out of the match plays in the round")
+    if out != game.absent or (out and rulebook.settings.scoring != "elimination"):
+        raise _bad("out", f"{out}: not the round's seats out of the match, {game.absent}, "
+                   f"or seats out under {rulebook.settings.scoring} scoring")
     if type(rounds) is not int or rounds < 1:
         raise _bad("rounds", f"{rounds!r}: expected a whole number >= 1")
     if winners and (not game.over or game.result is None):
@@ -276,8 +277,8 @@ class Standing:
         if found:
             return found
         if s.scoring == "elimination" and rulebook.team_size > 1:
-            return [((), f"{rulebook.name} plays in teams: elimination scoring is for players "
-                         "on their own (winner_takes or lowest_total)")]
+            return [((), f"{rulebook.name} plays in partnerships: elimination scoring is for "
+                         "players on their own (winner_takes or lowest_total)")]
         if self.out and s.scoring != "elimination":
             return [(("out",), f"seats are out of a match only under elimination scoring "
                                f"(this rulebook scores {s.scoring})")]

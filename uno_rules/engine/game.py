@@ -66,7 +66,7 @@ def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = N
 def check_out(rulebook: Rules, players: int, out: Any, dealer: Any) -> None:
     """Raise :class:`IllegalAction` unless ``out`` (seats out of the match, not dealt in) is
     a list or tuple of distinct seats, not the dealer, leaving two players in, in a rulebook
-    without teams (partners give to and draw for each other: a seat out would come back)."""
+    without partnerships (partners give to and draw for each other: a seat out would come back)."""
     if not isinstance(out, (list, tuple)) or \
             any(type(s) is not int or not 0 <= s < players for s in out) or \
             len(set(out)) != len(out):
@@ -76,7 +76,7 @@ def check_out(rulebook: Rules, players: int, out: Any, dealer: Any) -> None:
     if seat in out:
         raise IllegalAction(f"out={show(out)}: the dealer, seat {seat}, is out of the match")
     if rulebook.team_size > 1:
-        raise IllegalAction(f"out={show(out)}: {rulebook.name} plays in teams, whose seats "
+        raise IllegalAction(f"out={show(out)}: {rulebook.name} plays in partnerships, whose seats "
                             "are never out of a match")
     if players - len(out) < 2:
         raise IllegalAction(f"out={show(out)}: fewer than two players left in")
