@@ -10,6 +10,7 @@ from typing import Any
 
 from .engine.errors import IllegalAction, SnapshotError, show
 from .engine.game import Game, check_arguments
+from .engine.model import Rules
 from .engine.rulebook import Rulebook
 
 FORMAT = 1  # the match snapshot's format
@@ -26,7 +27,7 @@ class Scored:
     dealer: int               # who deals the next round
 
 
-def score_round(rulebook: Rulebook, game: Game, scores: Sequence[int], out: Sequence[int],
+def score_round(rulebook: Rules, game: Game, scores: Sequence[int], out: Sequence[int],
                 dealer: int) -> Scored:
     """Score the finished round ``game`` into a match standing at ``scores`` (one per seat)
     with the seats ``out`` out of it and ``dealer`` having dealt the round."""
@@ -58,7 +59,7 @@ def score_round(rulebook: Rulebook, game: Game, scores: Sequence[int], out: Sequ
                                                      result.winners[0], out))
 
 
-def check_scoring(rulebook: Rulebook) -> None:
+def check_scoring(rulebook: Rules) -> None:
     """Refuse elimination scoring in a rulebook with partnerships (a seat out of a match would come
     back in: partners give to and draw for each other)."""
     if rulebook.settings.scoring == "elimination" and rulebook.team_size > 1:
@@ -72,7 +73,7 @@ def _lowest(scores: Sequence[int], seats: Any) -> tuple[int, ...]:
     return tuple(s for s in seats if scores[s] == low)  # a tie: every tied seat wins
 
 
-def _next_dealer(rulebook: Rulebook, players: int, dealer: int, winner: int,
+def _next_dealer(rulebook: Rules, players: int, dealer: int, winner: int,
                  out: Sequence[int]) -> int:
     """The round winner when the rulebook says so, else the next seat to the dealer's left
     still in the match."""
@@ -254,7 +255,7 @@ class Standing:
     def fresh(cls, players: int) -> Standing:
         return cls([0] * players, [], players - 1)
 
-    def problems(self, rulebook: Rulebook, players: int) -> list[tuple[tuple[Any, ...], str]]:
+    def problems(self, rulebook: Rules, players: int) -> list[tuple[tuple[Any, ...], str]]:
         """What makes this standing one no match of ``rulebook`` could be in before a round
         at ``players``: (the key path under ``match``, why)."""
         s = rulebook.settings
@@ -294,7 +295,7 @@ class Standing:
                          f"target {s.target_score}: the match is over already")]
         return []
 
-    def expected(self, rulebook: Rulebook, game: Game, key: str, want: Any) -> tuple[bool, Any]:
+    def expected(self, rulebook: Rules, game: Game, key: str, want: Any) -> tuple[bool, Any]:
         """A scenario's match key ``key`` (scores, match_over, match_winner, next_dealer,
         match_out) after ``game`` (this round): whether it is checked, and its value. Before
         the round ends, the match as it stands."""

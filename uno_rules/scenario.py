@@ -287,7 +287,7 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         if state is not None and seat < len(state["hands"]) and state["hands"][seat]:
             raise ScenarioError(located.problem(idx + ("state", "hands", seat), f"seat {seat} "
                                                 "is out of the match: its hand is []"))
-        if state is not None and state.get("turn", 0) == seat:
+        if state is not None and state.get("discard") and state.get("turn", 0) == seat:
             raise ScenarioError(located.problem(idx + ("state", "turn"), f"seat {seat} is out "
                                                 "of the match: it never has the turn"))
     try:
@@ -548,7 +548,7 @@ def _expect(game: Game, expect: Mapping[str, Any], standing: Standing | None = N
             got = game.result.points if game.result else None
         elif key in MATCH_KEYS:  # a round of a match: a fresh one without a `match:` block
             checked, got = (standing or Standing.fresh(game.players)).expected(
-                rb, game, key, want)  # type: ignore[arg-type]
+                rb, game, key, want)
             if not checked:
                 continue
         else:  # the schema only lets known keys through
