@@ -587,6 +587,8 @@ class State:
     def _first(self) -> int:
         """The player to the dealer's left still in the round (not knocked out)."""
         n = self.players
+        if not self.eliminated:  # every round but one with seats out of a match
+            return (self.dealer + 1) % n
         return next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
                     if s not in self.eliminated or s == self.dealer)
 
@@ -725,8 +727,10 @@ class State:
         """Deal the hands one card at a time, starting left of the dealer."""
         n = self.players
         # From the dealer's left; a seat knocked out already (out of a match) gets nothing.
-        seats = [(self.dealer + 1 + i) % n for i in range(n) if
-                 (self.dealer + 1 + i) % n not in self.eliminated]
+        first = self.dealer + 1
+        seats = [(first + i) % n for i in range(n)]
+        if self.eliminated:
+            seats = [s for s in seats if s not in self.eliminated]
         pile, count = self.draw_pile, self.rulebook.settings.hand_size * len(seats)
         if count <= 0:
             return
