@@ -26,8 +26,11 @@ class Match:
     round winner. Seats are match seats; ``seats`` maps the current round's seats to them.
     """
 
-    def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None):
-        check_arguments(rulebook, players, seed)  # before they're used to set up the match
+    def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None, *,
+                 max_steps: int | None = None, max_actions: int | None = None):
+        # Checked before they're used to set up the match. The budgets are each round's.
+        check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
+        self.budgets = {"max_steps": max_steps, "max_actions": max_actions}
         self.rulebook = rulebook
         self.players = players
         self.seed = seed
@@ -46,7 +49,8 @@ class Match:
     def _deal(self) -> Game:
         self.rounds += 1
         dealer = self.seats.index(self.dealer)
-        return self.rulebook.new_game(len(self.seats), self.rng.getrandbits(63), dealer=dealer)
+        return self.rulebook.new_game(len(self.seats), self.rng.getrandbits(63), dealer=dealer,
+                                      **self.budgets)
 
     def next_round(self) -> Game | None:
         """Score the finished round; deal the next one, or return None if the match is won."""
