@@ -314,3 +314,16 @@ def test_hostile_cases(tmp_path: Path) -> None:
         else:
             reason = next(iter(want))
             assert f"stalled matches: 1 (1 {MATCH_STALLED[reason]})" in result.output, name
+
+
+def test_docs_name_every_key() -> None:
+    """docs/simulation.md's match section names every key of the --match JSON and every
+    CSV column."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "simulation.md").read_text()
+    section = text[text.index("## Matches: `simulate --match`"):text.index("## Many cores")]
+    data = _json("classic", "--players", "2", "--games", "2")
+    keys = set(data) | set(data["match"]) | set(data["final_scores"]) | set(data["metrics"]) \
+        | set(data["timing"]) | set(CSV_COLUMNS)
+    missing = [k for k in sorted(keys) if f"`{k}`" not in section and f"{k}," not in section
+               and f" {k}}}" not in section and f"{{{k}," not in section]
+    assert not missing, missing
