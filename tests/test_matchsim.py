@@ -119,13 +119,14 @@ def _target_reached_or_outlived(rb: uno_rules.Rulebook, r: MatchRecord) -> None:
     lost = [r.scores[x] for x in range(len(r.scores)) if x not in r.winners]
     if s.scoring == "winner_takes":
         assert min(won) >= target
-        assert all(v < target for v in lost) or rb.team_size > 1
+        assert all(v < target for v in lost)
     elif s.scoring == "lowest_total":
         assert max(r.scores) >= target
         assert max(won) == min(won) <= min(lost, default=target)
-    else:  # elimination: the winners are still in, and no one left in has fewer points
+    else:  # elimination: the winners are still in (or all went out in the last round,
+        # and they have the fewest points); a loser went out, or has more points than they
         assert max(won) < target or all(v >= target for v in r.scores)
-        assert all(v >= min(won) for v in lost)
+        assert all(v >= target or v >= min(won) for v in lost)
     assert 1 <= r.led_from <= r.rounds if r.led_from is not None else False
     assert r.lead_changes is not None and 0 <= r.lead_changes < r.rounds
 

@@ -43,13 +43,15 @@ class MatchRecord(NamedTuple):
     stalled: str | None
 
 
-def _round_seats(match: Match, game: Game) -> list[int]:
-    """The match seat of each of the current round's seats. A match that deals a smaller
-    round once seats are out maps them through ``seats``; one that keeps every seat in
-    the round (seats keep their numbers) needs no map."""
+def _round_seats(match: Match, game: Game) -> tuple[list[int], list[int]]:
+    """The match seat of each of the current round's seats, and the match seats playing
+    the round. A match that deals a smaller round once seats are out maps them through
+    ``seats``; one that keeps every seat in the round (seats keep their numbers, those out
+    of the match idle: ``out``) needs no map."""
     if game.players == match.players:
-        return list(range(match.players))
-    return list(match.seats)
+        out = set(getattr(match, "out", ()))
+        return list(range(match.players)), [s for s in range(match.players) if s not in out]
+    return list(match.seats), list(match.seats)
 
 
 def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | None,
@@ -69,7 +71,7 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
 
     while True:
         game = match.game
-        seats = _round_seats(match, game)
+        seats, playing = _round_seats(match, game)
         try:
             if agents is None:
                 random_moves(game, random.Random((game.seed or 0) ^ 0x5EED),
@@ -84,8 +86,8 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
             return stalled(game.stalled or "actions", len(leaders) + 1)
         match.next_round()
         scores = match.scores
-        best = (max if highest else min)(scores[s] for s in seats)
-        leaders.append(frozenset(s for s in seats if scores[s] == best))
+        best = (max if highest else min)(scores[s] for s in playing)
+        leaders.append(frozenset(s for s in playing if scores[s] == best))
         if match.over:
             break
         if len(leaders) >= max_rounds:
