@@ -328,3 +328,27 @@ def test_docs_name_every_key() -> None:
     missing = [k for k in sorted(keys) if f"`{k}`" not in section and f"{k}," not in section
                and f" {k}}}" not in section and f"{{{k}," not in section]
     assert not missing, missing
+
+
+def test_ctrl_c_in_simulate_match_prints_the_matches_finished_and_exits_130() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = [sys.executable, "-m", "uno_rules.cli", "simulate", "classic", "--match",
+            "--games", "1000000000", "--json"]
+    for wait in (2, 5, 15):  # until some matches are done (a loaded machine starts slowly)
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        time.sleep(wait)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130 and err == "", (out, err)
+        stats = json.loads(out)
+        assert stats["interrupted"] is True and stats["games_requested"] == 1000000000
+        if stats["games"] > 0:
+            assert stats["decided"] + stats["stalled"] == stats["games"]
+            assert stats["rounds_per_match"]["n"] == stats["decided"]
+            return
+    raise AssertionError("no match finished in 15 s")
