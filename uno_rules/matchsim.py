@@ -121,10 +121,10 @@ class MatchStats:
         rb, n = self.rulebook, self.players
         settings = rb.settings
         highest = settings.scoring == "winner_takes"
-        teams = rb.team_size > 1
+        partnered = rb.team_size > 1
         team_of = rb.new_game(n, self.seed).team_of  # the same in every round and match
-        sides = n // rb.team_size if teams else n
-        side: Callable[[int], int] = team_of if teams else (lambda s: s)
+        sides = n // rb.team_size if partnered else n
+        side: Callable[[int], int] = team_of if partnered else (lambda s: s)
         wins_by_seat, wins_by_side = [0] * n, [0] * sides
         reasons: dict[str, int] = {}
         rounds, winner, runner_up, others, changes = [], [], [], [], []
@@ -151,7 +151,7 @@ class MatchStats:
             decisive.append(1 - (r.led_from - 1) / r.rounds)
         decided = len(rounds)
         seat_rates = [st.rate(w, decided) for w in wins_by_seat]
-        side_rates = [st.rate(w, decided) for w in wins_by_side] if teams else seat_rates
+        side_rates = [st.rate(w, decided) for w in wins_by_side] if partnered else seat_rates
         out: dict[str, Any] = {
             "rulebook": rb.name, "house": list(rb.house),
             "match": {"scoring": settings.scoring, "target_score": settings.target_score,
@@ -159,14 +159,14 @@ class MatchStats:
             "games": self.games, "players": n, "seed": self.seed, "policy": self.policy,
             **({"agents": self.agents} if self.agents is not None else {}),
             "wins_by_seat": wins_by_seat,
-            **({"wins_by_team": wins_by_side} if teams else {}),
+            **({"wins_by_team": wins_by_side} if partnered else {}),
             "stalled": sum(reasons.values()),
             **({"stalled_reasons": dict(sorted(reasons.items()))} if reasons else {}),
             **({"interrupted": True, "games_requested": self.requested}
                if self.requested is not None else {}),
             "decided": decided, "tied": tied,
             "win_rate_by_seat": seat_rates,
-            **({"win_rate_by_team": side_rates} if teams else {}),
+            **({"win_rate_by_team": side_rates} if partnered else {}),
             "first_player": st.first_player(first_wins, decided, sides),
             "rounds_per_match": st.summary(rounds, with_histogram=True),
             "final_scores": {"winner": st.summary(winner), "runner_up": st.summary(runner_up),
