@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import load_cases
 
 import uno_rules
 from uno_rules.cli import cli
@@ -274,14 +275,7 @@ def test_bad_arguments() -> None:
 
 
 def _hostile_cases(tmp: Path) -> list[tuple[str, list[str], int]]:
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "bench" / "hostile_cases" / "simmatch.py"
-    spec = importlib.util.spec_from_file_location("simmatch_cases", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    cases: list[tuple[str, list[str], int]] = module.cases(tmp)
+    cases: list[tuple[str, list[str], int]] = load_cases("simmatch").cases(tmp)
     return cases
 
 
