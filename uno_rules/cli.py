@@ -278,9 +278,18 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.argument("rulebook")
 @house_option
 @set_option
-@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**9))
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**9),
+              help="Rounds to play; with --match, matches.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2))
 @click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--match", "matches", is_flag=True,
+              help="Play whole matches (rounds scored to the rulebook's target_score, as "
+              "its scoring setting says) instead of single rounds: --games counts matches; "
+              "match wins, rounds per match, final scores, lead changes (docs/simulation.md).")
+@click.option("--max-rounds", type=click.IntRange(1), default=None, metavar="N",
+              help="With --match: each match's budget of rounds (default 1000, matchsim's "
+              "MAX_ROUNDS); a "
+              "match still undecided after N rounds is stalled.")
 @click.option("--policy", type=click.Choice(["play_first", "uniform"]), default="play_first",
               show_default=True, help="How the random players choose. play_first: a random "
               "playable card whenever they hold one, else any legal action at random "
@@ -298,22 +307,39 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
-              "points, turns, actions, cards drawn, challenges, stalled reason...).")
+              "points, turns, actions, cards drawn, challenges, stalled reason...; with "
+              "--match one row per match: seed, winners, rounds, scores, lead changes...).")
 @click.option("--workers", default="1", show_default=True, metavar="N",
               help="Play in N processes: 0 or auto for one per core this machine lets "
               "us use. The results are the same as with 1 (the same seeds, merged in "
               "order); only the timing differs.")
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
-             players: int, seed: int, policy: str, agents: str | None,
-             max_steps: int | None, max_actions: int | None, as_json: bool,
-             csv_path: str | None, workers: str) -> None:
-    """Play GAMES rounds with random legal choices and report statistics with 95%
-    intervals (docs/simulation.md). Ctrl-C stops early: the statistics of the rounds
-    finished are printed, and the exit code is 130."""
+             players: int, seed: int, matches: bool, max_rounds: int | None, policy: str,
+             agents: str | None, max_steps: int | None, max_actions: int | None,
+             as_json: bool, csv_path: str | None, workers: str) -> None:
+    """Play GAMES rounds (with --match: GAMES matches) with random legal choices, or
+    --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
+    early: the statistics of the rounds (matches) finished are printed, and the exit code
+    is 130."""
+    from . import matchsim
+    from . import simulate as rounds
     from .agents import AgentError, parse_agents
-    from .simulate import CSV_COLUMNS, csv_row, report
-    from .simulate import simulate as run
     from .workers import WorkerError, resolve_workers
+
+    if max_rounds is not None and not matches:
+        _fail("--max-rounds: only with --match (a match's budget of rounds)")
+    tool: Any = matchsim if matches else rounds  # CSV_COLUMNS, csv_row, report
+
+    def run(on_record: Any) -> Any:  # the rounds' (or matches') statistics
+        seated = None if agents is None else parse_agents(agents, players)
+        if matches:
+            return matchsim.simulate_matches(
+                rb, games, players, seed, max_actions, policy, max_steps=max_steps,
+                agents=seated, workers=processes, on_match=on_record,
+                max_rounds=max_rounds or matchsim.MAX_ROUNDS)
+        return rounds.simulate(rb, games, players, seed, max_actions, policy,
+                               max_steps=max_steps, agents=seated, workers=processes,
+                               on_round=on_record)
 
     if workers.strip().lower() == "auto":
         processes = 0
@@ -335,19 +361,15 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     except (OSError, ValueError) as exc:  # no such folder, not writable, a NUL byte
         _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
     try:
-        seated = None if agents is None else parse_agents(agents, players)
         if out is None:
-            result = run(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                         agents=seated, workers=processes)
+            result = run(None)
         else:
             import csv
 
             with out:
                 writer = csv.writer(out)
-                writer.writerow(CSV_COLUMNS)
-                result = run(rb, games, players, seed, max_actions, policy,
-                             max_steps=max_steps, agents=seated, workers=processes,
-                             on_round=lambda r: writer.writerow(csv_row(r)))
+                writer.writerow(tool.CSV_COLUMNS)
+                result = run(lambda r: writer.writerow(tool.csv_row(r)))
     except (AgentError, WorkerError) as exc:  # a user's agent, a dead worker: one line
         _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
@@ -357,7 +379,7 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     if as_json:
         click.echo(json.dumps(stats, indent=2))
     else:
-        click.echo("\n".join(report(stats, games)))
+        click.echo("\n".join(tool.report(stats, games)))
     if interrupted:
         sys.exit(130)
 

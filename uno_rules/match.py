@@ -103,9 +103,12 @@ class Match:
     ``stalled`` saying why, and :meth:`next_round` refuses to go on.
     """
 
-    def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None):
-        check_arguments(rulebook, players, seed)  # before they're used to set up the match
+    def __init__(self, rulebook: Rulebook, players: int, seed: int | None = None, *,
+                 max_steps: int | None = None, max_actions: int | None = None):
+        # Checked before they're used to set up the match. The budgets are each round's.
+        check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
         check_scoring(rulebook)
+        self.budgets = {"max_steps": max_steps, "max_actions": max_actions}
         self.rulebook = rulebook
         self.players = players
         self.seed = seed
@@ -135,7 +138,7 @@ class Match:
     def _deal(self) -> Game:
         self.rounds += 1
         return self.rulebook.new_game(self.players, self.rng.getrandbits(63),
-                                      dealer=self.dealer, out=self.out)
+                                      dealer=self.dealer, out=self.out, **self.budgets)
 
     def next_round(self) -> Game | None:
         """Score the finished round; deal the next one, or return None if the match is won.
@@ -159,7 +162,7 @@ class Match:
                 "players": self.players, "seed": self.seed, "scores": list(self.scores),
                 "out": list(self.out), "dealer": self.dealer, "rounds": self.rounds,
                 "winners": list(self.winners), "rng": [version, list(internal), gauss],
-                "game": game}
+                "budgets": dict(self.budgets), "game": game}
 
     @classmethod
     def restore(cls, rulebook: Rulebook, data: Mapping[str, Any]) -> Match:
@@ -187,8 +190,8 @@ def _restore(cls: type[Match], rulebook: Rulebook, data: Mapping[str, Any]) -> M
     if not isinstance(data, Mapping):
         raise SnapshotError(f"a match snapshot is a mapping, not {type(data).__name__}")
     keys = ("match", "players", "seed", "scores", "out", "dealer", "rounds", "winners",
-            "rng", "game")
-    missing = [k for k in keys if k not in data]
+            "rng", "game", "budgets")
+    missing = [k for k in keys if k not in data and k != "budgets"]  # budgets: optional
     if missing:
         raise _bad(missing[0], "missing")
     extra = [k for k in data if k not in keys and k not in IDENTITY]
@@ -228,12 +231,21 @@ def _restore(cls: type[Match], rulebook: Rulebook, data: Mapping[str, Any]) -> M
                    f"or seats out under {rulebook.settings.scoring} scoring")
     if type(rounds) is not int or rounds < 1:
         raise _bad("rounds", f"{rounds!r}: expected a whole number >= 1")
+    budgets = data.get("budgets", {})
+    if not isinstance(budgets, Mapping) or set(budgets) - {"max_steps", "max_actions"}:
+        raise _bad("budgets", "expected max_steps and max_actions (each null or a number)")
+    try:
+        check_arguments(rulebook, players, seed, **budgets)
+    except IllegalAction as exc:
+        raise _bad("budgets", str(exc)) from None
     if winners and (not game.over or game.result is None):
         raise _bad("winners", "a match won while its last round goes on")
     match = cls.__new__(cls)
     match.rulebook, match.players, match.seed = rulebook, players, seed
     match.scores, match.out, match.dealer = list(scores), list(out), dealer
     match.rounds, match.winners, match.game = rounds, tuple(winners), game
+    match.budgets = {"max_steps": budgets.get("max_steps"),
+                     "max_actions": budgets.get("max_actions")}
     match.rng = random.Random()
     try:
         version, internal, gauss = data["rng"]
