@@ -86,7 +86,7 @@ def test_an_interrupted_run_is_still_drawn(tmp_path: Path,
     out = tmp_path / "cmp.png"
     result = run("compare", "classic", "classic", "--games", "100", "--plot", str(out))
     assert result.exit_code == 130
-    assert "(interrupted: 10 of 100 played)" in result.stdout
+    assert "same 10 of 100 deals (interrupted; 4 players" in result.stdout
     check_png(out, COMPARE_SIZE)
 
 
@@ -160,3 +160,17 @@ def test_a_full_disk_is_one_line_after_the_report(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.startswith("classic: 5 games")
     assert result.stderr == f"--plot {full}: can't write it: No space left on device\n"
+
+
+def test_matplotlib_is_imported_only_for_a_plot(tmp_path: Path) -> None:
+    import subprocess
+
+    code = ("import sys; from uno_rules.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print('matplotlib' in sys.modules, file=sys.stderr)")
+    base = [sys.executable, "-c", code, "simulate", "classic", "--games", "3"]
+    plain = subprocess.run(base, capture_output=True, text=True)
+    assert plain.stderr.strip() == "False"
+    drawn = subprocess.run([*base, "--plot", str(tmp_path / "p.png")], capture_output=True,
+                           text=True)
+    assert drawn.stderr.strip() == "True" and (tmp_path / "p.png").stat().st_size > 1000

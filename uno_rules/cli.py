@@ -108,10 +108,14 @@ def _open_plot(path: str | None) -> tuple[Any, str] | None:
 
 def _write_plot(plot: tuple[Any, str], path: str, draw: Any) -> None:
     """Draw into the opened --plot file (``draw(file, format)``); a full disk: one line."""
+    from .plots import PlotError
+
     out, fmt = plot
     try:
         with out:
             draw(out, fmt)
+    except PlotError as exc:
+        _fail(str(exc))
     except OSError as exc:
         _fail(f"--plot {_shorten(path)}: can't write it: {exc.strerror or exc}")
 

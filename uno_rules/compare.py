@@ -275,11 +275,12 @@ def report(result: dict[str, Any]) -> list[str]:
     variants = result["variants"]
     who = (f"agents {', '.join(result['agents'])}" if "agents" in result
            else f"policy {result['policy']}")
-    deals = (f"{result['games']} deals (interrupted: {result['games']} of "
-             f"{result['games_requested']} played)" if result.get("interrupted")
-             else f"{result['games']} deals")
+    deals, stopped = f"{result['games']} deals", ""
+    if result.get("interrupted"):  # as simulate's report says it
+        deals, stopped = (f"{result['games']} of {result['games_requested']} deals",
+                          "interrupted; ")
     lines = [f"{len(variants)} variants, each on the same {deals} "
-             f"({result['players']} players, seed {result['seed']}, {who}):"]
+             f"({stopped}{result['players']} players, seed {result['seed']}, {who}):"]
     for i, v in enumerate(variants):
         lines.append(f"  {chr(ord('A') + i)}: {v['label']} "
                      f"({v['decided']} decided, {v['stalled']} stalled)")

@@ -46,17 +46,24 @@ def plot_format(path: str) -> str:
 
 
 def require_matplotlib() -> None:
-    """Import matplotlib's parts used here, or PlotError with how to install it."""
+    """PlotError with how to install it unless matplotlib can be imported; only looked
+    up, not imported (that takes most of a second: a refused path should not wait)."""
+    from importlib.util import find_spec
+
     try:
-        import matplotlib.backends.backend_agg  # noqa: F401
-        import matplotlib.figure  # noqa: F401
-    except ImportError:  # also when sys.modules holds None for it
-        raise PlotError(NEEDS) from None
+        found = find_spec("matplotlib") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules holds None for it
+        found = False
+    if not found:
+        raise PlotError(NEEDS)
 
 
 def _figure(size: tuple[int, int]) -> Figure:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:  # found but broken: the same advice
+        raise PlotError(NEEDS) from None
 
     fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)  # attaches itself: savefig renders with Agg (or SVG by format)
@@ -159,7 +166,7 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
     fig = _figure(COMPARE_SIZE)
     games = f"{result['games']:,} deals"
     if result.get("interrupted"):
-        games += f" (interrupted: of {result['games_requested']:,})"
+        games = f"{result['games']:,} of {result['games_requested']:,} deals (interrupted)"
     what = " vs ".join(v["label"] for v in variants) if len(variants) == 2 \
         else f"{len(variants)} variants"
     fig.suptitle(f"{what}: the same {games}, {result['players']} players, "
