@@ -174,3 +174,12 @@ def test_matplotlib_is_imported_only_for_a_plot(tmp_path: Path) -> None:
     drawn = subprocess.run([*base, "--plot", str(tmp_path / "p.png")], capture_output=True,
                            text=True)
     assert drawn.stderr.strip() == "True" and (tmp_path / "p.png").stat().st_size > 1000
+
+
+def test_the_readme_picture_is_there_and_named_by_its_command() -> None:
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "--plot docs/images/compare-stacking.png`" in readme
+    assert "](docs/images/compare-stacking.png)" in readme
+    check_png(root / "docs" / "images" / "compare-stacking.png", COMPARE_SIZE)
+    check_png(root / "docs" / "images" / "simulate-stacking.png", SIMULATE_SIZE)
