@@ -180,7 +180,7 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
         rates = [metrics[f"seat_{s}_win"]["values"][i] for s in range(players)]
         _rates(seats_ax, rates, [s - 0.4 + width * (i + 0.5) for s in range(players)],
                colours[i], name, width)
-    # The fair share per seat is 1/sides (with teams each partner of a winner wins).
+    # The fair share per seat is 1/sides (partners of a winner win with it).
     fairs = [1 / _sides(players, rs) for rs in records]
     if len(set(fairs)) == 1:
         _fair(seats_ax, fairs[0])
@@ -225,8 +225,8 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
 
 
 def _sides(players: int, records: Sequence[Round]) -> int:
-    """How many sides win (players, or teams): the most winners one round had tells the
-    team size."""
+    """How many sides win (players, or partnerships): the most winners one round had tells
+    the team size."""
     most = max((len(r.winners) for r in records), default=1)
     return max(1, players // max(1, most))
 
