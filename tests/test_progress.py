@@ -32,13 +32,13 @@ def test_the_line_says_done_rate_and_time_left() -> None:
     clock, out = Clock(), io.StringIO()
     bar = Progress(1000, stream=out, clock=clock)
     clock.now += 2.0
-    assert bar.line(clock.now).startswith("[....................] 0/1,000 games   0%")
+    assert bar.line(clock.now) == "0/1,000 games   0%  0 games/s  ...  [....................]"
     bar.done = 250
     line = bar.line(clock.now)
-    assert line == "[#####...............] 250/1,000 games  25%  125 games/s  6 s left"
+    assert line == "250/1,000 games  25%  125 games/s  6 s left  [#####...............]"
     bar.done = 100
     clock.now = 100.0 + 100
-    assert bar.line(clock.now).endswith("1 games/s  15 min 00 s left")
+    assert "1 games/s  15 min 00 s left  [##.." in bar.line(clock.now)
 
 
 def test_redrawn_at_most_ten_times_a_second_and_cleared() -> None:
@@ -85,8 +85,9 @@ def on_a_tty(args: list[str], interrupt_after: str | None = None,
     its exit code and everything it wrote there. ``interrupt_after``: send SIGINT once
     that text has appeared."""
     master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "120"}  # a fresh terminal has no size: the whole line
     proc = subprocess.Popen([sys.executable, "-m", "uno_rules", *args], stdin=slave,
-                            stdout=slave, stderr=slave, close_fds=True)
+                            stdout=slave, stderr=slave, close_fds=True, env=env)
     os.close(slave)
     seen, sent = b"", False
     deadline = time.monotonic() + timeout

@@ -60,16 +60,16 @@ class Progress:
             self.draw(now)
 
     def line(self, now: float) -> str:
-        """The bar's text: ``[#####.....]  1,234/10,000 games  12%  812 games/s  11 s
-        left``."""
+        """The bar's text: ``1,234/10,000 games  12%  812 games/s  11 s left
+        [##..........]`` (the bar last: a narrow terminal cuts it first)."""
         total = max(1, self.total)
         part = min(1.0, self.done / total)
         filled = int(BAR * part)
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 else 0.0
         left = f"{_duration((self.total - self.done) / rate)} left" if rate > 0 else "..."
-        return (f"[{'#' * filled}{'.' * (BAR - filled)}] {self.done:,}/{self.total:,} "
-                f"{self.unit} {100 * part:3.0f}%  {rate:,.0f} {self.unit}/s  {left}")
+        return (f"{self.done:,}/{self.total:,} {self.unit} {100 * part:3.0f}%  "
+                f"{rate:,.0f} {self.unit}/s  {left}  [{'#' * filled}{'.' * (BAR - filled)}]")
 
     def draw(self, now: float) -> None:
         width = shutil.get_terminal_size((80, 24)).columns - 1  # never wrap the line
