@@ -79,6 +79,54 @@ set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a setting or option of the rulebook (repeatable).")
 
 
+plot_option = click.option("--plot", "plot_path", default=None, metavar="FILE",
+                           help="Draw the results into FILE.png or FILE.svg (needs "
+                           "matplotlib: pip install 'uno-rules[plot]').")
+quiet_option = click.option("--quiet", "-q", is_flag=True,
+                            help="No progress bar (shown only on a terminal, never with "
+                            "--json).")
+
+
+def _open_plot(path: str | None) -> tuple[Any, str] | None:
+    """The --plot file opened for writing and its format, checked before any game is
+    played (a bad suffix, no matplotlib, a path that can't be written: one line)."""
+    if path is None:
+        return None
+    from .plots import NEEDS, PlotError, plot_format, require_matplotlib
+
+    try:
+        fmt = plot_format(path)
+        require_matplotlib()
+    except PlotError as exc:
+        _fail(str(exc) if str(exc) == NEEDS else f"--plot {_shorten(path)}: {exc}")
+    try:
+        return open(path, "wb"), fmt
+    except (OSError, ValueError) as exc:  # no such folder, a folder, a NUL byte, too long
+        _fail(f"--plot {_shorten(path)}: can't write it: "
+              f"{exc.strerror if isinstance(exc, OSError) else exc}")
+
+
+def _write_plot(plot: tuple[Any, str], path: str, draw: Any) -> None:
+    """Draw into the opened --plot file (``draw(file, format)``); a full disk: one line."""
+    from .plots import PlotError
+
+    out, fmt = plot
+    try:
+        with out:
+            draw(out, fmt)
+    except PlotError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"--plot {_shorten(path)}: can't write it: {exc.strerror or exc}")
+
+
+def _progress(total: int, quiet: bool, as_json: bool) -> Any:
+    """A progress bar on standard error when it is a terminal (uno_rules.progress)."""
+    from .progress import Progress, wanted
+
+    return Progress(total) if wanted(sys.stderr, quiet, as_json) else None
+
+
 class _Interrupted(Exception):
     """Ctrl-C, carried past click's own handler (which writes an empty line first)."""
 
@@ -313,10 +361,13 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               help="Play in N processes: 0 or auto for one per core this machine lets "
               "us use. The results are the same as with 1 (the same seeds, merged in "
               "order); only the timing differs.")
+@plot_option
+@quiet_option
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, matches: bool, max_rounds: int | None, policy: str,
              agents: str | None, max_steps: int | None, max_actions: int | None,
-             as_json: bool, csv_path: str | None, workers: str) -> None:
+             as_json: bool, csv_path: str | None, workers: str, plot_path: str | None,
+             quiet: bool) -> None:
     """Play GAMES rounds (with --match: GAMES matches) with random legal choices, or
     --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
     early: the statistics of the rounds (matches) finished are printed, and the exit code
@@ -355,31 +406,46 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
+    plot = _open_plot(plot_path)
     where = f"--csv {_shorten(str(csv_path))}"
     try:  # opened first: a path that can't be written fails before any game is played
         out = None if csv_path is None else open(csv_path, "w", newline="", encoding="utf-8")
     except (OSError, ValueError) as exc:  # no such folder, not writable, a NUL byte
         _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
+    bar = _progress(games, quiet, as_json)
+    tick = None if bar is None else bar.advance
     try:
         if out is None:
-            result = run(None)
+            result = run(None if tick is None else lambda r: tick())
         else:
             import csv
 
             with out:
                 writer = csv.writer(out)
                 writer.writerow(tool.CSV_COLUMNS)
-                result = run(lambda r: writer.writerow(tool.csv_row(r)))
+
+                def row(r: Any) -> None:
+                    writer.writerow(tool.csv_row(r))
+                    if tick is not None:
+                        tick()
+                result = run(row)
     except (AgentError, WorkerError) as exc:  # a user's agent, a dead worker: one line
         _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
         _fail(f"{where}: can't write it: {exc.strerror or exc}")
+    finally:
+        if bar is not None:
+            bar.close()
     stats = result.to_json()
     interrupted = stats.get("interrupted", False)
     if as_json:
         click.echo(json.dumps(stats, indent=2))
     else:
         click.echo("\n".join(tool.report(stats, games)))
+    if plot is not None:
+        from .plots import simulate_figure
+
+        _write_plot(plot, str(plot_path), lambda f, fmt: simulate_figure(stats, f, fmt))
     if interrupted:
         sys.exit(130)
 
@@ -399,9 +465,11 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
               help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: each metric's values per variant and its paired diff.")
+@plot_option
+@quiet_option
 def compare(variants: tuple[str, ...], games: int, players: int, seed: int, policy: str,
             agents: str | None, max_steps: int | None, max_actions: int | None,
-            as_json: bool) -> None:
+            as_json: bool, plot_path: str | None, quiet: bool) -> None:
     """Compare rule variants on the same deals: VARIANTS are rulebooks (names or files),
     each RULEBOOK[+HOUSE...] and followed by its own --house NAME / --set NAME=VALUE
     (repeatable; they apply to the variant named just before them). So `compare classic
@@ -435,18 +503,32 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
             _fail(f"--players {players}: variant {k + 1} ({_shorten(v.label)}) is for "
                   f"{rb.players_text()} players")
         rulebooks.append(rb)
+    plot = _open_plot(plot_path)
+    bar = _progress(games * len(rulebooks), quiet, as_json)
+    records: list[Any] = []
     try:
         seated = None if agents is None else parse_agents(agents, players)
         result = run(rulebooks, [v.label for v in parsed], games, players, seed, max_actions,
-                     policy, max_steps=max_steps, agents=seated)
+                     policy, max_steps=max_steps, agents=seated,
+                     on_round=None if bar is None else bar.advance, records=records)
     except AgentError as exc:
         _fail(_shorten(" ".join(str(exc).split())))
+    finally:
+        if bar is not None:
+            bar.close()
     for entry, v in zip(result["variants"], parsed, strict=True):
         entry["settings"] = v.settings
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:
         click.echo("\n".join(report(result)))
+    if plot is not None:
+        from .plots import compare_figure
+
+        _write_plot(plot, str(plot_path),
+                    lambda f, fmt: compare_figure(result, records, f, fmt))
+    if result.get("interrupted"):
+        sys.exit(130)
 
 
 @cli.command()

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import stats as st
+from .engine.errors import IllegalAction
+from .engine.game import check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
-from .simulate import Round, Stats, simulate
+from .simulate import POLICIES, Round, game_seeds, play_round
 
 if TYPE_CHECKING:
     from .agents import AgentClass
@@ -155,31 +157,71 @@ def paired(base: list[int | None], other: list[int | None]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the run
+def _check(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int,
+           max_actions: int | None, policy: str, max_steps: int | None,
+           agents: Sequence[tuple[str, AgentClass]] | None) -> None:
+    """The checks :func:`uno_rules.simulate.simulate` makes, before any round is played."""
+    if type(games) is not int or games < 1:
+        raise refuse_argument("games", games, "a whole number >= 1")
+    if seed is None:
+        raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
+                            "games)")
+    for rb in rulebooks:
+        check_arguments(rb, players, seed, max_steps=max_steps, max_actions=max_actions)
+    if agents is None and policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
+    if agents is not None and len(agents) != players:
+        raise ValueError(f"{len(agents)} agents for {players} players")
+
+
+def _decided(r: Round) -> bool:
+    """Whether a round counts as decided (as :meth:`uno_rules.simulate.Stats.count`)."""
+    return r.stalled is None and r.points is not None and r.first is not None
+
+
 def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, players: int,
             seed: int, max_actions: int | None = None, policy: str = "play_first", *,
             max_steps: int | None = None,
-            agents: Sequence[tuple[str, AgentClass]] | None = None) -> dict[str, Any]:
+            agents: Sequence[tuple[str, AgentClass]] | None = None,
+            on_round: Callable[[], None] | None = None,
+            records: list[list[Round]] | None = None) -> dict[str, Any]:
     """Simulate each rulebook on the same round seeds and compare them against the first;
-    returns the report ``compare --json`` prints. Ctrl-C during a variant raises
-    KeyboardInterrupt (a comparison of unequal runs would not be paired)."""
+    returns the report ``compare --json`` prints. Each deal is played by every variant in
+    turn before the next deal, so Ctrl-C (KeyboardInterrupt) keeps every deal finished by
+    all of them: the comparison is of those (``interrupted`` and ``games_requested`` set;
+    KeyboardInterrupt is raised again when not one deal was finished). ``on_round`` is
+    called after each round played (a progress bar); ``records``, when given, receives
+    the rounds' records per variant (a plot draws from them)."""
+    _check(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
     start = time.perf_counter()
-    rounds: list[list[Round]] = []
-    runs: list[Stats] = []
-    for rb in rulebooks:
-        records: list[Round] = []
-        result = simulate(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                          agents=agents, on_round=records.append)
-        if result.requested is not None:
-            raise KeyboardInterrupt
-        rounds.append(records)
-        runs.append(result)
+    rounds: list[list[Round]] = [[] for _ in rulebooks] if records is None else records
+    rounds[:] = [[] for _ in rulebooks]
+    done = 0
+    try:
+        for s in game_seeds(seed, games):
+            deal = []
+            for rb in rulebooks:
+                deal.append(play_round(rb, players, s, max_actions, policy, max_steps, agents))
+                if on_round is not None:
+                    on_round()
+            for records_of, record in zip(rounds, deal, strict=True):
+                records_of.append(record)
+            done += 1
+    except KeyboardInterrupt:  # the deal under way is dropped; the finished ones count
+        for records_of in rounds:
+            del records_of[done:]
+        if not done:
+            raise
+    runs = [(sum(map(_decided, rs)), sum(not _decided(r) for r in rs)) for rs in rounds]
     out: dict[str, Any] = {
-        "games": games, "players": players, "seed": seed,
+        "games": done, "players": players, "seed": seed,
+        **({"interrupted": True, "games_requested": games} if done < games else {}),
         "policy": None if agents is not None else policy,
         **({"agents": [name for name, _ in agents]} if agents is not None else {}),
         "variants": [{"label": label, "rulebook": rb.name, "house": list(rb.house),
-                      "decided": len(run.points), "stalled": run.stalled}
-                     for label, rb, run in zip(labels, rulebooks, runs, strict=True)],
+                      "decided": decided, "stalled": stalled}
+                     for label, rb, (decided, stalled) in zip(labels, rulebooks, runs,
+                                                              strict=True)],
         # Every variant saw these deals: the first round's seed shows it.
         "round_seeds": {"first": rounds[0][0].seed if rounds[0] else None,
                         "same": all([r.seed for r in rs] == [r.seed for r in rounds[0]]
@@ -188,12 +230,12 @@ def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, pl
     }
     for key, name, unit, is_rate, extract in metrics_for(players):
         per_variant: list[list[int | None]] = []
-        for rb, records in zip(rulebooks, rounds, strict=True):
+        for rb, played in zip(rulebooks, rounds, strict=True):
             size = max(1, rb.team_size)
 
             def team(seat: int, size: int = size) -> int:
                 return seat % (players // size)
-            per_variant.append([extract(r, team) for r in records])
+            per_variant.append([extract(r, team) for r in played])
         out["metrics"][key] = {
             "name": name, "unit": unit,
             "values": [_value([v for v in vs if v is not None], is_rate)
@@ -233,8 +275,12 @@ def report(result: dict[str, Any]) -> list[str]:
     variants = result["variants"]
     who = (f"agents {', '.join(result['agents'])}" if "agents" in result
            else f"policy {result['policy']}")
-    lines = [f"{len(variants)} variants, each on the same {result['games']} deals "
-             f"({result['players']} players, seed {result['seed']}, {who}):"]
+    deals, stopped = f"{result['games']} deals", ""
+    if result.get("interrupted"):  # as simulate's report says it
+        deals, stopped = (f"{result['games']} of {result['games_requested']} deals",
+                          "interrupted; ")
+    lines = [f"{len(variants)} variants, each on the same {deals} "
+             f"({stopped}{result['players']} players, seed {result['seed']}, {who}):"]
     for i, v in enumerate(variants):
         lines.append(f"  {chr(ord('A') + i)}: {v['label']} "
                      f"({v['decided']} decided, {v['stalled']} stalled)")
