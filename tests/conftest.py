@@ -16,10 +16,12 @@ run goes on), never the user's; ``UNO_RULES_CACHE=off`` runs everything without 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
@@ -27,6 +29,18 @@ from hypothesis import settings
 import uno_rules
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_cases(name: str) -> ModuleType:
+    """bench/hostile_cases/NAME.py (the cases bench/hostile.py times in fresh processes), as a
+    module: the tests assert their messages and exit codes (``from conftest import
+    load_cases``; a file, not a package, so it loads with PYTHONSAFEPATH too)."""
+    spec = importlib.util.spec_from_file_location(
+        f"{name}_cases", ROOT / "bench" / "hostile_cases" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 # CI replays a fixed set of examples (reproducible runs); local runs explore new ones.
 settings.register_profile("ci", derandomize=True, print_blob=True)

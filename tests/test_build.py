@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import load_cases
 
 import uno_rules
 from uno_rules.cli import cli
@@ -98,11 +99,7 @@ def test_a_wrong_typed_scenario_value_is_a_one_line_problem(path: Path) -> None:
 
 
 def test_the_hostile_cases_are_the_files() -> None:
-    spec = importlib.util.spec_from_file_location(
-        "compiled_cases", ROOT / "bench" / "hostile_cases" / "compiled.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_cases("compiled")
     cases = module.cases(ROOT)
     assert len(HOSTILE) == 4
     assert [args for _, args, _ in cases] == [["scenario", str(p)] for p in HOSTILE] + \

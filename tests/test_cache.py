@@ -6,7 +6,6 @@ jsonschema.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import pickle
 import random
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import load_cases
 
 import uno_rules
 from uno_rules.cli import cli
@@ -403,12 +403,7 @@ def test_restore_is_served_too(folder: Path, fresh: Fresh) -> None:
 def test_the_hostile_bench_cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """bench/hostile_cases/cache.py's damaged entries (timed there in fresh processes):
     each command still prints the deck, runs no code from the entry, and rewrites it."""
-    spec = importlib.util.spec_from_file_location(
-        "cache_cases", Path(__file__).resolve().parent.parent / "bench" / "hostile_cases" /
-        "cache.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_cases("cache")
     where = tmp_path / "uno-rules-cache"
     monkeypatch.setenv(cache.ENV, str(where))
     own = tmp_path / "cache"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import load_cases
 
 from uno_rules.cli import cli, main
 
@@ -411,13 +412,7 @@ def test_problems_point_where_the_value_was_set(tmp_path: Path) -> None:
 
 def test_hostile_authoring_inputs_end_in_one_line(tmp_path: Path) -> None:
     """The cases bench/hostile.py measures for time and memory, and their messages."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "authoring_cases", HERE.parent / "bench" / "hostile_cases" / "authoring.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_cases("authoring")
     module.RULES, module.REPEATS = 20, 30  # the same messages, sooner (the bench: all)
     cases = module.cases(tmp_path)
     assert [name for name, _, _ in cases] == list(module.EXPECT)

@@ -100,22 +100,17 @@ def test_a_variant_file_from_the_hostile_folder() -> None:
 
 # ------------------------------------------------------------------ common random numbers
 def test_every_variant_plays_the_same_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[list[int | None]] = []
-    real = cmp.simulate
+    seen: dict[str, list[int]] = {}
+    real = cmp.play_round
 
-    def spy(*args: Any, on_round: Any = None, **kw: Any) -> Any:
-        seeds: list[int | None] = []
-        seen.append(seeds)
+    def spy(rulebook: Any, players: int, seed: int, *args: Any) -> Any:
+        seen.setdefault(" + ".join([rulebook.name, *rulebook.house]), []).append(seed)
+        return real(rulebook, players, seed, *args)
 
-        def record(r: Any) -> None:
-            seeds.append(r.seed)
-            on_round(r)
-        return real(*args, on_round=record, **kw)
-
-    monkeypatch.setattr(cmp, "simulate", spy)
+    monkeypatch.setattr(cmp, "play_round", spy)
     out = as_json("classic", "classic", "--house", "stacking", "--games", "25", "--seed", "7")
     expected = list(game_seeds(7, 25))
-    assert seen == [expected, expected]
+    assert seen == {"classic": expected, "classic + stacking": expected}
     assert out["round_seeds"] == {"first": expected[0], "same": True}
     # Stacking changes no card: the same seed turns up the same first card and, when that
     # card does nothing (a number: a Draw Two turned up may be stacked on), deals the same
@@ -236,15 +231,47 @@ def test_the_docs_example_is_what_compare_prints() -> None:
     assert result.stdout.splitlines()[:len(shown)] == shown
 
 
-def test_ctrl_c_stops_with_130_and_no_report(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = cmp.simulate
+def test_ctrl_c_before_a_whole_deal_stops_with_130_and_no_report(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = cmp.play_round
+    calls = [0]
 
-    def interrupted(*args: Any, **kw: Any) -> Any:
-        stats = real(*args, **kw)
-        stats.requested = stats.games  # as simulate leaves it when Ctrl-C stopped it
-        return stats
+    def interrupted(*args: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 2:  # the second variant of the first deal
+            raise KeyboardInterrupt
+        return real(*args)
 
-    monkeypatch.setattr(cmp, "simulate", interrupted)
+    monkeypatch.setattr(cmp, "play_round", interrupted)
     result = run("compare", "classic", "classic", "--games", "3")
     assert result.exit_code == 130 and result.stdout == ""
     assert result.stderr.strip() == "interrupted"
+
+
+def test_ctrl_c_keeps_the_deals_every_variant_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = cmp.play_round
+    calls = [0]
+
+    def interrupted(*args: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 2 * 5 + 2:  # deal 6, variant B: five whole deals done
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(cmp, "play_round", interrupted)
+    result = run("compare", "classic", "classic", "--house", "stacking", "--games", "40",
+                 "--json")
+    assert result.exit_code == 130, result.output
+    out = json.loads(result.stdout)
+    assert out["interrupted"] is True and out["games"] == 5 and out["games_requested"] == 40
+    assert [v["decided"] + v["stalled"] for v in out["variants"]] == [5, 5]
+    assert all(d["n"] == 5 for d in out["metrics"]["turns"]["diff"])
+    # The five deals give what a run of five gives.
+    calls[0] = -10**9
+    five = json.loads(run("compare", "classic", "classic", "--house", "stacking", "--games",
+                          "5", "--json").stdout)
+    assert out["metrics"] == five["metrics"]
+    calls[0] = 0
+    text = run("compare", "classic", "classic", "--house", "stacking", "--games", "40")
+    assert text.exit_code == 130
+    assert "same 5 of 40 deals (interrupted; 4 players," in text.stdout.splitlines()[0]

@@ -191,3 +191,96 @@ def test_a_long_scenario_name_is_shown_short(tmp_path: Path) -> None:
     f.write_text(STATE.replace("name: s", "name: " + "n" * 5000) + "  - expect: {turn: 1}\n")
     [outcome] = run_file(f)
     assert str(outcome).startswith("FAIL " + "n" * 60 + "... (5,000 characters): step 1: ")
+
+
+MATCH = "rulebook: classic\nplayers: 4\nname: x\n"
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ("match: {scores: [1, 2, 3]}\n", ":4:17:", "match.scores: 3 scores for 4 players"),
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 0, 0, 500], out: [7]}\n", ":5:39:",
+     "match.out: no seat 7: seats are 0-3"),
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 500, 0, 0], out: [1, 1]}\n", ":5:42:",
+     "match.out: seat 1 is given twice"),
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 0, 0, 500], out: [3]}\n", ":5:8:",
+     "match.dealer: seat 3 is out of the match: it deals no more"),
+    ("match: {dealer: 4}\n", ":4:17:", "match.dealer: no seat 4: seats are 0-3"),
+    ("match: {scores: [0, 500, 0, 0], out: [1], dealer: 0}\n", ":4:38:",
+     "match.out: seats are out of a match only under elimination scoring (this rulebook "
+     "scores winner_takes)"),
+    ("match: {scores: [0, 500, 0, 0]}\n", ":4:21:", "match.scores: seat 1 has 500, at or "
+     "above the target 500: the match is over already"),
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 20, 0, 0], out: [1], dealer: 0}\n",
+     ":5:21:", "match.scores: seat 1 has 20: under elimination a seat is out of the match "
+     "(`out`) exactly when it has reached the target, 500"),
+    ("set: {scoring: elimination}\nmatch: {scores: [500, 500, 500, 0], out: [0, 1, 2]}\n",
+     ":5:42:", "match.out: the match is over: fewer than two players left in"),
+    ("match: {scores: [0, 0, 0, -1]}\n", ":4:27:", "-1 is less than the minimum of 0"),
+    ("match: {scores: [0, 0, 0, 0], winner: 1}\n", ":4:", "winner"),
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 500, 0, 0], out: [1]}\nstate:\n"
+     "  hands: [[red 1], [red 2], [red 3], [red 4]]\n  discard: [red 5]\n", ":7:20:",
+     "seat 1 is out of the match: its hand is []"),
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 500, 0, 0], out: [1]}\nstate:\n"
+     "  hands: [[red 1], [], [red 3], [red 4]]\n  discard: [red 5]\n  turn: 1\n", ":9:9:",
+     "seat 1 is out of the match: it never has the turn"),
+    ("match: {dealer: 1}\nstate:\n  hands: [[red 1], [red 2], [red 3], [red 4]]\n"
+     "  discard: [red 5]\n  dealer: 2\n", ":8:11:",
+     "state.dealer 2 differs from match.dealer 1"),
+    ("steps: [{expect: {scores: [0, 0, 0, 0], match_over: 1}}]\n", ":4:", "expected boolean"),
+])
+def test_malformed_match_blocks_are_located(tmp_path: Path, text: str, where: str,
+                                            message: str) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text(MATCH + text)
+    with pytest.raises(ScenarioError) as info:
+        run_file(f)
+    line = str(info.value).splitlines()[0]
+    assert line.startswith(str(f) + where), line
+    assert message in line, line
+
+
+def test_a_match_block_at_file_level_holds_for_every_scenario(tmp_path: Path) -> None:
+    f = tmp_path / "m.yaml"
+    hands = "    state: {hands: [[red 1], [red 2], [red 3], [red 4]], discard: [red 5]}\n"
+    f.write_text("rulebook: classic\nplayers: 4\nmatch: {scores: [10, 20, 30, 40]}\n"
+                 "scenarios:\n  - name: file's\n" + hands +
+                 "    steps: [{seat: 0, play: red 1}, {expect: {scores: [19, 20, 30, 40]}}]\n"
+                 "  - name: own\n    match: {scores: [0, 0, 0, 0], dealer: 0}\n" + hands +
+                 "    steps: [{seat: 0, play: red 1}, {expect: {scores: [9, 0, 0, 0], "
+                 "next_dealer: 1}}]\n"
+                 "  - name: before the end, the match as it stands\n"
+                 + hands + "    steps: [{expect: {scores: [10, 20, 30, 40], match_over: false,"
+                 " match_out: [], match_winner: null}}]\n")
+    assert [(o.name, o.passed, o.message) for o in run_file(f)] == [
+        ("file's", True, ""), ("own", True, ""),
+        ("before the end, the match as it stands", True, "")]
+
+
+def test_a_round_without_a_match_block_is_the_first_of_a_fresh_match(tmp_path: Path) -> None:
+    f = tmp_path / "m.yaml"
+    f.write_text(MATCH + "state: {hands: [[red 1], [red 2], [red 3], [red 4]], "
+                 "discard: [red 5]}\nsteps: [{seat: 0, play: red 1}, {expect: {scores: "
+                 "[9, 0, 0, 0], match_over: false, next_dealer: 1}}]\n")
+    [outcome] = run_file(f)
+    assert not outcome.passed
+    assert outcome.message.startswith("step 2: expected next_dealer 1, got 0"), outcome.message
+
+
+def test_points_are_not_checked_under_own_leftover_scoring(tmp_path: Path) -> None:
+    f = tmp_path / "m.yaml"
+    body = ("state: {hands: [[red 1], [red 2], [red 3], [red 4]], discard: [red 5]}\n"
+            "steps: [{seat: 0, play: red 1}, {expect: {points: 1}}]\n")
+    f.write_text(MATCH + "set: {scoring: lowest_total}\nmatch: {}\n" + body)
+    assert run_file(f)[0].passed
+    f.write_text(MATCH + "match: {}\n" + body)  # winner_takes: checked
+    assert run_file(f)[0].message.startswith("step 2: expected points 1, got 9")
+
+
+def test_elimination_scoring_in_teams_is_refused_at_the_match_block(tmp_path: Path) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text("rulebook: teams\nplayers: 4\nname: x\nset: {scoring: elimination}\n"
+                 "match: {scores: [0, 0, 0, 0]}\n")
+    with pytest.raises(ScenarioError) as info:
+        run_file(f)
+    assert str(info.value) == f"{f}:5:8: match: teams plays in partnerships: elimination " \
+        "scoring is for players on their own (winner_takes or lowest_total) (at $.match)"

@@ -341,7 +341,7 @@ def test_a_tampered_snapshot_is_refused_or_plays_to_its_end(
 def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
     """A new State field must be written and checked too: each one (but the rulebook's own
     derived tables and the event log) is written under a declared snapshot field."""
-    from uno_rules.engine.snapshot import FIELDS, state_field_problems
+    from uno_rules.engine.snapshot import FIELDS, OPTIONAL, state_field_problems
     from uno_rules.engine.state import REBUILT, STATE_FIELDS
 
     assert state_field_problems() == []  # (asserted at import too)
@@ -351,8 +351,10 @@ def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
             f.name
     for variant, rulebook in RULEBOOKS.items():  # and what snapshot() writes is declared
         written = set(rulebook.new_game(rulebook.player_counts()[0], 1).snapshot())
-        assert written - {"format"} == {k for k, _, present in FIELDS if present(rulebook)}, \
-            variant
+        assert written - {"format"} == {k for k, _, present in FIELDS if present(rulebook)} \
+            - set(OPTIONAL), variant
+    # an optional field is written when it holds something: seats out of a match
+    assert "absent" in uno_rules.load_rulebook("classic").new_game(3, 1, out=[0]).snapshot()
 
 
 RECORDED = Path(__file__).parent / "golden" / "snapshots"

@@ -231,7 +231,8 @@ def _states() -> list[uno_rules.Game]:
     midway = out[1].clone()  # frames.json: mid-effect, where a skip and a next turn may wait
     assert midway.pending.kind != "turn" and midway.hands[1]
     midway.skips, midway.turn_to, midway.uno_open = [0], 1, 1
-    return [*out, stalled, boxed, midway]
+    absent = uno_rules.load_rulebook("classic").new_game(4, 3, out=[1])  # out of a match
+    return [*out, stalled, boxed, midway, absent]
 
 
 def test_the_declared_fields_are_the_fields_a_state_has() -> None:

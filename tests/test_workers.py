@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import load_cases
 
 import uno_rules
 from uno_rules.simulate import Round, csv_row, simulate
@@ -226,18 +227,12 @@ def _records(games: int) -> list[Round]:
 
 def test_the_hostile_cases_exit_as_declared(tmp_path: Path) -> None:
     """bench/hostile_cases/workers.py (timed there in fresh processes): each exit code."""
-    import importlib.util
 
     from click.testing import CliRunner
 
     from uno_rules.cli import cli
 
-    spec = importlib.util.spec_from_file_location(
-        "workers_cases", Path(__file__).resolve().parent.parent / "bench" / "hostile_cases" /
-        "workers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_cases("workers")
     for name, args, code in module.cases(tmp_path):
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == code, (name, result.output)

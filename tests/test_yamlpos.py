@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import load_cases
 
 from uno_rules.cli import cli
 from uno_rules.load import yamlpos
 from uno_rules.load.loader import check
 from uno_rules.load.yamlpos import MAX_BYTES, MAX_NODES, load_file, load_text, one_load
 
-_SPEC = importlib.util.spec_from_file_location(
-    "limits", Path(__file__).resolve().parent.parent / "bench" / "hostile_cases" / "limits.py")
-assert _SPEC is not None and _SPEC.loader is not None
-LIMITS = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(LIMITS)
+LIMITS = load_cases("limits")
 runner = CliRunner()
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "limits"
 

@@ -267,6 +267,16 @@ def play_agents(rulebook: Rulebook, players: int, seed: int,
     fails or chooses what it may not."""
     game = rulebook.new_game(players, seed, log=True, max_steps=max_steps,
                              max_actions=max_actions)
+    return play_agents_on(rulebook, game, agents)
+
+
+def play_agents_on(rulebook: Rulebook, game: Game,
+                   agents: Sequence[tuple[str, AgentClass]]) -> Game:
+    """Play ``game``, a round of ``rulebook`` dealt with a seed, to its end with an agent
+    per seat, as :func:`play_agents` does (a match deals its rounds itself)."""
+    players, seed = game.players, game.seed
+    if seed is None:  # the agents' RNGs are seeded from the round's
+        raise ValueError("a round dealt without a seed")
     table = action_table(rulebook, players)
     cards, deck = _public(rulebook)
     made: list[Agent] = []

@@ -81,6 +81,54 @@ set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a setting or option of the rulebook (repeatable).")
 
 
+plot_option = click.option("--plot", "plot_path", default=None, metavar="FILE",
+                           help="Draw the results into FILE.png or FILE.svg (needs "
+                           "matplotlib: pip install 'uno-rules[plot]').")
+quiet_option = click.option("--quiet", "-q", is_flag=True,
+                            help="No progress bar (shown only on a terminal, never with "
+                            "--json).")
+
+
+def _open_plot(path: str | None) -> tuple[Any, str] | None:
+    """The --plot file opened for writing and its format, checked before any game is
+    played (a bad suffix, no matplotlib, a path that can't be written: one line)."""
+    if path is None:
+        return None
+    from .plots import NEEDS, PlotError, plot_format, require_matplotlib
+
+    try:
+        fmt = plot_format(path)
+        require_matplotlib()
+    except PlotError as exc:
+        _fail(str(exc) if str(exc) == NEEDS else f"--plot {_shorten(path)}: {exc}")
+    try:
+        return open(path, "wb"), fmt
+    except (OSError, ValueError) as exc:  # no such folder, a folder, a NUL byte, too long
+        _fail(f"--plot {_shorten(path)}: can't write it: "
+              f"{exc.strerror if isinstance(exc, OSError) else exc}")
+
+
+def _write_plot(plot: tuple[Any, str], path: str, draw: Any) -> None:
+    """Draw into the opened --plot file (``draw(file, format)``); a full disk: one line."""
+    from .plots import PlotError
+
+    out, fmt = plot
+    try:
+        with out:
+            draw(out, fmt)
+    except PlotError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"--plot {_shorten(path)}: can't write it: {exc.strerror or exc}")
+
+
+def _progress(total: int, quiet: bool, as_json: bool) -> Any:
+    """A progress bar on standard error when it is a terminal (uno_rules.progress)."""
+    from .progress import Progress, wanted
+
+    return Progress(total) if wanted(sys.stderr, quiet, as_json) else None
+
+
 workers_option = click.option(
     "--workers", default=None, metavar="N",
     help="Play in N processes (default 1): 0 or auto for one per core this machine lets us "
@@ -344,9 +392,18 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.argument("rulebook")
 @house_option
 @set_option
-@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**9))
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**9),
+              help="Rounds to play; with --match, matches.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2))
 @click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--match", "matches", is_flag=True,
+              help="Play whole matches (rounds scored to the rulebook's target_score, as "
+              "its scoring setting says) instead of single rounds: --games counts matches; "
+              "match wins, rounds per match, final scores, lead changes (docs/simulation.md).")
+@click.option("--max-rounds", type=click.IntRange(1), default=None, metavar="N",
+              help="With --match: each match's budget of rounds (default 1000, matchsim's "
+              "MAX_ROUNDS); a "
+              "match still undecided after N rounds is stalled.")
 @click.option("--policy", type=click.Choice(["play_first", "uniform"]), default="play_first",
               show_default=True, help="How the random players choose. play_first: a random "
               "playable card whenever they hold one, else any legal action at random "
@@ -364,58 +421,87 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
-              "points, turns, actions, cards drawn, challenges, stalled reason...).")
+              "points, turns, actions, cards drawn, challenges, stalled reason...; with "
+              "--match one row per match: seed, winners, rounds, scores, lead changes...).")
 @workers_option
 @scheduler_option
 @scheduler_timeout_option
+@plot_option
+@quiet_option
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
-             players: int, seed: int, policy: str, agents: str | None,
-             max_steps: int | None, max_actions: int | None, as_json: bool,
-             csv_path: str | None, workers: str | None, scheduler: str | None,
-             scheduler_timeout: float) -> None:
-    """Play GAMES rounds with random legal choices and report statistics with 95%
-    intervals (docs/simulation.md). Ctrl-C stops early: the statistics of the rounds
-    finished are printed, and the exit code is 130."""
+             players: int, seed: int, matches: bool, max_rounds: int | None, policy: str,
+             agents: str | None, max_steps: int | None, max_actions: int | None,
+             as_json: bool, csv_path: str | None, workers: str | None, scheduler: str | None,
+             scheduler_timeout: float, plot_path: str | None, quiet: bool) -> None:
+    """Play GAMES rounds (with --match: GAMES matches) with random legal choices, or
+    --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
+    early: the statistics of the rounds (matches) finished are printed, and the exit code
+    is 130."""
+    from . import matchsim
+    from . import simulate as rounds
     from .agents import AgentError, parse_agents
-    from .simulate import CSV_COLUMNS, csv_row, report
-    from .simulate import simulate as run
     from .workers import WorkerError
+
+    if max_rounds is not None and not matches:
+        _fail("--max-rounds: only with --match (a match's budget of rounds)")
+    tool: Any = matchsim if matches else rounds  # CSV_COLUMNS, csv_row, report
+
+    def run(on_record: Any) -> Any:  # the rounds' (or matches') statistics
+        seated = None if agents is None else parse_agents(agents, players)
+        with _cluster(scheduler, processes, scheduler_timeout) as client:
+            if matches:
+                return matchsim.simulate_matches(
+                    rb, games, players, seed, max_actions, policy, max_steps=max_steps,
+                    agents=seated, workers=processes, on_match=on_record,
+                    max_rounds=max_rounds or matchsim.MAX_ROUNDS, client=client)
+            return rounds.simulate(rb, games, players, seed, max_actions, policy,
+                                   max_steps=max_steps, agents=seated, workers=processes,
+                                   on_round=on_record, client=client)
 
     processes = _processes(workers, scheduler)
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
+    plot = _open_plot(plot_path)
     where = f"--csv {_shorten(str(csv_path))}"
     try:  # opened first: a path that can't be written fails before any game is played
         out = None if csv_path is None else open(csv_path, "w", newline="", encoding="utf-8")
     except (OSError, ValueError) as exc:  # no such folder, not writable, a NUL byte
         _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
+    bar = _progress(games, quiet, as_json)
+    tick = None if bar is None else bar.advance
     try:
-        seated = None if agents is None else parse_agents(agents, players)
-        with _cluster(scheduler, processes, scheduler_timeout) as client:
-            if out is None:
-                result = run(rb, games, players, seed, max_actions, policy,
-                             max_steps=max_steps, agents=seated, workers=processes,
-                             client=client)
-            else:
-                import csv
+        if out is None:
+            result = run(None if tick is None else lambda r: tick())
+        else:
+            import csv
 
-                with out:
-                    writer = csv.writer(out)
-                    writer.writerow(CSV_COLUMNS)
-                    result = run(rb, games, players, seed, max_actions, policy,
-                                 max_steps=max_steps, agents=seated, workers=processes,
-                                 client=client, on_round=lambda r: writer.writerow(csv_row(r)))
+            with out:
+                writer = csv.writer(out)
+                writer.writerow(tool.CSV_COLUMNS)
+
+                def row(r: Any) -> None:
+                    writer.writerow(tool.csv_row(r))
+                    if tick is not None:
+                        tick()
+                result = run(row)
     except (AgentError, WorkerError) as exc:  # a user's agent, a dead worker: one line
         _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
         _fail(f"{where}: can't write it: {exc.strerror or exc}")
+    finally:
+        if bar is not None:
+            bar.close()
     stats = result.to_json()
     interrupted = stats.get("interrupted", False)
     if as_json:
         click.echo(json.dumps(stats, indent=2))
     else:
-        click.echo("\n".join(report(stats, games)))
+        click.echo("\n".join(tool.report(stats, games)))
+    if plot is not None:
+        from .plots import simulate_figure
+
+        _write_plot(plot, str(plot_path), lambda f, fmt: simulate_figure(stats, f, fmt))
     if interrupted:
         sys.exit(130)
 
@@ -438,10 +524,12 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
 @workers_option
 @scheduler_option
 @scheduler_timeout_option
+@plot_option
+@quiet_option
 def compare(variants: tuple[str, ...], games: int, players: int, seed: int, policy: str,
             agents: str | None, max_steps: int | None, max_actions: int | None,
             as_json: bool, workers: str | None, scheduler: str | None,
-            scheduler_timeout: float) -> None:
+            scheduler_timeout: float, plot_path: str | None, quiet: bool) -> None:
     """Compare rule variants on the same deals: VARIANTS are rulebooks (names or files),
     each RULEBOOK[+HOUSE...] and followed by its own --house NAME / --set NAME=VALUE
     (repeatable; they apply to the variant named just before them). So `compare classic
@@ -477,20 +565,34 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
             _fail(f"--players {players}: variant {k + 1} ({_shorten(v.label)}) is for "
                   f"{rb.players_text()} players")
         rulebooks.append(rb)
+    plot = _open_plot(plot_path)
+    bar = _progress(games * len(rulebooks), quiet, as_json)
+    records: list[Any] = []
     try:
         seated = None if agents is None else parse_agents(agents, players)
         with _cluster(scheduler, processes, scheduler_timeout) as client:
             result = run(rulebooks, [v.label for v in parsed], games, players, seed,
                          max_actions, policy, max_steps=max_steps, agents=seated,
+                         on_round=None if bar is None else bar.advance, records=records,
                          workers=processes, client=client)
     except (AgentError, WorkerError) as exc:
         _fail(_shorten(" ".join(str(exc).split())))
+    finally:
+        if bar is not None:
+            bar.close()
     for entry, v in zip(result["variants"], parsed, strict=True):
         entry["settings"] = v.settings
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:
         click.echo("\n".join(report(result)))
+    if plot is not None:
+        from .plots import compare_figure
+
+        _write_plot(plot, str(plot_path),
+                    lambda f, fmt: compare_figure(result, records, f, fmt))
+    if result.get("interrupted"):
+        sys.exit(130)
 
 
 @cli.command()

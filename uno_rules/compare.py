@@ -11,13 +11,16 @@ differences with a 95% interval (docs/simulation.md, "Comparing variants").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import stats as st
+from .engine.errors import IllegalAction
+from .engine.game import check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
-from .simulate import Round, Stats, simulate
+from .simulate import POLICIES, Round, game_seeds, play_round
 
 if TYPE_CHECKING:
     from .agents import AgentClass
@@ -155,35 +158,111 @@ def paired(base: list[int | None], other: list[int | None]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the run
+def play_deal(rulebooks: Sequence[Rulebook], players: int, seed: int,
+              max_actions: int | None, policy: str, max_steps: int | None,
+              agents: Sequence[tuple[str, AgentClass]] | None) -> list[Round]:
+    """One deal played by every variant: its round's record per rulebook (what a worker
+    process or a Dask worker plays per seed)."""
+    return [play_round(rb, players, seed, max_actions, policy, max_steps, agents)
+            for rb in rulebooks]
+
+
+def _deals(rulebooks: Sequence[Rulebook], players: int, seed: int, games: int,
+           max_actions: int | None, policy: str, max_steps: int | None,
+           agents: Sequence[tuple[str, AgentClass]] | None, workers: int,
+           client: Any) -> Generator[list[Round], None, None]:
+    """The deals' records in deal order, played by ``workers`` processes or on
+    ``client``'s Dask cluster (their chunks and Ctrl-C: :mod:`uno_rules.workers`)."""
+    args = (tuple(rulebooks), players, max_actions, policy, max_steps, agents)
+    if client is not None:
+        from .distributed import dask_rounds
+
+        return dask_rounds(client, args, game_seeds(seed, games), games, play=play_deal)
+    from .workers import parallel_rounds, resolve_workers
+
+    return parallel_rounds(args, game_seeds(seed, games), games, resolve_workers(workers),
+                           play=play_deal)
+
+
+def _check(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int,
+           max_actions: int | None, policy: str, max_steps: int | None,
+           agents: Sequence[tuple[str, AgentClass]] | None) -> None:
+    """The checks :func:`uno_rules.simulate.simulate` makes, before any round is played."""
+    if type(games) is not int or games < 1:
+        raise refuse_argument("games", games, "a whole number >= 1")
+    if seed is None:
+        raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
+                            "games)")
+    for rb in rulebooks:
+        check_arguments(rb, players, seed, max_steps=max_steps, max_actions=max_actions)
+    if agents is None and policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
+    if agents is not None and len(agents) != players:
+        raise ValueError(f"{len(agents)} agents for {players} players")
+
+
+def _decided(r: Round) -> bool:
+    """Whether a round counts as decided (as :meth:`uno_rules.simulate.Stats.count`)."""
+    return r.stalled is None and r.points is not None and r.first is not None
+
+
 def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, players: int,
             seed: int, max_actions: int | None = None, policy: str = "play_first", *,
             max_steps: int | None = None,
-            agents: Sequence[tuple[str, AgentClass]] | None = None, workers: int = 1,
+            agents: Sequence[tuple[str, AgentClass]] | None = None,
+            on_round: Callable[[], None] | None = None,
+            records: list[list[Round]] | None = None, workers: int = 1,
             client: Any = None) -> dict[str, Any]:
     """Simulate each rulebook on the same round seeds and compare them against the first;
-    returns the report ``compare --json`` prints. Ctrl-C during a variant raises
-    KeyboardInterrupt (a comparison of unequal runs would not be paired). ``workers`` and
-    ``client`` play each variant as :func:`uno_rules.simulate.simulate`'s do (the same
-    report, less ``timing``)."""
+    returns the report ``compare --json`` prints. Each deal is played by every variant in
+    turn before the next deal, so Ctrl-C (KeyboardInterrupt) keeps every deal finished by
+    all of them: the comparison is of those (``interrupted`` and ``games_requested`` set;
+    KeyboardInterrupt is raised again when not one deal was finished). ``on_round`` is
+    called after each round played (a progress bar); ``records``, when given, receives
+    the rounds' records per variant (a plot draws from them). ``workers`` (processes,
+    0: one per core) or ``client`` (a ``distributed.Client``) play the deals elsewhere,
+    each deal by every variant in one chunk, merged in deal order: the same report, less
+    ``timing``."""
+    _check(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
     start = time.perf_counter()
-    rounds: list[list[Round]] = []
-    runs: list[Stats] = []
-    for rb in rulebooks:
-        records: list[Round] = []
-        result = simulate(rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                          agents=agents, on_round=records.append, workers=workers,
-                          client=client)
-        if result.requested is not None:
-            raise KeyboardInterrupt
-        rounds.append(records)
-        runs.append(result)
+    rounds: list[list[Round]] = [[] for _ in rulebooks] if records is None else records
+    rounds[:] = [[] for _ in rulebooks]
+    done = 0
+    try:
+        if client is not None or workers != 1:
+            with closing(_deals(rulebooks, players, seed, games, max_actions, policy,
+                                max_steps, agents, workers, client)) as deals:
+                for deal in deals:
+                    for records_of, record in zip(rounds, deal, strict=True):
+                        records_of.append(record)
+                        if on_round is not None:
+                            on_round()
+                    done += 1
+        else:
+            for s in game_seeds(seed, games):
+                deal = []
+                for rb in rulebooks:
+                    deal.append(play_round(rb, players, s, max_actions, policy, max_steps, agents))
+                    if on_round is not None:
+                        on_round()
+                for records_of, record in zip(rounds, deal, strict=True):
+                    records_of.append(record)
+                done += 1
+    except KeyboardInterrupt:  # the deal under way is dropped; the finished ones count
+        for records_of in rounds:
+            del records_of[done:]
+        if not done:
+            raise
+    runs = [(sum(map(_decided, rs)), sum(not _decided(r) for r in rs)) for rs in rounds]
     out: dict[str, Any] = {
-        "games": games, "players": players, "seed": seed,
+        "games": done, "players": players, "seed": seed,
+        **({"interrupted": True, "games_requested": games} if done < games else {}),
         "policy": None if agents is not None else policy,
         **({"agents": [name for name, _ in agents]} if agents is not None else {}),
         "variants": [{"label": label, "rulebook": rb.name, "house": list(rb.house),
-                      "decided": len(run.points), "stalled": run.stalled}
-                     for label, rb, run in zip(labels, rulebooks, runs, strict=True)],
+                      "decided": decided, "stalled": stalled}
+                     for label, rb, (decided, stalled) in zip(labels, rulebooks, runs,
+                                                              strict=True)],
         # Every variant saw these deals: the first round's seed shows it.
         "round_seeds": {"first": rounds[0][0].seed if rounds[0] else None,
                         "same": all([r.seed for r in rs] == [r.seed for r in rounds[0]]
@@ -192,12 +271,12 @@ def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, pl
     }
     for key, name, unit, is_rate, extract in metrics_for(players):
         per_variant: list[list[int | None]] = []
-        for rb, records in zip(rulebooks, rounds, strict=True):
+        for rb, played in zip(rulebooks, rounds, strict=True):
             size = max(1, rb.team_size)
 
             def team(seat: int, size: int = size) -> int:
                 return seat % (players // size)
-            per_variant.append([extract(r, team) for r in records])
+            per_variant.append([extract(r, team) for r in played])
         out["metrics"][key] = {
             "name": name, "unit": unit,
             "values": [_value([v for v in vs if v is not None], is_rate)
@@ -237,8 +316,12 @@ def report(result: dict[str, Any]) -> list[str]:
     variants = result["variants"]
     who = (f"agents {', '.join(result['agents'])}" if "agents" in result
            else f"policy {result['policy']}")
-    lines = [f"{len(variants)} variants, each on the same {result['games']} deals "
-             f"({result['players']} players, seed {result['seed']}, {who}):"]
+    deals, stopped = f"{result['games']} deals", ""
+    if result.get("interrupted"):  # as simulate's report says it
+        deals, stopped = (f"{result['games']} of {result['games_requested']} deals",
+                          "interrupted; ")
+    lines = [f"{len(variants)} variants, each on the same {deals} "
+             f"({stopped}{result['players']} players, seed {result['seed']}, {who}):"]
     for i, v in enumerate(variants):
         lines.append(f"  {chr(ord('A') + i)}: {v['label']} "
                      f"({v['decided']} decided, {v['stalled']} stalled)")

@@ -19,14 +19,14 @@ import signal
 import socket
 import threading
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit
 
-from .simulate import Round, play_round
-from .workers import WorkerError, chunk_size, cores
+from .simulate import play_round
+from .workers import R, WorkerError, chunk_size, cores
 
 TIMEOUT = 10.0  # seconds to reach a scheduler and find a worker there (--scheduler-timeout)
 NEEDS_DASK = "--scheduler needs dask: pip install 'uno-rules[dask]'"
@@ -169,20 +169,22 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, before)
 
 
-def _play(args: tuple[Any, ...], seeds: list[int]) -> list[Round]:
-    """One chunk, on a worker (``args`` as :func:`uno_rules.workers.parallel_rounds`)."""
-    rulebook, players, max_actions, policy, max_steps, agents = args
-    return [play_round(rulebook, players, s, max_actions, policy, max_steps, agents)
-            for s in seeds]
+def _play(play: Callable[..., Any], args: tuple[Any, ...], seeds: list[int]) -> list[Any]:
+    """One chunk, on a worker (``play`` and ``args`` as
+    :func:`uno_rules.workers.parallel_rounds`)."""
+    rulebook, players, *rest = args
+    return [play(rulebook, players, s, *rest) for s in seeds]
 
 
-def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int],
-                games: int) -> Generator[Round, None, None]:
+def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games: int,
+                play: Callable[..., R] = play_round  # type: ignore[assignment]
+                ) -> Generator[R, None, None]:
     """The records of the rounds of ``seeds`` (``games`` of them), played on ``client``'s
     cluster, in round order: as :func:`uno_rules.workers.parallel_rounds` (its chunks, its
-    Ctrl-C), sized to the cluster's worker threads. A task's exception is raised here; a
-    worker that keeps dying under a chunk (dask retries it elsewhere first) raises
-    :class:`WorkerError`."""
+    Ctrl-C, its ``play``: a round, a match or a deal per seed, a module-level function the
+    workers import by name), sized to the cluster's worker threads. A task's exception is
+    raised here; a worker that keeps dying under a chunk (dask retries it elsewhere first)
+    raises :class:`WorkerError`."""
     distributed = _distributed()
     threads = max(1, sum(client.nthreads().values()))
     size = chunk_size(games, threads)
@@ -197,7 +199,7 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int],
     def submit() -> bool:
         chunk = list(islice(seeds, size))
         if chunk:
-            pending.append(client.submit(_play, shared, chunk, pure=False))
+            pending.append(client.submit(_play, play, shared, chunk, pure=False))
         return bool(chunk)
 
     try:
@@ -208,7 +210,7 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int],
             try:
                 records = pending[0].result()
             except KeyboardInterrupt:
-                finished: list[Round] = []
+                finished: list[R] = []
                 while pending and pending[0].status == "finished":
                     finished += pending.popleft().result()
                 yield from finished

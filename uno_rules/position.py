@@ -57,17 +57,23 @@ class _Faces:
 
 
 def game_from_position(rulebook: Rules, players: int, position: Position,
-                       seed: int | None = None, *, dealer: int | None = None) -> Game:
+                       seed: int | None = None, *, dealer: int | None = None,
+                       out: Sequence[int] = ()) -> Game:
     """A game starting from ``position``. Cards the position does not place are the draw
     pile (shuffled from ``seed``) or, when ``draw_pile`` is given, out of play. With an empty
     discard pile the first-card rules run, as at a normal start. A card of a rulebook with
     sides may be written with every face (``red 5 // pink 2``) or with one: the other sides
     are then the first faces the deck still has unplaced. Raises ``IllegalAction`` (a
-    ``ValueError``) for an impossible position."""
+    ``ValueError``) for an impossible position. ``out``: seats out of a match (their hands
+    empty), knocked out from the start as in ``Rulebook.new_game``."""
     if len(position.hands) != players:
         raise IllegalAction(f"the position has {len(position.hands)} hands for "
                             f"{players} players")
     game = Game.blank(rulebook, players, seed, dealer=dealer)
+    if out:
+        if any(position.hands[s] for s in out):
+            raise IllegalAction("a seat out of the match holds cards")
+        game.eliminated, game.absent = sorted(out), sorted(out)
     if position.side is not None:
         if position.side not in rulebook.sides:
             raise IllegalAction(f"unknown side {position.side!r}: the sides are "

@@ -50,6 +50,7 @@ from .load.resources import (
     within,
 )
 from .load.yamlpos import Located, PathKey, load_file
+from .match import Standing
 from .position import Position, game_from_position
 
 _VALIDATOR = strict_validator(schema("scenario"))
@@ -200,8 +201,9 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
-        game = _setup(located, idx, sc, config, path, (tuple(house), dict(settings or {})))
-        outcomes.append(_run_steps(located, idx, sc, game, str(path)))
+        game, standing = _setup(located, idx, sc, data, config, path,
+                                (tuple(house), dict(settings or {})))
+        outcomes.append(_run_steps(located, idx, sc, game, str(path), standing))
         spent += game.steps
     return outcomes
 
@@ -241,8 +243,10 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
     return out
 
 
-def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mapping[str, Any],
-           path: Path, extra: tuple[tuple[str, ...], dict[str, Any]] = ((), {})) -> Game:
+def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[str, Any],
+           config: Mapping[str, Any], path: Path,
+           extra: tuple[tuple[str, ...], dict[str, Any]] = ((), {})
+           ) -> tuple[Game, Standing | None]:
     where = idx if "rulebook" in sc else ("rulebook",)
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
@@ -270,9 +274,25 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
     if players is None:
         raise ScenarioError(located.problem(idx, "no `players` given"))
     state = sc.get("state")
+    standing = _standing(located, idx, sc, data, rulebook, players)
+    out = standing.out if standing else []
+    dealer = state.get("dealer") if state else None
+    if standing:
+        if dealer is not None and dealer != standing.dealer:
+            raise ScenarioError(located.problem(idx + ("state", "dealer"), f"state.dealer "
+                                                f"{dealer} differs from match.dealer "
+                                                f"{standing.dealer}"))
+        dealer = standing.dealer
+    for seat in out:  # a seat out of the match holds nothing and never has the turn
+        if state is not None and seat < len(state["hands"]) and state["hands"][seat]:
+            raise ScenarioError(located.problem(idx + ("state", "hands", seat), f"seat {seat} "
+                                                "is out of the match: its hand is []"))
+        if state is not None and state.get("discard") and state.get("turn", 0) == seat:
+            raise ScenarioError(located.problem(idx + ("state", "turn"), f"seat {seat} is out "
+                                                "of the match: it never has the turn"))
     try:
         if state is None:
-            return rulebook.new_game(players, config["seed"])
+            return rulebook.new_game(players, config["seed"], dealer=dealer, out=out), standing
         position = Position(hands=state["hands"], discard=state.get("discard") or (),
                             draw_pile=state.get("draw_pile"), color=state.get("color"),
                             turn=state.get("turn", 0),
@@ -280,10 +300,28 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], config: Mappin
                             side=state.get("side"), discards=state.get("discards"),
                             colors=state.get("colors"))
         return game_from_position(rulebook, players, position, config["seed"],
-                                  dealer=state.get("dealer"))
+                                  dealer=dealer, out=out), standing
     except (IllegalAction, NotationError) as exc:
         raise ScenarioError(located.problem(idx + ("state",) if state else idx,
                                             str(exc))) from None
+
+
+def _standing(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[str, Any],
+              rulebook: Rulebook, players: int) -> Standing | None:
+    """The match a scenario's round is part of (its `match:` block, else the file's), checked
+    against the rulebook; None without one."""
+    at = idx + ("match",) if "match" in sc else ("match",)
+    block = sc.get("match", data.get("match"))
+    if block is None:
+        return None
+    fresh = Standing.fresh(players)
+    standing = Standing(list(block.get("scores", fresh.scores)), list(block.get("out", [])),
+                        block.get("dealer", fresh.dealer))
+    problems = [located.problem(at + key, f"match{f'.{key[0]}' if key else ''}: {why}")
+                for key, why in standing.problems(rulebook, players)]
+    if problems:
+        raise ScenarioError(report(problems))  # a mistake repeated: one line, counted
+    return Standing(standing.scores, sorted(standing.out), standing.dealer)
 
 
 def _given(origin: str, house: tuple[str, ...], settings: Mapping[str, Any]) -> bool:
@@ -340,14 +378,14 @@ def _load(ref: str, house: tuple[str, ...], overrides: Mapping[str, Any]) -> Rul
 
 
 def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game,
-               file: str) -> Outcome:
+               file: str, standing: Standing | None = None) -> Outcome:
     name = sc.get("name", Path(file).stem)
     for k, step in enumerate(sc.get("steps") or [], start=1):
         f, line, _ = located.pos(idx + ("steps", k - 1))
         where = f" ({f}:{line})"
         try:
             if "expect" in step:
-                _expect(game, step["expect"])
+                _expect(game, step["expect"], standing)
             elif "reject" in step:
                 _reject(game, step["reject"])
             else:
@@ -460,7 +498,10 @@ def _reject(game: Game, step: Mapping[str, Any]) -> None:
     raise _Fail(f"expected the action to be refused, but it was taken: {step}")
 
 
-def _expect(game: Game, expect: Mapping[str, Any]) -> None:
+MATCH_KEYS = ("scores", "match_over", "match_winner", "next_dealer", "match_out")
+
+
+def _expect(game: Game, expect: Mapping[str, Any], standing: Standing | None = None) -> None:
     rb = game.rulebook
     decision = game.decision
     actual: dict[str, Any] = {}
@@ -502,7 +543,14 @@ def _expect(game: Game, expect: Mapping[str, Any]) -> None:
             got = winners if isinstance(want, list) or winners is None or len(winners) > 1 \
                 else winners[0]
         elif key == "points":
+            if standing is not None and rb.settings.scoring != "winner_takes":
+                continue  # every seat adds its own leftover points: the round's aren't used
             got = game.result.points if game.result else None
+        elif key in MATCH_KEYS:  # a round of a match: a fresh one without a `match:` block
+            checked, got = (standing or Standing.fresh(game.players)).expected(
+                rb, game, key, want)
+            if not checked:
+                continue
         else:  # the schema only lets known keys through
             raise _Fail(f"unknown expect key {key!r}")
         if got != want:

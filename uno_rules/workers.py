@@ -13,15 +13,17 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from itertools import islice
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, TypeVar
 
-from .simulate import Round, play_round
+from .simulate import play_round
+
+R = TypeVar("R")  # a record: a round's (Round), or a match's
 
 # Rounds per chunk at most: small enough that Ctrl-C loses little and the workers stay
 # evenly busy, large enough that sending a chunk costs little beside playing it.
@@ -59,35 +61,41 @@ def chunk_size(games: int, workers: int) -> int:
 
 
 _ARGS: tuple[Any, ...] = ()  # this worker's (rulebook, players, ...), set once
+_PLAY: Callable[..., Any] = play_round  # what plays one seed, in this worker
 
 
-def _start(args: tuple[Any, ...]) -> None:
-    global _ARGS
+def _start(args: tuple[Any, ...], play: Callable[..., Any] = play_round) -> None:
+    global _ARGS, _PLAY
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if hasattr(signal, "pthread_sigmask"):  # blocked while starting: see _sigint_held
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _ARGS = args
+    _ARGS, _PLAY = args, play
 
 
-def _play(seeds: list[int]) -> list[Round]:
-    rulebook, players, max_actions, policy, max_steps, agents = _ARGS
-    return [play_round(rulebook, players, s, max_actions, policy, max_steps, agents)
-            for s in seeds]
+def _play(seeds: list[int]) -> list[Any]:
+    rulebook, players, *rest = _ARGS
+    return [_PLAY(rulebook, players, s, *rest) for s in seeds]
 
 
 def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
-                    workers: int) -> Generator[Round, None, None]:
+                    workers: int, play: Callable[..., R] = play_round  # type: ignore[assignment]
+                    ) -> Generator[R, None, None]:
     """The records of the rounds of ``seeds`` (``games`` of them), played in ``workers``
     processes, in round order. ``args``: (rulebook, players, max_actions, policy,
     max_steps, agents), pickled once per worker. A worker's exception is raised here; a
     worker that dies raises :class:`WorkerError`. Closing the iterator, or Ctrl-C while it
     waits, stops the workers; on Ctrl-C the chunks already finished in order are yielded
-    first, then KeyboardInterrupt is raised again."""
+    first, then KeyboardInterrupt is raised again.
+
+    ``play``: what plays one seed, ``play(rulebook, players, seed, *rest)`` for ``args`` =
+    (rulebook, players, *rest) — :func:`~uno_rules.simulate.play_round`, or a whole match
+    per seed (:func:`uno_rules.matchsim.play_match`); a module-level function, as the
+    workers import it by name."""
     size = chunk_size(games, workers)
     workers = min(workers, -(-games // size))  # no idle processes
     pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_start,
-                               initargs=(args,))
-    pending: deque[Future[list[Round]]] = deque()
+                               initargs=(args, play))
+    pending: deque[Future[list[R]]] = deque()
 
     def submit() -> bool:
         chunk = list(islice(seeds, size))
@@ -104,7 +112,7 @@ def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
             try:
                 records = pending[0].result()
             except KeyboardInterrupt:
-                finished: list[Round] = []
+                finished: list[R] = []
                 while pending and pending[0].done() and not pending[0].exception():
                     finished += pending.popleft().result()
                 _stop(pool)

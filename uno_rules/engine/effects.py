@@ -203,8 +203,9 @@ def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
 def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
     src = step.args["from"]
     if src == "all":
-        first = (game.dealer + 1) % game.players
-        givers = [(first + i) % game.players for i in range(game.players)]
+        first = game._first()
+        givers = [(first + i) % game.players for i in range(game.players)
+                  if (first + i) % game.players not in game.eliminated]
     else:
         givers = [g for g in (game._seat(s, ctx) for s in (src if isinstance(src, list)
                                                           else [src])) if g >= 0]

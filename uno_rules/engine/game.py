@@ -37,11 +37,13 @@ def refuse_argument(name: str, value: Any, expected: str) -> IllegalAction:
 
 
 def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = None,
-                    log: Any = True, max_steps: Any = None, max_actions: Any = None) -> None:
+                    log: Any = True, max_steps: Any = None, max_actions: Any = None,
+                    out: Any = None) -> None:
     """Raise :class:`IllegalAction` naming the first argument of a new game that is wrong:
     ``players`` an int the rulebook allows (not a bool), ``seed`` None or an int with
     ``abs(seed) < SEED_LIMIT``, ``dealer`` None or an int, ``log`` a bool, ``max_steps`` /
-    ``max_actions`` None or an int >= 1. Checked up front, not found out midway."""
+    ``max_actions`` None or an int >= 1, ``out``: see :func:`check_out`. Checked up front,
+    not found out midway."""
     if type(players) is not int:  # type(True) is bool: a bool is no number of players
         raise refuse_argument("players", players, f"a whole number of players "
                               f"({rulebook.name} is for {rulebook.players_text()})")
@@ -57,6 +59,27 @@ def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = N
     for name, value in (("max_steps", max_steps), ("max_actions", max_actions)):
         if value is not None and (type(value) is not int or value < 1):
             raise refuse_argument(name, value, "a whole number >= 1 or None")
+    if out:
+        check_out(rulebook, players, out, dealer)
+
+
+def check_out(rulebook: Rules, players: int, out: Any, dealer: Any) -> None:
+    """Raise :class:`IllegalAction` unless ``out`` (seats out of the match, not dealt in) is
+    a list or tuple of distinct seats, not the dealer, leaving two players in, in a rulebook
+    without partnerships (partners give to and draw for each other: a seat out would come back)."""
+    if not isinstance(out, (list, tuple)) or \
+            any(type(s) is not int or not 0 <= s < players for s in out) or \
+            len(set(out)) != len(out):
+        raise IllegalAction(f"out={show(out)}: expected a list of distinct seats "
+                            f"0-{players - 1}")
+    seat = players - 1 if dealer is None else dealer % players
+    if seat in out:
+        raise IllegalAction(f"out={show(out)}: the dealer, seat {seat}, is out of the match")
+    if rulebook.team_size > 1:
+        raise IllegalAction(f"out={show(out)}: {rulebook.name} plays in partnerships, whose seats "
+                            "are never out of a match")
+    if players - len(out) < 2:
+        raise IllegalAction(f"out={show(out)}: fewer than two players left in")
 
 
 BUDGET = "the round's budgets: a restored game starts afresh"
@@ -80,9 +103,9 @@ class Game(Runner):
     # by name (a compiled build would otherwise raise its own TypeError first).
     def __init__(self, rulebook: Rules, players: Any, seed: Any = None, *, dealer: Any = None,
                  log: Any = True, max_steps: Any = None, max_actions: Any = None,
-                 _deal: bool = True):
+                 out: Any = None, _deal: bool = True):
         check_arguments(rulebook, players, seed, dealer=dealer, log=log, max_steps=max_steps,
-                        max_actions=max_actions)
+                        max_actions=max_actions, out=out)
         super().__init__(rulebook, players, seed, dealer=dealer, log=log)
         # Declared int (checked above): the interpreter's budget arithmetic is then native
         # in the compiled build, not generic number calls.
@@ -91,6 +114,8 @@ class Game(Runner):
         self.max_actions: int = GAME_ACTIONS if max_actions is None else max_actions
         # The budget that ran out, "steps" or "actions", if the round stopped before its end.
         self.stalled: str | None = None
+        if out:  # seats out of the match: knocked out before the deal, dealt nothing
+            self.eliminated, self.absent = sorted(out), sorted(out)
         if _deal:
             deck = list(rulebook.deck)
             shuffle(self.rng, deck)
@@ -478,7 +503,7 @@ class Game(Runner):
         team = self.teammates(winner)
         points = sum(faces[c].points for s, h in enumerate(self.hands) if s not in team
                      for c in h) + self.rulebook.settings.knockout_points * \
-            sum(s not in team for s in self.eliminated)
+            sum(s not in team and s not in self.absent for s in self.eliminated)
         self.over = True
         self.pending = None
         self.uno_open = -1

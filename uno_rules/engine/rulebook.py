@@ -37,13 +37,16 @@ class Rulebook(Rules):
         return action_table(self, players)
 
     def new_game(self, players: Any, seed: Any = None, *, dealer: Any = None,
-                 log: Any = True, max_steps: Any = None, max_actions: Any = None) -> Game:
+                 log: Any = True, max_steps: Any = None, max_actions: Any = None,
+                 out: Any = None) -> Game:
         """Deal a new round for ``players`` seats, every shuffle drawn from ``seed`` (None:
         a fresh random one; an int must have ``abs(seed) < 2**256``, so that the game's repr
         and snapshot can always write it: Python won't turn an int of 4,300 digits into text).
         ``max_steps`` / ``max_actions``: the round's budget of effect steps and of actions
         (default ``game.GAME_STEPS`` / ``game.GAME_ACTIONS``); when one runs out the round
-        stops, over without a result, ``game.stalled`` saying why. Every argument is checked
+        stops, over without a result, ``game.stalled`` saying why. ``out``: seats out of
+        a match, knocked out before the deal (dealt nothing, skipped, in ``eliminated``;
+        a rulebook's ``knockout_points`` count them too). Every argument is checked
         first (see :func:`uno_rules.engine.game.check_arguments`): a wrong one raises
         :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does
         (typed Any so that in the compiled build, too, a wrong type meets that check)."""
@@ -51,7 +54,7 @@ class Rulebook(Rules):
         # class with its own __new__ (State's) turns an error in __init__ into a SystemError.
         game: type[Game] = Game
         return game(self, players, seed, dealer=dealer, log=log, max_steps=max_steps,
-                    max_actions=max_actions)
+                    max_actions=max_actions, out=out)
 
     def restore(self, snapshot: Mapping[str, Any]) -> Game:
         """Rebuild a game from :meth:`Game.snapshot` output; raises :class:`SnapshotError`

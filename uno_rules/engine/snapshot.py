@@ -123,6 +123,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "pending": pending,
         "history": [str(a) for a in game.history],
         "rng": [version, list(internal), gauss],
+        **({"absent": game.absent[:]} if game.absent else {}),
     }
     for f in PLAIN:  # the fields a snapshot holds as they are
         value = getattr(game, f.name)
@@ -437,6 +438,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("result", _nullable(_row(_list(SEAT, distinct=True, least=1), COUNT)), _always),
     ("out_seats", SEATS, _always),
     ("eliminated", SEATS, _always),
+    ("absent", SEATS, _always),  # optional: written only when not empty (OPTIONAL)
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
@@ -452,14 +454,15 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
+OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list}  # may be left out: then this
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
-         "result", "out_seats", "eliminated", "stack_draw", "giving", "stack", "ctxs", "ctx",
-         "pending", "history", "rng")
+         "result", "out_seats", "eliminated", "absent", "stack_draw", "giving", "stack",
+         "ctxs", "ctx", "pending", "history", "rng")
 
 
 def state_field_problems() -> list[str]:
@@ -533,9 +536,9 @@ def _restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
     v: dict[str, Any] = {}
     for key, check, present in FIELDS:
         if present(rulebook):
-            if key not in data:
+            if key not in data and key not in OPTIONAL:
                 raise SnapshotError(f"snapshot field {key!r} is missing")
-            v[key] = check(data[key], env, key)
+            v[key] = check(data[key], env, key) if key in data else OPTIONAL[key]()
         if key == "digest":
             _same_rules(rulebook, v)
     game = _build(blank, rulebook, v)
@@ -601,6 +604,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.stacked = StackedDraw(total, value, None if sctx is None else ctxs[sctx], penalty)
     game.giving = [Giving(g["queue"], g["aside"], g["together"]) for g in v["giving"]]
     game.history = v["history"]
+    game.absent = v["absent"]
     version, internal, gauss = v["rng"]
     try:
         game.rng.setstate((version, tuple(internal), gauss))
@@ -626,6 +630,8 @@ def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
         return "turn_to", f"the next turn goes to seat {game.turn_to}, who holds no cards"
     if game.uno_open in game.eliminated:
         return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
+    if not set(game.absent) <= set(game.eliminated):
+        return "absent", "a seat out of the match, yet not knocked out of the round"
     if set(game.eliminated) & set(game.out_seats):
         return "out_seats", "a seat both out and knocked out"
     if rb.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]:
@@ -736,7 +742,7 @@ def _result_problem(game: State) -> tuple[str, str] | None:
         return "result", f"winners {winners} neither went out nor are the last standing"
     points = sum(game.faces[c].points for s, h in enumerate(hands) if s not in winners
                  for c in h) + game.rulebook.settings.knockout_points * \
-        sum(s not in winners for s in game.eliminated)
+        sum(s not in winners and s not in game.absent for s in game.eliminated)
     if result.points != points:
         return "result", f"{result.points} points, where the hands left count {points}"
     return None

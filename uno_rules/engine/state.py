@@ -281,6 +281,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("giving", RECORDS, "giving"),
     Field("stacked", RECORDS, "stack_draw"),
     _plain("eliminated", LIST),
+    Field("absent", LIST, "absent"),  # written only when a seat is out of a match
     _plain("over"),
     Field("result", SHARED, "result"),
     _plain("turns"),
@@ -354,6 +355,7 @@ class State:
         self.giving: list[Giving] = []
         self.stacked = StackedDraw()
         self.eliminated: list[int] = []  # seats knocked out of the round
+        self.absent: list[int] = []      # of them, the seats out of a match: never acting
         self.over = False
         self.result: Result | None = None
         self.turns = 0
@@ -579,8 +581,16 @@ class State:
         if expr == "dealer":
             return self.dealer
         if expr == "first":
-            return (self.dealer + 1) % self.players
+            return self._first()
         raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
+
+    def _first(self) -> int:
+        """The player to the dealer's left still in the round (not knocked out)."""
+        n = self.players
+        if not self.eliminated:  # every round but one with seats out of a match
+            return (self.dealer + 1) % n
+        return next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
+                    if s not in self.eliminated or s == self.dealer)
 
     def team_of(self, seat: int) -> int:
         """The team of ``seat``: seats ``players / team_size`` apart share a team."""
@@ -716,14 +726,18 @@ class State:
     def _deal(self) -> None:
         """Deal the hands one card at a time, starting left of the dealer."""
         n = self.players
-        first, pile, count = (self.dealer + 1) % n, self.draw_pile, \
-            self.rulebook.settings.hand_size * n
+        # From the dealer's left; a seat knocked out already (out of a match) gets nothing.
+        first = self.dealer + 1
+        seats = [(first + i) % n for i in range(n)]
+        if self.eliminated:
+            seats = [s for s in seats if s not in self.eliminated]
+        pile, count = self.draw_pile, self.rulebook.settings.hand_size * len(seats)
         if count <= 0:
             return
         dealt = pile[-count:][::-1]  # in the order dealt: the top card first
         del pile[-count:]
-        for i in range(n):  # the i-th player from the dealer's left gets every n-th card
-            self.hands[(first + i) % n] += dealt[i::n]
+        for i, seat in enumerate(seats):  # the i-th player in gets every len(seats)-th card
+            self.hands[seat] += dealt[i::len(seats)]
 
     def _turn_first_card(self, put_back: bool = False) -> None:
         """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
