@@ -79,7 +79,10 @@ def _run(args: list[str], cwd: Path, extra: list[str], name: str) -> tuple[str, 
     ["no_mercy", "--games", "20", "--players", "3", "--seed", "2"],
     ["classic", "--games", "30", "--max-actions", "60"],
     [str(RETRIGGER), "--games", "3", "--players", "10", "--max-steps", "30000"],
-], ids=["policy", "agents", "no_mercy", "stalled-actions", "stalled-steps"])
+    ["classic", "--games", "6", "--seed", "3", "--match"],
+    ["no_mercy", "--games", "4", "--players", "3", "--match", "--agents", "greedy"],
+], ids=["policy", "agents", "no_mercy", "stalled-actions", "stalled-steps", "match",
+        "match-no_mercy"])
 def test_json_and_csv_on_a_cluster_are_byte_identical_to_one_process(
         cluster: str, args: list[str], tmp_path: Path) -> None:
     one, rows = _run(args, tmp_path, ["--workers", "1"], "one")
