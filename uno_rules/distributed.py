@@ -1,4 +1,5 @@
-"""Playing a simulation's rounds on a Dask cluster (``simulate --scheduler ADDRESS``).
+"""Playing a simulation's rounds on a Dask cluster (``simulate --scheduler ADDRESS``; its
+matches with ``--match``, ``compare``'s deals the same way).
 
 The same chunks of consecutive round seeds as ``--workers`` (:mod:`uno_rules.workers`),
 merged in round order, so the statistics, ``--json`` (less timing) and ``--csv`` are
