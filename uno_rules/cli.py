@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -125,6 +127,70 @@ def _progress(total: int, quiet: bool, as_json: bool) -> Any:
     from .progress import Progress, wanted
 
     return Progress(total) if wanted(sys.stderr, quiet, as_json) else None
+
+
+workers_option = click.option(
+    "--workers", default=None, metavar="N",
+    help="Play in N processes (default 1): 0 or auto for one per core this machine lets us "
+    "use; with --scheduler local, the local cluster's worker processes (default one per "
+    "core). The results are the same as with 1 (the same seeds, merged in order); only the "
+    "timing differs.")
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="Play on a Dask cluster: tcp://HOST:PORT (its scheduler; its workers play), or "
+    "local to start one on this machine for the run. The same results as one process; "
+    "needs pip install 'uno-rules[dask]' (docs/simulation.md).")
+scheduler_timeout_option = click.option(
+    "--scheduler-timeout", default=10.0, show_default=True, metavar="SECONDS",
+    type=click.FloatRange(0, 3600, min_open=True),
+    help="How long to try reaching the scheduler, and to wait for a worker there.")
+
+
+def _processes(workers: str | None, scheduler: str | None) -> int:
+    """``--workers`` (with ``--scheduler``) as a count of processes, 0 for one per core;
+    each bad value or combination one line, exit 1."""
+    from .workers import resolve_workers
+
+    if scheduler is not None:
+        from .distributed import SchedulerError, parse_scheduler
+
+        try:
+            parse_scheduler(scheduler)
+        except SchedulerError as exc:
+            _fail(shorten_values(str(exc), [scheduler], 200))
+        if scheduler != "local" and workers is not None:
+            _fail(f"--workers {_shorten(workers)}: not with --scheduler {scheduler} (the "
+                  f"cluster's workers play: start more with dask worker {scheduler})")
+    if workers is None:
+        return 0 if scheduler == "local" else 1
+    if workers.strip().lower() == "auto":
+        processes = 0
+    elif workers.strip().isdigit():  # digits only: no sign, no '1e3'
+        processes = int(workers) if len(workers) < 10 else 10**9  # past any limit
+    else:
+        _fail(f"--workers {_shorten(workers)!r}: expected a whole number >= 0, or auto "
+              "(one per core)")
+    try:
+        resolve_workers(processes)
+    except ValueError as exc:
+        _fail(f"--workers {_shorten(workers)}: {str(exc).partition(': ')[2]}")
+    return processes
+
+
+@contextmanager
+def _cluster(scheduler: str | None, workers: int, timeout: float) -> Iterator[Any]:
+    """A Dask client for ``--scheduler`` (None without one); a scheduler that can't be used
+    (dask missing, unreachable, no worker) is one line, exit 1."""
+    if scheduler is None:
+        yield None
+        return
+    from .distributed import SchedulerError, open_client
+
+    try:
+        with open_client(scheduler, workers, timeout) as client:
+            yield client
+    except SchedulerError as exc:
+        _fail(shorten_values(str(exc), [scheduler], 200))
 
 
 class _Interrupted(Exception):
@@ -357,17 +423,16 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
               "points, turns, actions, cards drawn, challenges, stalled reason...; with "
               "--match one row per match: seed, winners, rounds, scores, lead changes...).")
-@click.option("--workers", default="1", show_default=True, metavar="N",
-              help="Play in N processes: 0 or auto for one per core this machine lets "
-              "us use. The results are the same as with 1 (the same seeds, merged in "
-              "order); only the timing differs.")
+@workers_option
+@scheduler_option
+@scheduler_timeout_option
 @plot_option
 @quiet_option
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, matches: bool, max_rounds: int | None, policy: str,
              agents: str | None, max_steps: int | None, max_actions: int | None,
-             as_json: bool, csv_path: str | None, workers: str, plot_path: str | None,
-             quiet: bool) -> None:
+             as_json: bool, csv_path: str | None, workers: str | None, scheduler: str | None,
+             scheduler_timeout: float, plot_path: str | None, quiet: bool) -> None:
     """Play GAMES rounds (with --match: GAMES matches) with random legal choices, or
     --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
     early: the statistics of the rounds (matches) finished are printed, and the exit code
@@ -375,7 +440,7 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     from . import matchsim
     from . import simulate as rounds
     from .agents import AgentError, parse_agents
-    from .workers import WorkerError, resolve_workers
+    from .workers import WorkerError
 
     if max_rounds is not None and not matches:
         _fail("--max-rounds: only with --match (a match's budget of rounds)")
@@ -383,26 +448,17 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
 
     def run(on_record: Any) -> Any:  # the rounds' (or matches') statistics
         seated = None if agents is None else parse_agents(agents, players)
-        if matches:
-            return matchsim.simulate_matches(
-                rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                agents=seated, workers=processes, on_match=on_record,
-                max_rounds=max_rounds or matchsim.MAX_ROUNDS)
-        return rounds.simulate(rb, games, players, seed, max_actions, policy,
-                               max_steps=max_steps, agents=seated, workers=processes,
-                               on_round=on_record)
+        with _cluster(scheduler, processes, scheduler_timeout) as client:
+            if matches:
+                return matchsim.simulate_matches(
+                    rb, games, players, seed, max_actions, policy, max_steps=max_steps,
+                    agents=seated, workers=processes, on_match=on_record,
+                    max_rounds=max_rounds or matchsim.MAX_ROUNDS, client=client)
+            return rounds.simulate(rb, games, players, seed, max_actions, policy,
+                                   max_steps=max_steps, agents=seated, workers=processes,
+                                   on_round=on_record, client=client)
 
-    if workers.strip().lower() == "auto":
-        processes = 0
-    elif workers.strip().isdigit():  # digits only: no sign, no '1e3'
-        processes = int(workers) if len(workers) < 10 else 10**9  # past any limit
-    else:
-        _fail(f"--workers {_shorten(workers)!r}: expected a whole number >= 0, or auto "
-              "(one per core)")
-    try:
-        resolve_workers(processes)
-    except ValueError as exc:
-        _fail(f"--workers {_shorten(workers)}: {str(exc).partition(': ')[2]}")
+    processes = _processes(workers, scheduler)
     rb = _rulebook(rulebook, sets, house)
     if players not in rb.player_counts():
         _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
@@ -465,11 +521,15 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
               help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: each metric's values per variant and its paired diff.")
+@workers_option
+@scheduler_option
+@scheduler_timeout_option
 @plot_option
 @quiet_option
 def compare(variants: tuple[str, ...], games: int, players: int, seed: int, policy: str,
             agents: str | None, max_steps: int | None, max_actions: int | None,
-            as_json: bool, plot_path: str | None, quiet: bool) -> None:
+            as_json: bool, workers: str | None, scheduler: str | None,
+            scheduler_timeout: float, plot_path: str | None, quiet: bool) -> None:
     """Compare rule variants on the same deals: VARIANTS are rulebooks (names or files),
     each RULEBOOK[+HOUSE...] and followed by its own --house NAME / --set NAME=VALUE
     (repeatable; they apply to the variant named just before them). So `compare classic
@@ -480,7 +540,9 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     from .agents import AgentError, parse_agents
     from .compare import VariantError, parse_variants, report
     from .compare import compare as run
+    from .workers import WorkerError
 
+    processes = _processes(workers, scheduler)
     def is_file(word: str) -> bool:
         try:
             return Path(word).is_file()
@@ -508,10 +570,12 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     records: list[Any] = []
     try:
         seated = None if agents is None else parse_agents(agents, players)
-        result = run(rulebooks, [v.label for v in parsed], games, players, seed, max_actions,
-                     policy, max_steps=max_steps, agents=seated,
-                     on_round=None if bar is None else bar.advance, records=records)
-    except AgentError as exc:
+        with _cluster(scheduler, processes, scheduler_timeout) as client:
+            result = run(rulebooks, [v.label for v in parsed], games, players, seed,
+                         max_actions, policy, max_steps=max_steps, agents=seated,
+                         on_round=None if bar is None else bar.advance, records=records,
+                         workers=processes, client=client)
+    except (AgentError, WorkerError) as exc:
         _fail(_shorten(" ".join(str(exc).split())))
     finally:
         if bar is not None:

@@ -11,7 +11,8 @@ differences with a 95% interval (docs/simulation.md, "Comparing variants").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -157,6 +158,32 @@ def paired(base: list[int | None], other: list[int | None]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the run
+def play_deal(rulebooks: Sequence[Rulebook], players: int, seed: int,
+              max_actions: int | None, policy: str, max_steps: int | None,
+              agents: Sequence[tuple[str, AgentClass]] | None) -> list[Round]:
+    """One deal played by every variant: its round's record per rulebook (what a worker
+    process or a Dask worker plays per seed)."""
+    return [play_round(rb, players, seed, max_actions, policy, max_steps, agents)
+            for rb in rulebooks]
+
+
+def _deals(rulebooks: Sequence[Rulebook], players: int, seed: int, games: int,
+           max_actions: int | None, policy: str, max_steps: int | None,
+           agents: Sequence[tuple[str, AgentClass]] | None, workers: int,
+           client: Any) -> Generator[list[Round], None, None]:
+    """The deals' records in deal order, played by ``workers`` processes or on
+    ``client``'s Dask cluster (their chunks and Ctrl-C: :mod:`uno_rules.workers`)."""
+    args = (tuple(rulebooks), players, max_actions, policy, max_steps, agents)
+    if client is not None:
+        from .distributed import dask_rounds
+
+        return dask_rounds(client, args, game_seeds(seed, games), games, play=play_deal)
+    from .workers import parallel_rounds, resolve_workers
+
+    return parallel_rounds(args, game_seeds(seed, games), games, resolve_workers(workers),
+                           play=play_deal)
+
+
 def _check(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int,
            max_actions: int | None, policy: str, max_steps: int | None,
            agents: Sequence[tuple[str, AgentClass]] | None) -> None:
@@ -184,29 +211,43 @@ def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, pl
             max_steps: int | None = None,
             agents: Sequence[tuple[str, AgentClass]] | None = None,
             on_round: Callable[[], None] | None = None,
-            records: list[list[Round]] | None = None) -> dict[str, Any]:
+            records: list[list[Round]] | None = None, workers: int = 1,
+            client: Any = None) -> dict[str, Any]:
     """Simulate each rulebook on the same round seeds and compare them against the first;
     returns the report ``compare --json`` prints. Each deal is played by every variant in
     turn before the next deal, so Ctrl-C (KeyboardInterrupt) keeps every deal finished by
     all of them: the comparison is of those (``interrupted`` and ``games_requested`` set;
     KeyboardInterrupt is raised again when not one deal was finished). ``on_round`` is
     called after each round played (a progress bar); ``records``, when given, receives
-    the rounds' records per variant (a plot draws from them)."""
+    the rounds' records per variant (a plot draws from them). ``workers`` (processes,
+    0: one per core) or ``client`` (a ``distributed.Client``) play the deals elsewhere,
+    each deal by every variant in one chunk, merged in deal order: the same report, less
+    ``timing``."""
     _check(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
     start = time.perf_counter()
     rounds: list[list[Round]] = [[] for _ in rulebooks] if records is None else records
     rounds[:] = [[] for _ in rulebooks]
     done = 0
     try:
-        for s in game_seeds(seed, games):
-            deal = []
-            for rb in rulebooks:
-                deal.append(play_round(rb, players, s, max_actions, policy, max_steps, agents))
-                if on_round is not None:
-                    on_round()
-            for records_of, record in zip(rounds, deal, strict=True):
-                records_of.append(record)
-            done += 1
+        if client is not None or workers != 1:
+            with closing(_deals(rulebooks, players, seed, games, max_actions, policy,
+                                max_steps, agents, workers, client)) as deals:
+                for deal in deals:
+                    for records_of, record in zip(rounds, deal, strict=True):
+                        records_of.append(record)
+                        if on_round is not None:
+                            on_round()
+                    done += 1
+        else:
+            for s in game_seeds(seed, games):
+                deal = []
+                for rb in rulebooks:
+                    deal.append(play_round(rb, players, s, max_actions, policy, max_steps, agents))
+                    if on_round is not None:
+                        on_round()
+                for records_of, record in zip(rounds, deal, strict=True):
+                    records_of.append(record)
+                done += 1
     except KeyboardInterrupt:  # the deal under way is dropped; the finished ones count
         for records_of in rounds:
             del records_of[done:]

@@ -190,13 +190,14 @@ def simulate_matches(rulebook: Rulebook, games: int, players: int, seed: int,
                      agents: Sequence[tuple[str, AgentClass]] | None = None,
                      max_rounds: int = MAX_ROUNDS,
                      on_match: Callable[[MatchRecord], None] | None = None,
-                     workers: int = 1) -> MatchStats:
+                     workers: int = 1, client: Any = None) -> MatchStats:
     """Play ``games`` matches, match *i* from the *i*-th seed :func:`game_seeds` derives
     from ``seed`` (as rounds are); the same arguments give the same statistics, with any
     number of ``workers``. ``max_steps`` / ``max_actions`` are each round's budget,
     ``max_rounds`` each match's; a match that runs out of one is stalled. Ctrl-C ends the
     run early: the statistics are those of the matches finished, ``requested`` set.
-    ``on_match`` is given each match's record as it ends, in match order."""
+    ``on_match`` is given each match's record as it ends, in match order. ``client``: a
+    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.distributed`)."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     if type(max_rounds) is not int or max_rounds < 1:
@@ -214,8 +215,13 @@ def simulate_matches(rulebook: Rulebook, games: int, players: int, seed: int,
             raise ValueError(f"{len(agents)} agents for {players} players")
         stats.policy, stats.agents = None, [name for name, _ in agents]
     args = (rulebook, players, max_actions, policy, max_steps, agents, max_rounds)
-    if workers == 1:
-        matches: Generator[MatchRecord, None, None] = (
+    if client is not None:
+        from .distributed import dask_rounds
+
+        matches: Generator[MatchRecord, None, None] = dask_rounds(
+            client, args, game_seeds(seed, games), games, play=play_match)
+    elif workers == 1:
+        matches = (
             play_match(rulebook, players, s, max_actions, policy, max_steps, agents,
                        max_rounds) for s in game_seeds(seed, games))
     else:

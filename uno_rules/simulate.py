@@ -299,7 +299,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_steps: int | None = None,
              agents: Sequence[tuple[str, AgentClass]] | None = None,
              on_round: Callable[[Round], None] | None = None,
-             workers: int = 1) -> Stats:
+             workers: int = 1, client: Any = None) -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics. Every
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
     or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
@@ -308,7 +308,9 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     ``policy``: see :func:`uno_rules.agents.play_agents`. ``on_round`` is given each
     round's record as it ends (``simulate --csv`` writes them), in round order.
     ``workers``: processes to play in (0: one per core; :mod:`uno_rules.workers`); the
-    statistics and records are the same as with 1, only faster."""
+    statistics and records are the same as with 1, only faster. ``client``: a
+    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.distributed`;
+    ``workers`` is then unused), with the same statistics and records."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     _need_seed(seed)
@@ -330,8 +332,13 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
         stats.challenges = 0
     team_of = rulebook.new_game(players, seed).team_of  # the same for every round
     args = (rulebook, players, max_actions, policy, max_steps, agents)
-    if workers == 1:
-        rounds: Generator[Round, None, None] = (
+    if client is not None:
+        from .distributed import dask_rounds
+
+        rounds: Generator[Round, None, None] = dask_rounds(client, args,
+                                                           game_seeds(seed, games), games)
+    elif workers == 1:
+        rounds = (
             play_round(rulebook, players, s, max_actions, policy, max_steps, agents)
             for s in game_seeds(seed, games))
     else:
