@@ -272,22 +272,10 @@ def report(stats: dict[str, Any], games: int) -> list[str]:
     lines.append(f"  match wins by seat: {stats['wins_by_seat']}")
     if "wins_by_team" in stats:
         lines.append(f"  match wins by team: {stats['wins_by_team']}")
-    reasons = stats.get("stalled_reasons", {})
-    lines.append(f"  stalled matches: {stats['stalled']}" + (" (" + ", ".join(
-        f"{n} {MATCH_STALLED[why]}" for why, n in reasons.items()) + ")" if reasons else ""))
     tied = f", {stats['tied']} shared" if stats["tied"] else ""
-    lines.append(f"  match win rate, 95% interval, of {stats['decided']} decided "
-                 f"matches{tied}:")
-    for i, r in enumerate(stats["win_rate_by_seat"]):
-        lines.append(f"    seat {i}: {st.describe_rate(r)}")
-    for i, r in enumerate(stats.get("win_rate_by_team", [])):
-        lines.append(f"    team {i}: {st.describe_rate(r)}")
-    f = stats["first_player"]
-    if f["rate"] is not None:
-        lines.append(f"  first seat (left of the first dealer): {st.describe_rate(f)}, fair "
-                     f"share {st.percent(f['fair'])}, advantage {100 * f['advantage']:+.1f} "
-                     f"[{100 * f['advantage_low']:+.1f}, {100 * f['advantage_high']:+.1f}] "
-                     "points")
+    lines += st.describe_outcomes(stats, "stalled matches", MATCH_STALLED,
+                                  f"{stats['decided']} decided matches{tied}",
+                                  "first seat (left of the first dealer)", "match win rate")
     lines.append("  rounds per match: "
                  + st.describe_summary(stats["rounds_per_match"], "rounds"))
     s = stats["final_scores"]

@@ -391,21 +391,9 @@ def report(stats: dict[str, Any], games: int) -> list[str]:
     if "wins_by_team" in stats:
         lines.append(f"  wins by team: {stats['wins_by_team']}")
     lines.append(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")
-    reasons = stats.get("stalled_reasons", {})
-    lines.append(f"  stalled: {stats['stalled']}" + (" (" + ", ".join(
-        f"{n} {STALLED[why]}" for why, n in reasons.items()) + ")" if reasons else ""))
-    decided = stats["decided"]
-    lines.append(f"  win rate, 95% interval, of {decided} decided rounds:")
-    for i, r in enumerate(stats["win_rate_by_seat"]):
-        lines.append(f"    seat {i}: {st.describe_rate(r)}")
-    for i, r in enumerate(stats.get("win_rate_by_team", [])):
-        lines.append(f"    team {i}: {st.describe_rate(r)}")
-    f = stats["first_player"]
-    if f["rate"] is not None:
-        lines.append(f"  first player (left of the dealer): {st.describe_rate(f)}, fair share "
-                     f"{st.percent(f['fair'])}, advantage {100 * f['advantage']:+.1f} "
-                     f"[{100 * f['advantage_low']:+.1f}, {100 * f['advantage_high']:+.1f}] "
-                     "points")
+    lines += st.describe_outcomes(stats, "stalled", STALLED,
+                                  f"{stats['decided']} decided rounds",
+                                  "first player (left of the dealer)")
     length = stats["length"]
     lines.append(f"  round length: {st.describe_summary(length['turns'], 'turns')}")
     lines.append(f"                {st.describe_summary(length['actions'], 'actions')}")

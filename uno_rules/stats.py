@@ -176,3 +176,24 @@ def describe_histogram(h: dict[str, Any], width: int = 40) -> list[str]:
         rng = f"{lo}" if w == 1 else f"{lo}-{lo + w - 1}"
         lines.append(f"{rng:>{2 * label + 1}} {'#' * round(width * c / top):<{width}} {c}")
     return lines
+
+
+def describe_outcomes(stats: dict[str, Any], stalled: str, why: dict[str, str], decided: str,
+                      first: str, rate: str = "win rate") -> list[str]:
+    """The report lines common to rounds and matches: the stalled count with its reasons
+    (``why``: a phrase per reason), the win rate of each seat and team of the ``decided``
+    (``"decided rounds"``), and the ``first`` seat's (``"first player (left of the
+    dealer)"``) rate and advantage."""
+    reasons = stats.get("stalled_reasons", {})
+    lines = [f"  {stalled}: {stats['stalled']}" + (" (" + ", ".join(
+        f"{n} {why[w]}" for w, n in reasons.items()) + ")" if reasons else "")]
+    lines += [f"  {rate}, 95% interval, of {decided}:"]
+    lines += [f"    seat {i}: {describe_rate(r)}" for i, r in enumerate(stats["win_rate_by_seat"])]
+    lines += [f"    team {i}: {describe_rate(r)}"
+              for i, r in enumerate(stats.get("win_rate_by_team", []))]
+    f = stats["first_player"]
+    if f["rate"] is not None:
+        lines.append(f"  {first}: {describe_rate(f)}, fair share {percent(f['fair'])}, "
+                     f"advantage {100 * f['advantage']:+.1f} [{100 * f['advantage_low']:+.1f}, "
+                     f"{100 * f['advantage_high']:+.1f}] points")
+    return lines
