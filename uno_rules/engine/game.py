@@ -16,8 +16,9 @@ from typing import Any
 from .actions import Action, Decision, Result, shape_problem
 from .decisions import Runner, Turn
 from .errors import IllegalAction, RunawayEffect, show
+from .events import describe_event
 from .model import NO_COLOR, Rules
-from .snapshot import describe_event, restore, snapshot
+from .snapshot import restore, snapshot
 from .state import REBUILT, SEED_LIMIT, SHARED, Ctx, Field, Frame, Resume, shuffle
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most

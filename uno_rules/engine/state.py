@@ -619,7 +619,7 @@ class State:
         return seat
 
     def _note(self, *event: Any) -> None:
-        """Log an event (a tuple; words in uno_rules.engine.snapshot.describe_event). Events that
+        """Log an event (a tuple; words in uno_rules.engine.events.describe_event). Events that
         come with most actions are appended in place, under ``if log is not None``, so that
         no tuple is made when logging is off."""
         if self.log is not None:

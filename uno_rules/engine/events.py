@@ -1,0 +1,63 @@
+"""The event log in words: what :attr:`Game.events` shows of each logged tuple."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import State
+
+
+def describe_event(game: State, event: tuple[Any, ...]) -> str:
+    """One log event in words."""
+    rb = game.rulebook
+    name = rb.faces.__getitem__
+    kind = event[0]
+    if kind == "play":
+        on = f" on discard pile {event[3]}" if len(event) > 3 else ""
+        return f"seat {event[1]} plays {name(event[2]).name}{on}"
+    if kind == "draw":
+        got, asked = len(event[3]), event[2]
+        cards = "a card" if got == 1 else f"{got} cards"
+        short = "" if got == asked else f" (of {asked}: the piles ran out)"
+        return f"seat {event[1]} draws {cards}{short}"
+    if kind == "first":
+        return f"first card {name(event[1]).name}"
+    if kind == "color":
+        return f"seat {event[1]} chooses {rb.colors[event[2]]}"
+    if kind == "challenge":
+        return f"seat {event[1]} challenges seat {event[2]}: {'guilty' if event[3] else 'innocent'}"
+    if kind == "catch":
+        return f"seat {event[1]} catches seat {event[2]} without UNO"
+    if kind == "win":
+        return f"seat {event[1]} wins the round, {event[2]} points"
+    if kind == "target":
+        return f"seat {event[1]} chooses seat {event[2]}"
+    if kind == "loser":
+        return f"seat {event[1]} loses the contest"
+    if kind == "give":
+        return f"seat {event[1]} gives a card to seat {event[2]}"
+    if kind == "discard":
+        return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
+    if kind == "uno":
+        return f"seat {event[1]} calls UNO for seat {event[2]}"
+    if kind == "turn_over":
+        return f"every card is turned over: the {rb.sides[event[1]]} side is in play"
+    if kind == "reverse":
+        return f"seat {event[1]} reverses the direction"
+    if kind == "reshuffle":
+        return f"the discard pile is shuffled into a new draw pile of {event[1]}"
+    if kind == "keep":
+        return f"seat {event[1]} keeps the drawn card"
+    if kind == "swap":
+        return f"seat {event[1]} swaps hands with seat {event[2]}"
+    if kind == "rotate":
+        return "every hand passes on"
+    if kind == "knock_out":
+        return f"seat {event[1]} is knocked out"
+    if kind == "jump_in":
+        return f"seat {event[1]} jumps in"
+    if kind == "out":
+        return f"seat {event[1]} is out"
+    if kind == "return":
+        return f"seat {event[1]} takes {name(event[2]).name} back"
+    return " ".join(str(x) for x in event)
