@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,57 @@ def test_a_mask_of_another_table_is_refused() -> None:
         with pytest.raises(ValueError, match="in the action space of classic for 2"):
             space.mask(game)
     assert any(space.mask(rulebook.new_game(2, seed=1)))
+
+
+@pytest.mark.parametrize("name, house, players", [("classic", ("jump_in",), 4),
+                                                  ("teams", (), 4), ("no_mercy", (), 3)])
+def test_a_seats_mask_holds_only_what_that_seat_may_do(name: str, house: tuple,
+                                                       players: int) -> None:
+    """Per seat: its decision's options when the decision is its own, its out-of-turn actions
+    (a jump-in names a card of its holder's hand: never in another seat's mask); the seats'
+    masks together are the referee's mask."""
+    rb = uno_rules.load_rulebook(name, house=house)
+    space = ActionSpace(rb, players)
+    jump_ins = 0
+    for seed in range(SEEDS):
+        game = rb.new_game(players, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            union = [False] * len(space)
+            for seat in range(players):
+                mask = space.mask(game, seat)
+                marked = {i for i, m in enumerate(mask) if m}
+                assert marked == set(game.legal_ids(seat))
+                for i in marked:
+                    action = space[i]
+                    assert action.seat == seat or (game.decision is not None and
+                                                   game.decision.seat == seat and
+                                                   action in game.decision.options)
+                    jump_ins += action.kind == "jump_in"
+                union = [u or m for u, m in zip(union, mask, strict=True)]
+            assert union == space.mask(game)
+            game.apply(rng.choice(game.legal_actions()))
+    assert jump_ins > 0 or name != "classic"
+
+
+def test_a_player_count_the_rulebook_cant_play_is_refused() -> None:
+    teams = uno_rules.load_rulebook("teams")
+    with pytest.raises(uno_rules.IllegalAction, match="teams is for 4, 6, 8 players, not 2"):
+        ActionSpace(teams, 2)
+    with pytest.raises(uno_rules.IllegalAction, match="not 11"):
+        ActionSpace(uno_rules.load_rulebook("classic"), 11)
+
+
+def test_the_mask_as_a_numpy_array(classic: uno_rules.Rulebook,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    numpy = pytest.importorskip("numpy")  # the [rl] extra: installed in CI
+    space = ActionSpace(classic, 3)
+    game = classic.new_game(3, seed=4)
+    for seat in range(3):
+        array = space.mask_array(game, seat)
+        assert array.dtype == numpy.int8 and array.shape == (len(space),)
+        assert array.tolist() == [int(m) for m in space.mask(game, seat)]
+    assert space.mask_array(game, game.decision.seat).sum() == len(game.decision.options)
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(ImportError, match=r"needs NumPy: pip install 'uno-rules\[rl\]'"):
+        space.mask_array(game, 0)

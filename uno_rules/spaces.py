@@ -1,30 +1,32 @@
 """A fixed, numbered action space per rulebook and player count, with legality as a mask —
-the shape reinforcement-learning libraries expect (PettingZoo-style)."""
+the shape reinforcement-learning libraries expect (PettingZoo-style): one mask per seat,
+holding only what that seat may do, as a list or as a NumPy ``int8`` array."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import overload
+from typing import Any, overload
 
 from .engine.actions import Action
 from .engine.game import Game
 from .engine.rulebook import Rulebook
-from .engine.tables import action_table
 
 
 class ActionSpace(Sequence[Action]):
     """Every action a game of ``rulebook`` with ``players`` seats could ever offer, numbered.
 
     ``space[i]`` is an :class:`Action`, ``space.index(action)`` its number, and
-    ``space.mask(game)`` a list of booleans, true exactly for the legal actions now. The
-    numbers are the ids of ``rulebook.action_table(players)``.
+    ``space.mask(game, seat)`` a list of booleans, true exactly for what ``seat`` may do
+    now (``space.mask_array(game, seat)``: the same as a NumPy ``int8`` array). The numbers
+    are the ids of ``rulebook.action_table(players)``; a player count the rulebook can't play
+    is refused (:class:`~uno_rules.IllegalAction`), as ``new_game`` refuses it.
     """
 
     def __init__(self, rulebook: Rulebook, players: int):
         self.rulebook, self.players = rulebook, players
         # The numbering is the rulebook's action table: an action's number is its id in the
         # integer lane (Game.legal_ids / Game.step), laid out once (docs/actions.md).
-        self._actions = action_table(rulebook, players)  # unchecked, as the space always was
+        self._actions = rulebook.action_table(players)
         self._index = {a: i for i, a in enumerate(self._actions)}
 
     def __len__(self) -> int:
@@ -44,14 +46,40 @@ class ActionSpace(Sequence[Action]):
         except KeyError:
             raise ValueError(f"{action} is not in this action space") from None
 
-    def mask(self, game: Game) -> list[bool]:
-        """True for each action that ``game`` would accept now."""
+    def mask(self, game: Game, seat: int | None = None) -> list[bool]:
+        """True for each action ``seat`` may take now: its decision's options when the
+        decision is its own, and its out-of-turn actions (a catch, an UNO call for a
+        partner, its own jump-ins), as :meth:`Game.legal_ids` gives them — never another
+        seat's. With no seat, every seat's at once: a referee's view, which tells what
+        others hold (a jump-in names a card in its holder's hand); not for a player."""
+        self._check(game)
+        out = [False] * len(self._actions)
+        if seat is None:
+            for i in game.legal_ids():
+                out[i] = True
+            for i in game.out_of_turn_ids():
+                out[i] = True
+        else:
+            for i in game.legal_ids(seat):
+                out[i] = True
+        return out
+
+    def mask_array(self, game: Game, seat: int) -> Any:
+        """:meth:`mask` for ``seat`` as a NumPy ``int8`` array of ``len(space)`` (1: legal),
+        the form RL libraries take (NumPy: ``pip install 'uno-rules[rl]'``)."""
+        try:
+            import numpy
+        except ImportError:
+            raise ImportError("ActionSpace.mask_array needs NumPy: pip install "
+                              "'uno-rules[rl]'") from None
+        self._check(game)
+        out = numpy.zeros(len(self._actions), dtype=numpy.int8)
+        ids = game.legal_ids(seat)
+        if ids:
+            out[list(ids)] = 1
+        return out
+
+    def _check(self, game: Game) -> None:
         if game.players != self.players or game.rulebook.name != self.rulebook.name:
             raise ValueError(f"a game of {game.rulebook.name} for {game.players} players in "
                              f"the action space of {self.rulebook.name} for {self.players}")
-        out = [False] * len(self._actions)
-        for i in game.legal_ids():
-            out[i] = True
-        for i in game.out_of_turn_ids():
-            out[i] = True
-        return out
