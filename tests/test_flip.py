@@ -26,7 +26,8 @@ RB = uno_rules.load_rulebook("flip")
 RB_DIR = Path(uno_rules.__file__).resolve().parent / "rulebooks"
 LIGHT, DARK = RB.sides.index("light"), RB.sides.index("dark")
 VIEW_KEYS = {"seat", "side", "hand", "hand_sizes", "top", "color", "direction",
-             "draw_pile_size", "discard_size", "decision", "over", "result", "other_side"}
+             "draw_pile_size", "discard_size", "stacked_draw", "uno_open", "out",
+             "knocked_out", "absent", "decision", "over", "result", "other_side"}
 
 
 def face(card: int, side: int) -> str:

@@ -117,6 +117,30 @@ def test_view_hides_other_hands(classic: uno_rules.Rulebook) -> None:
     assert "draw_pile\"" not in text  # only its size
 
 
+def test_view_shows_the_table_facts_a_player_sees() -> None:
+    """The stacked draw's total, the seat open to an UNO catch, teams and the seats out,
+    knocked out and out of the match: what a player at the table knows."""
+    from uno_rules.position import Position, game_from_position
+
+    stacking = uno_rules.load_rulebook("classic", house=("stacking",))
+    game = game_from_position(stacking, 3, Position(
+        hands=[["red draw_two", "red 1"], ["blue draw_two", "blue 1", "blue 2"], ["green 1"]],
+        discard=["red 5"], draw_pile=["green 2", "green 3", "green 4", "green 5"]))
+    quiet = game.view(2)
+    assert quiet["stacked_draw"] == 0 and quiet["uno_open"] is None
+    assert quiet["out"] == quiet["knocked_out"] == quiet["absent"] == []
+    assert "team_by_seat" not in quiet
+    game.apply("0 play red draw_two")  # one card left, UNO not called
+    for seat in range(3):
+        view = game.view(seat)
+        assert view["stacked_draw"] == 2 and view["uno_open"] == 0
+    teams = uno_rules.load_rulebook("teams").new_game(4, seed=1)
+    assert teams.view(0)["team_by_seat"] == [0, 1, 0, 1]
+    classic = uno_rules.load_rulebook("classic")
+    absent = classic.new_game(4, seed=2, out=[1]).view(0)
+    assert absent["absent"] == absent["knocked_out"] == [1] and absent["hand_sizes"][1] == 0
+
+
 def test_same_seed_same_game(classic: uno_rules.Rulebook) -> None:
     a, b = classic.new_game(4, seed=9), classic.new_game(4, seed=9)
     _play(a, random.Random(1), 300)

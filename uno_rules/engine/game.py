@@ -297,7 +297,10 @@ class Game(Runner):
             self._stall("actions")
 
     def view(self, seat: object) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, the others' hand sizes, the table."""
+        """What ``seat`` may see: its own hand, the others' hand sizes, the table (the
+        stacked draw's total, who is open to an UNO catch, each seat's side, seats out,
+        knocked out and out of the match), and the decision, with its options only when it
+        is ``seat``'s."""
         if not (isinstance(seat, int) and 0 <= seat < self.players):  # -1 showed the last's
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         names = self.faces
@@ -330,6 +333,13 @@ class Game(Runner):
             **({"piles": {name: len(pile) for name, pile in
                           zip(self.rulebook.piles, self.piles, strict=True)}}
                if self.rulebook.piles else {}),
+            "stacked_draw": self.stacked.total,  # cards a stacked draw makes the next draw
+            "uno_open": None if self.uno_open < 0 else self.uno_open,  # may be caught now
+            **({"team_by_seat": [self.team_of(s) for s in range(self.players)]}
+               if self.rulebook.team_size > 1 else {}),
+            "out": sorted(self.out_seats),          # went out, their team playing on
+            "knocked_out": sorted(self.eliminated),  # out of the round (absent ones too)
+            "absent": sorted(self.absent),           # out of the match: never dealt in
             "decision": None if decision is None else {
                 "seat": decision.seat, "kind": decision.kind,
                 "options": [str(a) for a in decision.options] if decision.seat == seat else None},
