@@ -216,3 +216,37 @@ def test_authoring_tutorial_works_when_followed_literally(
     for rel in ("house/mercy.yaml", "lightning_scenarios.yaml"):
         assert yaml.safe_load((tmp_path / rel).read_text()) == \
             yaml.safe_load((examples / rel).read_text()), rel
+
+
+# ------------------------------------------------------------------ doctested pages
+DOCTESTED = ["embedding.md"]
+
+
+@pytest.mark.parametrize("rel", DOCTESTED)
+def test_the_examples_of_a_page_run_as_shown(rel: str, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``>>>`` example in the page's code blocks, in order, in one namespace (a page
+    reads top to bottom), prints what the page shows (``...`` matches anything)."""
+    import doctest
+
+    text = (DOCS / rel).read_text(encoding="utf-8")
+    blocks = [body for _, body in FENCE.findall(text) if body.lstrip().startswith(">>>")]
+    monkeypatch.chdir(tmp_path)  # an example that writes a file writes it here
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest("\n".join(blocks), {}, f"docs/{rel}", str(DOCS / rel), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    out: list[str] = []
+    runner.run(test, out=out.append)
+    failed, tried = runner.summarize(verbose=False)
+    assert failed == 0, "".join(out)
+    if blocks:
+        assert tried > 0
+
+
+def test_the_doctest_runner_catches_a_wrong_example() -> None:
+    import doctest
+
+    test = doctest.DocTestParser().get_doctest(">>> 1 + 1\n3\n", {}, "x", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test, out=lambda _: None)
+    assert runner.summarize(verbose=False).failed == 1
