@@ -133,6 +133,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observer = observer_for(self.rulebook, players)
         size = len(self.table)
+        self._zeros = bytes(size)
         obs_space = spaces.Dict({
             "observation": spaces.Box(self.observer.low, self.observer.high,
                                       (self.observer.size,), numpy.uint8),
@@ -175,12 +176,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         seat = self._seat[agent]
         game = self.game
         assert game is not None, "reset() first"
-        mask = numpy.zeros(len(self.table), dtype=numpy.int8)
+        mask = bytearray(self._zeros)  # set in Python, then the array's own memory: no copy
         if self._queue and self._queue[0] == seat:  # only the seat to act has actions
-            ids = self._legal()
-            if ids:
-                mask[list(ids)] = 1
-        return {"observation": self.observer.array(game, seat), "action_mask": mask}
+            for i in self._legal():
+                mask[i] = 1
+        return {"observation": self.observer.array(game, seat),
+                "action_mask": numpy.frombuffer(mask, dtype=numpy.int8)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -210,7 +211,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         else:
             game.step(action_id)
             self._advance()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -239,7 +239,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             if table[ids[0]].seat is not None:
                 break
             game.step(ids[self._chance(game, len(ids))])  # a contest: the table draws it
-        self.rewards = dict.fromkeys(self.agents, 0)
         if game.over and game.stalled is None:
             self._end(truncated=False)
             return
@@ -287,6 +286,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             for seat, agent in enumerate(self.possible_agents):
                 if agent in self.rewards:
                     self.rewards[agent] = gain if seat in result.winners else -gain
+            # Rewards come only here: the one step whose rewards are accumulated (before
+            # it, every reward is 0; after it, each agent's step(None) clears them).
+            self._accumulate_rewards()
         done = self.truncations if truncated else self.terminations
         for agent in self.agents:
             done[agent] = True
