@@ -225,10 +225,12 @@ def test_out_of_turn_windows_come_before_the_decider_in_seat_order_and_pass_chan
     e = env("classic", 4, house=("jump_in",))
     table = e.table
     windows = passes = 0
-    for seed in range(30):
+    for seed in range(10):
         e.reset(seed=seed)
         rng = random.Random(seed)
-        while e.agents and not any(e.terminations.values()) and not any(e.truncations.values()):
+        for _ in range(300):  # the first 300 steps of each round
+            if any(e.terminations.values()) or any(e.truncations.values()):
+                break
             game = e.game
             assert game is not None
             decider = game.decision.seat  # type: ignore[union-attr]
@@ -251,7 +253,7 @@ def test_out_of_turn_windows_come_before_the_decider_in_seat_order_and_pass_chan
             else:
                 assert uno_rules.Action(seat, "pass") not in [table[i] for i in legal]
             e.step(legal[rng.randrange(len(legal))])
-    assert windows > 20 and passes > 5
+    assert windows > 100 and passes > 50, (windows, passes)
 
 
 @pytest.mark.parametrize(("module", "missing"), [("uno_rules.pettingzoo", "pettingzoo"),
