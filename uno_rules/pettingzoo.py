@@ -24,7 +24,10 @@ after ``max_steps`` agent steps (passes count) or when the engine stops a round 
 out of its own budget (``game.stalled``). Rewards come only at the end of a round:
 ``reward="win"`` (default) gives +1 to each winner (a team's partners all win) and -1 to
 every other seat; ``reward="points"`` gives each winner the round's points
-(``game.result.points``) and each other seat minus that. A truncated round gives 0.
+(``game.result.points``) and each other seat minus that. A truncated round gives 0. A seat
+knocked out of the round or gone out while its team plays on has no decisions left (only
+out-of-turn actions the engine still offers it, such as a catch, select it); it stays an
+agent, terminated with the others at the end.
 
 Seeding: ``reset(seed=N)`` seeds the environment's RNG, which deals every round (one game
 seed drawn per reset) and draws contests: the same seed gives the same episodes; ``reset()``
