@@ -124,3 +124,19 @@ def test_gymnasium_make_finds_the_registered_env() -> None:
         warnings.simplefilter("always")
         check_env(made.unwrapped)
     assert [str(w.message) for w in caught] == []
+
+
+class Cheat:
+    """An opponent that names an action it was not offered."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        pass
+
+    def choose(self, obs: object) -> int:
+        return -5
+
+
+def test_an_opponent_choosing_what_it_may_not_is_an_agent_error() -> None:
+    e = UnoEnv("classic", 2, opponents=Cheat, seat=1)
+    with pytest.raises(AgentError, match="seat 0 chose -5"):
+        e.reset(seed=0)

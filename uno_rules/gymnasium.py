@@ -29,7 +29,7 @@ except ImportError:  # the optional extra is missing: say how to get it
     raise ImportError("uno_rules.gymnasium needs Gymnasium: pip install 'uno-rules[rl]'") \
         from None
 
-from .agents import Agent, AgentClass, Observation, _public, load_agent, seat_rng
+from .agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
 from .engine.actions import Action
 from .engine.errors import IllegalAction
 from .engine.rulebook import Rulebook
@@ -156,7 +156,8 @@ class UnoEnv(gymnasium.Env[Any, int]):
 
     def _ask(self, seat: int, ids: tuple[int, ...], kind: str | None) -> int | None:
         """Seat ``seat``'s agent chooses among ``ids`` (``kind`` None: out of turn, it may
-        pass), shown what ``play_agents`` shows it."""
+        pass), shown what ``play_agents`` shows it; :class:`AgentError` if it chooses what it
+        may not."""
         game = self.aec.game
         assert game is not None
         table = self.aec.table
@@ -173,8 +174,8 @@ class UnoEnv(gymnasium.Env[Any, int]):
         choice = agent.choose(obs)
         if (choice is None and kind is None) or (type(choice) is int and choice in ids):
             return choice
-        raise IllegalAction(f"the agent at seat {seat} chose {choice!r}: not one of its "
-                            f"options {list(ids)}")
+        raise AgentError(f"the agent at seat {seat} chose {choice!r}: not one of its "
+                         f"options {list(ids)}")
 
 
 #: ``gymnasium.make(ENV_ID, rulebook=..., players=..., ...)`` makes a :class:`UnoEnv`
