@@ -42,6 +42,30 @@ def load_cases(name: str) -> ModuleType:
     spec.loader.exec_module(module)
     return module
 
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc): the tests that stop workers
+    check none is left behind."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (Linux /proc; a zombie has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
 # CI replays a fixed set of examples (reproducible runs); local runs explore new ones.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import child_pids, load_cases, pid_alive
 
 import uno_rules
 from uno_rules.distributed import SchedulerError, parse_scheduler
@@ -284,40 +285,13 @@ def test_the_timeout_must_be_positive() -> None:
 def test_the_hostile_cases_exit_as_declared(tmp_path: Path) -> None:
     """bench/hostile_cases/dask.py (timed there in fresh processes): each exit code, and
     each a one-line message."""
-    spec = importlib.util.spec_from_file_location(
-        "dask_cases", ROOT / "bench" / "hostile_cases" / "dask.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    cases: list[tuple[str, list[str], int]] = module.cases(tmp_path)
+    cases: list[tuple[str, list[str], int]] = load_cases("dask").cases(tmp_path)
     assert cases
     for name, args, code in cases:
         proc = _cli(args, timeout=60)
         assert proc.returncode == code, (name, proc)
         if code == 1:
             assert len(proc.stderr.splitlines()) == 1 and proc.stdout == "", (name, proc)
-
-
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:  # gone meanwhile
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has ended
 
 
 @needs_dask
@@ -331,14 +305,14 @@ def test_ctrl_c_on_a_local_cluster_reports_the_rounds_finished_and_stops_it() ->
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, start_new_session=True)
         time.sleep(wait)
-        children = _children(proc.pid)
+        children = child_pids(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 130 and err == "", (out, err)
         deadline = time.monotonic() + 10
-        while any(_alive(p) for p in children) and time.monotonic() < deadline:
+        while any(pid_alive(p) for p in children) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not any(_alive(p) for p in children), "a worker outlived the run"
+        assert not any(pid_alive(p) for p in children), "a worker outlived the run"
         stats = json.loads(out)
         assert stats["interrupted"] is True
         if stats["games"] == 0:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load_cases
+from conftest import child_pids, load_cases, pid_alive
 
 import uno_rules
 from uno_rules.simulate import Round, csv_row, simulate
@@ -160,28 +160,6 @@ def test_a_worker_that_dies_is_one_line_exit_1(tmp_path: Path) -> None:
                            "import an agent's class: docs/simulation.md); no statistics\n")
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:  # gone meanwhile
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has ended
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_ctrl_c_reports_the_rounds_finished_in_order_and_stops_the_workers(
         tmp_path: Path) -> None:
@@ -194,14 +172,14 @@ def test_ctrl_c_reports_the_rounds_finished_in_order_and_stops_the_workers(
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, start_new_session=True)
         time.sleep(wait)
-        workers = _children(proc.pid)
+        workers = child_pids(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 130 and err == "", (out, err)
         deadline = time.monotonic() + 10
-        while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        while any(pid_alive(p) for p in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not any(_alive(p) for p in workers), "a worker outlived the run"
+        assert not any(pid_alive(p) for p in workers), "a worker outlived the run"
         stats = json.loads(out)
         assert stats["interrupted"] is True and stats["games_requested"] == 1000000000
         if stats["games"] == 0:
