@@ -159,3 +159,39 @@ def test_an_mcts_bot_plays_classic() -> None:
         state.apply_action(action)
         moves += 1
     assert moves == 4 or state.is_terminal()
+
+
+def test_out_of_turn_windows_are_extra_turns_with_a_pass() -> None:
+    """A seat with out-of-turn actions moves before the decider with those and its pass; a
+    pass changes nothing in the round and hands the move on; catches and jump-ins happen."""
+    game = _load("classic", 4, house="jump_in", deals=100, max_actions=600)
+    table = uno_rules.load_rulebook("classic", house=["jump_in"]).action_table(4)
+    rng = random.Random(4)
+    taken: dict[str, int] = {}
+    windows = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        state.apply_action(rng.choice(state.legal_actions()))
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            uno, player = state.uno_game, state.current_player()
+            legal = state.legal_actions()
+            decider = uno.decision.seat
+            if player != decider:  # a window: only its out-of-turn actions, then its pass
+                windows += 1
+                kinds = [table[a].kind for a in legal]
+                assert kinds[-1] == "pass"  # ascending ids: the passes come last in the table
+                assert set(kinds) <= {"catch", "uno", "jump_in", "pass"}
+                assert all(table[a].seat == player for a in legal)
+                if rng.random() < 0.7:
+                    before = uno.snapshot()
+                    state.apply_action(table.index(uno_rules.Action(player, "pass")))
+                    assert state.uno_game.snapshot() == before
+                    assert state.current_player() != player
+                    continue
+            action = rng.choice(legal)
+            taken[table[action].kind] = taken.get(table[action].kind, 0) + 1
+            state.apply_action(action)
+    assert windows > 50 and taken.get("jump_in", 0) > 0 and taken.get("catch", 0) > 0

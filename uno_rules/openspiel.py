@@ -8,10 +8,12 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   ``players``, ``seed`` and ``deals`` (the deal: below), ``max_actions`` (each round's
   action budget: a round that uses it up is over with no winner).
 * Player actions are the ids of ``rulebook.action_table(players)``
-  (``num_distinct_actions`` is its length); a seat's legal actions are its decision's
-  options. Out-of-turn actions (UNO catches, UNO calls for a partner, jump-ins) are left
-  out: OpenSpiel's turn-based model has one player to move, so rounds are played without
-  them (calling UNO or not makes no difference here).
+  (``num_distinct_actions`` is its length). OpenSpiel's model has one player to move; an
+  out-of-turn window (an UNO catch, an UNO call for a partner, a jump-in) becomes extra
+  turns, in ``play_agents``' order: each seat with out-of-turn actions, from the one after
+  the decider, moves in turn, taking one of them or its ``S pass``; when all have passed
+  the decider moves (its options and its own out-of-turn actions). A taken out-of-turn
+  action changes the round, and the window starts again.
 * Chance: the first node deals. Its ``deals`` outcomes are the seeds ``seed`` ..
   ``seed + deals - 1`` (outcome ``len(table) + k`` deals with seed ``seed + k``), each
   equally likely: a seed fixes the shuffle and with it every later draw and reshuffle, so
@@ -122,7 +124,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-team / (self.players - team),  # the most winners, a loser's share
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=self.max_actions)
+            # a round's actions, each after a window of at most one pass per other seat
+            max_game_length=self.max_actions * self.players)
         super().__init__(_TYPE, info, params)
 
     def new_initial_state(self) -> UnoRulesState:
@@ -147,6 +150,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: UnoRulesGame) -> None:
         super().__init__(game)
         self._round: _Round | None = None  # None: not dealt yet
+        self._passed: list[int] = []  # seats that passed in this out-of-turn window
 
     @property
     def uno_game(self) -> Game | None:
@@ -159,6 +163,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return spec
 
     def current_player(self) -> int:
+        """Who moves: a seat with out-of-turn actions that hasn't passed in this window
+        (from the seat after the decider, in seat order), else the decider, or chance."""
         game = self.uno_game
         if game is None:
             return int(pyspiel.PlayerId.CHANCE)
@@ -166,15 +172,26 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         decision = game.decision
         assert decision is not None
-        return int(pyspiel.PlayerId.CHANCE) if decision.seat is None else decision.seat
+        decider = decision.seat
+        extra = game.out_of_turn_ids()
+        if extra:
+            table, n = self._spec().table, game.players
+            holders = {table[i].seat for i in extra}
+            start = -1 if decider is None else decider
+            for k in range(1, n + 1):
+                seat = (start + k) % n
+                if seat != decider and seat in holders and seat not in self._passed:
+                    return seat
+        return int(pyspiel.PlayerId.CHANCE) if decider is None else decider
 
     def _legal_actions(self, player: int) -> list[int]:
-        """The seat's decision's options as table ids, ascending (none when it is not the
-        seat's turn to decide)."""
+        """What ``player`` may do as table ids, ascending, when it is to move: the decider
+        its options and its own out-of-turn actions, a seat in a window its out-of-turn
+        actions and its pass; nothing otherwise."""
         game = self.uno_game
         if game is None or game.over or self.current_player() != player:
             return []
-        return sorted(game.legal_ids())
+        return sorted(game.legal_ids(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The deal's seeds, or a contest's outcomes with ``decision.chance``."""
@@ -198,7 +215,14 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                                                         max_actions=spec.max_actions),
                                  spec.house)
             return
+        spec = self._spec()
+        if spec.table[action].kind == "pass":  # changes nothing in the round
+            seat = spec.table[action].seat
+            assert seat is not None
+            self._passed.append(seat)
+            return
         game.step(int(action))
+        self._passed = []  # the round moved on: a new window
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self._spec()
