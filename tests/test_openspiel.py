@@ -13,6 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
 
 import uno_rules  # noqa: E402
 import uno_rules.openspiel  # noqa: E402,F401  (registers "uno_rules")
+from uno_rules.observation import Observer  # noqa: E402
 
 
 def _load(rulebook: str, players: int, **more: object) -> object:
@@ -41,8 +42,13 @@ def test_the_parameters_and_their_refusals() -> None:
     assert state.uno_game.snapshot() == house.new_game(2, 41, log=False).snapshot()
     with pytest.raises(Exception, match="teams is for 4, 6, 8 players, not 3"):
         _load("teams", 3)
-    with pytest.raises(Exception, match="deals and max_actions"):
-        _load("classic", 2, deals=0)
+    for bad in ({"deals": 0}, {"deals": 10**9}, {"max_actions": 0}):
+        with pytest.raises(Exception, match=r"expected deals 1-65536 .* max_actions >= 1"):
+            _load("classic", 2, **bad)
+    with pytest.raises(Exception, match="no_such_rulebook"):
+        _load("no_such_rulebook", 2)
+    with pytest.raises(Exception, match="classic is for 2-10 players, not 12"):
+        _load("classic", 12)
 
 
 @pytest.mark.parametrize("rulebook, players", [("classic", 2), ("flip", 3), ("no_mercy", 4)])
@@ -135,6 +141,9 @@ def test_the_information_state_hides_the_deal_and_others_hands() -> None:
         assert all(name in text for name in uno.hand(1))
         assert "deal" not in text and str(uno.hand(0)) not in text
         assert len(state.observation_tensor(1)) == game.observation_tensor_size()
+        # the observation tensor is uno_rules.observation's encoding of what seat 1 sees
+        encoding = Observer(uno.rulebook, 3).encode(uno, 1)
+        assert state.observation_tensor(1) == [float(v) for v in encoding]
     assert one.information_state_string(1) != two.information_state_string(1)
 
 

@@ -5,8 +5,9 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 "OpenSpiel", says what each part means; in short:
 
 * Parameters: ``rulebook`` (a shipped name), ``house`` (house-rule names, comma-separated),
-  ``players``, ``seed`` and ``deals`` (the deal: below), ``max_actions`` (each round's
-  action budget: a round that uses it up is over with no winner).
+  ``players``, ``seed`` and ``deals`` (the deal: below; ``deals`` at most
+  :data:`MAX_DEALS`), ``max_actions`` (each round's action budget: a round that uses it up
+  is over with no winner).
 * Player actions are the ids of ``rulebook.action_table(players)``
   (``num_distinct_actions`` is its length). OpenSpiel's model has one player to move; an
   out-of-turn window (an UNO catch, an UNO call for a partner, a jump-in) becomes extra
@@ -20,6 +21,9 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   draws during play are not chance nodes (they follow from the deal, hidden from the
   players). A contest (``decision.chance``) is a chance node whose outcomes are its
   ``loser`` actions' table ids.
+* Observations: the observation tensor is :class:`uno_rules.observation.Observer`'s
+  encoding of what the seat sees; the information-state string its ``view`` and the public
+  history; the observation string the view.
 * Returns, zero-sum: each winner (a team wins together) ``+1``, each other seat
   ``-w / (n - w)`` (``w`` winners of ``n`` seats): ``+1/-1`` at two players; all ``0`` for
   a round stopped by its budget.
@@ -39,11 +43,13 @@ except ImportError as exc:  # the optional extra is missing: say which
 
 from .engine.game import Game
 from .engine.rulebook import Rulebook
+from .observation import Observer
 
 SHORT_NAME = "uno_rules"
 DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "players": 2, "seed": 0,
                             "deals": 1024, "max_actions": 2000}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
+MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -113,8 +119,10 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
                              f"{MAX_PLAYERS}")
         self.seed, self.deals = int(params["seed"]), int(params["deals"])
         self.max_actions = int(params["max_actions"])
-        if self.deals < 1 or self.max_actions < 1:
-            raise ValueError("deals and max_actions: whole numbers >= 1")
+        if not 1 <= self.deals <= MAX_DEALS or self.max_actions < 1:
+            raise ValueError(f"deals={self.deals}, max_actions={self.max_actions}: expected "
+                             f"deals 1-{MAX_DEALS} (the deal's chance outcomes, listed "
+                             "at its node) and max_actions >= 1")
         self.table = self.rulebook.action_table(self.players)
         team = self.rulebook.team_size
         info = pyspiel.GameInfo(
@@ -264,28 +272,27 @@ def public_history(game: Game, seat: int) -> list[str]:
 
 
 class _Observer:
-    """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (named views of it)
-    filled by :meth:`set_from`, strings by :meth:`string_from`. The information state is
-    the seat's view plus the public history; the observation its view alone."""
+    """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (a named view of it per
+    segment of :class:`uno_rules.observation.Observer`) filled by :meth:`set_from`, strings
+    by :meth:`string_from`. The information state is the seat's view plus the public
+    history; the observation its view alone."""
 
     def __init__(self, spec: UnoRulesGame, perfect_recall: bool,
                  params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         self.spec, self.perfect_recall = spec, perfect_recall
-        self.pieces = _stand_in_pieces(spec.rulebook, spec.players)
-        self.tensor = np.zeros(sum(size for _, size in self.pieces), np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        start = 0
-        for name, size in self.pieces:
-            self.dict[name] = self.tensor[start:start + size]
-            start += size
+        self.observer = Observer(spec.rulebook, spec.players)
+        self.tensor = np.zeros(self.observer.size, np.float32)
+        self.dict: dict[str, np.ndarray] = {
+            s.name: self.tensor[s.offset:s.offset + s.length] for s in self.observer.spaces}
 
     def set_from(self, state: UnoRulesState, player: int) -> None:
-        self.tensor.fill(0)
         game = state.uno_game
-        if game is not None:
-            _stand_in_encode(game, player, self.dict)
+        if game is None:  # not dealt: nothing seen yet
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self.observer.array(game, player)
 
     def string_from(self, state: UnoRulesState, player: int) -> str:
         game = state.uno_game
@@ -295,33 +302,6 @@ class _Observer:
         if not self.perfect_recall:
             return view
         return view + "\n" + " | ".join(public_history(game, player))
-
-
-# ----------------------------------------------------------------------------------------
-# PRIVATE STAND-IN for the observation encoding of issue 17's observations part
-# (uno_rules.observation.Observer), used until that part is on main: a minimal encoding
-# read from the state, to be replaced by Observer.encode.
-def _stand_in_pieces(rulebook: Rulebook, players: int) -> list[tuple[str, int]]:
-    faces, colors = len(rulebook.faces), len(rulebook.colors)
-    return [("hand", faces), ("top", faces), ("color", colors + 1), ("direction", 1),
-            ("hand_sizes", players), ("decider", players), ("stacked_draw", 1)]
-
-
-def _stand_in_encode(game: Game, seat: int, out: dict[str, np.ndarray]) -> None:
-    faces = game.faces
-    for card in game.hands[seat]:
-        out["hand"][faces[card].id] += 1
-    if game.discard:
-        out["top"][faces[game.discard[-1]].id] = 1
-    colors = len(game.rulebook.colors)
-    out["color"][game.color if 0 <= game.color < colors else colors] = 1
-    out["direction"][0] = game.direction
-    out["hand_sizes"][:] = [len(h) for h in game.hands]
-    decision = game.decision
-    if decision is not None and decision.seat is not None:
-        out["decider"][decision.seat] = 1
-    out["stacked_draw"][0] = game.stacked.total
-# ----------------------------------------------------------------------------------------
 
 
 pyspiel.register_game(_TYPE, UnoRulesGame)
