@@ -36,7 +36,7 @@ class Legality(State):
         if late >= 0:
             mates = self.teammates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
-                    for s in range(self.players) if s != late and s not in self.absent]
+                    for s in range(self.players) if s != late and s not in self.eliminated]
         pending = self.pending
         if self.rulebook.settings.jump_in and pending is not None and \
                 pending.kind in ("turn", "drawn") and self.discard:
