@@ -416,6 +416,82 @@ def test_step_refusals_say_why(classic: uno_rules.Rulebook) -> None:
         game.step(draw)
 
 
+# ------------------------------------------------------------------ chance nodes
+def test_a_contest_is_a_chance_node_and_every_other_decision_a_seats() -> None:
+    """In random Ted Lasso rounds every contest shows no seat, its ``chance`` aligned with
+    its options and summing to 1, nobody's ``legal_ids(seat)``; every other decision has a
+    seat and no ``chance``."""
+    rulebook = uno_rules.load_rulebook("ted_lasso")
+    contests = decisions = 0
+    for seed in range(40):
+        game = rulebook.new_game(4, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            decision = game.decision
+            assert decision is not None
+            decisions += 1
+            if decision.kind == "contest":
+                contests += 1
+                chance = decision.chance
+                assert decision.seat is None and chance is not None
+                assert len(chance) == len(decision.options) == 2
+                assert sum(chance) == 1 and all(p > 0 for p in chance)
+                assert {a.kind for a in decision.options} == {"loser"}
+                assert all(decision.options[0] not in [rulebook.action_table(4)[i]
+                                                       for i in game.legal_ids(s)]
+                           for s in range(4))
+                assert game.view(seed % 4)["decision"]["options"] == \
+                    [str(a) for a in decision.options]  # public outcomes
+            else:
+                assert decision.seat is not None and decision.chance is None
+            _play(game, rng, 1, "uniform")
+    assert contests > 20 and decisions > 1000
+
+
+def test_a_contest_resolves_by_the_callers_draw_and_refuses_others() -> None:
+    game = game_from_position(uno_rules.load_rulebook("ted_lasso"), 3, Position(
+        hands=[["wild_roy_kent_grunt", "red 1", "red 2"], ["blue 3"], ["green 2"]],
+        discard=["red 3"], draw_pile=["blue 7", "green 1", "red 9"]))
+    game.apply("0 play wild_roy_kent_grunt")
+    game.apply("0 color green")
+    game.apply("0 target 2")
+    decision = game.decision
+    assert decision is not None and decision.seat is None and decision.kind == "contest"
+    assert [str(a) for a in decision.options] == ["loser 0", "loser 2"]
+    assert decision.chance == (0.5, 0.5)
+    assert repr(decision) == "<Decision seat=None kind='contest' options=2>"
+    with pytest.raises(IllegalAction, match=r"loser 1: not an option \(pending: a contest "
+                                            r"settled at the table: one of loser 0, loser 2\)"):
+        game.apply("loser 1")
+    with pytest.raises(IllegalAction, match="0 draw: not an option"):
+        game.apply("0 draw")
+    pick = decision.options[random.Random(7).randrange(2)]
+    game.apply(pick)
+    assert game.history[-1] is pick and len(game.hands[pick.arg]) == (4 if pick.arg == 0 else 3)
+
+
+def test_a_snapshot_in_a_contest_holds_no_seat_and_restores() -> None:
+    game = game_from_position(uno_rules.load_rulebook("ted_lasso"), 3, Position(
+        hands=[["wild_roy_kent_grunt", "red 1", "red 2"], ["blue 3"], ["green 2"]],
+        discard=["red 3"], draw_pile=["blue 7", "green 1", "red 9"]))
+    for action in ("0 play wild_roy_kent_grunt", "0 color green", "0 target 2"):
+        game.apply(action)
+    data = game.snapshot()
+    assert data["pending"]["kind"] == "contest" and data["pending"]["seat"] is None
+    again = game.restore(game.rulebook, data)
+    assert again.decision == game.decision and again.snapshot() == data
+    # written before contests were chance nodes: the card's player as its seat
+    old = {**data, "pending": {**data["pending"], "seat": 0}}
+    assert game.restore(game.rulebook, old).snapshot() == data
+    for seat in (1, 2):  # not the card's player: refused
+        with pytest.raises(SnapshotError, match="pending.seat.*a contest has no seat"):
+            game.restore(game.rulebook, {**data, "pending": {**data["pending"], "seat": seat}})
+    classic = uno_rules.load_rulebook("classic")
+    turn = classic.new_game(2, 1).snapshot()
+    with pytest.raises(SnapshotError, match="pending.seat.*a turn decision with no seat"):
+        uno_rules.Game.restore(classic, {**turn, "pending": {**turn["pending"], "seat": None}})
+
+
 def test_the_public_face_of_game_is_what_docs_api_lists() -> None:
     """docs/api.md lists Game's public methods and properties; anything else a game does is
     an internal operation with a leading underscore (the state's declared fields aside)."""

@@ -110,11 +110,25 @@ def shape_problem(action: object) -> str | None:
 
 class Decision(NamedTuple):
     """What the game waits for: which seat decides what, and the allowed answers (a named
-    tuple: cheap to make, as one is made for every decision)."""
+    tuple: cheap to make, as one is made for every decision).
+
+    A decision with no seat (``seat`` None: a ``contest``, settled at the table) is a chance
+    node: no player chooses; :attr:`chance` gives its outcomes' probabilities and the caller
+    draws one with its own RNG."""
 
     seat: int | None
     kind: str
     options: tuple[Action, ...]
+
+    @property
+    def chance(self) -> tuple[float, ...] | None:
+        """A chance node's probabilities, aligned with :attr:`options` (they sum to 1): every
+        outcome equally likely (a contest is a fair one); None for a seat's decision.
+        Computed when asked, so making a decision costs nothing more."""
+        if self.seat is not None:
+            return None
+        count = len(self.options)
+        return (1 / count,) * count if count else ()
 
     def __repr__(self) -> str:
         return f"<Decision seat={self.seat} kind={self.kind!r} options={len(self.options)}>"

@@ -359,7 +359,7 @@ class Game(Runner):
         """What ``seat`` may see: its own hand, the others' hand sizes, the table (the
         stacked draw's total, who is open to an UNO catch, each seat's side, seats out,
         knocked out and out of the match), and the decision, with its options only when it
-        is ``seat``'s."""
+        is ``seat``'s (or a chance node's, settled at the table)."""
         if not (isinstance(seat, int) and 0 <= seat < self.players):  # -1 showed the last's
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         names = self.faces
@@ -401,7 +401,9 @@ class Game(Runner):
             "absent": sorted(self.absent),           # out of the match: never dealt in
             "decision": None if decision is None else {
                 "seat": decision.seat, "kind": decision.kind,
-                "options": [str(a) for a in decision.options] if decision.seat == seat else None},
+                # a chance node's outcomes (a contest's) are public
+                "options": [str(a) for a in decision.options]
+                if decision.seat == seat or decision.seat is None else None},
             "over": self.over,
             "result": None if self.result is None else self.result._asdict(),
             **({} if other is None else {"other_side": other}),
