@@ -10,7 +10,8 @@ The comparison is kept fair, as bench.py's:
   the next agent (RLCard's ``env.step`` builds the next player's state: its encoded planes
   and legal actions; ours ``env.last()`` builds ``{"observation", "action_mask"}``); a
   round's reset and (ours) the agents' closing ``step(None)`` are timed too, counted as no
-  step;
+  step; our ``pass`` steps (out-of-turn windows let go) count as steps: their share is
+  printed;
 * same set-up cost: both envs are made once (rulebook loaded, RLCard env seeded), untimed;
 * CPU time (``time.process_time``), repetitions interleaved between the runners, medians,
   and the paired ratio (per repetition, ours over RLCard's, then the median).
@@ -64,6 +65,27 @@ def ours_runner(rulebook: str = "classic", players: int = 2, house: tuple[str, .
                 taken += 1
         return taken
     return run
+
+
+def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) -> float:
+    """The share of our env steps that are a ``pass`` (a seat letting an out-of-turn window
+    go: cheap, the game unchanged), over the same loop, untimed: RLCard has no such step."""
+    env = make_env(rulebook, players, house=house)
+    rng = random.Random(1)
+    taken = passes = 0
+    while taken < steps:
+        env.reset(seed=taken)
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = numpy.flatnonzero(obs["action_mask"])
+            action = int(legal[rng.randrange(len(legal))])
+            passes += env.table[action].kind == "pass"
+            env.step(action)
+            taken += 1
+    return passes / taken
 
 
 def rlcard_runner(seed: int = 0) -> Runner | None:
@@ -136,6 +158,9 @@ def main() -> None:
         ratio = "" if base is None else \
             f"{statistics.median(a / b for a, b in zip(row, base, strict=True)):.2f}"
         print(f"{name:<26} {median:>9.0f} {spread:>6.0%} {ratio:>18}")
+    for players in (2, 4):
+        share = pass_share(args.rulebook, players, house, args.steps)
+        print(f"our steps that are a pass at {players} players: {share:.1%}")
     if args.profile:
         profile(args.steps, args.rulebook, 2, house)
 

@@ -460,6 +460,7 @@ def test_a_contest_resolves_by_the_callers_draw_and_refuses_others() -> None:
     assert [str(a) for a in decision.options] == ["loser 0", "loser 2"]
     assert decision.chance == (0.5, 0.5)
     assert repr(decision) == "<Decision seat=None kind='contest' options=2>"
+    assert repr(game) == "<Game ted_lasso players=3 the table to settle a contest>"
     with pytest.raises(IllegalAction, match=r"loser 1: not an option \(pending: a contest "
                                             r"settled at the table: one of loser 0, loser 2\)"):
         game.apply("loser 1")

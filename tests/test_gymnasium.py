@@ -109,3 +109,18 @@ def test_render_ansi_is_the_learners_view() -> None:
     e.reset(seed=0)
     text = e.render()
     assert isinstance(text, str) and text.startswith("seat 1: hand")
+
+
+def test_gymnasium_make_finds_the_registered_env() -> None:
+    import gymnasium
+
+    from uno_rules.gymnasium import ENV_ID
+
+    made = gymnasium.make(ENV_ID, rulebook="flip", players=3, opponents="uniform")
+    assert isinstance(made.unwrapped, UnoEnv) and made.unwrapped.players == 3
+    _obs, info = made.reset(seed=0)
+    assert info["action_mask"].any()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(made.unwrapped)
+    assert [str(w.message) for w in caught] == []

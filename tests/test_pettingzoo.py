@@ -6,6 +6,8 @@ seeding, refusals and rendering."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 
 import numpy
@@ -68,9 +70,6 @@ def play(e: raw_env, seed: int, rng: random.Random) -> list[tuple[str, int]]:
 def test_a_masked_random_round_ends_with_the_winners_rewarded(name: str) -> None:
     players = counts(name)[0]
     e = env(name, players, max_steps=50_000)  # random Teams rounds take thousands of steps
-    # Out-of-turn windows are let go (pass): uniformly random catches in every window keep
-    # most random Teams rounds going past the engine's action budget.
-    passes = {f"player_{a.seat}": i for i, a in enumerate(e.table) if a.kind == "pass"}
     rewards: dict[str, float] = {}
     ended = 0
     for seed in range(3):
@@ -86,10 +85,9 @@ def test_a_masked_random_round_ends_with_the_winners_rewarded(name: str) -> None
                 continue
             legal = numpy.flatnonzero(obs["action_mask"])
             assert len(legal) > 0  # the agent selected always has something to do
-            if passes.get(agent) in legal:
-                e.step(passes[agent])
-                continue
-            e.step(int(legal[rng.randrange(len(legal))]))
+            # play_first's policy over the mask: uniform Teams rounds can outlast the budget
+            plays = [int(i) for i in legal if e.table[i].kind == "play"] or list(legal)
+            e.step(int(plays[rng.randrange(len(plays))]))
         assert e.agents == []
         game = e.game
         assert game is not None
@@ -220,3 +218,69 @@ def test_render_ansi_shows_the_acting_seats_view_in_words(
     human.reset(seed=2)
     assert human.render() is None
     assert capsys.readouterr().out.strip() == text
+
+
+def test_out_of_turn_windows_come_before_the_decider_in_seat_order_and_pass_changes_nothing(
+        ) -> None:
+    e = env("classic", 4, house=("jump_in",))
+    table = e.table
+    windows = passes = 0
+    for seed in range(30):
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        while e.agents and not any(e.terminations.values()) and not any(e.truncations.values()):
+            game = e.game
+            assert game is not None
+            decider = game.decision.seat  # type: ignore[union-attr]
+            seat = int(e.agent_selection.split("_")[1])
+            legal = [int(i) for i in numpy.flatnonzero(e.observe(e.agent_selection)
+                                                       ["action_mask"])]
+            if seat != decider:  # a window: its own out-of-turn actions and its pass
+                windows += 1
+                assert table[legal[-1]] == uno_rules.Action(seat, "pass")
+                assert all(table[i].seat == seat for i in legal)
+                expected = [s for s in ((decider + k) % 4 for k in range(1, 4))
+                            if game.legal_ids(s)]
+                assert e._queue == expected[expected.index(seat):] + [decider]
+                if rng.random() < 0.5:
+                    before = game.snapshot()
+                    e.step(legal[-1])
+                    passes += 1
+                    assert game.snapshot() == before
+                    continue
+            else:
+                assert uno_rules.Action(seat, "pass") not in [table[i] for i in legal]
+            e.step(legal[rng.randrange(len(legal))])
+    assert windows > 20 and passes > 5
+
+
+@pytest.mark.parametrize(("module", "missing"), [("uno_rules.pettingzoo", "pettingzoo"),
+                                                 ("uno_rules.gymnasium", "gymnasium")])
+def test_without_the_rl_extra_the_import_says_what_to_install(module: str,
+                                                              missing: str) -> None:
+    code = (f"import sys; sys.modules[{missing!r}] = None\n"
+            f"try:\n    import {module}\nexcept ImportError as e:\n    print(e)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "pip install 'uno-rules[rl]'" in out and missing in out.lower()
+
+
+def test_contests_are_drawn_by_the_env_never_an_agents_turn() -> None:
+    e = env("ted_lasso", 3)
+    contests = 0
+    for seed in range(12):
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        for _agent in e.agent_iter():
+            obs, _reward, term, trunc, _info = e.last()
+            game = e.game
+            assert game is not None
+            if term or trunc:
+                e.step(None)
+                continue
+            assert game.decision is not None and game.decision.seat is not None
+            legal = numpy.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+        assert e.game is not None
+        contests += sum(a.kind == "loser" for a in e.game.history)
+    assert contests > 0  # Ted Lasso's showdowns came up, and were drawn

@@ -8,7 +8,8 @@ contests, rewards, truncation and seeding) and plays every other seat with an ag
 learner's entry ignored), each seeded from the round's seed as ``play_agents`` seeds them.
 The learner observes ``Observer.array(game, seat)`` (``observation_space``: a Box) with its
 mask in ``info["action_mask"]`` (NumPy ``int8`` over ``rulebook.action_table(players)``);
-``step`` returns when it is the learner's turn again or the round is over.
+``step`` returns when it is the learner's turn again or the round is over. Importing the
+module registers it: ``gymnasium.make("uno_rules/Uno-v0", rulebook=NAME, players=3)``.
 
 An action outside the mask (``illegal="penalize"``, the default, so that Gymnasium's
 ``check_env`` and unmasked samplers run): the episode ends there, terminated, with
@@ -22,7 +23,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import gymnasium
+try:
+    import gymnasium
+except ImportError:  # the optional extra is missing: say how to get it
+    raise ImportError("uno_rules.gymnasium needs Gymnasium: pip install 'uno-rules[rl]'") \
+        from None
 
 from .agents import Agent, AgentClass, Observation, _public, load_agent, seat_rng
 from .engine.actions import Action
@@ -36,7 +41,7 @@ Opponents = str | AgentClass | Sequence[str | AgentClass]
 class UnoEnv(gymnasium.Env[Any, int]):
     """One seat of a round against built-in agents (see the module doc)."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}  # fps: checkers ask for one
 
     def __init__(self, rulebook: str | Path | Rulebook = "classic", players: int = 2,
                  opponents: Opponents = "greedy", seat: int = 0, house: Iterable[str] = (),
@@ -139,7 +144,7 @@ class UnoEnv(gymnasium.Env[Any, int]):
             ids = game.legal_ids(seat)
             pending = game.pending
             mine = pending is not None and pending.seat == seat
-            pass_id = None if mine or aec._pass is None else aec._pass[seat]
+            pass_id = None if mine else aec._pass[seat]
             offered = tuple(i for i in ids if i != pass_id)
             choice = self._ask(seat, offered, pending.kind if mine and pending else None)
             aec.step(pass_id if choice is None else choice)
@@ -170,3 +175,10 @@ class UnoEnv(gymnasium.Env[Any, int]):
             return choice
         raise IllegalAction(f"the agent at seat {seat} chose {choice!r}: not one of its "
                             f"options {list(ids)}")
+
+
+#: ``gymnasium.make(ENV_ID, rulebook=..., players=..., ...)`` makes a :class:`UnoEnv`
+#: (registered when this module is imported).
+ENV_ID = "uno_rules/Uno-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point=f"{__name__}:UnoEnv")

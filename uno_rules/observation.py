@@ -171,8 +171,8 @@ class Observer:
 
     def _check(self, game: Game, seat: object) -> None:
         rulebook = game.rulebook
-        if game.players != self.players or (rulebook is not self.rulebook and
-                                            rulebook not in self._accepted):
+        if game.players != self.players or \
+                not any(r is rulebook for r in self._accepted):  # by identity: == is slow
             if game.players == self.players and rulebook == self.rulebook:
                 self._accepted.append(rulebook)  # equal, loaded again: the same layout
             else:

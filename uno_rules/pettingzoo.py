@@ -2,8 +2,9 @@
 
 ``env(rulebook="classic", players=2, house=(), settings=None, ...)`` plays one round per
 episode. Agents are ``"player_0"`` ... (seat numbers); each observes ``{"observation":
-Observer.array(game, seat), "action_mask": an int8 mask over rulebook.action_table(players)}``
-and acts with an id of that table (``Discrete(len(table))``).
+Observer.array(game, seat)`` (:mod:`uno_rules.observation`: uint8, bounded by its segments)
+``, "action_mask": an int8 mask over rulebook.action_table(players)}`` and acts with an id
+of that table (``Discrete(len(table))``).
 
 Who acts (``agent_selection``):
 
@@ -15,9 +16,8 @@ Who acts (``agent_selection``):
   and its ``pass`` (letting them go changes nothing). Taking one changes the game and a
   new window opens; when every such seat has passed, the decider acts (its own out-of-turn
   actions, such as a catch, are in its mask beside its options);
-* a contest (a chance event: who loses a showdown) is never an agent's turn: the
-  environment draws it with its own RNG (``decision.chance`` when the engine gives it,
-  else uniformly, as the built-in agents' loop does).
+* a chance node (a contest: who loses a showdown; ``decision.seat`` None) is never an
+  agent's turn: the environment draws its outcome with its own RNG by ``decision.chance``.
 
 Episode end: ``terminations`` all True when the round is over; ``truncations`` all True
 after ``max_steps`` agent steps (passes count) or when the engine stops a round that ran
@@ -40,15 +40,20 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+try:
+    import numpy
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ImportError as exc:  # the optional extra is missing: say which, and how to get it
+    raise ImportError(f"uno_rules.pettingzoo needs PettingZoo, Gymnasium and NumPy ({exc.name} "
+                      "is missing): pip install 'uno-rules[rl]'") from None
 
 from .engine.errors import IllegalAction
 from .engine.game import Game
 from .engine.rulebook import Rulebook
+from .observation import Observer
 
-MAX_STEPS = 10_000  # agent steps before truncation: a random round of No Mercy takes ~1,000
+MAX_STEPS = 10_000  # agent steps before truncation (the engine stops a round at 20,000 actions)
 REWARDS = ("win", "points")
 RENDER_MODES = ("human", "ansi")
 
@@ -68,42 +73,15 @@ def load(rulebook: str | Path | Rulebook, house: Iterable[str] = (),
     return load_rulebook(rulebook, house=house, settings=settings)
 
 
-def observer_for(rulebook: Rulebook, players: int) -> Any:
-    """The observation encoding of ``rulebook`` for ``players`` seats: an object with
-    ``size``, ``low``/``high`` bounds and ``array(game, seat)``."""
-    return _StandInObserver(rulebook, players)
-
-
-class _StandInObserver:
-    """PRIVATE STAND-IN until :class:`uno_rules.observation.Observer` lands (issue 17's
-    observations part): the seat's hand counted by face, the top card's face, the colour in
-    force, the direction, every seat's card count (relative to the observer), the pending
-    decision's seat (relative); uint8."""
-
-    def __init__(self, rulebook: Rulebook, players: int):
-        self.players = players
-        self.faces = len(rulebook.faces)
-        self.colors = len(rulebook.colors)
-        self.size = 2 * self.faces + self.colors + 1 + 1 + 2 * players
-        self.low, self.high = 0, 255
-
-    def array(self, game: Game, seat: int) -> Any:
-        out = numpy.zeros(self.size, dtype=numpy.uint8)
-        faces, n, f = game.faces, self.players, self.faces
-        for card in game.hands[seat]:
-            out[faces[card].id] += 1
-        if game.discard:
-            out[f + faces[game.discard[-1]].id] = 1
-        color = game.color
-        out[2 * f + (color if 0 <= color < self.colors else self.colors)] = 1
-        at = 2 * f + self.colors + 1
-        out[at] = game.direction == 1
-        for k in range(n):
-            out[at + 1 + k] = min(len(game.hands[(seat + k) % n]), 255)
-        pending = game.pending
-        if pending is not None and pending.seat is not None:
-            out[at + 1 + n + (pending.seat - seat) % n] = 1
-        return out
+def bounds(observer: Observer) -> tuple[Any, Any]:
+    """The lowest and highest value of each position of ``observer``'s vectors (its
+    segments' ``low``/``high``): the observation Box's bounds."""
+    low = numpy.zeros(observer.size, dtype=numpy.uint8)
+    high = numpy.zeros(observer.size, dtype=numpy.uint8)
+    for segment in observer.spaces:
+        low[segment.offset:segment.offset + segment.length] = segment.low
+        high[segment.offset:segment.offset + segment.length] = segment.high
+    return low, high
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -131,19 +109,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.max_steps, self.reward_kind, self.render_mode = max_steps, reward, render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        self.observer = observer_for(self.rulebook, players)
+        self.observer = Observer(self.rulebook, players)
         size = len(self.table)
+        self._zeros = bytes(size)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(self.observer.low, self.observer.high,
-                                      (self.observer.size,), numpy.uint8),
+            "observation": spaces.Box(*bounds(self.observer), dtype=numpy.uint8),
             "action_mask": spaces.Box(0, 1, (size,), numpy.int8)})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
-        # The `pass` ids by seat, when the engine has them (the seats part of issue 17):
-        # without them no seat can let a window go, so there are no windows.
+        # Each seat's `pass` id: letting a window go is the env's own business (no game call)
         passes = {a.seat: i for i, a in enumerate(self.table) if a.kind == "pass"}
-        self._pass: tuple[int, ...] | None = \
-            tuple(passes[s] for s in range(players)) if len(passes) == players else None
+        self._pass = tuple(passes[s] for s in range(players))
         self._rng = random.Random()
         self.game: Game | None = None
         self._queue: list[int] = []  # the seats still to act in this window, decider last
@@ -175,12 +151,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         seat = self._seat[agent]
         game = self.game
         assert game is not None, "reset() first"
-        mask = numpy.zeros(len(self.table), dtype=numpy.int8)
+        mask = bytearray(self._zeros)  # set in Python, then the array's own memory: no copy
         if self._queue and self._queue[0] == seat:  # only the seat to act has actions
-            ids = self._legal()
-            if ids:
-                mask[list(ids)] = 1
-        return {"observation": self.observer.array(game, seat), "action_mask": mask}
+            for i in self._legal():
+                mask[i] = 1
+        return {"observation": self.observer.array(game, seat),
+                "action_mask": numpy.frombuffer(mask, dtype=numpy.int8)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -201,7 +177,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                                 f"{list(ids)})")
         self._cumulative_rewards[agent] = 0
         self._steps += 1
-        if self._pass is not None and action_id == self._pass[seat]:
+        if action_id == self._pass[seat]:
             self._queue.pop(0)  # the seat lets its out-of-turn window go: nothing changes
             self._ids = None
             self.agent_selection = self.possible_agents[self._queue[0]]
@@ -210,7 +186,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         else:
             game.step(action_id)
             self._advance()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -235,26 +210,28 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         assert game is not None
         table = self.table
         while not game.over:
-            ids = game.legal_ids()
-            if table[ids[0]].seat is not None:
+            pending = game.pending  # the record: cheaper than game.decision's options
+            if pending is not None and pending.seat is not None:
                 break
-            game.step(ids[self._chance(game, len(ids))])  # a contest: the table draws it
-        self.rewards = dict.fromkeys(self.agents, 0)
+            # a chance node (a contest): no agent's turn, the env's RNG draws its outcome
+            chance = game.decision.chance  # type: ignore[union-attr]
+            assert chance is not None
+            pick = self._rng.choices(range(len(chance)), chance)[0]
+            game.step(game.legal_ids()[pick])  # ids in the order of decision.options
         if game.over and game.stalled is None:
             self._end(truncated=False)
             return
         if game.over or self._steps >= self.max_steps:
             self._end(truncated=True)
             return
-        decider = table[game.legal_ids()[0]].seat
+        decider = game.pending.seat  # type: ignore[union-attr]
         assert decider is not None
         queue = []
-        if self._pass is not None:
-            extra = game.out_of_turn_ids()  # one call: the seats that may act out of turn
-            if extra:
-                seats = {table[i].seat for i in extra}
-                n = self.players
-                queue = [s for s in ((decider + k) % n for k in range(1, n)) if s in seats]
+        extra = game.out_of_turn_ids()  # one call: the seats that may act out of turn now
+        if extra:
+            seats = {table[i].seat for i in extra}
+            n = self.players
+            queue = [s for s in ((decider + k) % n for k in range(1, n)) if s in seats]
         queue.append(decider)
         self._queue = queue
         self._ids = None
@@ -269,14 +246,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             ids = self._ids = game.legal_ids(self._queue[0])
         return ids
 
-    def _chance(self, game: Game, outcomes: int) -> int:
-        """A contest's outcome (an index of its options) drawn with the environment's RNG:
-        by ``decision.chance`` when the engine gives probabilities, else uniformly."""
-        chance = getattr(game.decision, "chance", None)
-        if chance:
-            return self._rng.choices(range(outcomes), chance)[0]
-        return self._rng.randrange(outcomes)
-
     def _end(self, truncated: bool) -> None:
         """The episode is over: every agent terminated (the round's rewards) or truncated."""
         game = self.game
@@ -287,6 +256,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             for seat, agent in enumerate(self.possible_agents):
                 if agent in self.rewards:
                     self.rewards[agent] = gain if seat in result.winners else -gain
+            # Rewards come only here: the one step whose rewards are accumulated (before
+            # it, every reward is 0; after it, each agent's step(None) clears them).
+            self._accumulate_rewards()
         done = self.truncations if truncated else self.terminations
         for agent in self.agents:
             done[agent] = True

@@ -426,7 +426,8 @@ class Game(Runner):
 
     def __repr__(self) -> str:
         d = self.decision
-        state = "over" if self.over else f"seat {d.seat} to {d.kind}" if d else "?"
+        state = "over" if self.over else "?" if d is None else \
+            f"the table to settle a {d.kind}" if d.seat is None else f"seat {d.seat} to {d.kind}"
         # No seed: with it the public history replays every hand and the draw order.
         return f"<Game {self.rulebook.name} players={self.players} {state}>"
 
