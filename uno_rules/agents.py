@@ -61,6 +61,10 @@ class Observation:
     colors: tuple[str, ...]
     deck: Mapping[str, int]           # copies of each card name in the deck
     table: tuple[Action, ...]
+    # determinize(rng) -> a new Game: the live round resampled from this seat's information
+    # (game.resample(seat, rng)): the other seats' hands and the draw pile re-dealt, for
+    # searching agents (lookahead). None where no game is at hand.
+    determinize: Callable[[random.Random], Game] | None = None
 
 
 @runtime_checkable
@@ -270,6 +274,34 @@ def play_agents(rulebook: Rulebook, players: int, seed: int,
     return play_agents_on(rulebook, game, agents)
 
 
+def observation(game: Game, seat: int, ids: tuple[int, ...], kind: str | None, since: int,
+                rulebook: Rulebook | None = None,
+                table: tuple[Action, ...] | None = None) -> Observation:
+    """What ``seat`` is shown when offered ``ids`` (its options of a decision of ``kind``,
+    or out-of-turn actions when ``kind`` is None): its view, the public actions from
+    ``history[since:]`` (another seat's given card hidden) and a ``determinize`` that
+    resamples the live round from its information."""
+    rb = game.rulebook if rulebook is None else rulebook
+    assert isinstance(rb, Rulebook)
+    if table is None:
+        table = action_table(rb, game.players)
+    cards, deck = _public(rb)
+    events = tuple(a._replace(arg=None) if a.kind == "give" and a.seat != seat else a
+                   for a in game.history[since:])
+    return Observation(seat, game.players, game.view(seat), kind, kind is None, ids,
+                       tuple(table[i] for i in ids), events, cards, rb.colors, deck, table,
+                       _determinizer(game, seat))
+
+
+def _determinizer(game: Game, seat: int) -> Callable[[random.Random], Game]:
+    """``Observation.determinize``: ``game.resample(seat, rng)`` of the live round, a new
+    game each call, never the live one. The game sits in the function's closure: code in
+    the same process can reach it (the module docstring's caveat), the protocol uses only
+    what resample returns."""
+    resample = game.resample
+    return lambda rng: resample(seat, rng)
+
+
 def play_agents_on(rulebook: Rulebook, game: Game,
                    agents: Sequence[tuple[str, AgentClass]]) -> Game:
     """Play ``game``, a round of ``rulebook`` dealt with a seed, to its end with an agent
@@ -291,13 +323,8 @@ def play_agents_on(rulebook: Rulebook, game: Game,
     history = game.history
 
     def ask(seat: int, ids: tuple[int, ...], kind: str | None) -> int | None:
-        events = []
-        for a in history[seen[seat]:]:  # the public record: another's given card hidden
-            events.append(a._replace(arg=None) if a.kind == "give" and a.seat != seat else a)
+        obs = observation(game, seat, ids, kind, seen[seat], rulebook, table)
         seen[seat] = len(history)
-        obs = Observation(seat, players, game.view(seat), kind, kind is None, ids,
-                          tuple(table[i] for i in ids), tuple(events), cards,
-                          rulebook.colors, deck, table)
         name = agents[seat][0]
         try:
             choice = made[seat].choose(obs)

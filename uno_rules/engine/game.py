@@ -9,12 +9,14 @@ and can be snapshotted there.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
 from .decisions import Runner, Turn
+from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
 from .model import NO_COLOR, Rules
@@ -148,6 +150,14 @@ class Game(Runner):
     def clone(self) -> Game:
         """An independent copy of the round, cheap enough for tree search."""
         new = super().clone()
+        assert isinstance(new, Game)
+        return new
+
+    def resample(self, seat: object, rng: random.Random) -> Game:
+        """A new independent round consistent with everything ``seat`` has seen, the cards
+        it can't see re-dealt at random from ``rng``, with a fresh generator for the future;
+        this game is unchanged (see :mod:`uno_rules.engine.determinize` for what is kept)."""
+        new = resample(self, seat, rng)
         assert isinstance(new, Game)
         return new
 
