@@ -136,7 +136,11 @@ def open_client(scheduler: str, workers: int = 0,
                 cluster = distributed.LocalCluster(
                     n_workers=workers or cores(), threads_per_worker=1, processes=True,
                     host="127.0.0.1",  # this machine's own: nothing reachable from outside
-                    dashboard_address=":0", silence_logs=logging.ERROR)  # any free port
+                    dashboard_address=":0",  # any free port
+                    # A worker's heartbeat can race the scheduler's close and log an ERROR
+                    # with a traceback (seen on a loaded machine); what fails a run reaches
+                    # the client as the task's exception or KilledWorker, not through logs.
+                    silence_logs=logging.CRITICAL)
                 client = distributed.Client(cluster, timeout=timeout)
         else:
             _reach(scheduler, timeout)
