@@ -204,3 +204,51 @@ def test_out_of_turn_windows_are_extra_turns_with_a_pass() -> None:
             taken[table[action].kind] = taken.get(table[action].kind, 0) + 1
             state.apply_action(action)
     assert windows > 50 and taken.get("jump_in", 0) > 0 and taken.get("catch", 0) > 0
+
+
+def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
+    """The resampled state looks the same to the player (its information state, legal
+    actions) while the cards it can't see are re-dealt; the original is unchanged."""
+    game = _load("classic", 3, deals=20)
+    rng = random.Random(8)
+    moved = 0
+    for _ in range(10):
+        state = game.new_initial_state()
+        state.apply_action(rng.choice(state.legal_actions()))
+        for _ in range(rng.randrange(30)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        player = state.current_player()
+        before = str(state)
+        sampled = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0., 1.))
+        assert str(state) == before
+        assert sampled.information_state_string(player) == state.information_state_string(player)
+        assert sampled.legal_actions() == state.legal_actions()
+        assert sampled.history() == state.history()
+        others = [s for s in range(3) if s != player]
+        moved += any(sampled.uno_game.hand(s) != state.uno_game.hand(s) for s in others)
+    assert moved >= 5
+
+
+def test_an_ismcts_bot_plays_classic() -> None:
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _load("classic", 2, deals=10)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0), 200),
+                           uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[2][0])
+    moves = 0
+    while moves < 3 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 3 or state.is_terminal()

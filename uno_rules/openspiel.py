@@ -21,6 +21,9 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   draws during play are not chance nodes (they follow from the deal, hidden from the
   players). A contest (``decision.chance``) is a chance node whose outcomes are its
   ``loser`` actions' table ids.
+* ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
+  ``game.resample(player, rng)``, the OpenSpiel history kept (so not one of the seeded
+  deals' worlds: docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.observation.Observer`'s
   encoding of what the seat sees; the information-state string its ``view`` and the public
   history; the observation string the view.
@@ -32,6 +35,7 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 try:
@@ -231,6 +235,23 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return
         game.step(int(action))
         self._passed = []  # the round moved on: a new window
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any) -> UnoRulesState:
+        """A state ``player_id`` can't tell from this one: the round resampled with
+        :meth:`Game.resample` (the cards it can't see re-dealt, a fresh generator for the
+        future draws), seeded from ``probability_sampler()`` (a uniform [0, 1) draw, as
+        OpenSpiel's IS-MCTS passes). The OpenSpiel history is kept as it is, the deal's
+        outcome included, although that seed would deal other cards: the resampled round is
+        one world consistent with the player's information, not one of the ``deals`` worlds.
+        """
+        new = self.clone()
+        assert isinstance(new, UnoRulesState)
+        if self._round is not None:  # before the deal nothing is known, nothing to resample
+            seed = int(float(probability_sampler()) * 2**53)
+            new._round = _Round(self._round.game.resample(player_id, random.Random(seed)),
+                                self._round.house)
+        return new
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self._spec()
