@@ -6,6 +6,7 @@ the end, zero-sum returns), and OpenSpiel's MCTS bot plays it."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -147,19 +148,27 @@ def test_the_information_state_hides_the_deal_and_others_hands() -> None:
     assert one.information_state_string(1) != two.information_state_string(1)
 
 
-def test_an_mcts_bot_plays_classic() -> None:
+def _bot(kind: str, game: Any) -> Any:
+    """OpenSpiel's MCTS or IS-MCTS bot on ``game``, small and seeded."""
     np = pytest.importorskip("numpy")
-    from open_spiel.python.algorithms import mcts
+    from open_spiel.python.algorithms import ismcts, mcts
 
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0), 200)
+    if kind == "mcts":
+        return mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator,
+                            random_state=np.random.RandomState(1))
+    return ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8,
+                            random_state=np.random.RandomState(1))
+
+
+@pytest.mark.parametrize(("kind", "deal", "turns"), [("mcts", 3, 4), ("ismcts", 2, 3)])
+def test_openspiels_search_bots_play_classic(kind: str, deal: int, turns: int) -> None:
     game = _load("classic", 2, deals=10)
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8,
-                       evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0),
-                                                             max_length=200),
-                       random_state=np.random.RandomState(1))
+    bot = _bot(kind, game)
     state = game.new_initial_state()
-    state.apply_action(state.chance_outcomes()[3][0])
+    state.apply_action(state.chance_outcomes()[deal][0])
     moves = 0
-    while moves < 4 and not state.is_terminal():
+    while moves < turns and not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
             continue
@@ -167,7 +176,7 @@ def test_an_mcts_bot_plays_classic() -> None:
         assert action in state.legal_actions()
         state.apply_action(action)
         moves += 1
-    assert moves == 4 or state.is_terminal()
+    assert moves == turns or state.is_terminal()
 
 
 def test_out_of_turn_windows_are_extra_turns_with_a_pass() -> None:
@@ -233,22 +242,3 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
     assert moved >= 5
 
 
-def test_an_ismcts_bot_plays_classic() -> None:
-    np = pytest.importorskip("numpy")
-    from open_spiel.python.algorithms import ismcts, mcts
-
-    game = _load("classic", 2, deals=10)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0), 200),
-                           uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))
-    state = game.new_initial_state()
-    state.apply_action(state.chance_outcomes()[2][0])
-    moves = 0
-    while moves < 3 and not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.chance_outcomes()[0][0])
-            continue
-        action = bot.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
-        moves += 1
-    assert moves == 3 or state.is_terminal()
