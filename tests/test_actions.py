@@ -10,7 +10,7 @@ from uno_rules import Action, NotationError
 @pytest.mark.parametrize("text", ["1 play red 5", "1 play red 5 uno", "0 draw", "0 keep",
                                   "2 color blue", "1 challenge", "1 accept", "0 target 2",
                                   "3 catch 1", "loser 2", "1 play wild_draw_four",
-                                  "0 give red 5 pass"])
+                                  "0 give red 5 pass", "2 pass"])
 def test_round_trip(text: str) -> None:
     action = Action.parse(text)
     assert str(action) == text
@@ -21,10 +21,11 @@ def test_parse_fields() -> None:
     assert Action.parse("1 play RED  5 uno") == Action(1, "play", "red 5", True)
     assert Action.parse("3 catch 1") == Action(3, "catch", 1)
     assert Action.parse("loser 2") == Action(None, "loser", 2)
+    assert Action.parse("2 pass") == Action(2, "pass")  # a bare kind: no argument
 
 
 @pytest.mark.parametrize("text", ["", "1 fly", "play red 5", "1 draw now", "1 catch x",
-                                  "1 color"])
+                                  "1 color", "pass", "1 pass 2"])
 def test_bad_notation(text: str) -> None:
     with pytest.raises(NotationError):
         Action.parse(text)

@@ -59,13 +59,22 @@ def choose(rng: random.Random, options: list[str], extra: list[str]) -> tuple[bo
     return False, rng.randrange(len(options))
 
 
+def holder(game: Game, seat: int | None) -> int | None:
+    """The seat a decision is digested with: its own, or for a chance node (a contest, no
+    seat) the card's player, whose decision a contest was shown as when the golden digests
+    were written (play is the same: only the seat shown changed)."""
+    if seat is None and game.pending is not None and game.pending.ctx is not None:
+        return game.pending.ctx.actor
+    return seat
+
+
 def play_objects(game: Game, rng: random.Random, digest: Callable[[object], None]) -> None:
     """Play to the end through the object API."""
     while not game.over:
         decision = game.decision
         assert decision is not None
         options = [str(a) for a in decision.options]
-        digest((decision.seat, decision.kind, options))
+        digest((holder(game, decision.seat), decision.kind, options))
         extra = game.legal_actions()[len(options):]
         out_of_turn, i = choose(rng, options, [str(a) for a in extra])
         action = extra[i] if out_of_turn else decision.options[i]
@@ -82,7 +91,7 @@ def play_lane(game: Game, rng: random.Random, digest: Callable[[object], None]) 
         pending = game.pending
         assert pending is not None
         options = [str(table[i]) for i in ids]
-        digest((pending.seat, pending.kind, options))
+        digest((holder(game, pending.seat), pending.kind, options))
         extra = game.out_of_turn_ids()
         out_of_turn, i = choose(rng, options, [str(table[a]) for a in extra])
         action_id = extra[i] if out_of_turn else ids[i]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -57,9 +58,10 @@ def test_a_long_wrong_argument_is_shown_short(classic: uno_rules.Rulebook) -> No
 
 
 def test_a_seed_must_be_below_2_to_the_256_in_size(classic: uno_rules.Rulebook) -> None:
-    for seed in (2**256 - 1, 1 - 2**256):  # the largest allowed: repr and snapshot work
+    for seed in (2**256 - 1, 1 - 2**256):  # the largest allowed: the snapshot writes it
         game = classic.new_game(3, seed)
-        assert f"seed={seed} " in repr(game)
+        assert repr(game).startswith("<Game classic players=3 seat ")
+        assert str(seed) not in repr(game) and "seed" not in repr(game)  # see test_repr_...
         assert json.loads(json.dumps(game.snapshot()))["seed"] == seed
         assert classic.restore(game.snapshot()).seed == seed
     for seed in (2**256, -(2**256), 10**5000):  # 10**5000 has no repr at all
@@ -348,7 +350,9 @@ def test_legal_ids_are_the_options_and_each_seats_actions() -> None:
             for seat in range(game.players):
                 mine = [table[i] for i in game.legal_ids(seat)]
                 own = list(decision.options) if decision.seat == seat else []
-                assert mine == own + [a for a in extra if a.seat == seat]
+                others = [a for a in extra if a.seat == seat]
+                passing = [Action(seat, "pass")] if others and decision.seat != seat else []
+                assert mine == own + others + passing
             seen.add(decision.kind)
             seen.update(a.kind for a in extra)
             checked += 1
@@ -387,7 +391,8 @@ def test_step_of_an_illegal_id_raises_and_changes_nothing() -> None:
                 break
             _play(game, rng, 5, "uniform")
         before = json.dumps(game.snapshot(), sort_keys=True)
-        legal = set(game.legal_ids()) | set(game.out_of_turn_ids())
+        legal = set(game.legal_ids()) | set(game.out_of_turn_ids()) \
+            | {i for s in range(game.players) for i in game.legal_ids(s)}  # passes
         bad = [i for i in range(size) if i not in legal][::7]
         for action_id in bad + [-1, size, 10**30, True, 1.0, "3", None]:
             with pytest.raises(IllegalAction) as err:
@@ -411,6 +416,83 @@ def test_step_refusals_say_why(classic: uno_rules.Rulebook) -> None:
         game.step(draw)
 
 
+# ------------------------------------------------------------------ chance nodes
+def test_a_contest_is_a_chance_node_and_every_other_decision_a_seats() -> None:
+    """In random Ted Lasso rounds every contest shows no seat, its ``chance`` aligned with
+    its options and summing to 1, nobody's ``legal_ids(seat)``; every other decision has a
+    seat and no ``chance``."""
+    rulebook = uno_rules.load_rulebook("ted_lasso")
+    contests = decisions = 0
+    for seed in range(40):
+        game = rulebook.new_game(4, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            decision = game.decision
+            assert decision is not None
+            decisions += 1
+            if decision.kind == "contest":
+                contests += 1
+                chance = decision.chance
+                assert decision.seat is None and chance is not None
+                assert len(chance) == len(decision.options) == 2
+                assert sum(chance) == 1 and all(p > 0 for p in chance)
+                assert {a.kind for a in decision.options} == {"loser"}
+                assert all(decision.options[0] not in [rulebook.action_table(4)[i]
+                                                       for i in game.legal_ids(s)]
+                           for s in range(4))
+                assert game.view(seed % 4)["decision"]["options"] == \
+                    [str(a) for a in decision.options]  # public outcomes
+            else:
+                assert decision.seat is not None and decision.chance is None
+            _play(game, rng, 1, "uniform")
+    assert contests > 20 and decisions > 1000
+
+
+def test_a_contest_resolves_by_the_callers_draw_and_refuses_others() -> None:
+    game = game_from_position(uno_rules.load_rulebook("ted_lasso"), 3, Position(
+        hands=[["wild_roy_kent_grunt", "red 1", "red 2"], ["blue 3"], ["green 2"]],
+        discard=["red 3"], draw_pile=["blue 7", "green 1", "red 9"]))
+    game.apply("0 play wild_roy_kent_grunt")
+    game.apply("0 color green")
+    game.apply("0 target 2")
+    decision = game.decision
+    assert decision is not None and decision.seat is None and decision.kind == "contest"
+    assert [str(a) for a in decision.options] == ["loser 0", "loser 2"]
+    assert decision.chance == (0.5, 0.5)
+    assert repr(decision) == "<Decision seat=None kind='contest' options=2>"
+    assert repr(game) == "<Game ted_lasso players=3 the table to settle a contest>"
+    with pytest.raises(IllegalAction, match=r"loser 1: not an option \(pending: a contest "
+                                            r"settled at the table: one of loser 0, loser 2\)"):
+        game.apply("loser 1")
+    with pytest.raises(IllegalAction, match="0 draw: not an option"):
+        game.apply("0 draw")
+    pick = decision.options[random.Random(7).randrange(2)]
+    game.apply(pick)
+    assert game.history[-1] is pick and len(game.hands[pick.arg]) == (4 if pick.arg == 0 else 3)
+
+
+def test_a_snapshot_in_a_contest_holds_no_seat_and_restores() -> None:
+    game = game_from_position(uno_rules.load_rulebook("ted_lasso"), 3, Position(
+        hands=[["wild_roy_kent_grunt", "red 1", "red 2"], ["blue 3"], ["green 2"]],
+        discard=["red 3"], draw_pile=["blue 7", "green 1", "red 9"]))
+    for action in ("0 play wild_roy_kent_grunt", "0 color green", "0 target 2"):
+        game.apply(action)
+    data = game.snapshot()
+    assert data["pending"]["kind"] == "contest" and data["pending"]["seat"] is None
+    again = game.restore(game.rulebook, data)
+    assert again.decision == game.decision and again.snapshot() == data
+    # written before contests were chance nodes: the card's player as its seat
+    old = {**data, "pending": {**data["pending"], "seat": 0}}
+    assert game.restore(game.rulebook, old).snapshot() == data
+    for seat in (1, 2):  # not the card's player: refused
+        with pytest.raises(SnapshotError, match="pending.seat.*a contest has no seat"):
+            game.restore(game.rulebook, {**data, "pending": {**data["pending"], "seat": seat}})
+    classic = uno_rules.load_rulebook("classic")
+    turn = classic.new_game(2, 1).snapshot()
+    with pytest.raises(SnapshotError, match="pending.seat.*a turn decision with no seat"):
+        uno_rules.Game.restore(classic, {**turn, "pending": {**turn["pending"], "seat": None}})
+
+
 def test_the_public_face_of_game_is_what_docs_api_lists() -> None:
     """docs/api.md lists Game's public methods and properties; anything else a game does is
     an internal operation with a leading underscore (the state's declared fields aside)."""
@@ -426,3 +508,240 @@ def test_the_public_face_of_game_is_what_docs_api_lists() -> None:
     public = {n for n in dir(Game) if not n.startswith("_") and n not in fields
               and n not in ("FIELDS", "DERIVED")}
     assert public == documented, (sorted(public - documented), sorted(documented - public))
+
+
+# ------------------------------------------------------- pass, and acting as a seat
+def _seat_games():
+    """Seeded rounds with out-of-turn windows of every kind: jump-ins (classic with the
+    ``jump_in`` house rule), UNO calls for a partner (Teams), catches (all), No Mercy."""
+    for name, house, players in [("classic", ("jump_in",), 4), ("teams", (), 4),
+                                 ("no_mercy", (), 4), ("ted_lasso", (), 3)]:
+        rulebook = uno_rules.load_rulebook(name, house=list(house))
+        for seed in range(5):
+            yield rulebook, rulebook.new_game(players, seed), random.Random(seed)
+
+
+def test_pass_is_offered_exactly_when_a_seat_may_act_out_of_turn_and_changes_nothing() -> None:
+    offered: dict[str, int] = {}
+    refused = 0
+    for rulebook, game, rng in _seat_games():
+        table = rulebook.action_table(game.players)
+        while not game.over and len(game.history) < 250:
+            decision = game.decision
+            assert decision is not None
+            before = json.dumps(game.snapshot(), sort_keys=True)
+            counts = (len(game.history), len(game.log or []), game.steps)
+            extra = game.out_of_turn_actions()
+            for seat in range(game.players):
+                mine = [a for a in extra if a.seat == seat]
+                expected = bool(mine) and decision.seat != seat
+                pass_id = table.index(Action(seat, "pass"))
+                assert (pass_id in game.legal_ids(seat)) == expected
+                assert Action(seat, "pass") not in game.legal_actions()  # the referee's list
+                if expected:
+                    for kind in {a.kind for a in mine}:
+                        offered[kind] = offered.get(kind, 0) + 1
+                    game.apply(f"{seat} pass")
+                    game.step(pass_id)
+                    game.apply(Action(seat, "pass"), seat=seat)
+                    game.step(pass_id, seat=seat)
+                else:
+                    refused += 1
+                    with pytest.raises(IllegalAction, match=f"^{seat} pass: seat {seat} can't "
+                                                            "pass: it (is its own decision|has "
+                                                            "no out-of-turn action now)$"):
+                        game.apply(f"{seat} pass")
+                    with pytest.raises(IllegalAction, match=f"^action id {pass_id}: "):
+                        game.step(pass_id)
+            # passing changed nothing: not in the history, not logged, no step counted
+            assert json.dumps(game.snapshot(), sort_keys=True) == before
+            assert (len(game.history), len(game.log or []), game.steps) == counts
+            _play(game, rng, 1, "uniform")
+    assert {"jump_in", "catch", "uno"} <= set(offered) and min(offered.values()) >= 3, offered
+    assert refused > 1000
+
+
+def test_pass_of_a_seat_not_at_the_table_or_after_the_round_is_refused(
+        classic: uno_rules.Rulebook) -> None:
+    game = classic.new_game(2, seed=1)
+    with pytest.raises(IllegalAction, match="^5 pass: no seat 5 at the table$"):
+        game.apply("5 pass")
+    with pytest.raises(IllegalAction, match="malformed action: pass takes no argument"):
+        game.apply(Action(0, "pass", "red 5"))
+    _play(game, random.Random(1), 10_000, "uniform")
+    assert game.over
+    with pytest.raises(IllegalAction, match="^0 pass: the round is over$"):
+        game.apply("0 pass")
+
+
+def _card_names(game: uno_rules.engine.game.Game, cards: object) -> set[str]:
+    return {game.faces[c].name for c in cards}  # type: ignore[attr-defined]
+
+
+def _hidden_from(game: uno_rules.engine.game.Game, seat: int) -> set[str]:
+    """Names of cards only others hold or the draw pile hides: in no public pile and not
+    in ``seat``'s hand."""
+    unseen = set().union(*(_card_names(game, h) for s, h in enumerate(game.hands) if s != seat))
+    unseen |= _card_names(game, game.draw_pile)
+    seen = _card_names(game, game.hands[seat]) | _card_names(game, game.discard)
+    return unseen - seen
+
+
+def _any_name(names: set[str]) -> re.Pattern[str]:
+    """A pattern finding any of ``names`` as a whole name (``wild`` not in ``wild_draw_four``)."""
+    alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True))) or "(?!)"
+    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])")
+
+
+def test_acting_as_a_seat_refuses_others_actions_and_never_names_an_unseen_card() -> None:
+    """With seat=, an action in another seat's name is refused before its cards are looked
+    at; refusals of the seat's own actions name only cards it can see. The referee's
+    apply (no seat) still says what a hand lacks: the probe seat= closes."""
+    probes = refusals = 0
+    for rulebook, game, rng in _seat_games():
+        table = rulebook.action_table(game.players)
+        names = sorted({f.name for f in rulebook.faces})
+        for turn in range(40):
+            if game.over:
+                break
+            if turn % 4:  # every fourth state is probed (a thousand refusals each)
+                _play(game, rng, 1, "uniform")
+                continue
+            decision = game.decision
+            assert decision is not None
+            before = json.dumps(game.snapshot(), sort_keys=True)
+            for seat in range(game.players):
+                hidden = _hidden_from(game, seat)
+                unseen = _any_name(hidden)
+                legal = {table[i] for i in game.legal_ids(seat)}
+                tries = [Action(s, kind, n) for s in range(game.players)
+                         for kind in ("play", "give", "jump_in") for n in names[seat::4]]
+                tries += [Action(s, k) for s in range(game.players) for k in ("draw", "keep")]
+                for action in tries:
+                    if action in legal:
+                        continue
+                    with pytest.raises(IllegalAction) as err:
+                        game.apply(action, seat=seat)
+                    # the card the seat named itself may be repeated ("... is not in seat
+                    # 0's hand": its own): any other card named must be one it can see
+                    message = str(err.value).replace(str(action), "")
+                    message = message.replace(f"{action.arg} ", "").replace(f" {action.arg}", "")
+                    assert not unseen.search(message), (str(err.value), hidden)
+                    if action.seat != seat:
+                        assert str(err.value) == f"{action}: not an action of seat {seat}, " \
+                                                 f"acting as seat {seat}"
+                        with pytest.raises(IllegalAction, match="not an action of seat"):
+                            game.step(table.index(action), seat=seat)
+                    refusals += 1
+            assert json.dumps(game.snapshot(), sort_keys=True) == before
+            # the referee's API without a seat: a decider's missing card is named
+            deciding = decision.seat
+            if deciding is not None and decision.kind == "turn":
+                missing = sorted(hidden - _card_names(game, game.hands[deciding]))
+                if missing:
+                    with pytest.raises(IllegalAction, match=f"is not in seat {deciding}'s hand"):
+                        game.apply(Action(deciding, "play", missing[0]))
+                    probes += 1
+            ids = game.legal_ids()
+            pick = ids[rng.randrange(len(ids))]
+            actor = table[pick].seat
+            if actor is None:
+                game.step(pick)
+            else:  # the decider's own option, taken as that seat
+                game.step(pick, seat=actor)
+    assert refusals > 2000 and probes > 10, (refusals, probes)
+
+
+def test_acting_as_a_seat_takes_the_same_game_as_the_referee() -> None:
+    for rulebook, game, rng in _seat_games():
+        twin = game.clone()
+        table = rulebook.action_table(game.players)
+        while not game.over and len(game.history) < 200:
+            ids = game.legal_ids()
+            pick = ids[rng.randrange(len(ids))]
+            seat = table[pick].seat
+            game.step(pick)
+            if seat is None:
+                twin.apply(table[pick])
+            else:
+                twin.apply(str(table[pick]), seat=seat)
+        assert twin.snapshot() == game.snapshot() and twin.history == game.history
+
+
+def test_a_bad_acting_seat_is_refused(classic: uno_rules.Rulebook) -> None:
+    game = classic.new_game(3, seed=1)
+    before = game.snapshot()
+    option = game.decision.options[0]  # type: ignore[union-attr]
+    for seat in (3, -1, True, "0", 1.0):
+        with pytest.raises(IllegalAction, match=r"^seat=.*: expected a seat 0-2, or None"):
+            game.apply(option, seat=seat)
+        with pytest.raises(IllegalAction, match=r"^action id \d+: seat=.*: expected a seat"):
+            game.step(game.legal_ids()[0], seat=seat)
+    assert game.snapshot() == before
+
+
+def test_decision_for_hides_the_options_of_another_seats_decision() -> None:
+    kinds: set[str] = set()
+    contests = 0
+    for _rulebook, game, rng in _seat_games():
+        while not game.over and len(game.history) < 250:
+            decision = game.decision
+            assert decision is not None
+            for seat in range(game.players):
+                mine = game.decision_for(seat)
+                assert mine is not None
+                if decision.seat == seat or decision.kind == "contest":
+                    assert mine == decision  # its own, or a chance node's public outcomes
+                else:
+                    assert (mine.seat, mine.kind, mine.options) == (decision.seat,
+                                                                    decision.kind, ())
+                    assert game.view(seat)["decision"]["options"] is None
+            contests += decision.kind == "contest"
+            kinds.add(decision.kind)
+            _play(game, rng, 1, "uniform")
+        if game.over:
+            assert game.decision_for(0) is None
+    assert {"turn", "color", "give", "target"} <= kinds and contests > 0, kinds
+    with pytest.raises(ValueError, match="no seat"):
+        game.decision_for(9)
+
+
+def test_after_a_give_only_giver_and_receiver_can_tell_which_card_it_was() -> None:
+    """Two Teams games alike but for the card given: every other seat's per-seat API
+    (view, legal_ids, decision_for) is the same in both; the giver's and receiver's views
+    differ. The referee's history names the card (documented omniscient)."""
+    rulebook = uno_rules.load_rulebook("teams")
+    found = 0
+    for seed in range(40):
+        game = rulebook.new_game(4, seed)
+        rng = random.Random(seed)
+        while not game.over and len(game.history) < 400:
+            decision = game.decision
+            assert decision is not None
+            if decision.kind == "give" and len(decision.options) > 1:
+                break
+            _play(game, rng, 1, "uniform")
+        else:
+            continue
+        giver = decision.seat
+        assert giver is not None
+        first, second = game.clone(), game.clone()
+        first.apply(decision.options[0], seat=giver)
+        second.apply(decision.options[1], seat=giver)
+        # the gives of a deal are handed over together: finish them alike in both games
+        while not first.over and first.decision.kind == "give":  # type: ignore[union-attr]
+            action = first.decision.options[0]  # type: ignore[union-attr]
+            first.apply(action, seat=action.seat)
+            second.apply(str(action), seat=action.seat)
+        assert not first.giving and not second.giving
+        receiver, = (s for s in game.teammates(giver) if s != giver)
+        for seat in range(4):
+            same = (first.view(seat) == second.view(seat) and
+                    first.legal_ids(seat) == second.legal_ids(seat) and
+                    first.decision_for(seat) == second.decision_for(seat))
+            assert same == (seat not in (giver, receiver)), (seed, seat, giver, receiver)
+        assert first.history != second.history  # the referee's record names the card
+        found += 1
+        if found == 5:
+            break
+    assert found == 5

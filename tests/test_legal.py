@@ -216,3 +216,25 @@ def test_stacking_any_color_keeps_a_cards_own_conditions(tmp_path: Path) -> None
 def test_classic_stacking_does_not_stack_by_value_alone() -> None:
     assert uno_rules.load_rulebook("classic", house=("stacking",)).stack_any_color is False
     assert uno_rules.load_rulebook("classic").stack_any_color is False
+
+
+def test_a_knocked_out_seat_never_catches_or_calls() -> None:
+    """RULES.md, No Mercy: a knocked-out player is out of the game; it was still offered
+    catches of the seat open to one (found by the PettingZoo adapter's windows)."""
+    import random
+
+    rulebook = uno_rules.load_rulebook("no_mercy")
+    seen = 0
+    for seed in range(40):
+        game = rulebook.new_game(4, seed=seed, log=False)
+        rng = random.Random(seed)
+        while not game.over:
+            if game.eliminated and game.uno_open >= 0:
+                seen += 1
+                assert not [a for a in game.out_of_turn_actions()
+                            if a.seat in game.eliminated], game.out_of_turn_actions()
+            # play when possible: random rounds of No Mercy knock seats out quickly
+            options = list(game.decision.options)  # type: ignore[union-attr]
+            plays = [a for a in options if a.kind == "play"]
+            game.apply(rng.choice(plays or options))
+    assert seen > 0  # the situation arose

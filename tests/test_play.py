@@ -42,17 +42,45 @@ def test_actions_may_be_typed_in_notation() -> None:
     assert game.result == uno_rules.Result((0,), 1)
 
 
-def test_the_table_asks_the_human_in_a_contest() -> None:
+def _contest(hand_of_1: list[str]) -> uno_rules.Game:
+    """Ted Lasso, 3 players: seat 1 has played a Grunt against seat 0; the contest (a chance
+    node, no seat) is pending."""
     rb = uno_rules.load_rulebook("ted_lasso")
     game = game_from_position(rb, 3, Position(
-        hands=[["green 1", "green 2"], ["wild_roy_kent_grunt", "red 1"], ["yellow 1"]],
-        discard=["red 5"], turn=1, draw_pile=["blue 1", "blue 2", "blue 3"]))
+        hands=[["green 1", "green 2"], ["wild_roy_kent_grunt", *hand_of_1], ["yellow 1"]],
+        discard=["red 5"], turn=1, draw_pile=["blue 1", "blue 2", "blue 3", "blue 4"]))
     game.apply("1 play wild_roy_kent_grunt")
     game.apply("1 color red")
     game.apply("1 target 0")
-    said, ask = _script(["loser 1", "q"])
+    assert game.decision is not None and game.decision.seat is None
+    return game
+
+
+def test_a_contest_is_drawn_and_shown_not_asked() -> None:
+    """The human in a contest is not prompted for its loser: the table's draw (the bots'
+    RNG) settles it and the result shows before the human's next prompt."""
+    game = _contest(["red 1", "red 2"])
+    said, ask = _script(["q"])
     play(game, [0], ask, said.append, seed=1)
-    assert "the table decides:" in said and len(game.hands[1]) == 3
+    losers = [line for line in said if line.endswith("loses the contest")]
+    assert len(losers) == 1 and not any("loser" in line for line in said)
+    first_prompt = next(i for i, line in enumerate(said) if line.startswith("your hand"))
+    assert said.index(losers[0]) < first_prompt
+    loser = int(losers[0].split()[1])
+    assert loser in (0, 1) and len(game.hands[loser]) == 4  # 2 or 3 held, 2 drawn, 1 played
+
+
+def test_a_human_may_catch_while_the_table_settles_a_contest() -> None:
+    """A human with an out-of-turn action during a contest is offered only that (enter lets
+    the table draw the contest's result)."""
+    game = _contest(["red 1"])  # seat 1 left with one card, UNO not called
+    said, ask = _script(["", "q"])
+    play(game, [0], ask, said.append, seed=1)
+    prompt = said.index("the table settles the contest (press enter to let it act, or jump "
+                        "in):")
+    # only the catch offered; enter pressed: the contest is drawn and its result shown next
+    assert said[prompt + 1:prompt + 3] in (["  1) 0 catch 1", f"  seat {s} loses the contest"]
+                                           for s in (0, 1))
 
 
 def test_a_human_may_jump_in_while_a_bot_is_to_act() -> None:

@@ -158,7 +158,8 @@ def test_random_game_invariants(setup: tuple) -> None:
                 with pytest.raises(IllegalAction):
                     game.apply(bad)
                 assert _state(game) == before
-            legal = set(game.legal_ids()) | set(game.out_of_turn_ids())
+            legal = set(game.legal_ids()) | set(game.out_of_turn_ids()) \
+                | {i for s in range(game.players) for i in game.legal_ids(s)}  # passes
             size = len(game.rulebook.action_table(players))
             for bad_id in [i for i in rng.sample(range(size), 8) if i not in legal] + \
                     [-1, size, True, "0"]:

@@ -284,3 +284,13 @@ def test_elimination_scoring_in_teams_is_refused_at_the_match_block(tmp_path: Pa
         run_file(f)
     assert str(info.value) == f"{f}:5:8: match: teams plays in partnerships: elimination " \
         "scoring is for players on their own (winner_takes or lowest_total) (at $.match)"
+
+
+def test_a_contest_is_settled_at_the_table_and_says_so() -> None:
+    """A contest (a chance node) answered with an outsider, or a seat acting while the table
+    settles it: each fails naming the contest's outcomes (tests/hostile/chance/)."""
+    path = Path(__file__).resolve().parent / "hostile" / "chance" / "contest_outsider.yaml"
+    outsider, turn = run_file(path)
+    table = "not an option (pending: a contest settled at the table: one of loser 0, loser 2)"
+    assert not outsider.passed and outsider.message.startswith(f"step 3: loser 3: {table}")
+    assert not turn.passed and turn.message.startswith(f"step 4: 2 draw: {table}")

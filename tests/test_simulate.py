@@ -171,3 +171,26 @@ def test_ctrl_c_keeps_the_statistics_and_csv_rows_of_the_games_finished(
     assert out["games"] == 3 and len(rows) == 3 and out["length"]["turns"]["n"] == 3
     assert len(stats.turn_counts) == len(stats.action_counts) == 3
     assert [r.turns for r in rows] == stats.turn_counts
+
+
+def test_a_chance_node_is_drawn_by_the_driver_not_the_policy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """random_moves draws a contest (no seat) with its own RNG: the policy is never asked
+    there; the rounds are those the golden files hold (tests/test_golden.py)."""
+    from uno_rules import simulate as sim
+
+    asked = []
+    policy = sim.POLICIES["play_first"]
+
+    def seated_only(game: uno_rules.Game, rng: object) -> int:
+        asked.append(game.decision)
+        assert game.decision is not None and game.decision.seat is not None
+        return policy(game, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setitem(sim.POLICIES, "play_first", seated_only)
+    rulebook = uno_rules.load_rulebook("ted_lasso")
+    contests = 0
+    for seed in range(15):
+        game = sim.play_random(rulebook, 4, seed)
+        contests += sum(a.kind == "loser" for a in game.history)
+    assert contests > 5 and len(asked) > 100

@@ -66,11 +66,14 @@ def test_a_mask_of_another_table_is_refused() -> None:
 def test_a_seats_mask_holds_only_what_that_seat_may_do(name: str, house: tuple,
                                                        players: int) -> None:
     """Per seat: its decision's options when the decision is its own, its out-of-turn actions
-    (a jump-in names a card of its holder's hand: never in another seat's mask); the seats'
-    masks together are the referee's mask."""
+    (a jump-in names a card of its holder's hand: never in another seat's mask) and then its
+    ``pass``, marked exactly when it has such actions and the decision is not its own; the
+    seats' masks together, passes aside, are the referee's mask."""
     rb = uno_rules.load_rulebook(name, house=house)
     space = ActionSpace(rb, players)
-    jump_ins = 0
+    passes = [space.index(uno_rules.Action(s, "pass")) for s in range(players)]
+    assert passes == list(range(len(space) - players, len(space)))  # appended last
+    jump_ins = passed = 0
     for seed in range(SEEDS):
         game = rb.new_game(players, seed)
         rng = random.Random(seed)
@@ -86,10 +89,17 @@ def test_a_seats_mask_holds_only_what_that_seat_may_do(name: str, house: tuple,
                                                    game.decision.seat == seat and
                                                    action in game.decision.options)
                     jump_ins += action.kind == "jump_in"
+                others = {a for a in game.out_of_turn_actions() if a.seat == seat}
+                assert mask[passes[seat]] == (bool(others) and game.decision is not None
+                                              and game.decision.seat != seat)
+                passed += mask[passes[seat]]
                 union = [u or m for u, m in zip(union, mask, strict=True)]
+            for i in passes:
+                union[i] = False  # the referee has nothing to pass on
             assert union == space.mask(game)
             game.apply(rng.choice(game.legal_actions()))
     assert jump_ins > 0 or name != "classic"
+    assert passed > 0 or name == "no_mercy"  # few catches in its short 3-seat runs
 
 
 def test_a_player_count_the_rulebook_cant_play_is_refused() -> None:

@@ -53,9 +53,19 @@ def test_seat_actions_are_made_once_per_rulebook() -> None:
 GOLDEN_TABLES = Path(__file__).resolve().parent / "golden" / "action_tables.sha256"
 
 
-def table_digest(rulebook: uno_rules.Rulebook, players: int) -> str:
+def table_digest(rulebook: uno_rules.Rulebook, players: int, full: bool = False) -> str:
+    """The digest of the table without its ``pass`` block (the table as it was before pass
+    was appended: the ids it had must never move), or with it (``full``)."""
     table = rulebook.action_table(players)
+    table = table if full else table[:-players]
     return hashlib.sha256("\n".join(map(str, table)).encode()).hexdigest()
+
+
+def stored_digests() -> dict[str, str]:
+    """The stored digests: ``classic-Np`` the table before ``pass`` came, ``classic-Np-full``
+    the whole table (docs/actions.md)."""
+    return {f"classic-{n}p{tail}": table_digest(uno_rules.load_rulebook("classic"), n, full)
+            for n in (2, 4) for tail, full in (("", False), ("-full", True))}
 
 
 def test_action_table_ids_are_unique_and_the_layout_documented() -> None:
@@ -65,24 +75,32 @@ def test_action_table_ids_are_unique_and_the_layout_documented() -> None:
         table = rulebook.action_table(players)
         assert len(set(table)) == len(table)
         assert rulebook.action_table(players) is table  # made once, interned
-        # docs/actions.md: per seat 2NP plays, 4 bare, C colours, 3n seats, 2N names; loser
+        # docs/actions.md: per seat 2NP plays, 4 bare, C colours, 3n seats, 2N names; loser,
+        # then pass, per seat
         names = len({f.name for f in rulebook.faces})
         block = 2 * names * rulebook.discard_piles + 4 + len(rulebook.colors) \
             + 3 * players + 2 * names
-        assert len(table) == players * block + players
+        assert len(table) == players * block + 2 * players
         first, second = rulebook.faces[0].name, rulebook.faces[1].name
         assert [str(a) for a in table[:3]] == [f"0 play {first}", f"0 play {first} uno",
                                                 f"0 play {second}"]
         assert str(table[block]).startswith("1 play ")
-        assert [str(a) for a in table[-players:]] == [f"loser {s}" for s in range(players)]
+        assert [str(a) for a in table[-2 * players:-players]] == [f"loser {s}"
+                                                                   for s in range(players)]
+        assert [str(a) for a in table[-players:]] == [f"{s} pass" for s in range(players)]
+        for seat, acts in enumerate(seat_actions(rulebook, players)):
+            assert table[acts.pass_] == uno_rules.Action(seat, "pass")
+            assert [table[i] for i in acts.loser] == [uno_rules.Action(None, "loser", s)
+                                                      for s in range(players)]
 
 
 def test_action_tables_are_stable() -> None:
     """The classic 2- and 4-player tables, held against their stored digests: a change of
-    numbering breaks every stored policy (python tests/test_tables.py --write to renew)."""
-    classic = uno_rules.load_rulebook("classic")
+    numbering breaks every stored policy (python tests/test_tables.py --write to renew).
+    ``classic-Np`` is the digest stored before ``pass`` was appended, unchanged: the table
+    without its last ``n`` ids (the passes) is still exactly that table."""
     stored = dict(line.split() for line in GOLDEN_TABLES.read_text().splitlines())
-    assert {f"classic-{n}p": table_digest(classic, n) for n in (2, 4)} == stored
+    assert stored_digests() == stored
 
 
 def test_action_table_refuses_a_player_count_the_rulebook_cannot_play() -> None:
@@ -123,9 +141,8 @@ def test_every_option_of_thousands_of_decisions_is_in_the_table() -> None:
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python tests/test_tables.py --write")
-    classic = uno_rules.load_rulebook("classic")
-    GOLDEN_TABLES.write_text("".join(f"classic-{n}p {table_digest(classic, n)}\n"
-                                     for n in (2, 4)))
+    GOLDEN_TABLES.write_text("".join(f"{key} {digest}\n"
+                                     for key, digest in stored_digests().items()))
     print(f"wrote {GOLDEN_TABLES}")
 
 
@@ -142,7 +159,7 @@ def test_the_biggest_table_is_built_and_played(tmp_path: Path) -> None:
     assert names > 900 and piles == 8
     table = rulebook.action_table(20)
     block = 2 * names * piles + 4 + len(rulebook.colors) + 3 * 20 + 2 * names
-    assert len(table) == 20 * block + 20 > 290_000
+    assert len(table) == 20 * block + 2 * 20 > 290_000  # losers, then passes
     assert len(set(table)) == len(table)
     game, rng = rulebook.new_game(20, seed=1), random.Random(1)
     while not game.over and len(game.history) < 200:

@@ -1,4 +1,5 @@
-"""Playing a round in the terminal: human seats answer prompts, the others are random bots.
+"""Playing a round in the terminal: human seats answer prompts, the others are random bots;
+a chance node (a contest) is drawn with the bots' RNG and shown by its result.
 
 The I/O is two callables (``ask`` reads a line, ``say`` prints one), so the loop is easy to
 drive from tests or another front end.
@@ -62,8 +63,9 @@ def play(game: Game, humans: Iterable[int], ask: Callable[[str], str | None],
         shown = len(game.events)
         decision = game.decision
         assert decision is not None
-        asked = decision.seat in humans or (decision.kind == "contest" and humans &
-                                            {a.arg for a in decision.options})
+        # A chance node (a contest, no seat) is nobody's to answer: it is drawn with the
+        # bots' RNG and its result shows in the events, unless a human acts out of turn first.
+        asked = decision.seat is not None and decision.seat in humans
         extra = [a for a in game.out_of_turn_actions() if a.seat in humans]
         if not asked and not extra:
             game.apply(bot.choice(decision.options))
@@ -76,7 +78,7 @@ def play(game: Game, humans: Iterable[int], ask: Callable[[str], str | None],
         say("")
         for line in describe_table(game, seat):
             say(line)
-        what = "the table decides" if decision.kind == "contest" else \
+        what = f"the table settles the {decision.kind}" if decision.seat is None else \
             f"seat {decision.seat} to {decision.kind}"
         say(f"{what}:" if asked else f"{what} (press enter to let it act, or jump in):")
         for i, option in enumerate(options, 1):

@@ -508,6 +508,9 @@ def _expect(game: Game, expect: Mapping[str, Any], standing: Standing | None = N
     for key, want in expect.items():
         if key == "turn":
             got: Any = None if decision is None else decision.seat
+            if decision is not None and got is None and game.pending is not None and \
+                    game.pending.ctx is not None:  # a contest: the seat that played the card
+                got = game.pending.ctx.actor
         elif key == "decision":
             got = None if decision is None else decision.kind
         elif key == "hand_sizes":
@@ -586,4 +589,6 @@ def _hand_as(game: Game, cards: list[int], want: list[str]) -> list[str]:
 
 def _pending(game: Game) -> str:
     d = game.decision
+    if d is not None and d.seat is None:  # a chance node
+        return f" (pending: a {d.kind} settled at the table)"
     return " (round over)" if d is None else f" (pending: seat {d.seat} to {d.kind})"

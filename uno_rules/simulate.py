@@ -222,6 +222,17 @@ def _play_first(game: Game, rng: random.Random) -> int:
     return plays[rng.randrange(len(plays))] if plays else _uniform(game, rng)
 
 
+def _chance(game: Game, rng: random.Random) -> int:
+    """A chance node (a contest, settled at the table): no policy chooses; the outcome is
+    drawn with the moves' RNG, every outcome equally likely (``decision.chance``), and an
+    out-of-turn action open then (a catch) as likely as any one outcome: one draw over both,
+    the very draw the policies made when a contest was shown as a seat's decision."""
+    ids = game.legal_ids()
+    extra = game.out_of_turn_ids()
+    k = rng.randrange(len(ids) + len(extra))
+    return ids[k] if k < len(ids) else extra[k - len(ids)]
+
+
 # A policy returns an action id for :meth:`Game.step` (the integer lane), picking by index
 # among the options in the order of the object API's, so the same index is the same action.
 POLICIES: dict[str, Callable[[Game, random.Random], int]] = {
@@ -232,14 +243,17 @@ POLICIES: dict[str, Callable[[Game, random.Random], int]] = {
 
 def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
                  policy: str = "play_first") -> None:
-    """Apply up to ``max_actions`` random legal actions chosen by ``policy``."""
+    """Apply up to ``max_actions`` random legal actions chosen by ``policy``; a chance node
+    (a contest) is drawn with ``rng`` instead (:func:`_chance`)."""
     choose = POLICIES.get(policy)
     if choose is None:  # was a bare KeyError
         raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
     for _ in range(max_actions):
         if game.over:
             return
-        game.step(choose(game, rng))
+        pending = game.pending
+        chance = pending is not None and pending.seat is None  # no seat: a chance node
+        game.step(_chance(game, rng) if chance else choose(game, rng))
 
 
 def _need_seed(seed: object) -> None:

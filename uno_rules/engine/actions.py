@@ -9,7 +9,7 @@ from .errors import NotationError
 KINDS_WITH_CARD = ("play", "give", "jump_in")
 KINDS_WITH_SEAT = ("target", "catch", "loser", "uno")
 KINDS_WITH_COLOR = ("color",)
-KINDS_BARE = ("draw", "keep", "challenge", "accept")
+KINDS_BARE = ("draw", "keep", "challenge", "accept", "pass")
 ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE
 ARG_TYPE: dict[str, type] = {**dict.fromkeys(KINDS_WITH_CARD + KINDS_WITH_COLOR, str),
                              **dict.fromkeys(KINDS_WITH_SEAT, int),
@@ -22,7 +22,8 @@ class Action(NamedTuple):
     Notation: ``"SEAT KIND [ARG]"`` — ``"1 play red 5"``, ``"1 play red 5 uno"`` (calling UNO
     on the next-to-last card), ``"0 draw"``, ``"0 keep"``, ``"2 color blue"``,
     ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, ``"3 uno 1"`` (a
-    partner calls UNO for seat 1), and ``"loser 2"`` for a contest settled at the table.
+    partner calls UNO for seat 1), ``"2 pass"`` (seat 2 lets an out-of-turn chance go: it
+    changes nothing), and ``"loser 2"`` for a contest settled at the table.
     With several discard piles a play names its pile: ``"1 play red 5 on 1"`` (pile 0 is
     written without ``on``).
     """
@@ -109,11 +110,25 @@ def shape_problem(action: object) -> str | None:
 
 class Decision(NamedTuple):
     """What the game waits for: which seat decides what, and the allowed answers (a named
-    tuple: cheap to make, as one is made for every decision)."""
+    tuple: cheap to make, as one is made for every decision).
+
+    A decision with no seat (``seat`` None: a ``contest``, settled at the table) is a chance
+    node: no player chooses; :attr:`chance` gives its outcomes' probabilities and the caller
+    draws one with its own RNG."""
 
     seat: int | None
     kind: str
     options: tuple[Action, ...]
+
+    @property
+    def chance(self) -> tuple[float, ...] | None:
+        """A chance node's probabilities, aligned with :attr:`options` (they sum to 1): every
+        outcome equally likely (a contest is a fair one); None for a seat's decision.
+        Computed when asked, so making a decision costs nothing more."""
+        if self.seat is not None:
+            return None
+        count = len(self.options)
+        return (1 / count,) * count if count else ()
 
     def __repr__(self) -> str:
         return f"<Decision seat={self.seat} kind={self.kind!r} options={len(self.options)}>"

@@ -232,7 +232,9 @@ class Target(Ask):
 
 @dataclass(slots=True)
 class Contest(Target):
-    """A contest decided at the table: which of two players lost."""
+    """A contest decided at the table: which of two players lost (``seats``: the card's
+    player, then the other). No seat decides (``seat`` None): it is a chance node, each
+    outcome equally likely (:attr:`Decision.chance`), drawn by whoever runs the game."""
 
     kind: str = field(default="contest", init=False, repr=False, compare=False)
 

@@ -137,7 +137,7 @@ def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
 def _contest(game: Game, ctx: Ctx, step: Step) -> None:
     other = game._seat(step.args["with"], ctx)
     if other >= 0:
-        game.pending = Contest(ctx.actor, ctx, (ctx.actor, other))
+        game.pending = Contest(None, ctx, (ctx.actor, other))  # no seat: a chance node
 
 
 def _challenge(game: Game, ctx: Ctx, step: Step) -> None:

@@ -189,8 +189,9 @@ class Game(Runner):
         ``seat`` None, the pending decision's options in the order of
         ``decision.options`` (a contest's too); with a seat, what that seat may do now: the
         decision's options if it is that seat's, then its out-of-turn actions (catches, UNO
-        calls for a partner, jump-ins) in the order of :meth:`out_of_turn_actions`. Empty
-        when the round is over."""
+        calls for a partner, jump-ins) in the order of :meth:`out_of_turn_actions`, and, when
+        it has some and the decision is not its own, last its ``pass`` (letting them go,
+        which changes nothing). Empty when the round is over."""
         pending = self.pending
         if pending is None:
             return ()
@@ -203,19 +204,34 @@ class Game(Runner):
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         table = self._table
         extra = tuple(i for i in self.out_of_turn_ids() if table[i].seat == seat)
-        return ids + extra if pending.seat == seat else extra
+        if pending.seat == seat:
+            return ids + extra
+        return extra + (self.acts[seat].pass_,) if extra else ()
 
-    def step(self, action_id: object) -> None:
+    def decision_for(self, seat: object) -> Decision | None:
+        """The pending decision as ``seat`` may see it: whole when it is ``seat``'s own or a
+        chance node (a contest: its outcomes are public); another seat's with its seat and
+        kind but no options (they would name that seat's cards). None when the round is
+        over. A seat that isn't at the table raises ``ValueError``."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
+        decision = self.decision
+        if decision is None or decision.seat == seat or decision.seat is None or \
+                decision.kind == "contest":
+            return decision
+        return decision._replace(options=())
+
+    def step(self, action_id: object, seat: object = None) -> None:
         """Take the action numbered ``action_id`` (an int) in
         ``rulebook.action_table(players)``: one of :meth:`legal_ids` (any seat's). Raises
         :class:`IllegalAction` and changes nothing for an id that is not legal now, not an
-        int, or out of the table."""
+        int, or out of the table. ``seat``: acting as that seat, as :meth:`apply`'s."""
         # Typed `object`, not `int`: compiled with mypyc, an `int` parameter turns True into
         # 1 (a bool taken as an action) and a float into a TypeError before this check.
         ids = self._ids
         if ids is None and self.pending is not None:
             ids = self._ids = tuple(self.pending.options(self))
-        if ids and type(action_id) is int and action_id in ids:
+        if ids and type(action_id) is int and action_id in ids and seat is None:
             self._take(self._table[action_id])
             return
         if type(action_id) is not int:
@@ -226,13 +242,26 @@ class Game(Runner):
             raise IllegalAction(f"action id {action_id}: out of range (a game of "
                                 f"{self.players} players numbers 0 to {len(table) - 1})")
         try:
+            if seat is not None:  # the checked path: the action must be the seat's own
+                self._as_seat(table[action_id], seat)
+                if ids and action_id in ids:
+                    self._take(table[action_id])
+                    return
             self.apply(table[action_id])  # not an option: an out-of-turn action, or refused
         except IllegalAction as exc:
             raise IllegalAction(f"action id {action_id}: {exc}") from None
 
-    def apply(self, action: object) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         """Take one action (an :class:`Action` or its notation). Raises
-        :class:`IllegalAction` and changes nothing if not allowed (or not an action at all)."""
+        :class:`IllegalAction` and changes nothing if not allowed (or not an action at all).
+
+        Without ``seat`` this is the referee's API: any seat's action is taken, and a refusal
+        may say what a hand holds (``red 5 is not in seat 2's hand``). With ``seat`` (acting
+        as that seat, as a player's program should), an action in another seat's name is
+        refused before anything else is looked at, so no refusal names a card ``seat``
+        can't see (its own hand's may be named)."""
+        if seat is not None:
+            action = self._as_seat(action, seat)
         decision = self._decision
         if decision is not None and type(action) is Action:
             options = decision.options
@@ -250,6 +279,9 @@ class Game(Runner):
             raise IllegalAction(f"malformed action: {shape}")
         if self.over:
             raise IllegalAction(f"{action}: the round is over")
+        if action.kind == "pass":  # letting out-of-turn actions go: nothing changes at all
+            self._check_pass(action)
+            return
         decision = self.decision
         assert decision is not None
         if action not in decision.options:  # options are canonical already: skip the parse
@@ -283,6 +315,33 @@ class Game(Runner):
             return
         self._taken(action)
 
+    def _as_seat(self, action: object, seat: object) -> Action:
+        """``action`` (an Action or its notation) read and checked to be ``seat``'s own,
+        before any legality is looked at: the acting-seat check of :meth:`apply`."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise refuse_argument("seat", seat, f"a seat 0-{self.players - 1}, or None")
+        if isinstance(action, str):
+            action = Action.parse(action)
+        shape = shape_problem(action)
+        if shape is not None or not isinstance(action, Action):
+            raise IllegalAction(f"malformed action: {shape}")
+        if action.seat != seat:
+            raise IllegalAction(f"{action}: not an action of seat {seat}, acting as seat {seat}")
+        return action
+
+    def _check_pass(self, action: Action) -> None:
+        """Refuse ``S pass`` unless seat S has out-of-turn actions now and the pending
+        decision is not its own (:meth:`legal_ids` offers it exactly then)."""
+        seat = action.seat
+        assert seat is not None  # a well-formed pass names its seat
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"{action}: no seat {seat} at the table")
+        if self.acts[seat].pass_ not in self.legal_ids(seat):
+            pending = self.pending
+            why = "it is its own decision" if pending is not None and pending.seat == seat \
+                else "it has no out-of-turn action now"
+            raise IllegalAction(f"{action}: seat {seat} can't pass: {why}")
+
     def _take(self, action: Action) -> None:
         """Answer the pending decision with ``action``, one of its options (the interned
         object): the one way :meth:`apply` and :meth:`step` take an answer."""
@@ -310,7 +369,7 @@ class Game(Runner):
         """What ``seat`` may see: its own hand, the others' hand sizes, the table (the
         stacked draw's total, who is open to an UNO catch, each seat's side, seats out,
         knocked out and out of the match), and the decision, with its options only when it
-        is ``seat``'s."""
+        is ``seat``'s (or a chance node's, settled at the table)."""
         if not (isinstance(seat, int) and 0 <= seat < self.players):  # -1 showed the last's
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         names = self.faces
@@ -352,7 +411,9 @@ class Game(Runner):
             "absent": sorted(self.absent),           # out of the match: never dealt in
             "decision": None if decision is None else {
                 "seat": decision.seat, "kind": decision.kind,
-                "options": [str(a) for a in decision.options] if decision.seat == seat else None},
+                # a chance node's outcomes (a contest's) are public
+                "options": [str(a) for a in decision.options]
+                if decision.seat == seat or decision.seat is None else None},
             "over": self.over,
             "result": None if self.result is None else self.result._asdict(),
             **({} if other is None else {"other_side": other}),
@@ -375,8 +436,10 @@ class Game(Runner):
 
     def __repr__(self) -> str:
         d = self.decision
-        state = "over" if self.over else f"seat {d.seat} to {d.kind}" if d else "?"
-        return f"<Game {self.rulebook.name} players={self.players} seed={self.seed} {state}>"
+        state = "over" if self.over else "?" if d is None else \
+            f"the table to settle a {d.kind}" if d.seat is None else f"seat {d.seat} to {d.kind}"
+        # No seed: with it the public history replays every hand and the draw order.
+        return f"<Game {self.rulebook.name} players={self.players} {state}>"
 
     # ------------------------------------------------------ used by the primitives
     def _start(self) -> None:

@@ -36,7 +36,7 @@ class Legality(State):
         if late >= 0:
             mates = self.teammates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
-                    for s in range(self.players) if s != late and s not in self.absent]
+                    for s in range(self.players) if s != late and s not in self.eliminated]
         pending = self.pending
         if self.rulebook.settings.jump_in and pending is not None and \
                 pending.kind in ("turn", "drawn") and self.discard:
@@ -213,22 +213,22 @@ class Legality(State):
         return text + " may"
 
     def _why_illegal(self, action: Action, decision: Decision) -> str:
+        if decision.seat is None:  # a chance node: its outcomes are public
+            return f"{action}: not an option (pending: a {decision.kind} settled at the " \
+                   f"table: one of {', '.join(str(a) for a in decision.options)})"
         pending = f"pending: seat {decision.seat} to {decision.kind}"
-        if decision.kind == "contest":
-            return f"{action}: not an option ({pending}: one of " \
-                   f"{', '.join(str(a) for a in decision.options)})"
         if action.seat != decision.seat:
             return f"{action}: not seat {action.seat}'s decision ({pending})"
         if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
                                                                  "forced_play"):
             fid = self._face_named(str(action.arg))
-            if self._held(action.seat, fid) is None:  # type: ignore[arg-type]
+            if self._held(action.seat, fid) is None:
                 return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
             if (action.kind == "give") != (decision.kind == "give"):
                 return f"{action}: not an option ({pending})"
             if decision.kind == "drawn":
                 return f"{action}: only the card just drawn may be played ({pending})"
-            if action.uno and len(self.hands[action.seat]) != 2:  # type: ignore[index]
+            if action.uno and len(self.hands[action.seat]) != 2:
                 return f"{action}: UNO is called in advance only on the next-to-last card " \
                        "(or a card that may leave one)"
             if decision.kind == "forced_play":

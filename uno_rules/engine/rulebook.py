@@ -40,8 +40,8 @@ class Rulebook(Rules):
                  log: Any = True, max_steps: Any = None, max_actions: Any = None,
                  out: Any = None) -> Game:
         """Deal a new round for ``players`` seats, every shuffle drawn from ``seed`` (None:
-        a fresh random one; an int must have ``abs(seed) < 2**256``, so that the game's repr
-        and snapshot can always write it: Python won't turn an int of 4,300 digits into text).
+        a fresh random one; an int must have ``abs(seed) < 2**256``, so that the game's
+        snapshot can always write it: Python won't turn an int of 4,300 digits into text).
         ``max_steps`` / ``max_actions``: the round's budget of effect steps and of actions
         (default ``game.GAME_STEPS`` / ``game.GAME_ACTIONS``); when one runs out the round
         stops, over without a result, ``game.stalled`` saying why. ``out``: seats out of

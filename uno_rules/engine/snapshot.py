@@ -338,7 +338,8 @@ assert set(PENDING_DATA) == set(KINDS), "a decision kind undeclared"
 
 
 def _pending(value: Any, env: Env, at: str) -> dict[str, Any]:
-    out: dict[str, Any] = _record({"kind": _one_of(lambda e: list(KINDS)), "seat": SEAT,
+    out: dict[str, Any] = _record({"kind": _one_of(lambda e: list(KINDS)),
+                                   "seat": _nullable(SEAT),  # None: a chance node (contest)
                                    "ctx": _nullable(CTX_INDEX), "data": lambda v, e, a: v}
                                   )(value, env, at)
     out["data"] = PENDING_DATA[out["kind"]](out["data"], env, f"{at}.data")
@@ -524,9 +525,31 @@ def _format(data: Mapping[str, Any]) -> None:
                             f"{_show(data.get('format'))} (this version reads format {FORMAT})")
 
 
+def _seatless_contests(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``data`` with a pending contest written before contests were chance nodes (its seat
+    the card's player, who is its first contestant) written as now: no seat."""
+    def old(p: Any) -> bool:
+        return type(p) is dict and p.get("kind") == "contest" and type(p.get("seat")) is int \
+            and type(p.get("data")) is list and p["data"][:1] == [p["seat"]]
+
+    stack = data.get("stack")
+    held = [f for f in stack if type(f) is list and len(f) == 3 and f[0] == -1 and old(f[2])] \
+        if type(stack) is list else []
+    if not old(data.get("pending")) and not held:
+        return data
+    new = dict(data)
+    if old(data["pending"]):
+        new["pending"] = {**data["pending"], "seat": None}
+    if held:
+        new["stack"] = [[f[0], f[1], {**f[2], "seat": None}] if any(f is h for h in held) else f
+                        for f in data["stack"]]
+    return new
+
+
 def _restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
              data: Mapping[str, Any]) -> S:
     _format(data)
+    data = _seatless_contests(data)
     env = Env(rulebook)
     declared = {key for key, _, present in FIELDS if present(rulebook)} | {"format"}
     for key in data:
@@ -693,6 +716,9 @@ def _steps(rb: Rules, op: str) -> list[Any]:
 def _ask_problem(game: State, ask: Any, at: str) -> tuple[str, str] | None:
     """What is wrong with a decision pending (or waiting in a frame to be resumed)."""
     rb, seat, ctx, kind = game.rulebook, ask.seat, ask.ctx, ask.kind
+    if (seat is None) != (kind == "contest"):  # a contest is settled at the table
+        return f"{at}.seat", ("a contest has no seat: it is settled at the table"
+                              if kind == "contest" else f"a {kind} decision with no seat")
     if seat in game.eliminated:
         return f"{at}.seat", f"seat {seat} is knocked out, yet decides"
     if kind == "turn":
@@ -715,7 +741,7 @@ def _ask_problem(game: State, ask: Any, at: str) -> tuple[str, str] | None:
     if kind == "target" and (seat in ask.seats or
                              any(s in game.eliminated for s in ask.seats)):
         return f"{at}.data", "a choice among seats that can't be chosen"
-    if kind == "contest" and (seat != ctx.actor or ask.seats[0] != seat):
+    if kind == "contest" and ask.seats[0] != ctx.actor:
         return f"{at}.data", "a contest not between the card's player and another"
     if kind == "forced_play" and (ask.player != ctx.actor or ask.otherwise not in {
             s["else"] for s in _steps(rb, "partner_plays")}):

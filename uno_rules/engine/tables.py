@@ -54,6 +54,7 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
             actions += [Action(s, kind, t) for kind in ("target", "catch", "uno") for t in seats]
             actions += [Action(s, kind, n) for kind in ("give", "jump_in") for n in names]
         actions += [Action(None, "loser", t) for t in seats]
+        actions += [Action(s, "pass") for s in seats]  # appended: every earlier id stays
         got = rules.memo[key] = tuple(actions)
     return got
 
@@ -63,12 +64,12 @@ class SeatActions:
     faces + face]`` and ``play_uno[...]`` are the plays of a face onto a discard pile
     (without and with UNO called), ``both[...]`` the two as offered together;
     ``give``/``jump_in`` by face; ``target``/``catch``/``uno``/``loser`` by seat; ``colors``
-    by colour. ``uno_by_hand`` (:func:`uno_by_hand`) and ``turn_none``/``turn_tail`` are
-    the short turn path's rules as tables."""
+    by colour; ``pass_`` the seat's ``pass``. ``uno_by_hand`` (:func:`uno_by_hand`) and
+    ``turn_none``/``turn_tail`` are the short turn path's rules as tables."""
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "uno_by_hand")
+                 "loser", "pass_", "uno_by_hand")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -101,8 +102,9 @@ class SeatActions:
         at += 3 * n
         self.give = tuple(at + i for i in by_face)
         self.jump_in = tuple(at + len(names) + i for i in by_face)
-        loser = len(self.table) - n
+        loser = len(self.table) - 2 * n  # the losers, then the passes, end the table
         self.loser = tuple(range(loser, loser + n))
+        self.pass_ = loser + n + seat
 
 
 def uno_by_hand(rules: Rules) -> tuple[bool, ...]:

@@ -1,0 +1,142 @@
+"""The Gymnasium single-agent environment (uno_rules.gymnasium): Gymnasium's env_checker,
+masked random episodes to the end for every shipped rulebook against built-in agents,
+seeding, illegal actions (penalized or raised) and the arguments."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import uno_rules
+from uno_rules import IllegalAction
+from uno_rules.agents import AgentError
+from uno_rules.gymnasium import UnoEnv
+from uno_rules.load.resources import shipped_names
+
+
+def episode(e: UnoEnv, seed: int, rng: random.Random) -> tuple[list[int], float, bool, bool]:
+    """One episode with a masked uniform learner: its actions, total reward, how it ended."""
+    obs, info = e.reset(seed=seed)
+    actions, total = [], 0.0
+    while True:
+        assert e.observation_space.contains(obs)
+        legal = numpy.flatnonzero(info["action_mask"])
+        assert len(legal) > 0  # step returns on the learner's turn or at the end
+        action = int(legal[rng.randrange(len(legal))])
+        actions.append(action)
+        obs, reward, terminated, truncated, info = e.step(action)
+        total += reward
+        if terminated or truncated:
+            return actions, total, terminated, truncated
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_gymnasium_env_checker_passes(players: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(UnoEnv("classic", players, opponents="greedy", seat=1))
+    # Only the note that render modes can't be tried without a registered spec.
+    assert [str(w.message) for w in caught if "render modes" not in str(w.message)] == []
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_masked_random_episodes_end_with_a_win_or_a_loss(name: str) -> None:
+    players = uno_rules.load_rulebook(name).player_counts()[0]
+    e = UnoEnv(name, players, opponents="play_first", max_steps=50_000)
+    outcomes = set()
+    for seed in range(3):
+        _actions, total, terminated, truncated = episode(e, seed, random.Random(seed))
+        game = e.aec.game
+        assert game is not None and game.over
+        if terminated:
+            assert game.result is not None
+            assert total == (1 if e.seat in game.result.winners else -1)
+            outcomes.add(total)
+        else:
+            assert truncated and game.stalled is not None and total == 0
+    assert outcomes  # at least one round ended with a result
+
+
+def test_the_same_seed_plays_the_same_episode() -> None:
+    runs = [episode(UnoEnv("classic", 3, opponents="greedy", house=["jump_in"]), seed,
+                    random.Random(2)) for seed in (11, 11, 12)]
+    assert runs[0] == runs[1]
+    assert runs[0][0] != runs[2][0]
+
+
+def test_the_learner_sits_where_asked_and_opponents_may_differ_by_seat() -> None:
+    e = UnoEnv("classic", 3, opponents=["uniform", "greedy", "play_first"], seat=2)
+    _obs, info = e.reset(seed=4)
+    game = e.aec.game
+    assert game is not None
+    assert list(numpy.flatnonzero(info["action_mask"])) == sorted(game.legal_ids(2))
+    assert game.decision is not None and game.decision.seat == 2
+
+
+def test_an_illegal_action_is_penalized_or_raised_and_changes_nothing() -> None:
+    e = UnoEnv("classic", 2)
+    _obs, info = e.reset(seed=5)
+    game = e.aec.game
+    assert game is not None
+    before = game.snapshot()
+    illegal = int(numpy.flatnonzero(info["action_mask"] == 0)[0])
+    _obs, reward, terminated, truncated, info = e.step(illegal)
+    assert (reward, terminated, truncated, info["illegal"]) == (-1.0, True, False, True)
+    assert game.snapshot() == before
+    strict = UnoEnv("classic", 2, illegal="raise")
+    strict.reset(seed=5)
+    with pytest.raises(IllegalAction, match="not in its mask"):
+        strict.step(illegal)
+
+
+def test_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="seat"):
+        UnoEnv("classic", 2, seat=2)
+    with pytest.raises(ValueError, match="opponents"):
+        UnoEnv("classic", 3, opponents=["greedy", "greedy"])
+    with pytest.raises(AgentError, match="unknown agent"):
+        UnoEnv("classic", 2, opponents="nobody")
+    with pytest.raises(ValueError, match="illegal"):
+        UnoEnv("classic", 2, illegal="ignore")
+
+
+def test_render_ansi_is_the_learners_view() -> None:
+    e = UnoEnv("classic", 2, seat=1, render_mode="ansi")
+    e.reset(seed=0)
+    text = e.render()
+    assert isinstance(text, str) and text.startswith("seat 1: hand")
+
+
+def test_gymnasium_make_finds_the_registered_env() -> None:
+    import gymnasium
+
+    from uno_rules.gymnasium import ENV_ID
+
+    made = gymnasium.make(ENV_ID, rulebook="flip", players=3, opponents="uniform")
+    assert isinstance(made.unwrapped, UnoEnv) and made.unwrapped.players == 3
+    _obs, info = made.reset(seed=0)
+    assert info["action_mask"].any()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(made.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+class Cheat:
+    """An opponent that names an action it was not offered."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        pass
+
+    def choose(self, obs: object) -> int:
+        return -5
+
+
+def test_an_opponent_choosing_what_it_may_not_is_an_agent_error() -> None:
+    e = UnoEnv("classic", 2, opponents=Cheat, seat=1)
+    with pytest.raises(AgentError, match="seat 0 chose -5"):
+        e.reset(seed=0)

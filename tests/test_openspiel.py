@@ -1,0 +1,206 @@
+"""The OpenSpiel game (uno_rules/openspiel.py, the ``rl`` extra): it loads by name for the
+shipped rulebooks, passes OpenSpiel's own random-simulation test, holds up played by hand
+(clones independent, serialization exact, chance outcomes summing to 1, legal actions until
+the end, zero-sum returns), and OpenSpiel's MCTS bot plays it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
+
+import uno_rules  # noqa: E402
+import uno_rules.openspiel  # noqa: E402,F401  (registers "uno_rules")
+from uno_rules.observation import Observer  # noqa: E402
+
+
+def _load(rulebook: str, players: int, **more: object) -> object:
+    return pyspiel.load_game("uno_rules", {"rulebook": rulebook, "players": players, **more})
+
+
+@pytest.mark.parametrize("rulebook, players", [("classic", 3), ("flip", 2), ("no_mercy", 4)])
+def test_load_game_by_name(rulebook: str, players: int) -> None:
+    game = _load(rulebook, players)
+    table = uno_rules.load_rulebook(rulebook).action_table(players)
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == len(table)
+    assert game.max_chance_outcomes() == len(table) + 1024  # the deal's default seeds
+    assert game.get_type().short_name == "uno_rules"
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1024
+
+
+def test_the_parameters_and_their_refusals() -> None:
+    game = _load("classic", 2, house="stacking, jump_in", seed=40, deals=3, max_actions=50)
+    state = game.new_initial_state()
+    assert [state.action_to_string(a) for a, _ in state.chance_outcomes()] == \
+        ["deal 40", "deal 41", "deal 42"]
+    state.apply_action(state.chance_outcomes()[1][0])
+    house = uno_rules.load_rulebook("classic", house=["stacking", "jump_in"])
+    assert state.uno_game.snapshot() == house.new_game(2, 41, log=False).snapshot()
+    with pytest.raises(Exception, match="teams is for 4, 6, 8 players, not 3"):
+        _load("teams", 3)
+    for bad in ({"deals": 0}, {"deals": 10**9}, {"max_actions": 0}):
+        with pytest.raises(Exception, match=r"expected deals 1-65536 .* max_actions >= 1"):
+            _load("classic", 2, **bad)
+    with pytest.raises(Exception, match="no_such_rulebook"):
+        _load("no_such_rulebook", 2)
+    with pytest.raises(Exception, match="classic is for 2-10 players, not 12"):
+        _load("classic", 12)
+
+
+@pytest.mark.parametrize("rulebook, players", [("classic", 2), ("flip", 3), ("no_mercy", 4)])
+def test_openspiels_random_simulation_test(rulebook: str, players: int) -> None:
+    """pyspiel.random_sim_test: OpenSpiel's own checks of a game (legal actions, chance
+    outcomes, clones, observations, serialization round trips), on a few random rounds."""
+    game = _load(rulebook, players, deals=8, max_actions=300)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def _play(game: object, rng: random.Random, check: bool) -> object:
+    """A random round through OpenSpiel's API, checking each state on the way."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            assert state.legal_actions() == [a for a, _ in outcomes] == \
+                sorted(a for a, _ in outcomes)
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            player = state.current_player()
+            legal = state.legal_actions()
+            assert legal and legal == sorted(legal)
+            assert all(state.legal_actions(p) == [] for p in range(game.num_players())
+                       if p != player)
+            plays = [a for a in legal if " play " in state.action_to_string(a)]
+            action = rng.choice(plays if plays and rng.random() < 0.9 else legal)
+        if check and len(state.history()) % 5 == 1:  # every 5th state: restores cost ms
+            twin = state.clone()
+            text = str(state)
+            twin.apply_action(action)
+            assert str(state) == text  # the clone is independent
+            again = game.deserialize_state(state.serialize())
+            assert str(again) == text and again.history() == state.history()
+        state.apply_action(action)
+    return state
+
+
+def test_random_rounds_by_hand_clones_serialization_and_returns() -> None:
+    rng = random.Random(5)
+    won = 0
+    for rulebook, players in [("classic", 2), ("classic", 4), ("teams", 4)]:
+        game = _load(rulebook, players, deals=50, max_actions=400)
+        for k in range(3):
+            state = _play(game, rng, check=k == 0)
+            returns = state.returns()
+            assert abs(sum(returns)) < 1e-9
+            uno = state.uno_game
+            if uno.result is None:  # stopped by its budget: nobody won
+                assert returns == [0.0] * players
+                continue
+            won += 1
+            winners = set(uno.result.winners)
+            assert [s for s, r in enumerate(returns) if r == 1.0] == sorted(winners)
+            loss = -len(winners) / (players - len(winners))
+            assert all(r == loss for s, r in enumerate(returns) if s not in winners)
+    assert won >= 6
+
+
+def test_a_contest_is_an_openspiel_chance_node() -> None:
+    game = _load("ted_lasso", 4, deals=200)
+    rng = random.Random(2)
+    seen = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        state.apply_action(rng.choice(state.legal_actions()))
+        while not state.is_terminal() and not seen:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert [state.action_to_string(a).split()[0] for a, _ in outcomes] == \
+                    ["loser", "loser"]
+                assert [p for _, p in outcomes] == [0.5, 0.5]
+                assert state.uno_game.decision.kind == "contest"
+                seen += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+        if seen:
+            break
+    assert seen
+
+
+def test_the_information_state_hides_the_deal_and_others_hands() -> None:
+    game = _load("classic", 3, deals=4)
+    one, two = game.new_initial_state(), game.new_initial_state()
+    one.apply_action(one.chance_outcomes()[0][0])
+    two.apply_action(two.chance_outcomes()[1][0])
+    for state in (one, two):
+        text = state.information_state_string(1)
+        uno = state.uno_game
+        assert all(name in text for name in uno.hand(1))
+        assert "deal" not in text and str(uno.hand(0)) not in text
+        assert len(state.observation_tensor(1)) == game.observation_tensor_size()
+        # the observation tensor is uno_rules.observation's encoding of what seat 1 sees
+        encoding = Observer(uno.rulebook, 3).encode(uno, 1)
+        assert state.observation_tensor(1) == [float(v) for v in encoding]
+    assert one.information_state_string(1) != two.information_state_string(1)
+
+
+def test_an_mcts_bot_plays_classic() -> None:
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import mcts
+
+    game = _load("classic", 2, deals=10)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8,
+                       evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0),
+                                                             max_length=200),
+                       random_state=np.random.RandomState(1))
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[3][0])
+    moves = 0
+    while moves < 4 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 4 or state.is_terminal()
+
+
+def test_out_of_turn_windows_are_extra_turns_with_a_pass() -> None:
+    """A seat with out-of-turn actions moves before the decider with those and its pass; a
+    pass changes nothing in the round and hands the move on; catches and jump-ins happen."""
+    game = _load("classic", 4, house="jump_in", deals=100, max_actions=600)
+    table = uno_rules.load_rulebook("classic", house=["jump_in"]).action_table(4)
+    rng = random.Random(4)
+    taken: dict[str, int] = {}
+    windows = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        state.apply_action(rng.choice(state.legal_actions()))
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            uno, player = state.uno_game, state.current_player()
+            legal = state.legal_actions()
+            decider = uno.decision.seat
+            if player != decider:  # a window: only its out-of-turn actions, then its pass
+                windows += 1
+                kinds = [table[a].kind for a in legal]
+                assert kinds[-1] == "pass"  # ascending ids: the passes come last in the table
+                assert set(kinds) <= {"catch", "uno", "jump_in", "pass"}
+                assert all(table[a].seat == player for a in legal)
+                if rng.random() < 0.7:
+                    before = uno.snapshot()
+                    state.apply_action(table.index(uno_rules.Action(player, "pass")))
+                    assert state.uno_game.snapshot() == before
+                    assert state.current_player() != player
+                    continue
+            action = rng.choice(legal)
+            taken[table[action].kind] = taken.get(table[action].kind, 0) + 1
+            state.apply_action(action)
+    assert windows > 50 and taken.get("jump_in", 0) > 0 and taken.get("catch", 0) > 0

@@ -1,0 +1,185 @@
+"""A Gymnasium single-agent environment: one seat learns, the others are built-in agents
+(``pip install 'uno-rules[rl]'``).
+
+``UnoEnv(rulebook="classic", players=2, opponents="greedy", seat=0, ...)`` runs the
+PettingZoo environment (:mod:`uno_rules.pettingzoo`: the same turns, out-of-turn windows,
+contests, rewards, truncation and seeding) and plays every other seat with an agent of
+:mod:`uno_rules.agents` (a name, ``MODULE:CLASS``, or an agent class; or one per seat, the
+learner's entry ignored), each seeded from the round's seed as ``play_agents`` seeds them.
+The learner observes ``Observer.array(game, seat)`` (``observation_space``: a Box) with its
+mask in ``info["action_mask"]`` (NumPy ``int8`` over ``rulebook.action_table(players)``);
+``step`` returns when it is the learner's turn again or the round is over. Importing the
+module registers it: ``gymnasium.make("uno_rules/Uno-v0", rulebook=NAME, players=3)``.
+
+An action outside the mask (``illegal="penalize"``, the default, so that Gymnasium's
+``check_env`` and unmasked samplers run): the episode ends there, terminated, with
+``illegal_reward`` (-1) and ``info["illegal"] = True``; the game is unchanged.
+``illegal="raise"`` raises :class:`~uno_rules.IllegalAction` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+try:
+    import gymnasium
+except ImportError:  # the optional extra is missing: say how to get it
+    raise ImportError("uno_rules.gymnasium needs Gymnasium: pip install 'uno-rules[rl]'") \
+        from None
+
+from .agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
+from .engine.actions import Action
+from .engine.errors import IllegalAction
+from .engine.rulebook import Rulebook
+from .pettingzoo import MAX_STEPS, RENDER_MODES, raw_env
+
+Opponents = str | AgentClass | Sequence[str | AgentClass]
+
+
+class UnoEnv(gymnasium.Env[Any, int]):
+    """One seat of a round against built-in agents (see the module doc)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}  # fps: checkers ask for one
+
+    def __init__(self, rulebook: str | Path | Rulebook = "classic", players: int = 2,
+                 opponents: Opponents = "greedy", seat: int = 0, house: Iterable[str] = (),
+                 settings: Mapping[str, Any] | None = None, max_steps: int = MAX_STEPS,
+                 reward: str = "win", illegal: str = "penalize",
+                 illegal_reward: float = -1.0, render_mode: str | None = None):
+        self.aec = raw_env(rulebook, players, house, settings, max_steps,
+                           render_mode=None, reward=reward)
+        if type(seat) is not int or not 0 <= seat < players:
+            raise ValueError(f"seat={seat!r}: expected a seat 0-{players - 1}")
+        if illegal not in ("penalize", "raise"):
+            raise ValueError(f"illegal={illegal!r}: expected 'penalize' or 'raise'")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r}: expected None, 'human' or 'ansi'")
+        self.seat, self.players, self.rulebook = seat, players, self.aec.rulebook
+        self.illegal, self.illegal_reward, self.render_mode = illegal, illegal_reward, render_mode
+        names = [opponents] * players if isinstance(opponents, str) or callable(opponents) \
+            else list(opponents)
+        if len(names) != players:
+            raise ValueError(f"opponents: {len(names)} for {players} players (give one for "
+                             f"all, or one per seat)")
+        self._classes: list[AgentClass | None] = [
+            None if s == seat else load_agent(n) if isinstance(n, str) else n
+            for s, n in enumerate(names)]
+        self._agent = self.aec.possible_agents[seat]
+        space = self.aec.observation_space(self._agent)
+        assert isinstance(space, gymnasium.spaces.Dict)
+        self.observation_space = space["observation"]
+        self.action_space = self.aec.action_space(self._agent)
+        self._cards, self._deck = _public(self.rulebook)
+        self._agents: list[Agent | None] = []
+        self._seen = [0] * players
+        self._done = False
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.aec.reset(seed=seed)  # no seed: the next deal of its RNG (a random one at first)
+        game = self.aec.game
+        assert game is not None and game.seed is not None
+        self._agents = [None if cls is None else cls(s, seat_rng(game.seed, s))
+                        for s, cls in enumerate(self._classes)]
+        self._seen = [0] * self.players
+        self._done = False
+        reward = self._play_others()
+        return self._observe({"reward": reward} if reward else {})
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        aec = self.aec
+        if self._done:  # stepping a finished episode: nothing happens
+            obs, info = self._observe({})
+            return obs, 0.0, True, False, info
+        try:
+            aec.step(action)
+        except IllegalAction:
+            if self.illegal == "raise":
+                raise
+            self._done = True
+            obs, info = self._observe({"illegal": True})
+            return obs, float(self.illegal_reward), True, False, info
+        reward = float(aec._cumulative_rewards.get(self._agent, 0))
+        aec._cumulative_rewards[self._agent] = 0
+        reward += self._play_others()
+        obs, info = self._observe({})
+        terminated = aec.terminations[self._agent]
+        truncated = aec.truncations[self._agent]
+        self._done = terminated or truncated
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, truncated, info
+
+    def render(self) -> str | None:
+        """The learner's view in words (``ansi``: returned; ``human``: printed)."""
+        if self.render_mode is None or self.aec.game is None:
+            return None
+        from .pettingzoo import describe
+
+        text = describe(self.aec.game, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ------------------------------------------------------------------ internals
+    def _observe(self, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        got = self.aec.observe(self._agent)
+        info["action_mask"] = got["action_mask"]
+        return got["observation"], info
+
+    def _play_others(self) -> float:
+        """Let the built-in agents act until the learner's turn or the end of the round;
+        the learner's reward gathered meanwhile."""
+        aec, me = self.aec, self._agent
+        reward = 0.0
+        while aec.agents and aec.agent_selection != me and \
+                not (aec.terminations[me] or aec.truncations[me]):
+            seat = aec._queue[0]
+            game = aec.game
+            assert game is not None
+            ids = game.legal_ids(seat)
+            pending = game.pending
+            mine = pending is not None and pending.seat == seat
+            pass_id = None if mine else aec._pass[seat]
+            offered = tuple(i for i in ids if i != pass_id)
+            choice = self._ask(seat, offered, pending.kind if mine and pending else None)
+            aec.step(pass_id if choice is None else choice)
+            reward += float(aec._cumulative_rewards.get(me, 0))
+            aec._cumulative_rewards[me] = 0
+        if aec.agents and (aec.terminations.get(me) or aec.truncations.get(me)):
+            self._done = True
+        return reward
+
+    def _ask(self, seat: int, ids: tuple[int, ...], kind: str | None) -> int | None:
+        """Seat ``seat``'s agent chooses among ``ids`` (``kind`` None: out of turn, it may
+        pass), shown what ``play_agents`` shows it; :class:`AgentError` if it chooses what it
+        may not."""
+        game = self.aec.game
+        assert game is not None
+        table = self.aec.table
+        history = game.history
+        events: list[Action] = []
+        for a in history[self._seen[seat]:]:  # the public record: another's given card hidden
+            events.append(a._replace(arg=None) if a.kind == "give" and a.seat != seat else a)
+        self._seen[seat] = len(history)
+        obs = Observation(seat, self.players, game.view(seat), kind, kind is None, ids,
+                          tuple(table[i] for i in ids), tuple(events), self._cards,
+                          self.rulebook.colors, self._deck, table)
+        agent = self._agents[seat]
+        assert agent is not None
+        choice = agent.choose(obs)
+        if (choice is None and kind is None) or (type(choice) is int and choice in ids):
+            return choice
+        raise AgentError(f"the agent at seat {seat} chose {choice!r}: not one of its "
+                         f"options {list(ids)}")
+
+
+#: ``gymnasium.make(ENV_ID, rulebook=..., players=..., ...)`` makes a :class:`UnoEnv`
+#: (registered when this module is imported).
+ENV_ID = "uno_rules/Uno-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point=f"{__name__}:UnoEnv")

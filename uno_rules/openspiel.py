@@ -1,0 +1,309 @@
+"""An OpenSpiel game of any rulebook: ``import uno_rules.openspiel`` registers ``"uno_rules"``
+with ``pyspiel`` (the ``rl`` extra: ``pip install 'uno-rules[rl]'``), so that
+``pyspiel.load_game("uno_rules", {"rulebook": "classic", "players": 3})`` loads it and
+OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.md, section
+"OpenSpiel", says what each part means; in short:
+
+* Parameters: ``rulebook`` (a shipped name), ``house`` (house-rule names, comma-separated),
+  ``players``, ``seed`` and ``deals`` (the deal: below; ``deals`` at most
+  :data:`MAX_DEALS`), ``max_actions`` (each round's action budget: a round that uses it up
+  is over with no winner).
+* Player actions are the ids of ``rulebook.action_table(players)``
+  (``num_distinct_actions`` is its length). OpenSpiel's model has one player to move; an
+  out-of-turn window (an UNO catch, an UNO call for a partner, a jump-in) becomes extra
+  turns, in ``play_agents``' order: each seat with out-of-turn actions, from the one after
+  the decider, moves in turn, taking one of them or its ``S pass``; when all have passed
+  the decider moves (its options and its own out-of-turn actions). A taken out-of-turn
+  action changes the round, and the window starts again.
+* Chance: the first node deals. Its ``deals`` outcomes are the seeds ``seed`` ..
+  ``seed + deals - 1`` (outcome ``len(table) + k`` deals with seed ``seed + k``), each
+  equally likely: a seed fixes the shuffle and with it every later draw and reshuffle, so
+  draws during play are not chance nodes (they follow from the deal, hidden from the
+  players). A contest (``decision.chance``) is a chance node whose outcomes are its
+  ``loser`` actions' table ids.
+* Observations: the observation tensor is :class:`uno_rules.observation.Observer`'s
+  encoding of what the seat sees; the information-state string its ``view`` and the public
+  history; the observation string the view.
+* Returns, zero-sum: each winner (a team wins together) ``+1``, each other seat
+  ``-w / (n - w)`` (``w`` winners of ``n`` seats): ``+1/-1`` at two players; all ``0`` for
+  a round stopped by its budget.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+except ImportError as exc:  # the optional extra is missing: say which
+    raise ImportError(f"uno_rules.openspiel needs OpenSpiel and NumPy ({exc.name} is "
+                      "missing): pip install 'uno-rules[rl]'") from None
+
+from .engine.game import Game
+from .engine.rulebook import Rulebook
+from .observation import Observer
+
+SHORT_NAME = "uno_rules"
+DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "players": 2, "seed": 0,
+                            "deals": 1024, "max_actions": 2000}
+MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
+MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
+
+_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="UNO (uno-rules: any rulebook and house rules)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS)
+
+_RULEBOOKS: dict[tuple[str, tuple[str, ...]], Rulebook] = {}
+
+
+def _rulebook(name: str, house: tuple[str, ...]) -> Rulebook:
+    """A shipped rulebook with house rules, loaded once per process."""
+    key = (name, house)
+    if key not in _RULEBOOKS:
+        import uno_rules
+
+        _RULEBOOKS[key] = uno_rules.load_rulebook(name, house=list(house))
+    return _RULEBOOKS[key]
+
+
+class _Round:
+    """The uno-rules round a state holds. OpenSpiel clones a Python state with
+    ``copy.deepcopy`` of its attributes and serializes it by pickling them: this wrapper
+    makes the first :meth:`Game.clone` (tens of µs, not a deep copy's hundreds) and the
+    second the round's snapshot (restored, every field checked)."""
+
+    __slots__ = ("game", "house")
+
+    def __init__(self, game: Game, house: tuple[str, ...]) -> None:
+        self.game, self.house = game, house
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Round:
+        return _Round(self.game.clone(), self.house)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"rulebook": self.game.rulebook.name, "house": list(self.house),
+                "snapshot": json.dumps(self.game.snapshot())}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        rulebook = _rulebook(state["rulebook"], tuple(state["house"]))
+        self.house = tuple(state["house"])
+        self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
+
+
+class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game: one round of a rulebook (see the module's docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**DEFAULTS, **(params or {})}
+        house = tuple(h.strip() for h in str(params["house"]).split(",") if h.strip())
+        self.rulebook = _rulebook(str(params["rulebook"]), house)
+        self.house = house
+        self.players = int(params["players"])
+        self.rulebook.action_table(self.players)  # refuses a count the rulebook can't play
+        if self.players > MAX_PLAYERS:
+            raise ValueError(f"players={self.players}: OpenSpiel's uno_rules seats at most "
+                             f"{MAX_PLAYERS}")
+        self.seed, self.deals = int(params["seed"]), int(params["deals"])
+        self.max_actions = int(params["max_actions"])
+        if not 1 <= self.deals <= MAX_DEALS or self.max_actions < 1:
+            raise ValueError(f"deals={self.deals}, max_actions={self.max_actions}: expected "
+                             f"deals 1-{MAX_DEALS} (the deal's chance outcomes, listed "
+                             "at its node) and max_actions >= 1")
+        self.table = self.rulebook.action_table(self.players)
+        team = self.rulebook.team_size
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.table),
+            max_chance_outcomes=len(self.table) + self.deals,
+            num_players=self.players,
+            min_utility=-team / (self.players - team),  # the most winners, a loser's share
+            max_utility=1.0,
+            utility_sum=0.0,
+            # a round's actions, each after a window of at most one pass per other seat
+            max_game_length=self.max_actions * self.players)
+        super().__init__(_TYPE, info, params)
+
+    def new_initial_state(self) -> UnoRulesState:
+        """The state before the deal: a chance node over ``deals`` seeds."""
+        return UnoRulesState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.max_actions + 1  # the deal, then contests (actions of the round)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> _Observer:
+        """The observer OpenSpiel asks for observation and information-state strings and
+        tensors."""
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return _Observer(self, perfect_recall, params)
+
+
+class UnoRulesState(pyspiel.State):  # type: ignore[misc]
+    """A state of the round: before the deal (a chance node), at a seat's decision, at a
+    contest (a chance node), or over."""
+
+    def __init__(self, game: UnoRulesGame) -> None:
+        super().__init__(game)
+        self._round: _Round | None = None  # None: not dealt yet
+        self._passed: list[int] = []  # seats that passed in this out-of-turn window
+
+    @property
+    def uno_game(self) -> Game | None:
+        """The uno-rules round (None before the deal): the referee's view of the state."""
+        return None if self._round is None else self._round.game
+
+    def _spec(self) -> UnoRulesGame:
+        spec = self.get_game()
+        assert isinstance(spec, UnoRulesGame)
+        return spec
+
+    def current_player(self) -> int:
+        """Who moves: a seat with out-of-turn actions that hasn't passed in this window
+        (from the seat after the decider, in seat order), else the decider, or chance."""
+        game = self.uno_game
+        if game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if game.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        decision = game.decision
+        assert decision is not None
+        decider = decision.seat
+        extra = game.out_of_turn_ids()
+        if extra:
+            table, n = self._spec().table, game.players
+            holders = {table[i].seat for i in extra}
+            start = -1 if decider is None else decider
+            for k in range(1, n + 1):
+                seat = (start + k) % n
+                if seat != decider and seat in holders and seat not in self._passed:
+                    return seat
+        return int(pyspiel.PlayerId.CHANCE) if decider is None else decider
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """What ``player`` may do as table ids, ascending, when it is to move: the decider
+        its options and its own out-of-turn actions, a seat in a window its out-of-turn
+        actions and its pass; nothing otherwise."""
+        game = self.uno_game
+        if game is None or game.over or self.current_player() != player:
+            return []
+        return sorted(game.legal_ids(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The deal's seeds, or a contest's outcomes with ``decision.chance``."""
+        game = self.uno_game
+        if game is None:
+            spec = self._spec()
+            size, deals = len(spec.table), spec.deals
+            return [(size + k, 1 / deals) for k in range(deals)]
+        decision = game.decision
+        assert decision is not None and decision.chance is not None
+        return sorted(zip(game.legal_ids(), decision.chance, strict=True))
+
+    def _apply_action(self, action: int) -> None:
+        game = self.uno_game
+        if game is None:
+            spec = self._spec()
+            k = int(action) - len(spec.table)
+            if not 0 <= k < spec.deals:
+                raise ValueError(f"deal outcome {action}: not one of the {spec.deals} deals")
+            self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=False,
+                                                        max_actions=spec.max_actions),
+                                 spec.house)
+            return
+        spec = self._spec()
+        if spec.table[action].kind == "pass":  # changes nothing in the round
+            seat = spec.table[action].seat
+            assert seat is not None
+            self._passed.append(seat)
+            return
+        game.step(int(action))
+        self._passed = []  # the round moved on: a new window
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        spec = self._spec()
+        if 0 <= action < len(spec.table):
+            return str(spec.table[action])
+        return f"deal {spec.seed + action - len(spec.table)}"
+
+    def is_terminal(self) -> bool:
+        game = self.uno_game
+        return game is not None and game.over
+
+    def returns(self) -> list[float]:
+        """Zero-sum: a winner +1, another seat ``-w / (n - w)``; all 0 until the end, and
+        for a round stopped by its budget (no result)."""
+        game = self.uno_game
+        n = self._spec().players
+        if game is None or not game.over or game.result is None:
+            return [0.0] * n
+        winners = set(game.result.winners)
+        loss = -len(winners) / (n - len(winners))
+        return [1.0 if s in winners else loss for s in range(n)]
+
+    def __str__(self) -> str:
+        """The whole state (every hand: the referee's view), for debugging."""
+        game = self.uno_game
+        if game is None:
+            return "not dealt"
+        decision = game.decision
+        hands = " | ".join(f"{s}: {', '.join(game.hand(s))}" for s in range(game.players))
+        what = "over" if decision is None else \
+            f"{'table' if decision.seat is None else decision.seat} to {decision.kind}"
+        return f"top {game.top} ({game.color_name}), {game.direction_name}; {hands}; {what}"
+
+
+def public_history(game: Game, seat: int) -> list[str]:
+    """The actions taken, as ``seat`` saw them: a card given between others is hidden."""
+    return [str(a._replace(arg=None)) if a.kind == "give" and a.seat != seat else str(a)
+            for a in game.history]
+
+
+class _Observer:
+    """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (a named view of it per
+    segment of :class:`uno_rules.observation.Observer`) filled by :meth:`set_from`, strings
+    by :meth:`string_from`. The information state is the seat's view plus the public
+    history; the observation its view alone."""
+
+    def __init__(self, spec: UnoRulesGame, perfect_recall: bool,
+                 params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        self.spec, self.perfect_recall = spec, perfect_recall
+        self.observer = Observer(spec.rulebook, spec.players)
+        self.tensor = np.zeros(self.observer.size, np.float32)
+        self.dict: dict[str, np.ndarray] = {
+            s.name: self.tensor[s.offset:s.offset + s.length] for s in self.observer.spaces}
+
+    def set_from(self, state: UnoRulesState, player: int) -> None:
+        game = state.uno_game
+        if game is None:  # not dealt: nothing seen yet
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self.observer.array(game, player)
+
+    def string_from(self, state: UnoRulesState, player: int) -> str:
+        game = state.uno_game
+        if game is None:
+            return f"seat {player}: not dealt"
+        view = json.dumps(game.view(player), sort_keys=True)
+        if not self.perfect_recall:
+            return view
+        return view + "\n" + " | ".join(public_history(game, player))
+
+
+pyspiel.register_game(_TYPE, UnoRulesGame)
+
+__all__ = ["SHORT_NAME", "UnoRulesGame", "UnoRulesState", "public_history"]

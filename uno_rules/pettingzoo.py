@@ -1,0 +1,302 @@
+"""A PettingZoo AEC environment for any rulebook (``pip install 'uno-rules[rl]'``).
+
+``env(rulebook="classic", players=2, house=(), settings=None, ...)`` plays one round per
+episode. Agents are ``"player_0"`` ... (seat numbers); each observes ``{"observation":
+Observer.array(game, seat)`` (:mod:`uno_rules.observation`: uint8, bounded by its segments)
+``, "action_mask": an int8 mask over rulebook.action_table(players)}`` and acts with an id
+of that table (``Discrete(len(table))``).
+
+Who acts (``agent_selection``):
+
+* the seat whose decision is pending;
+* before it, an **out-of-turn window**: after every change of the game, each other seat
+  that may act out of turn now (catch an uncalled UNO, call UNO for a partner, jump in)
+  gets one turn, in seat order from the seat after the decider (the order the built-in
+  agents' loop uses, :func:`uno_rules.agents.play_agents`). Its mask holds those actions
+  and its ``pass`` (letting them go changes nothing). Taking one changes the game and a
+  new window opens; when every such seat has passed, the decider acts (its own out-of-turn
+  actions, such as a catch, are in its mask beside its options);
+* a chance node (a contest: who loses a showdown; ``decision.seat`` None) is never an
+  agent's turn: the environment draws its outcome with its own RNG by ``decision.chance``.
+
+Episode end: ``terminations`` all True when the round is over; ``truncations`` all True
+after ``max_steps`` agent steps (passes count) or when the engine stops a round that ran
+out of its own budget (``game.stalled``). Rewards come only at the end of a round:
+``reward="win"`` (default) gives +1 to each winner (a team's partners all win) and -1 to
+every other seat; ``reward="points"`` gives each winner the round's points
+(``game.result.points``) and each other seat minus that. A truncated round gives 0. A seat
+knocked out of the round or gone out while its team plays on has no decisions left (only
+out-of-turn actions the engine still offers it, such as a catch, select it); it stays an
+agent, terminated with the others at the end.
+
+Seeding: ``reset(seed=N)`` seeds the environment's RNG, which deals every round (one game
+seed drawn per reset) and draws contests: the same seed gives the same episodes; ``reset()``
+without a seed goes on with the RNG (a fresh random one before any seed). An action that
+is not in the mask raises :class:`~uno_rules.IllegalAction` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+try:
+    import numpy
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ImportError as exc:  # the optional extra is missing: say which, and how to get it
+    raise ImportError(f"uno_rules.pettingzoo needs PettingZoo, Gymnasium and NumPy ({exc.name} "
+                      "is missing): pip install 'uno-rules[rl]'") from None
+
+from .engine.errors import IllegalAction
+from .engine.game import Game
+from .engine.rulebook import Rulebook
+from .observation import Observer
+
+MAX_STEPS = 10_000  # agent steps before truncation (the engine stops a round at 20,000 actions)
+REWARDS = ("win", "points")
+RENDER_MODES = ("human", "ansi")
+
+
+def load(rulebook: str | Path | Rulebook, house: Iterable[str] = (),
+         settings: Mapping[str, Any] | None = None) -> Rulebook:
+    """``rulebook`` as a Rulebook: a loaded one as it is, a shipped name or a path loaded
+    with ``house`` overlays and ``settings`` as :func:`uno_rules.load_rulebook` applies them
+    (what ``--house`` and ``--set`` do on the command line)."""
+    if isinstance(rulebook, Rulebook):
+        if tuple(house) or settings:
+            raise ValueError("house rules and settings apply to a rulebook as it is loaded: "
+                             "pass its name (or load_rulebook(name, house=..., settings=...))")
+        return rulebook
+    from .load.entry import load_rulebook
+
+    return load_rulebook(rulebook, house=house, settings=settings)
+
+
+def bounds(observer: Observer) -> tuple[Any, Any]:
+    """The lowest and highest value of each position of ``observer``'s vectors (its
+    segments' ``low``/``high``): the observation Box's bounds."""
+    low = numpy.zeros(observer.size, dtype=numpy.uint8)
+    high = numpy.zeros(observer.size, dtype=numpy.uint8)
+    for segment in observer.spaces:
+        low[segment.offset:segment.offset + segment.length] = segment.low
+        high[segment.offset:segment.offset + segment.length] = segment.high
+    return low, high
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    """The AEC environment (see the module doc); :func:`env` makes one."""
+
+    metadata = {"name": "uno_rules_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False}
+
+    def __init__(self, rulebook: str | Path | Rulebook = "classic", players: int = 2,
+                 house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
+                 max_steps: int = MAX_STEPS, render_mode: str | None = None,
+                 reward: str = "win"):
+        super().__init__()
+        if isinstance(house, (str, Path)):  # one overlay given alone
+            house = [str(house)]
+        self.rulebook = load(rulebook, house, settings)
+        self.table = self.rulebook.action_table(players)  # refuses a count it can't play
+        self.players = players
+        if type(max_steps) is not int or max_steps < 1:
+            raise ValueError(f"max_steps={max_steps!r}: expected a whole number >= 1")
+        if reward not in REWARDS:
+            raise ValueError(f"reward={reward!r}: expected one of {', '.join(REWARDS)}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r}: expected None, 'human' or 'ansi'")
+        self.max_steps, self.reward_kind, self.render_mode = max_steps, reward, render_mode
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observer = Observer(self.rulebook, players)
+        size = len(self.table)
+        self._zeros = bytes(size)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(*bounds(self.observer), dtype=numpy.uint8),
+            "action_mask": spaces.Box(0, 1, (size,), numpy.int8)})
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        # Each seat's `pass` id: letting a window go is the env's own business (no game call)
+        passes = {a.seat: i for i, a in enumerate(self.table) if a.kind == "pass"}
+        self._pass = tuple(passes[s] for s in range(players))
+        self._rng = random.Random()
+        self.game: Game | None = None
+        self._queue: list[int] = []  # the seats still to act in this window, decider last
+        self._ids: tuple[int, ...] | None = None  # the acting seat's legal ids, when made
+        self._steps = 0
+        self.agent_selection: str = self.possible_agents[0]  # set again by reset()
+
+    # ------------------------------------------------------------------ PettingZoo API
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._steps = 0
+        self.game = self.rulebook.new_game(self.players, self._rng.getrandbits(63), log=False)
+        self._advance()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        game = self.game
+        assert game is not None, "reset() first"
+        mask = bytearray(self._zeros)  # set in Python, then the array's own memory: no copy
+        if self._queue and self._queue[0] == seat:  # only the seat to act has actions
+            for i in self._legal():
+                mask[i] = 1
+        return {"observation": self.observer.array(game, seat),
+                "action_mask": numpy.frombuffer(mask, dtype=numpy.int8)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        seat = self._queue[0]
+        try:
+            action_id = operator.index(action)  # numpy integers too
+        except TypeError:
+            raise IllegalAction(f"{agent}: action {action!r} is not an action id "
+                                f"(an int of 0-{len(self.table) - 1})") from None
+        ids = self._legal()
+        if action_id not in ids:
+            raise IllegalAction(f"{agent}: action {action_id} is not in its mask (legal: "
+                                f"{list(ids)})")
+        self._cumulative_rewards[agent] = 0
+        self._steps += 1
+        if action_id == self._pass[seat]:
+            self._queue.pop(0)  # the seat lets its out-of-turn window go: nothing changes
+            self._ids = None
+            self.agent_selection = self.possible_agents[self._queue[0]]
+            if self._steps >= self.max_steps:
+                self._end(truncated=True)
+        else:
+            game.step(action_id)
+            self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The acting seat's view in words (``ansi``: returned; ``human``: printed)."""
+        if self.render_mode is None or self.game is None:
+            return None
+        seat = self._queue[0] if self._queue else 0
+        text = describe(self.game, seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ internals
+    def _advance(self) -> None:
+        """After the game changed: draw contests, end the episode, or open the next window."""
+        game = self.game
+        assert game is not None
+        table = self.table
+        while not game.over:
+            pending = game.pending  # the record: cheaper than game.decision's options
+            if pending is not None and pending.seat is not None:
+                break
+            # a chance node (a contest): no agent's turn, the env's RNG draws its outcome
+            chance = game.decision.chance  # type: ignore[union-attr]
+            assert chance is not None
+            pick = self._rng.choices(range(len(chance)), chance)[0]
+            game.step(game.legal_ids()[pick])  # ids in the order of decision.options
+        if game.over and game.stalled is None:
+            self._end(truncated=False)
+            return
+        if game.over or self._steps >= self.max_steps:
+            self._end(truncated=True)
+            return
+        decider = game.pending.seat  # type: ignore[union-attr]
+        assert decider is not None
+        queue = []
+        extra = game.out_of_turn_ids()  # one call: the seats that may act out of turn now
+        if extra:
+            seats = {table[i].seat for i in extra}
+            n = self.players
+            queue = [s for s in ((decider + k) % n for k in range(1, n)) if s in seats]
+        queue.append(decider)
+        self._queue = queue
+        self._ids = None
+        self.agent_selection = self.possible_agents[queue[0]]
+
+    def _legal(self) -> tuple[int, ...]:
+        """The acting seat's legal ids (its mask), made once per state."""
+        ids = self._ids
+        if ids is None:
+            game = self.game
+            assert game is not None
+            ids = self._ids = game.legal_ids(self._queue[0])
+        return ids
+
+    def _end(self, truncated: bool) -> None:
+        """The episode is over: every agent terminated (the round's rewards) or truncated."""
+        game = self.game
+        assert game is not None
+        if not truncated and game.result is not None:
+            result = game.result
+            gain = 1 if self.reward_kind == "win" else result.points
+            for seat, agent in enumerate(self.possible_agents):
+                if agent in self.rewards:
+                    self.rewards[agent] = gain if seat in result.winners else -gain
+            # Rewards come only here: the one step whose rewards are accumulated (before
+            # it, every reward is 0; after it, each agent's step(None) clears them).
+            self._accumulate_rewards()
+        done = self.truncations if truncated else self.terminations
+        for agent in self.agents:
+            done[agent] = True
+        self._queue = []
+
+
+def describe(game: Game, seat: int) -> str:
+    """``game.view(seat)`` in words: what ``render`` shows."""
+    v = game.view(seat)
+    lines = [f"seat {seat}: hand {', '.join(v['hand']) or '(none)'}",
+             f"top {v['top']} ({v['color'] or 'no colour'}), {v['direction']}, "
+             f"draw pile {v['draw_pile_size']}",
+             "cards held: " + ", ".join(f"seat {s} {n}" for s, n in
+                                        enumerate(v["hand_sizes"]))]
+    if v["stacked_draw"]:
+        lines.append(f"stacked draw: {v['stacked_draw']}")
+    if v["uno_open"] is not None:
+        lines.append(f"seat {v['uno_open']} is open to an UNO catch")
+    d = v["decision"]
+    if v["over"]:
+        r = v["result"]
+        lines.append("round over" + (f": seats {r['winners']} win {r['points']} points"
+                                     if r else " (stopped)"))
+    elif d is not None:
+        lines.append(f"seat {d['seat']} to {d['kind']}" +
+                     (": " + ", ".join(d["options"]) if d["options"] else ""))
+    return "\n".join(lines)
+
+
+def env(rulebook: str | Path | Rulebook = "classic", players: int = 2,
+        house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
+        max_steps: int = MAX_STEPS, render_mode: str | None = None,
+        reward: str = "win") -> raw_env:
+    """A PettingZoo AEC environment for ``rulebook`` (a shipped name, a path, or a loaded
+    :class:`~uno_rules.Rulebook`) with ``house`` overlays and ``settings`` (see the module
+    doc). Unwrapped: it checks its own actions (an action outside the mask raises
+    :class:`~uno_rules.IllegalAction`), so PettingZoo's checking wrappers add only cost."""
+    return raw_env(rulebook, players, house, settings, max_steps, render_mode, reward)
