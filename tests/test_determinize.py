@@ -63,11 +63,12 @@ def play_out(g: Game) -> None:
 def check(g: Game, seat: int, rng: random.Random) -> Game:
     """Resample ``g`` for ``seat`` and check everything the seat can reach is unchanged."""
     before = g.snapshot()
-    view, ids = g.view(seat), g.legal_ids(seat)
+    view, ids, decision = g.view(seat), g.legal_ids(seat), g.decision_for(seat)
     new = g.resample(seat, rng)
     assert g.snapshot() == before, "the original changed"
     assert new.view(seat) == view
     assert new.legal_ids(seat) == ids
+    assert new.decision_for(seat) == decision
     assert new.hands[seat] == g.hands[seat]  # the very same cards, in the same order
     assert new.discards == g.discards and new.out == g.out and new.history == g.history
     assert hidden(new, seat) == hidden(g, seat)
