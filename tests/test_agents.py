@@ -406,3 +406,55 @@ def test_each_seat_has_its_own_rng_and_a_round_replays() -> None:
     assert first.history == again.history and first.result == again.result
     other = play_agents(CLASSIC, 4, 12, seats)
     assert other.history != first.history
+
+
+# ------------------------------------------------------------------ lookahead
+def test_lookahead_searches_only_through_determinize() -> None:
+    """Lookahead resamples through the observation's determinize (never the live game): each
+    game it gets is a new one; without determinize it decides as greedy does."""
+    from uno_rules.agents import Greedy, Lookahead, observation
+
+    game = CLASSIC.new_game(2, 11)
+    while game.pending is None or len(game.legal_ids()) < 2:
+        game.step(game.legal_ids()[0])
+    seat = game.pending.seat
+    assert seat is not None
+    obs = observation(game, seat, game.legal_ids(seat), game.pending.kind, 0)
+    before = game.snapshot()
+    got: list[Game] = []
+    determinize = obs.determinize
+    assert determinize is not None
+
+    def spy(rng: random.Random) -> Game:
+        got.append(determinize(rng))
+        return got[-1]
+
+    agent = Lookahead(seat, random.Random(1))
+    choice = agent.choose(dataclasses.replace(obs, determinize=spy))
+    assert choice in obs.ids and len(got) == Lookahead.ROLLOUTS
+    assert all(g is not game for g in got) and game.snapshot() == before
+    assert all(g.view(seat) == game.view(seat) for g in got)
+    plain = dataclasses.replace(obs, determinize=None)
+    assert Lookahead(seat, random.Random(1)).choose(plain) == \
+        Greedy(seat, random.Random(1)).choose(plain)
+
+
+def test_lookahead_finishes_rounds_of_every_shipped_rulebook() -> None:
+    for name in ("classic", "flip", "no_mercy", "pokemon", "teams", "ted_lasso"):
+        rb = uno_rules.load_rulebook(name)
+        players = 4
+        seats = [("lookahead", AGENTS["lookahead"])] + [("greedy", AGENTS["greedy"])] * 3
+        game = play_agents(rb, players, 3, seats)
+        assert game.result is not None, name
+
+
+def test_lookahead_hostile_cases() -> None:
+    """bench/hostile_cases/determinize.py (timed there in fresh processes): lookahead plays
+    from the command line; a misspelt name next to it is refused in one line."""
+    from conftest import load_cases
+
+    for name, args, code in load_cases("determinize").cases(Path(".")):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == code, (name, result.output)
+        if code == 1:
+            assert "unknown agent 'lookahed'" in result.output, result.output

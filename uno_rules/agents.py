@@ -184,8 +184,101 @@ class Greedy:
         return 1 - (1 - share) ** size > 0.4
 
 
+class Lookahead(Greedy):
+    """Greedy, checked by determinized rollouts. For each of its options (a play that may
+    call UNO always does: rollouts make no catches), ``ROLLOUTS`` times: a game resampled
+    from its own seat's information (``obs.determinize``: the hidden cards re-dealt, never
+    the real ones) takes the option and is played out by every seat with a cheap policy (a
+    play before anything else, UNO called, coloured before wild, high points first; the
+    colour held most; at most ``HORIZON`` actions, an unfinished rollout counting half).
+    The same deals and rollout seeds serve every option (common random numbers). It takes
+    the option with the most wins when that beats greedy's choice by ``MARGIN`` wins or
+    more, else greedy's choice. Out-of-turn actions, single options and observations
+    without ``determinize`` are decided as :class:`Greedy` does. Cost per decision:
+    ``ROLLOUTS`` resamples and ``ROLLOUTS x options`` rollouts."""
+
+    ROLLOUTS = 32
+    MARGIN = 3.0   # wins (of ROLLOUTS) another option needs over greedy's choice
+    HORIZON = 400
+
+    def choose(self, obs: Observation) -> int | None:
+        fallback = super().choose(obs)  # also follows the colour for later decisions
+        determinize = obs.determinize
+        if obs.optional or determinize is None or len(obs.ids) < 2 or \
+                any(a.kind in ("catch", "uno") for a in obs.options):
+            return fallback
+        mine = [(i, a) for i, a in zip(obs.ids, obs.options, strict=True)
+                if a.seat == self.seat and a.kind != "jump_in"]
+        # Always call UNO (rollouts make no catches, so they can't tell the two apart).
+        called = {a._replace(uno=False) for _, a in mine if a.uno}
+        options = [i for i, a in mine if a not in called]
+        if len(options) < 2:
+            return fallback
+        scores = [0.0] * len(options)
+        for _ in range(self.ROLLOUTS):
+            deal = determinize(self.rng)
+            seed = self.rng.getrandbits(32)
+            for k, option in enumerate(options):
+                game = deal.clone()
+                game.step(option)
+                scores[k] += self._rollout(game, obs.table, random.Random(seed))
+        best = max(range(len(options)), key=lambda k: (scores[k], -k))
+        if fallback in options and scores[best] - scores[options.index(fallback)] < self.MARGIN:
+            return fallback  # greedy's choice unless the rollouts clearly prefer another
+        return options[best]
+
+    def _rollout(self, game: Game, table: tuple[Action, ...], rng: random.Random) -> float:
+        """Play ``game`` on with the cheap policy: 1 if this seat's side wins, else 0."""
+        rank = self._ranks(game, table)
+        for _ in range(self.HORIZON):
+            if game.over:
+                break
+            ids = game.legal_ids()
+            if len(ids) == 1:
+                game.step(ids[0])
+                continue
+            first = table[ids[0]]
+            if first.kind == "color" and first.seat is not None:  # the colour held most
+                held = [0] * len(game.rulebook.colors)
+                faces = game.faces
+                for c in game.hands[first.seat]:
+                    if faces[c].color != NO_COLOR:
+                        held[faces[c].color] += 1
+                names = game.rulebook.colors
+                most = max(held[names.index(str(table[i].arg))] for i in ids)
+                pick = [i for i in ids if held[names.index(str(table[i].arg))] == most]
+                game.step(pick[rng.randrange(len(pick))])
+                continue
+            best = max(rank[i] for i in ids)
+            pick = [i for i in ids if rank[i] == best]
+            game.step(pick[rng.randrange(len(pick))])
+        result = game.result
+        if result is None:
+            return 0.5
+        return 1.0 if self.seat in result.winners else 0.0
+
+    def _ranks(self, game: Game, table: tuple[Action, ...]) -> list[float]:
+        """The rollout policy as a score per action id (highest taken, ties at random):
+        play before anything else, with UNO called, coloured before wild, high points
+        first; the rest alike. Made once per table."""
+        memo = self.__dict__.get("_rank_memo")
+        if memo is not None and memo[0] is table:
+            return memo[1]  # type: ignore[no-any-return]
+        rb = game.rulebook
+        points = {f.name: (f.color != NO_COLOR, f.points) for f in rb.faces}
+        ranks = []
+        for a in table:
+            if a.kind == "play":
+                colored, pts = points.get(str(a.arg), (True, 0))
+                ranks.append(1000.0 + 500 * a.uno + 100 * colored + pts)
+            else:
+                ranks.append(0.0)
+        self._rank_memo = (table, ranks)
+        return ranks
+
+
 AGENTS: dict[str, AgentClass] = {"uniform": Uniform, "play_first": PlayFirst,
-                                 "greedy": Greedy}
+                                 "greedy": Greedy, "lookahead": Lookahead}
 
 
 # ------------------------------------------------------------------ naming agents
