@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from uno_rules import Game, load_rulebook
 from uno_rules.load.resources import shipped_names
+from uno_rules.observation import Observer
 
 LONG = os.environ.get("UNO_LONG", "") not in ("", "0")
 # UNO_RESAMPLE_STATES=N: N per rulebook, whatever the run.
@@ -64,11 +65,14 @@ def check(g: Game, seat: int, rng: random.Random) -> Game:
     """Resample ``g`` for ``seat`` and check everything the seat can reach is unchanged."""
     before = g.snapshot()
     view, ids, decision = g.view(seat), g.legal_ids(seat), g.decision_for(seat)
+    observer = Observer(g.rulebook, g.players)
+    encoded = observer.encode(g, seat)
     new = g.resample(seat, rng)
     assert g.snapshot() == before, "the original changed"
     assert new.view(seat) == view
     assert new.legal_ids(seat) == ids
     assert new.decision_for(seat) == decision
+    assert observer.encode(new, seat) == encoded  # the RL observation (docs/embedding.md)
     assert new.hands[seat] == g.hands[seat]  # the very same cards, in the same order
     assert new.discards == g.discards and new.out == g.out and new.history == g.history
     assert hidden(new, seat) == hidden(g, seat)
