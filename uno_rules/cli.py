@@ -6,87 +6,34 @@ each, never a traceback."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from . import COMPILED
-from .engine.errors import Problem, RulebookError, UnoRulesError, shorten, shorten_values, visible
+from .cli_common import fail as _fail
+from .cli_common import house_option, quiet_option, set_option
+from .cli_common import mute_stdout as _mute_stdout
+from .cli_common import os_problem as _os_problem
+from .cli_common import parse_sets as _parse_sets
+from .cli_common import rulebook_or_fail as _rulebook
+from .cli_common import shorten_path as _shorten
+from .engine.errors import Problem, RulebookError, UnoRulesError, shorten_values, visible
 from .engine.game import GAME_ACTIONS, GAME_STEPS
-from .engine.rulebook import Rulebook
 from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
 from .load.resources import shipped_names
+from .table.commands import play as table_play
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
-
-
-def _fail(message: str, code: int = 1) -> NoReturn:
-    try:
-        click.echo(message, err=True)
-    except OSError:  # stderr itself can't be written: the exit code still tells
-        pass
-    sys.exit(code)
-
-
-def _shorten(text: str) -> str:
-    """A path short enough for a one-line message (a path of a few hundred characters is
-    shown whole)."""
-    return shorten(text, 200)
-
-
-def _os_problem(exc: OSError) -> str:
-    """An operating-system error (a full disk, a closed pipe, a name too long, a folder not
-    writable) in one line: the user's environment or arguments, not a bug."""
-    why = exc.strerror or str(exc)
-    if exc.filename is None:  # a write to standard output or error
-        return f"error: can't write the output: {why}"
-    return f"error: {_shorten(str(exc.filename))}: {why}"
-
-
-def _mute_stdout() -> None:
-    """Point standard output at /dev/null, so that the interpreter's last flush of what
-    could not be written raises nothing more (a second line)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, AttributeError, ValueError):
-        pass
-
-
-def _parse_sets(values: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            _fail(f"--set {item!r}: expected NAME=VALUE")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def _rulebook(ref: str, sets: tuple[str, ...], house: tuple[str, ...] = ()) -> Rulebook:
-    try:
-        return load_rulebook(ref, house=house, settings=_parse_sets(sets))
-    except RulebookError as exc:
-        _fail(str(exc))
-
-
-house_option = click.option("--house", "house", multiple=True, metavar="NAME",
-                            help="Apply a house-rule overlay (repeatable, in order).")
-set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                          help="Override a setting or option of the rulebook (repeatable).")
 
 
 plot_option = click.option("--plot", "plot_path", default=None, metavar="FILE",
                            help="Draw the results into FILE.png or FILE.svg (needs "
                            "matplotlib: pip install 'uno-rules[plot]').")
-quiet_option = click.option("--quiet", "-q", is_flag=True,
-                            help="No progress bar (shown only on a terminal, never with "
-                            "--json).")
 
 
 def _open_plot(path: str | None) -> tuple[Any, str] | None:
@@ -669,37 +616,6 @@ def new(name: str, base: str, output: str | None) -> None:
 
 
 @cli.command()
-@click.argument("rulebook")
-@house_option
-@set_option
-@click.option("--players", default=4, show_default=True, type=click.IntRange(2))
-@click.option("--seed", default=None, type=int, help="Seed of the deal and the bots.")
-@click.option("--human", "humans", multiple=True, type=int, default=(0,), show_default=True,
-              help="A seat played by you (repeatable); the others are random bots.")
-def play(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], players: int,
-         seed: int | None, humans: tuple[int, ...]) -> None:
-    """Play a round in the terminal against random bots (q quits)."""
-    from .play import play as run
-
-    rb = _rulebook(rulebook, sets, house)
-    if players not in rb.player_counts():
-        _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
-    bad = [h for h in humans if not 0 <= h < players]
-    if bad:
-        _fail(f"--human {bad[0]}: seats are 0 to {players - 1}")
-
-    def ask(prompt: str) -> str | None:
-        try:
-            return input(prompt)
-        except (EOFError, RuntimeError):  # input ran out, or stdin/stdout is closed
-            return None
-
-    click.echo(f"{rb.title}: {players} players, you are seat(s) "
-               f"{', '.join(map(str, humans))}; seat 0 sits left of the dealer.")
-    run(rb.new_game(players, seed), humans, ask, click.echo, seed)
-
-
-@cli.command()
 def schema() -> None:
     """Print the rulebook JSON Schema (what schemas/rulebook.schema.json holds)."""
     from .load.schema import schema_json
@@ -736,6 +652,9 @@ def list_rulebooks(quiet: bool) -> None:
     click.echo("House rules (--house NAME):")
     for name, summary in overlays:
         click.echo(f"  {name:<{width}}  {summary}")
+
+
+cli.add_command(table_play)
 
 
 def main(argv: list[str] | None = None) -> None:
