@@ -216,8 +216,7 @@ class Game(Runner):
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         decision = self.decision
-        if decision is None or decision.seat == seat or decision.seat is None or \
-                decision.kind == "contest":
+        if decision is None or decision.seat == seat or decision.seat is None:
             return decision
         return decision._replace(options=())
 
@@ -272,11 +271,9 @@ class Game(Runner):
             else:  # one of the options the engine made: already valid, canonical and legal
                 self._take(action)
                 return
-        if isinstance(action, str):
-            action = Action.parse(action)
-        shape = shape_problem(action)
-        if shape is not None or not isinstance(action, Action):
-            raise IllegalAction(f"malformed action: {shape}")
+        if seat is None:  # with a seat, _as_seat has read it already
+            action = _read(action)
+        assert isinstance(action, Action)
         if self.over:
             raise IllegalAction(f"{action}: the round is over")
         if action.kind == "pass":  # letting out-of-turn actions go: nothing changes at all
@@ -320,11 +317,7 @@ class Game(Runner):
         before any legality is looked at: the acting-seat check of :meth:`apply`."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise refuse_argument("seat", seat, f"a seat 0-{self.players - 1}, or None")
-        if isinstance(action, str):
-            action = Action.parse(action)
-        shape = shape_problem(action)
-        if shape is not None or not isinstance(action, Action):
-            raise IllegalAction(f"malformed action: {shape}")
+        action = _read(action)
         if action.seat != seat:
             raise IllegalAction(f"{action}: not an action of seat {seat}, acting as seat {seat}")
         return action
@@ -654,3 +647,13 @@ class Game(Runner):
             self._run()
         else:
             self.pending = saved
+
+
+def _read(action: object) -> Action:
+    """``action`` (an Action or its notation) as a well-formed Action, or IllegalAction."""
+    if isinstance(action, str):
+        action = Action.parse(action)
+    shape = shape_problem(action)
+    if shape is not None or not isinstance(action, Action):
+        raise IllegalAction(f"malformed action: {shape}")
+    return action
