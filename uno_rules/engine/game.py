@@ -20,8 +20,9 @@ from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
 from .model import NO_COLOR, Rules
+from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
-from .state import REBUILT, SEED_LIMIT, SHARED, Ctx, Field, Frame, Resume, shuffle
+from .state import REBUILT, SEED_LIMIT, SHARED, Field, shuffle
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
