@@ -76,7 +76,7 @@ def _number(word: str) -> int | None:
 
 def canonical(text: str) -> tuple[str, ...]:
     """A card name's words, compared loosely: lower case, underscores as spaces, number
-    words as digits, ``draw N`` as ``+N`` (``Wild_Draw_Four`` and ``wild +4`` are alike)."""
+    words as digits, ``draw N`` as ``+N`` (``Red Draw 2`` and ``red +2`` are alike)."""
     words = [NUMBER_WORDS.get(w, w) for w in text.lower().replace("_", " ").split()]
     out: list[str] = []
     for w in words:

@@ -232,14 +232,14 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
     """A line per seat: its cards count, team and marks (and the backs it shows)."""
     decision = view["decision"]
     acting = None if decision is None else decision["seat"]
-    teams = view.get("team_by_seat")
+    team = view.get("team_by_seat")
     sided = "side" in view
     lines: list[str] = []
     for s, size in enumerate(view["hand_sizes"]):
         marks = []
-        if teams is not None:
-            marks.append(f"team {teams[s]}" + (" (yours)" if me is not None and s != me and
-                                                teams[s] == teams[me] else ""))
+        if team is not None:
+            marks.append(f"team {team[s]}" + (" (yours)" if me is not None and s != me and
+                                               team[s] == team[me] else ""))
         if s in view["absent"]:
             marks.append("out of the match")
         elif s in view["knocked_out"]:
