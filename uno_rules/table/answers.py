@@ -105,7 +105,8 @@ def card_matches(typed: tuple[str, ...], name: str) -> int:
     words = canonical(name)
     if typed == words or len(typed) == 1 and typed[0] in abbreviations(name):
         return 2
-    if 0 < len(typed) < len(words) and words[-len(typed):] == typed:
+    if 0 < len(typed) < len(words) and words[-len(typed):] == typed and \
+            not all(w.isdigit() for w in typed):  # a number alone is an option's
         return 1
     return 0
 
@@ -157,6 +158,9 @@ def _read_words(text: str, options: list[Action], game: Game, seat: int) -> Answ
     if not words and verb is not None and verb not in KINDS_WITH_SEAT + ("seat",):
         return Hint(f"{verb.replace('_', ' ')} what? e.g. {_example(options, game, verb)}")
     kinds = {o.kind for o in options}
+    if verb is None and len(words) == 2 and words[0] == "draw" and \
+            _number(NUMBER_WORDS.get(words[1], words[1])) is not None:
+        words = words[:1]  # "draw 2": drawing (the count is the rules' to say), no +2 card
     # A bare kind: draw, keep, challenge, accept, pass (and "uno" alone, "catch" alone).
     if verb is None and len(words) == 1 and words[0] in KINDS_BARE + ("uno",):
         return _bare(words[0], options, kinds)
@@ -257,7 +261,7 @@ def _card(words: list[str], verb: str | None, uno: bool, options: list[Action], 
 def _unknown(text: str, words: list[str], options: list[Action], game: Game) -> Answer:
     """Nothing offered matches: say whether it is a card (not playable now) or nothing."""
     typed = canonical(" ".join(words))
-    known = typed and any(canonical(f.name) == typed for f in game.rulebook.faces)
+    known = typed and any(card_matches(typed, f.name) for f in game.rulebook.faces)
     if known:
         return Hint(f"{label(' '.join(words))} is not an option now: type a number from 1 "
                     f"to {len(options)}, or ? for help")
