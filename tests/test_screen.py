@@ -95,7 +95,7 @@ def public_names(game: Game, seat: int) -> set[str]:
             names |= {rb.faces[f].name for f in event[2]}
         elif kind == "draw" and event[1] == seat:
             names |= {side[c].name for side in rb.side_faces for c in event[3]}
-        elif kind == "give" and seat in event[1:3]:
+        elif kind == "give" and seat == event[1]:
             names |= {side[event[3]].name for side in rb.side_faces}
     return names - {None}
 
@@ -339,3 +339,16 @@ def test_option_lines_are_numbered_short_words() -> None:
                      "  5) draw"]
     game.apply("0 play wild_draw_four uno")
     assert option_lines(game.decision.options, game)[0] == "  1) choose red"  # type: ignore
+
+
+def test_a_card_given_is_named_to_its_giver_only() -> None:
+    """Cards given together are chosen before any is received: the receiver must not learn
+    its partner's card before choosing its own (it finds it in its hand afterwards)."""
+    game = load("teams").new_game(4, 3)
+    assert game.decision is not None and game.decision.kind == "give"
+    card = str(game.decision.options[0].arg)
+    game.apply(game.decision.options[0])  # seat 0 gives to its partner, seat 2
+    assert f"seat 0 gives {label(card)} to seat 2" in event_lines(game, 0, 0)
+    for seat in (1, 2, 3):
+        assert "seat 0 gives a card to seat 2" in event_lines(game, 0, seat)
+        assert label(card) not in "\n".join(event_lines(game, 0, seat)[-1:])

@@ -292,8 +292,9 @@ def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, 
                 open_hands: bool = False) -> list[str]:
     """``game``'s events from number ``since`` on, in words (a long one wrapped onto
     lines starting with spaces). The draws of ``seat`` (every seat's with ``open_hands``)
-    name the cards drawn; a card given is named to its giver and its receiver: nobody
-    else's ever are."""
+    name the cards drawn; a card given is named to its giver only (the receiver finds it in
+    its hand: cards given together are chosen before any is received). Nobody else's
+    ever are."""
     log = game.log or []
     since = max(since, 0)
     if since >= len(log):
@@ -306,7 +307,7 @@ def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, 
         text = describe_event(game, event)
         kind = event[0]
         seen = open_hands or (seat is not None and (
-            kind == "draw" and event[1] == seat or kind == "give" and seat in event[1:3]))
+            kind in ("draw", "give") and event[1] == seat))
         if kind in ("play", "first", "return"):
             name = rb.faces[event[2 if kind != "first" else 1]].name
             text = text.replace(name, card_text(game, name, style, rb.faces[
