@@ -6,6 +6,7 @@ checks 10,000 per rulebook (the issue's bar); UNO_RESAMPLE_STATES=N sets it by h
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from collections import Counter
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uno_rules import Game, load_rulebook
+from uno_rules import Game, Rulebook, load_rulebook
 from uno_rules.load.resources import shipped_names
 from uno_rules.observation import Observer
 
@@ -25,10 +26,17 @@ STATES = int(os.environ.get("UNO_RESAMPLE_STATES", 10_000 if LONG else 150))
 NAMES = shipped_names()
 
 
+@functools.cache
+def _loaded(name: str) -> Rulebook:
+    """Each rulebook loaded once: a fresh load has no memo, and its digest (every snapshot
+    writes it) costs a Flip-sized rulebook ~0.1 s to compute again."""
+    return load_rulebook(name)
+
+
 def random_state(name: str, r: random.Random) -> Game:
     """A round of ``name`` at a random player count, some random actions in (out-of-turn
     ones too), not over."""
-    rb = load_rulebook(name)
+    rb = _loaded(name)
     counts = [c for c in rb.player_counts() if c <= 6]
     while True:
         g = rb.new_game(r.choice(counts), seed=r.randrange(2**32), log=r.random() < 0.5)

@@ -110,13 +110,19 @@ def test_random_rounds_by_hand_clones_serialization_and_returns() -> None:
     assert won >= 6
 
 
+def _dealt(game: Any, rng: random.Random) -> Any:
+    """A new round of ``game`` past its deal (a chance node over the deal seeds)."""
+    state = game.new_initial_state()
+    state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
 def test_a_contest_is_an_openspiel_chance_node() -> None:
     game = _load("ted_lasso", 4, deals=200)
     rng = random.Random(2)
     seen = 0
     for _ in range(30):
-        state = game.new_initial_state()
-        state.apply_action(rng.choice(state.legal_actions()))
+        state = _dealt(game, rng)
         while not state.is_terminal() and not seen:
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -188,8 +194,7 @@ def test_out_of_turn_windows_are_extra_turns_with_a_pass() -> None:
     taken: dict[str, int] = {}
     windows = 0
     for _ in range(6):
-        state = game.new_initial_state()
-        state.apply_action(rng.choice(state.legal_actions()))
+        state = _dealt(game, rng)
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -222,8 +227,7 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
     rng = random.Random(8)
     moved = 0
     for _ in range(10):
-        state = game.new_initial_state()
-        state.apply_action(rng.choice(state.legal_actions()))
+        state = _dealt(game, rng)
         for _ in range(rng.randrange(30)):
             if state.is_terminal():
                 break

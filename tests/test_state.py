@@ -172,7 +172,7 @@ def test_a_pickled_rulebook_leaves_its_derived_tables_behind() -> None:
 def _seen(value: object) -> object:
     """A field's value as plain data, records and card contexts included (to compare two
     states field by field)."""
-    from uno_rules.engine.state import Ask, Ctx, Frame, Giving, Resume, StackedDraw
+    from uno_rules.engine.records import Ask, Ctx, Frame, Giving, Resume, StackedDraw
 
     if isinstance(value, list | tuple):
         return [_seen(v) for v in value]
@@ -285,7 +285,7 @@ def test_clone_and_snapshot_reproduce_every_declared_field() -> None:
 def test_a_catch_whose_penalty_asks_first_resumes_the_decision_after() -> None:
     """In teams, catching a seat whose partner is out: its penalty's after-draw steps (give
     half its hand) ask first, over a Resume frame; once given, the turn pending comes back."""
-    from uno_rules.engine.state import Resume
+    from uno_rules.engine.records import Resume
 
     rulebook = uno_rules.load_rulebook("teams")
     game = rulebook.new_game(4, 3)

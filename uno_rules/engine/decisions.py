@@ -19,7 +19,7 @@ from typing import Any
 
 from .actions import Action
 from .legal import Legality
-from .state import Ask, Ctx, Frame, Giving
+from .records import Ask, Ctx, Frame, Giving
 from .tables import offers_draw
 
 

@@ -38,7 +38,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from .state import Ctx, Resume, shuffle
+from .records import Ctx, Resume
+from .state import shuffle
 
 # Operations after which the history no longer tells where a card given went.
 HAND_MOVES = frozenset({"swap_hands", "rotate_hands"})

@@ -21,7 +21,7 @@ from .model import NO_COLOR, Step
 
 if TYPE_CHECKING:
     from .legal import Legality as Game
-    from .state import Ctx
+    from .records import Ctx
 
 SEATS = {
     "self": "the player who played the card",

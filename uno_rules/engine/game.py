@@ -20,8 +20,9 @@ from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
 from .model import NO_COLOR, Rules
+from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
-from .state import REBUILT, SEED_LIMIT, SHARED, Ctx, Field, Frame, Resume, shuffle
+from .state import REBUILT, SEED_LIMIT, SHARED, Field, shuffle
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -216,8 +217,7 @@ class Game(Runner):
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         decision = self.decision
-        if decision is None or decision.seat == seat or decision.seat is None or \
-                decision.kind == "contest":
+        if decision is None or decision.seat == seat or decision.seat is None:
             return decision
         return decision._replace(options=())
 
@@ -272,11 +272,9 @@ class Game(Runner):
             else:  # one of the options the engine made: already valid, canonical and legal
                 self._take(action)
                 return
-        if isinstance(action, str):
-            action = Action.parse(action)
-        shape = shape_problem(action)
-        if shape is not None or not isinstance(action, Action):
-            raise IllegalAction(f"malformed action: {shape}")
+        if seat is None:  # with a seat, _as_seat has read it already
+            action = _read(action)
+        assert isinstance(action, Action)
         if self.over:
             raise IllegalAction(f"{action}: the round is over")
         if action.kind == "pass":  # letting out-of-turn actions go: nothing changes at all
@@ -320,11 +318,7 @@ class Game(Runner):
         before any legality is looked at: the acting-seat check of :meth:`apply`."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise refuse_argument("seat", seat, f"a seat 0-{self.players - 1}, or None")
-        if isinstance(action, str):
-            action = Action.parse(action)
-        shape = shape_problem(action)
-        if shape is not None or not isinstance(action, Action):
-            raise IllegalAction(f"malformed action: {shape}")
+        action = _read(action)
         if action.seat != seat:
             raise IllegalAction(f"{action}: not an action of seat {seat}, acting as seat {seat}")
         return action
@@ -654,3 +648,13 @@ class Game(Runner):
             self._run()
         else:
             self.pending = saved
+
+
+def _read(action: object) -> Action:
+    """``action`` (an Action or its notation) as a well-formed Action, or IllegalAction."""
+    if isinstance(action, str):
+        action = Action.parse(action)
+    shape = shape_problem(action)
+    if shape is not None or not isinstance(action, Action):
+        raise IllegalAction(f"malformed action: {shape}")
+    return action

@@ -20,17 +20,8 @@ from .decisions import KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
-from .state import (
-    CTX_SLOTS,
-    SEED_LIMIT,
-    STATE_FIELDS,
-    Ctx,
-    Frame,
-    Giving,
-    Resume,
-    StackedDraw,
-    State,
-)
+from .records import CTX_SLOTS, Ctx, Frame, Giving, Resume, StackedDraw
+from .state import SEED_LIMIT, STATE_FIELDS, State
 
 S = TypeVar("S", bound=State)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import uno_rules
-from uno_rules.engine.state import Frame, Resume
+from uno_rules.engine.records import Frame, Resume
 from uno_rules.simulate import random_moves
 
 HERE = Path(__file__).resolve().parent
