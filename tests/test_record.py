@@ -435,6 +435,10 @@ def test_a_recorder_needs_a_logged_seeded_game(classic: uno_rules.Rulebook) -> N
         Recorder(open(os.devnull, "w"), classic.new_game(4, 1, log=False))
     with pytest.raises(ValueError, match="seed"):
         Recorder(open(os.devnull, "w"), classic.new_game(4, None))
+    game = classic.new_game(4, 1)
+    game.apply(game.legal_actions()[0])
+    with pytest.raises(ValueError, match="starts at the deal"):
+        Recorder(open(os.devnull, "w"), game)
 
 
 def test_a_record_is_action_notation_only(recorded: Path) -> None:
@@ -455,3 +459,23 @@ def test_hostile_records_are_refused_boundedly(tmp_path: Path) -> None:
         if name in expected:
             assert expected[name] in result.output, (name, result.output)
             assert len(result.output.strip().splitlines()) == 1
+
+
+def test_recording_a_round_deals_nothing_else(classic: uno_rules.Rulebook,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-round record's Match holds the round given: no round of its own is dealt (one
+    could run away in a looping rulebook, as an action card does here)."""
+    from uno_rules.engine import game as game_module
+    from uno_rules.engine.errors import RunawayEffect
+
+    monkeypatch.setattr(game_module, "RUN_BUDGET", 2)
+    recorded = 0
+    for seed in range(1000):  # about one deal in 300 runs away
+        try:
+            game = classic.new_game(4, seed)
+        except RunawayEffect:  # this deal runs away itself: nothing to record
+            continue
+        with open(os.devnull, "w") as out:
+            assert Recorder(out, game).match.game is game
+        recorded += 1
+    assert 0 < recorded < 1000  # both kinds of deal were met

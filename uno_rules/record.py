@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -102,6 +103,9 @@ class Recorder:
         if game.seed is None:
             raise ValueError("a recorded game is dealt from a seed (None: no record can "
                              "deal it again)")
+        if game.history:
+            raise ValueError("a record starts at the deal: this round has had actions "
+                             "(Recorder.resume goes on from a record)")
         seats = [str(s) for s in seats]
         if seats and len(seats) != game.players:
             raise ValueError(f"{len(seats)} seat names for {game.players} players")
@@ -208,13 +212,18 @@ def _ending(match: Match, one_round: bool, how: str) -> dict[str, Any]:
 
 
 def _around(game: Game, seed: int | None) -> Match:
-    """A Match holding ``game`` as its round (a one-round record's, or a round dealt from
-    a recorded seed): made by Match's own constructor, its round replaced."""
-    budgets = {"max_steps": game.max_steps, "max_actions": game.max_actions}
+    """A Match holding ``game`` as its first round (a one-round record's, or a match's
+    dealt at random, its round dealt from the recorded seed). Made field by field, as
+    Match.restore does: the constructor would deal a round of its own, which could run
+    away in a looping rulebook."""
     rb = game.rulebook
     assert isinstance(rb, Rulebook)
-    match = Match(rb, game.players, seed, **budgets)
-    match.game, match.dealer, match.out = game, game.dealer, list(game.absent)
+    match = Match.__new__(Match)
+    match.rulebook, match.players, match.seed = rb, game.players, seed
+    match.budgets = {"max_steps": game.max_steps, "max_actions": game.max_actions}
+    match.rng = random.Random(seed)
+    match.scores, match.out, match.dealer = [0] * game.players, list(game.absent), game.dealer
+    match.rounds, match.winners, match.game = 1, (), game
     return match
 
 

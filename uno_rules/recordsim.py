@@ -116,8 +116,11 @@ def record_rounds(folder: Path, chosen: dict[int, Round], rulebook: Rulebook, pl
     for number, counted in chosen.items():
         seed = counted.seed
         assert seed is not None
-        game = rulebook.new_game(players, seed, log=True, max_steps=max_steps,
-                                 max_actions=max_actions)
+        try:
+            game = rulebook.new_game(players, seed, log=True, max_steps=max_steps,
+                                     max_actions=max_actions)
+        except RunawayEffect:  # the deal itself ran away: no round to record
+            continue
         how = "over"
         try:
             if agents is None:
@@ -189,10 +192,13 @@ def write_chosen(folder: Path, chooser: Chooser, rulebook: Rulebook, players: in
     else:
         paths = record_matches(folder, chosen, rulebook, players, max_actions, policy,
                                max_steps, agents, max_rounds)
-    if not paths:
-        return [f"records: no {kind} chosen (none stalled): nothing written in {folder}"]
     lines = [f"records: {len(paths)} written in {folder}: "
-             + ", ".join(p.name for p in paths)]
+             + ", ".join(p.name for p in paths)] if paths else \
+        [f"records: no {kind} chosen{'' if chosen else ' (none stalled)'}: nothing "
+         f"written in {folder}"]
+    if len(paths) < len(chosen):
+        lines.append(f"records: {len(chosen) - len(paths)} {kind}(s) chosen ran away at "
+                     "the deal: nothing to record")
     if chooser.more_stalled:
         lines.append(f"records: {chooser.more_stalled} more stalled {kind}(s) not recorded "
                      f"(at most {MOST})")
