@@ -479,3 +479,19 @@ def test_recording_a_round_deals_nothing_else(classic: uno_rules.Rulebook,
             assert Recorder(out, game).match.game is game
         recorded += 1
     assert 0 < recorded < 1000  # both kinds of deal were met
+
+
+@pytest.mark.parametrize("how", ["over", "stalled"])
+def test_a_stalled_round_ends_the_record_with_its_budget(how: str, tmp_path: Path,
+                                                        classic: uno_rules.Rulebook) -> None:
+    match = Match(classic, 4, 6, max_actions=12)
+    path = tmp_path / "s.jsonl"
+    with path.open("w") as out:
+        recorder = Recorder(out, match)
+        play(match, recorder, random.Random(1))
+        assert match.game.stalled == "actions"
+        recorder.end(how)
+    record = read(path)
+    assert record.lines[-1][1]["end"] == {"stalled": "actions"} and record.ended
+    assert record.replay().game.stalled == "actions"
+    assert record.header["budgets"]["max_actions"] == 12

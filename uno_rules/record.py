@@ -159,9 +159,10 @@ class Recorder:
             self._round_line()
 
     def end(self, how: str = "over") -> None:
-        """The last line: ``"over"`` (the match or round as it ended: its winners, or why it
-        stalled), ``"quit"`` (stopped by a player: the record may be resumed), or another
-        reason the game stopped early (``"rounds"``, ``"runaway"``)."""
+        """The last line: ``"over"`` (the match or round as it ended: its winners, or the
+        budget that ran out when it stalled; ``"stalled"`` says the same), ``"quit"``
+        (stopped by a player: the record may be resumed), or another reason the game
+        stopped early (``"rounds"``, ``"runaway"``)."""
         self._write({"end": _ending(self.match, self.one_round, how)})
 
     @classmethod
@@ -198,10 +199,10 @@ def _ending(match: Match, one_round: bool, how: str) -> dict[str, Any]:
     if how == "quit":
         return {"quit": True}
     game = match.game
+    if game.stalled is not None and how in ("over", "stalled"):
+        return {"stalled": game.stalled}  # the budget that ran out
     if how != "over":
         return {"stalled": how}
-    if game.stalled is not None:
-        return {"stalled": game.stalled}
     if one_round:
         if game.result is None:
             raise ValueError("the round is not over: end('quit'), or the reason it stopped")
