@@ -495,3 +495,17 @@ def test_a_stalled_round_ends_the_record_with_its_budget(how: str, tmp_path: Pat
     assert record.lines[-1][1]["end"] == {"stalled": "actions"} and record.ended
     assert record.replay().game.stalled == "actions"
     assert record.header["budgets"]["max_actions"] == 12
+
+
+def test_a_contest_settled_at_the_table_is_an_ordinary_step(tmp_path: Path) -> None:
+    rb = uno_rules.load_rulebook("ted_lasso")
+    for seed in range(40):
+        path = tmp_path / f"t{seed}.jsonl"
+        match, seen = record_match(path, rb, 4, seed, one_round=True)
+        contests = [a for a, _ in seen if a.startswith("loser ")]
+        if contests:
+            break
+    assert contests, "no contest in 40 rounds of ted_lasso"
+    record = read(path)
+    assert [s["action"] for s in record.steps if s["action"].startswith("loser ")] == contests
+    assert replayed(record)[1] == seen
