@@ -517,7 +517,7 @@ class Record:
         rulebook's file from another installation is taken by its name), with its house
         rules and settings. Another digest than the recorded one is not an error: replay
         goes on and reports the first difference (``rules_changed`` tells)."""
-        from .load.entry import load_rulebook
+        from .load.entry import load_as_written
         from .load.resources import allowed, find, shipped_rulebook
 
         h = self.header
@@ -540,12 +540,7 @@ class Record:
                                     f"shipped nor under {folder} or the current folder: "
                                     "refused unread")
         try:
-            house = list(h["house"])
-            if house:  # the rulebook's own overlays come first: given again, they'd be refused
-                own = list(load_rulebook(source).house)
-                if house[:len(own)] == own:
-                    house = house[len(own):]
-            rb = load_rulebook(source, house=house, settings=h["set"])
+            rb = load_as_written(source, h["house"], h["set"])
         except RulebookError as exc:
             first = str(exc).splitlines()[0] if str(exc) else "invalid"
             more = len(exc.problems) - 1
