@@ -514,7 +514,7 @@ def test_lookahead_follows_what_a_greedy_opponent_revealed() -> None:
     top = agent.top
     assert top is not None and agent.bans == {}
     agent.follow(dataclasses.replace(obs, events=(draw, keep)))
-    assert agent.bans == {other: [[color, top, True, 0]]}
+    assert agent.bans == {other: [[color, top, True, 0, -1]]}
     det = obs.determinize
     assert det is not None
     for _ in range(5):
@@ -523,13 +523,21 @@ def test_lookahead_follows_what_a_greedy_opponent_revealed() -> None:
         assert dealt.view(seat) == game.view(seat)
         assert not [f for f in faces if f.color < 0 or CLASSIC.colors[f.color] == color
                     or CLASSIC.ranks[f.rank] == top]
-    # a draw followed by a play of the drawn card shows nothing
+    # a draw then the drawn card played: the same ban (the card drawn is gone), and no
+    # ban from that play (it was the drawn card's decision, not a pick)
     fresh = Lookahead(seat, random.Random(2))
-    fresh.follow(dataclasses.replace(obs, events=(draw, uno_rules.Action(other, "play", "red 5"))))
-    assert fresh.bans == {}
+    fresh.follow(dataclasses.replace(obs, events=()))
+    fresh.follow(dataclasses.replace(obs, events=(draw, uno_rules.Action(other, "play",
+                                                                         "wild"))))
+    assert fresh.bans == {other: [[color, top, True, 0, -1]]}
     # a wild played: no coloured card of the colour in force or the rank on top (wilds
-    # may remain)
+    # may remain); a coloured card played: none of those with more points
     wild = Lookahead(seat, random.Random(2))
     wild.follow(dataclasses.replace(obs, events=()))
     wild.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play", "wild"),)))
-    assert wild.bans == {other: [[color, top, False, 0]]}
+    assert wild.bans == {other: [[color, top, False, 0, -1]]}
+    five = Lookahead(seat, random.Random(2))
+    five.follow(dataclasses.replace(obs, events=()))
+    five.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play",
+                                                                  f"{color} 5"),)))
+    assert five.bans == {other: [[color, top, False, 0, 5]]}

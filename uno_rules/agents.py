@@ -204,15 +204,17 @@ class Lookahead(Greedy):
     ROLLOUTS = 32
     Z = 2.0        # the sign test's bar for leaving greedy's choice
     HORIZON = 400  # actions a rollout may take (an unfinished one counts half)
+    BANS = 6       # the most recent bans kept per seat
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
         self.top: str | None = None        # the rank on top, followed through the events
         self.sizes: list[int] | None = None
         # What another seat's hand can't hold (if it plays as greedy does): per seat, lists
-        # [colour, rank, wilds too, cards it may hold anyway (drawn since)].
+        # [colour, rank, wilds too, cards it may hold anyway (drawn since), and only
+        # coloured cards of more points than this].
         self.bans: dict[int, list[list[Any]]] = {}
-        self.drew: tuple[int, str | None, str | None] | None = None  # a draw not yet settled
+        self.drew: int | None = None  # the seat of the last event's draw
         self._color_of: list[int] = []
 
     def follow(self, obs: Observation) -> None:
@@ -221,35 +223,32 @@ class Lookahead(Greedy):
         plays = [0] * obs.players
         new: list[tuple[int, list[Any]]] = []
         for a in obs.events:
-            s = a.seat
-            if self.drew is not None:  # a draw is settled by the drawer's next action
-                who, c, r = self.drew
-                self.drew = None
-                if not (s == who and a.kind == "play"):
-                    new.append((who, [c, r, True, 0]))  # kept: nothing played then
-            if s is None or a.kind not in ("play", "jump_in", "color", "draw"):
+            s, kind, drew = a.seat, a.kind, self.drew
+            self.drew = None
+            if s is None or kind not in ("play", "jump_in", "color", "draw"):
                 continue
-            if a.kind == "draw" and s != self.seat:
-                self.drew = (s, color, top)
-                for ban in bans.get(s, ()):
+            if kind == "draw" and s != self.seat:
+                for ban in bans.get(s, []) + [b for who, b in new if who == s]:
                     ban[3] += 1
-                for who, ban in new:
-                    if who == s:
-                        ban[3] += 1
-            elif a.kind == "color":
+                # nothing it held could be played (the card drawn either can't, or is
+                # played now and gone)
+                new.append((s, [color, top, True, 0, -1]))
+                self.drew = s
+            elif kind == "color":
                 color = str(a.arg)
-            elif a.kind in ("play", "jump_in"):
+            elif kind in ("play", "jump_in"):
                 card = obs.cards[str(a.arg)]
                 plays[s] += 1
                 if s != self.seat:
-                    for ban in list(bans.get(s, ())):
+                    for ban in bans.get(s, []) + [b for who, b in new if who == s]:
+                        if drew == s and ban is new[-1][1]:
+                            continue  # the card just drawn: not among those banned
                         if self._breaks(card, ban):  # a card drawn since, or not greedy
-                            if ban[3] > 0:
-                                ban[3] -= 1
-                            else:
-                                bans[s].remove(ban)
-                    if card.color is None:  # a wild: no coloured card played instead
-                        new.append((s, [color, top, False, 0]))
+                            ban[3] -= 1
+                    if kind == "play" and drew != s:  # its pick among what it held:
+                        # a wild when no coloured card would play, else the most points
+                        new.append((s, [color, top, False, 0,
+                                        -1 if card.color is None else card.points]))
                 if card.color is not None:
                     color = card.color
                 top = card.rank
@@ -263,7 +262,7 @@ class Lookahead(Greedy):
         for who, ban in new:
             bans.setdefault(who, []).append(ban)
         for s in list(bans):
-            bans[s] = [b for b in bans[s] if b[3] < sizes[s]][-4:]
+            bans[s] = [b for b in bans[s] if 0 <= b[3] < sizes[s]][-self.BANS:]
             if not bans[s]:
                 del bans[s]
         shown = obs.view.get("top")
@@ -277,7 +276,7 @@ class Lookahead(Greedy):
         """Whether ``card`` is one a ban says its hand held none of."""
         if card.color is None:
             return bool(ban[2])
-        return bool(card.color == ban[0] or card.rank == ban[1])
+        return bool((card.color == ban[0] or card.rank == ban[1]) and card.points > ban[4])
 
     def choose(self, obs: Observation) -> int | None:
         fallback = super().choose(obs)  # also follows the events for later decisions
@@ -322,7 +321,7 @@ class Lookahead(Greedy):
             for s, seat_bans in self.bans.items():
                 hand = game.hands[s]
                 rules = [(rb.colors.index(b[0]) if b[0] in rb.colors else -2,
-                          rb.ranks.index(b[1]) if b[1] in rb.ranks else -2, b[2], b[3])
+                          rb.ranks.index(b[1]) if b[1] in rb.ranks else -2, b[2], b[3], b[4])
                          for b in seat_bans]
                 for rule in rules:
                     bad = [i for i, c in enumerate(hand) if _banned(faces[c], rule)]
@@ -413,11 +412,12 @@ class Lookahead(Greedy):
         return keys
 
 
-def _banned(face: Face, rule: tuple[int, int, bool, int]) -> bool:
-    """Whether a card is one a ban (colour index, rank index, wilds too, ...) rules out."""
+def _banned(face: Face, rule: tuple[int, int, bool, int, int]) -> bool:
+    """Whether a card is one a ban (colour index, rank index, wilds too, cards drawn since,
+    points floor) rules out."""
     if face.color == NO_COLOR:
         return rule[2]
-    return face.color == rule[0] or face.rank == rule[1]
+    return (face.color == rule[0] or face.rank == rule[1]) and face.points > rule[4]
 
 
 AGENTS: dict[str, AgentClass] = {"uniform": Uniform, "play_first": PlayFirst,
