@@ -541,3 +541,30 @@ def test_lookahead_follows_what_a_greedy_opponent_revealed() -> None:
     five.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play",
                                                                   f"{color} 5"),)))
     assert five.bans == {other: [[color, top, False, 0, 5]]}
+
+
+def test_lookahead_bans_hold_on_greedy_hands() -> None:
+    """Against greedy players what lookahead infers is exact: at every decision of some
+    2- and 3-player rounds, each ban holds on the real hand (no more banned cards than the
+    cards drawn since allow), and some bans are made."""
+    from uno_rules.agents import Lookahead, play_agents_on
+
+    live: list[Game] = []
+    checked = [0]
+
+    class Spy(Lookahead):
+        def choose(self, obs: Observation) -> int | None:
+            choice = Greedy.choose(self, obs)  # greedy's choice, the events followed
+            game = live[0]
+            for s, bans in self.bans.items():
+                hand = [obs.cards[game.faces[c].name] for c in game.hands[s]]
+                for ban in bans:
+                    assert sum(self._breaks(c, ban) for c in hand) <= ban[3], (s, ban)
+                    checked[0] += 1
+            return choice
+
+    for players, seed in ((2, 1), (2, 2), (3, 3)):
+        live[:] = [CLASSIC.new_game(players, seed, log=True)]
+        seats = [("spy", Spy), *[("greedy", Greedy)] * (players - 1)]
+        play_agents_on(CLASSIC, live[0], seats)
+    assert checked[0] > 20

@@ -189,10 +189,12 @@ class Lookahead(Greedy):
 
     For each of its options (a play that may call UNO always does), ``ROLLOUTS`` times: a
     game resampled from its own seat's information (``obs.determinize``: the hidden cards
-    re-dealt, never the real ones), then made to fit what a greedy opponent's actions
-    revealed (:meth:`follow`: a seat that drew and kept the card, or played a wild, held no
-    card it could have played instead; the cards it drew since may be anything), takes the
-    option and is played out by every seat with greedy's own rule (:meth:`_rollout`). The
+    re-dealt, never the real ones), mended to fit what the others' actions showed if they
+    play as greedy does (:meth:`follow`: a seat that drew held nothing it could play; one
+    that played a wild held no coloured card that would play; one that played a coloured
+    card held no playable one of more points; cards drawn since may be anything: the
+    excess banned cards of a hand are swapped for allowed ones from the draw pile), takes
+    the option and is played out by every seat with greedy's rule (:meth:`_rollout`). The
     same deals and rollout seeds serve every option (common random numbers), so each deal
     compares two options on the same cards. It leaves greedy's choice only for an option
     that wins clearly more of those paired rollouts (a sign test on the rollouts where the
@@ -202,7 +204,7 @@ class Lookahead(Greedy):
     options`` rollouts."""
 
     ROLLOUTS = 32
-    Z = 2.0        # the sign test's bar for leaving greedy's choice
+    Z = 1.5        # the sign test's bar for leaving greedy's choice
     HORIZON = 400  # actions a rollout may take (an unfinished one counts half)
     BANS = 6       # the most recent bans kept per seat
 
@@ -218,7 +220,9 @@ class Lookahead(Greedy):
         self._color_of: list[int] = []
 
     def follow(self, obs: Observation) -> None:
-        """Greedy's colour, and what the others' draws and wilds showed of their hands."""
+        """Greedy's colour, and what the others' draws and plays showed of their hands
+        (:attr:`bans`): exact against greedy players (tests/test_agents.py checks it on
+        their real hands), only a guess against others."""
         color, top, bans = self.color, self.top, self.bans
         plays = [0] * obs.players
         new: list[tuple[int, list[Any]]] = []
