@@ -530,6 +530,15 @@ def test_lookahead_follows_what_a_greedy_opponent_revealed() -> None:
     fresh.follow(dataclasses.replace(obs, events=(draw, uno_rules.Action(other, "play",
                                                                          "wild"))))
     assert fresh.bans == {other: [[color, top, True, 0, -1]]}
+    # the same with the draw and the play seen in two observations (out of turn between)
+    split = Lookahead(seat, random.Random(2))
+    split.follow(dataclasses.replace(obs, events=()))
+    sizes = list(obs.view["hand_sizes"])
+    sizes[other] += 1  # the card drawn, then played
+    split.follow(dataclasses.replace(obs, events=(draw,),
+                                     view={**obs.view, "hand_sizes": sizes}))
+    split.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play", "wild"),)))
+    assert split.bans == {other: [[color, top, True, 0, -1]]}
     # a wild played: no coloured card of the colour in force or the rank on top (wilds
     # may remain); a coloured card played: none of those with more points
     wild = Lookahead(seat, random.Random(2))

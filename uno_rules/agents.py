@@ -216,7 +216,8 @@ class Lookahead(Greedy):
         # [colour, rank, wilds too, cards it may hold anyway (drawn since), and only
         # coloured cards of more points than this].
         self.bans: dict[int, list[list[Any]]] = {}
-        self.drew: int | None = None  # the seat of the last event's draw
+        # the seat of the last event's draw, and the ban it made
+        self.drew: tuple[int, list[Any]] | None = None
         self._color_of: list[int] = []
 
     def follow(self, obs: Observation) -> None:
@@ -227,7 +228,8 @@ class Lookahead(Greedy):
         plays = [0] * obs.players
         new: list[tuple[int, list[Any]]] = []
         for a in obs.events:
-            s, kind, drew = a.seat, a.kind, self.drew
+            s, kind = a.seat, a.kind
+            drew = self.drew[1] if self.drew is not None and self.drew[0] == s else None
             self.drew = None
             if s is None or kind not in ("play", "jump_in", "color", "draw"):
                 continue
@@ -237,7 +239,7 @@ class Lookahead(Greedy):
                 # nothing it held could be played (the card drawn either can't, or is
                 # played now and gone)
                 new.append((s, [color, top, True, 0, -1]))
-                self.drew = s
+                self.drew = (s, new[-1][1])
             elif kind == "color":
                 color = str(a.arg)
             elif kind in ("play", "jump_in"):
@@ -245,11 +247,11 @@ class Lookahead(Greedy):
                 plays[s] += 1
                 if s != self.seat:
                     for ban in bans.get(s, []) + [b for who, b in new if who == s]:
-                        if drew == s and ban is new[-1][1]:
+                        if ban is drew:
                             continue  # the card just drawn: not among those banned
                         if self._breaks(card, ban):  # a card drawn since, or not greedy
                             ban[3] -= 1
-                    if kind == "play" and drew != s:  # its pick among what it held:
+                    if kind == "play" and drew is None:  # its pick among what it held:
                         # a wild when no coloured card would play, else the most points
                         new.append((s, [color, top, False, 0,
                                         -1 if card.color is None else card.points]))
@@ -316,10 +318,13 @@ class Lookahead(Greedy):
     def _deal(self, determinize: Callable[[random.Random], Game], exact: bool) -> Game:
         """A determinization fitting the bans: each hand holding more banned cards than it
         may swaps the excess for allowed cards of the draw pile (``exact``: resampled
-        again instead, up to 32 times, where a challenge depends on the hand as dealt)."""
+        again instead, up to 32 times, where a challenge depends on the hand as dealt).
+        Not with several sides: a swap could show backs the seat never saw."""
         for _ in range(32 if exact else 1):
             game = determinize(self.rng)
             rb = game.rulebook
+            if len(rb.sides) > 1:
+                return game
             faces, pile = game.faces, game.draw_pile
             fits = True
             for s, seat_bans in self.bans.items():
