@@ -219,7 +219,7 @@ def test_authoring_tutorial_works_when_followed_literally(
 
 
 # ------------------------------------------------------------------ doctested pages
-DOCTESTED = ["embedding.md"]
+DOCTESTED = ["embedding.md", "table.md"]
 
 
 @pytest.mark.parametrize("rel", DOCTESTED)

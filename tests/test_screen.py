@@ -23,6 +23,7 @@ from uno_rules.table.screen import (
     event_lines,
     label,
     option_lines,
+    prompt_text,
     scores_lines,
     table_lines,
     visible,
@@ -95,7 +96,7 @@ def public_names(game: Game, seat: int) -> set[str]:
             names |= {rb.faces[f].name for f in event[2]}
         elif kind == "draw" and event[1] == seat:
             names |= {side[c].name for side in rb.side_faces for c in event[3]}
-        elif kind == "give" and seat in event[1:3]:
+        elif kind == "give" and seat == event[1]:
             names |= {side[event[3]].name for side in rb.side_faces}
     return names - {None}
 
@@ -339,3 +340,45 @@ def test_option_lines_are_numbered_short_words() -> None:
                      "  5) draw"]
     game.apply("0 play wild_draw_four uno")
     assert option_lines(game.decision.options, game)[0] == "  1) choose red"  # type: ignore
+
+
+def test_a_card_given_is_named_to_its_giver_only() -> None:
+    """Cards given together are chosen before any is received: the receiver must not learn
+    its partner's card before choosing its own (it finds it in its hand afterwards)."""
+    game = load("teams").new_game(4, 3)
+    assert game.decision is not None and game.decision.kind == "give"
+    card = str(game.decision.options[0].arg)
+    game.apply(game.decision.options[0])  # seat 0 gives to its partner, seat 2
+    assert f"seat 0 gives {label(card)} to seat 2" in event_lines(game, 0, 0)
+    for seat in (1, 2, 3):
+        assert "seat 0 gives a card to seat 2" in event_lines(game, 0, seat)
+        assert label(card) not in "\n".join(event_lines(game, 0, seat)[-1:])
+
+
+def test_a_round_over_or_stopped_says_so() -> None:
+    rb = load("classic")
+    game = rb.new_game(3, 1, log=False)
+    rng = random.Random(1)
+    while not game.over:
+        game.apply(rng.choice(game.decision.options))  # type: ignore[union-attr]
+    assert game.result is not None
+    text = table_lines(game, 0)
+    winner = game.result.winners[0]
+    assert f"round over: seat {winner} wins {game.result.points} points" in text
+    assert event_lines(game, 0, 0) == []  # no log kept: no events
+    stalled = rb.new_game(3, 1, max_actions=3)
+    while not stalled.over:
+        stalled.apply(rng.choice(stalled.decision.options))  # type: ignore[union-attr]
+    assert "round stopped: the round's budget of 3 actions ran out" in table_lines(stalled, 1)
+
+
+def test_prompts_in_words() -> None:
+    rb = load("classic", ("jump_in",))
+    game = game_from_position(rb, 3, Position(
+        hands=[["red 1", "wild"], ["blue 1", "blue 3"], ["red 5", "green 3"]],
+        discard=["red 5"]))
+    assert prompt_text(game, 0) == "seat 0, your turn: play a card or draw"
+    assert prompt_text(game, 2) == \
+        "seat 2, out of turn (seat 0 to play): act now, or pass"
+    game.apply("0 play wild")
+    assert prompt_text(game, 0) == "seat 0, choose a colour"

@@ -6,6 +6,7 @@ each, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from .engine.game import GAME_ACTIONS, GAME_STEPS
 from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
 from .load.resources import shipped_names
 from .table.commands import play as table_play
+from .table.replay import replay as table_replay
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
 
@@ -370,6 +372,14 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
               "points, turns, actions, cards drawn, challenges, stalled reason...; with "
               "--match one row per match: seed, winners, rounds, scores, lead changes...).")
+@click.option("--record-dir", default=None, metavar="DIR",
+              help="Write a record (JSON Lines, for `uno-rules replay`) of each game chosen "
+              "by --record-where into DIR: DIR/game-N.jsonl, with --match DIR/match-N.jsonl "
+              "(docs/records.md).")
+@click.option("--record-where", multiple=True, metavar="WHICH",
+              help="Which games --record-dir records: stalled (the default; at most 100), "
+              "longest (the most actions; with --match the most rounds), or N (game number "
+              "N, from 1); repeatable or comma-separated.")
 @workers_option
 @scheduler_option
 @scheduler_timeout_option
@@ -378,7 +388,8 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, matches: bool, max_rounds: int | None, policy: str,
              agents: str | None, max_steps: int | None, max_actions: int | None,
-             as_json: bool, csv_path: str | None, workers: str | None, scheduler: str | None,
+             as_json: bool, csv_path: str | None, record_dir: str | None,
+             record_where: tuple[str, ...], workers: str | None, scheduler: str | None,
              scheduler_timeout: float, plot_path: str | None, quiet: bool) -> None:
     """Play GAMES rounds (with --match: GAMES matches) with random legal choices, or
     --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
@@ -392,9 +403,12 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     if max_rounds is not None and not matches:
         _fail("--max-rounds: only with --match (a match's budget of rounds)")
     tool: Any = matchsim if matches else rounds  # CSV_COLUMNS, csv_row, report
+    chooser = _record_chooser(record_dir, record_where, games)
 
     def run(on_record: Any) -> Any:  # the rounds' (or matches') statistics
         seated = None if agents is None else parse_agents(agents, players)
+        if chooser is not None:  # it sees every record too, in order
+            on_record = chooser.also(on_record)
         with _cluster(scheduler, processes, scheduler_timeout) as client:
             if matches:
                 return matchsim.simulate_matches(
@@ -445,12 +459,51 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
         click.echo(json.dumps(stats, indent=2))
     else:
         click.echo("\n".join(tool.report(stats, games)))
+    if chooser is not None and record_dir is not None:
+        from .recordsim import write_chosen
+
+        try:
+            said = write_chosen(Path(record_dir), chooser, rb, players, max_actions, policy,
+                                max_steps, None if agents is None else
+                                parse_agents(agents, players),
+                                (max_rounds or matchsim.MAX_ROUNDS) if matches else None)
+        except AgentError as exc:
+            _fail(_shorten(" ".join(str(exc).split())))
+        except OSError as exc:
+            _fail(f"--record-dir {_shorten(record_dir)}: can't write a record: "
+                  f"{exc.strerror or exc}")
+        for line in said:
+            click.echo(line, err=True)
     if plot is not None:
         from .plots import simulate_figure
 
         _write_plot(plot, str(plot_path), lambda f, fmt: simulate_figure(stats, f, fmt))
     if interrupted:
         sys.exit(130)
+
+
+def _record_chooser(folder: str | None, where: tuple[str, ...], games: int) -> Any:
+    """simulate's --record-dir/--record-where: the chooser of the games to record (None
+    without --record-dir), the folder made first (a folder that can't be written fails
+    before any game is played)."""
+    if folder is None:
+        if where:
+            _fail("--record-where: only with --record-dir DIR")
+        return None
+    from .recordsim import Chooser, parse_where
+
+    try:
+        stalled, longest, numbers = parse_where(where or ("stalled",), games)
+    except ValueError as exc:
+        _fail(str(exc))
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(13, "Permission denied")
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        _fail(f"--record-dir {_shorten(folder)}: can't write there: {why}")
+    return Chooser(stalled, longest, numbers)
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})
@@ -655,6 +708,7 @@ def list_rulebooks(quiet: bool) -> None:
 
 
 cli.add_command(table_play)
+cli.add_command(table_replay)
 
 
 def main(argv: list[str] | None = None) -> None:

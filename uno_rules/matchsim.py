@@ -52,10 +52,13 @@ def _round_seats(match: Match, game: Game) -> tuple[list[int], list[int]]:
 def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | None,
                policy: str, max_steps: int | None,
                agents: Sequence[tuple[str, AgentClass]] | None,
-               max_rounds: int = MAX_ROUNDS) -> MatchRecord:
+               max_rounds: int = MAX_ROUNDS, *,
+               on_round: Callable[[Match], None] | None = None) -> MatchRecord:
     """Play one match dealt from ``seed`` (random moves by ``policy``, or ``agents`` per
     match seat playing every round) to its end, or until a round stalls or ``max_rounds``
-    rounds are played; returns its record (a runaway effect is recorded, not raised)."""
+    rounds are played; returns its record (a runaway effect is recorded, not raised).
+    ``on_round(match)`` is called after each round is played, before it is scored
+    (``simulate --record-dir`` keeps each round's actions)."""
     match = Match(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
     first = (match.dealer + 1) % players
     highest = rulebook.settings.scoring == "winner_takes"
@@ -77,6 +80,9 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
                 play_agents_on(rulebook, game, [agents[s] for s in seats])
         except RunawayEffect:
             return stalled("runaway", len(leaders) + 1)
+        finally:
+            if on_round is not None:
+                on_round(match)
         if not game.over or game.result is None:
             return stalled(game.stalled or "actions", len(leaders) + 1)
         match.next_round()

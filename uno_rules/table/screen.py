@@ -203,7 +203,13 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
                         f"; draw pile top: {_back(game, back, style)}"))
     if view["stacked_draw"]:
         lines.append(style.paint(f"stacked draw: {view['stacked_draw']} cards to draw", BOLD))
-    decision = view["decision"]
+    result, decision = view["result"], view["decision"]
+    if result is not None:
+        lines.append(style.paint(f"round over: {_seats(result['winners'])} "
+                                 f"{'wins' if len(result['winners']) == 1 else 'win'} "
+                                 f"{result['points']} points", BOLD))
+    elif view["over"]:
+        lines.append(f"round stopped: {game.stalled_reason() or 'it can not go on'}")
     if decision is not None and decision["seat"] is None:
         lines.append(f"the table settles {'a ' if decision['kind'] == 'contest' else ''}"
                      f"{decision['kind']}")
@@ -213,6 +219,11 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
         lines.append(f"your hand (seat {me}, {_cards(len(hand))}):")
         lines += _hand_lines(game, hand, style, "  ")
     return lines
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return "seat " + ", ".join(map(str, seats)) if len(seats) == 1 else \
+        "seats " + ", ".join(map(str, seats))
 
 
 def _top(game: Game, name: str | None, style: Style) -> str:
@@ -292,8 +303,9 @@ def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, 
                 open_hands: bool = False) -> list[str]:
     """``game``'s events from number ``since`` on, in words (a long one wrapped onto
     lines starting with spaces). The draws of ``seat`` (every seat's with ``open_hands``)
-    name the cards drawn; a card given is named to its giver and its receiver: nobody
-    else's ever are."""
+    name the cards drawn; a card given is named to its giver only (the receiver finds it in
+    its hand: cards given together are chosen before any is received). Nobody else's
+    ever are."""
     log = game.log or []
     since = max(since, 0)
     if since >= len(log):
@@ -306,7 +318,7 @@ def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, 
         text = describe_event(game, event)
         kind = event[0]
         seen = open_hands or (seat is not None and (
-            kind == "draw" and event[1] == seat or kind == "give" and seat in event[1:3]))
+            kind in ("draw", "give") and event[1] == seat))
         if kind in ("play", "first", "return"):
             name = rb.faces[event[2 if kind != "first" else 1]].name
             text = text.replace(name, card_text(game, name, style, rb.faces[
@@ -370,6 +382,29 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
     return words.get(kind, str(option))
 
 
+PROMPTS: Mapping[str, str] = {
+    "turn": "your turn: play a card or draw", "drawn": "play the card you drew, or keep it",
+    "color": "choose a colour", "challenge": "challenge the card played, or accept it",
+    "target": "choose a seat", "give": "give a card to your partner",
+    "forced_play": "play a card of the colour in force", "contest": "settle the contest"}
+
+
+def prompt_text(game: Game, seat: int) -> str:
+    """What ``seat`` is asked now, in words: its own decision, or (another seat's pending)
+    its chance out of turn: ``seat 0, your turn: play a card or draw``."""
+    decision = game.decision
+    if decision is None:
+        return f"seat {seat}: the round is over"
+    if decision.seat == seat:
+        ask = PROMPTS.get(decision.kind, decision_words(decision.kind))
+        if decision.kind == "turn" and game.stacked.total:
+            ask = f"your turn: answer the stacked draw or draw its {game.stacked.total}"
+        return f"seat {seat}, {ask}"
+    who = "the table" if decision.seat is None else f"seat {decision.seat}"
+    return f"seat {seat}, out of turn ({who} {decision_words(decision.kind)}): " \
+           "act now, or pass"
+
+
 def option_lines(options: Sequence[Action], game: Game, style: Style = PLAIN) -> list[str]:
     """The options numbered from 1: ``  1) play red 5``."""
     width = len(str(len(options)))
@@ -377,4 +412,5 @@ def option_lines(options: Sequence[Action], game: Game, style: Style = PLAIN) ->
 
 
 __all__ = ["PLAIN", "Style", "card_text", "colour_text", "decision_words", "event_lines",
-           "label", "option_lines", "option_text", "scores_lines", "table_lines", "visible"]
+           "label", "option_lines", "option_text", "prompt_text", "scores_lines", "table_lines",
+           "visible"]
