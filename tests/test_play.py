@@ -197,6 +197,9 @@ def test_arguments() -> None:
     assert bad.exit_code == 1 and "seats are 0 to 2" in bad.output
     bad = runner.invoke(cli, ["play", "classic", "--players", "3", "--humans", "0,x"])
     assert bad.exit_code == 1 and "expected seat numbers" in bad.output
+    long = runner.invoke(cli, ["play", "classic", "--humans", "9" * 5000])  # bench/hostile
+    assert long.exit_code == 1 and "expected seat numbers" in long.output and \
+        len(long.output) < 200
     odd = runner.invoke(cli, ["play", "teams", "--players", "5"])
     assert odd.exit_code == 1 and "4, 6, 8" in odd.output
     agent = runner.invoke(cli, ["play", "classic", "--agents", "nobody"])
@@ -219,6 +222,11 @@ def test_resume_refuses_what_it_cannot_go_on_with(tmp_path: Path) -> None:
     runner = CliRunner()
     missing = runner.invoke(cli, ["play", "--resume", str(tmp_path / "nope.jsonl")])
     assert missing.exit_code == 1 and len(missing.output.splitlines()) == 1
+    huge = tmp_path / "huge.jsonl"  # as bench/hostile_cases/session.py: refused unread
+    with huge.open("wb") as f:
+        f.truncate(1 << 30)
+    big = runner.invoke(cli, ["play", "--resume", str(huge)])
+    assert big.exit_code == 1 and "too large for a record" in big.output
     saved = tmp_path / "saved.jsonl"
     quit_ = runner.invoke(cli, ["play", *MATCH, "--save", str(saved)], input="1\n1\nq\n")
     assert quit_.exit_code == 0 and saved.exists()

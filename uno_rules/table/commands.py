@@ -13,6 +13,7 @@ import click
 from click.core import ParameterSource
 
 from ..cli_common import fail, house_option, os_problem, rulebook_or_fail, set_option
+from ..engine.errors import shorten
 
 DEFAULT_AGENT = "greedy"
 QUIT = ("q", "quit", "exit")
@@ -29,7 +30,8 @@ def _seat_list(text: str, players: int) -> list[int]:
     for part in text.split(","):
         part = part.strip()
         if not (part.isascii() and part.isdigit() and len(part) <= 4):
-            fail(f"--humans {text!r}: expected seat numbers separated by commas, e.g. 0,2")
+            fail(f"--humans {shorten(text, 40)!r}: expected seat numbers separated by commas, "
+                 "e.g. 0,2")
         seats.append(int(part))
     return seats
 
@@ -45,7 +47,7 @@ def _clear_screen(stream: TextIO) -> None:
 def _ask(prompt: str) -> str | None:
     try:
         return input(prompt)
-    except (EOFError, RuntimeError, KeyboardInterrupt):  # input ran out, or stdin closed
+    except (EOFError, RuntimeError):  # input ran out, or stdin is closed (Ctrl-C: exit 130)
         return None
 
 
@@ -80,7 +82,7 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
     """Play a match (or --round, one round) in the terminal: you at the --humans seats,
     agents at the others; q quits (offering to save). docs/play.md shows a game."""
     from ..agents import AgentError, parse_agents
-    from ..engine.errors import IllegalAction
+    from ..engine.errors import IllegalAction, RunawayEffect
     from ..match import Match
     from ..record import Recorder, RecordError, read
     from .screen import Style
@@ -192,6 +194,8 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
         fail(str(exc))
     except Diverged as exc:
         fail(f"{resume}: {exc}")
+    except RunawayEffect as exc:  # the rulebook's effects never end: its problem, not ours
+        fail(f"error: the round stopped: {exc}")
     finally:
         for out in opened:
             out.close()
