@@ -511,7 +511,7 @@ def test_card_points_beyond_a_float_simulate() -> None:
 def test_play_answers_that_are_not_numbers(answer: str) -> None:
     result = runner.invoke(cli, ["play", "classic", "--seed", "1"], input=f"{answer}\nq\n")
     assert result.exit_code == 0, result.output
-    assert "not an option:" in result.output and "bye" in result.output
+    assert "or ? for help" in result.output and "bye" in result.output
 
 
 def test_output_on_a_full_disk_is_one_line_exit_1() -> None:

@@ -1,136 +1,259 @@
-"""The terminal play loop, driven by scripted replies."""
+"""``uno-rules play`` driven in a pseudo-terminal (pexpect), as a person at a terminal
+drives it: a whole match against agents, hot-seat, save and resume, random typing; and
+its arguments. The answers come from the scripted player of tests/table_driver.py run
+in-process on the same seed (the table is deterministic), so the terminal must show what
+that run showed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import io
+import json
+import os
+import random
+import re
+import sys
+from pathlib import Path
 
+import pexpect
+import pytest
 from click.testing import CliRunner
+from table_driver import Turn, run
 
-import uno_rules
 from uno_rules.cli import cli
-from uno_rules.play import play
-from uno_rules.position import Position, game_from_position
+from uno_rules.record import read
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+MATCH = ["classic", "--players", "3", "--seed", "27", "--set", "target_score=100",
+         "--agents", "play_first"]
+IN_PROCESS = dict(rulebook="classic", players=3, seed=27, humans=[0],
+                  sets={"target_score": 100}, agents="play_first")
 
 
-def _script(replies: list[str]) -> tuple[list[str], object]:
-    said: list[str] = []
-    it: Iterator[str] = iter(replies)
-    return said, lambda prompt: next(it, None)
+def _spawn(args: list[str], cwd: Path, *, env: dict[str, str] | None = None) -> pexpect.spawn:
+    """The real command in a pseudo-terminal (``python -m uno_rules``: the installed
+    package, compiled or not)."""
+    return pexpect.spawn(sys.executable, ["-m", "uno_rules", "play", *args], cwd=str(cwd),
+                         env={**os.environ, "TERM": "xterm", **(env or {})},
+                         encoding="utf-8", timeout=30, dimensions=(60, 200))
 
 
-def test_a_human_plays_a_round_to_the_end() -> None:
-    game = uno_rules.load_rulebook("classic").new_game(2, seed=3)
-    said, ask = _script(["1"] * 500)
-    assert play(game, [0], ask, said.append, seed=3) is True
-    assert game.over and said[-1].startswith("round over: seat(s)")
-    assert any(line.startswith("your hand (seat 0):") for line in said)
+def _lines(text: str) -> list[str]:
+    return [ANSI.sub("", line).rstrip() for line in text.replace("\r", "").split("\n")]
 
 
-def test_bad_replies_are_explained_and_q_quits() -> None:
-    game = uno_rules.load_rulebook("classic").new_game(3, seed=1)
-    said, ask = _script(["99", "fly away", "q"])
-    assert play(game, [0], ask, said.append, seed=1) is False
-    assert sum("not an option" in line for line in said) == 2 and said[-1] == "bye"
-    assert not game.over
+def _prompt(turn: Turn) -> str:
+    """What to wait for before typing the turn's answer."""
+    return turn.prompt or turn.screen[-1]  # a bare Enter prompt: the line above it
 
 
-def test_actions_may_be_typed_in_notation() -> None:
-    rb = uno_rules.load_rulebook("classic")
-    game = game_from_position(rb, 2, Position(hands=[["red 1"], ["blue 1"]], discard=["red 5"]))
-    said, ask = _script(["0 play RED 1"])
-    assert play(game, [0], ask, said.append) is True
-    assert game.result == uno_rules.Result((0,), 1)
+def _type(child: pexpect.spawn, turns: list[Turn]) -> list[list[str]]:
+    """Type each turn's answer at its prompt; returns the screen before each prompt."""
+    screens = []
+    for turn in turns:
+        child.expect_exact(_prompt(turn))
+        screens.append(_lines(child.before))
+        child.sendline(turn.answer)
+    return screens
 
 
-def _contest(hand_of_1: list[str]) -> uno_rules.Game:
-    """Ted Lasso, 3 players: seat 1 has played a Grunt against seat 0; the contest (a chance
-    node, no seat) is pending."""
-    rb = uno_rules.load_rulebook("ted_lasso")
-    game = game_from_position(rb, 3, Position(
-        hands=[["green 1", "green 2"], ["wild_roy_kent_grunt", *hand_of_1], ["yellow 1"]],
-        discard=["red 5"], turn=1, draw_pile=["blue 1", "blue 2", "blue 3", "blue 4"]))
-    game.apply("1 play wild_roy_kent_grunt")
-    game.apply("1 color red")
-    game.apply("1 target 0")
-    assert game.decision is not None and game.decision.seat is None
-    return game
+def _finish(child: pexpect.spawn) -> tuple[int, str]:
+    child.expect(pexpect.EOF)
+    rest = child.before
+    child.close()
+    return child.exitstatus, rest
 
 
-def test_a_contest_is_drawn_and_shown_not_asked() -> None:
-    """The human in a contest is not prompted for its loser: the table's draw (the bots'
-    RNG) settles it and the result shows before the human's next prompt."""
-    game = _contest(["red 1", "red 2"])
-    said, ask = _script(["q"])
-    play(game, [0], ask, said.append, seed=1)
-    losers = [line for line in said if line.endswith("loses the contest")]
-    assert len(losers) == 1 and not any("loser" in line for line in said)
-    first_prompt = next(i for i, line in enumerate(said) if line.startswith("your hand"))
-    assert said.index(losers[0]) < first_prompt
-    loser = int(losers[0].split()[1])
-    assert loser in (0, 1) and len(game.hands[loser]) == 4  # 2 or 3 held, 2 drawn, 1 played
+def _actions(text: str) -> list[str]:
+    return [line["action"] for line in map(json.loads, text.splitlines()) if "action" in line]
 
 
-def test_a_human_may_catch_while_the_table_settles_a_contest() -> None:
-    """A human with an out-of-turn action during a contest is offered only that (enter lets
-    the table draw the contest's result)."""
-    game = _contest(["red 1"])  # seat 1 left with one card, UNO not called
-    said, ask = _script(["", "q"])
-    play(game, [0], ask, said.append, seed=1)
-    prompt = said.index("the table settles the contest (press enter to let it act, or jump "
-                        "in):")
-    # only the catch offered; enter pressed: the contest is drawn and its result shown next
-    assert said[prompt + 1:prompt + 3] in (["  1) 0 catch 1", f"  seat {s} loses the contest"]
-                                           for s in (0, 1))
+def test_a_whole_match_against_agents_in_a_terminal(tmp_path: Path) -> None:
+    """Two rounds to 100 points: a wild's colour given by name, a Wild Draw Four
+    challenged, UNO called (and once forgotten: caught), an agent caught by the human."""
+    _, player = run(**IN_PROCESS)  # type: ignore[arg-type]
+    child = _spawn([*MATCH, "--record", "game.jsonl"], tmp_path)
+    screens = _type(child, player.turns)
+    status, rest = _finish(child)
+    assert status == 0
+    text = [line for screen in screens for line in screen] + _lines(rest)
+    answers = [t.answer for t in player.turns]
+    colour = next(k for k, a in enumerate(answers) if a in ("red", "yellow", "green", "blue"))
+    assert f"seat 0 chooses {answers[colour]}" in screens[colour + 1]
+    challenge = answers.index("challenge")
+    assert any(line.startswith("seat 0 challenges seat ") for line in screens[challenge + 1])
+    assert any(line.endswith("catches seat 0 without UNO") for line in text)
+    catch = next(k for k, a in enumerate(answers) if a.startswith("catch "))
+    assert f"seat 0 catches seat {answers[catch].split()[1]} without UNO" in \
+        screens[catch + 1]
+    assert any(t.prompt.startswith("press Enter to deal round 2") for t in player.turns)
+    assert any(line.startswith("match won by seat") for line in _lines(rest))
+    record = read(tmp_path / "game.jsonl")
+    called = [s["action"] for s in record.steps if s["action"].endswith(" uno")]
+    assert any(a.startswith("0 play ") for a in called)
+    assert record.replay().over
 
 
-def test_a_human_may_jump_in_while_a_bot_is_to_act() -> None:
-    rb = uno_rules.load_rulebook("classic", house=["jump_in"])
-    game = game_from_position(rb, 3, Position(
-        hands=[["red 5", "blue 9"], ["red 5", "green 1", "green 2"], ["yellow 1", "yellow 2"]],
-        discard=["red 3"], turn=1, draw_pile=["yellow 7", "yellow 8", "yellow 9"]), seed=2)
-    game.apply("1 play red 5")
-    said, ask = _script(["0 jump_in red 5", "q"])
-    play(game, [0], ask, said.append, seed=2)
-    assert any("jump in" in line for line in said)
-    assert "  seat 0 jumps in" in said and "  seat 0 plays red 5" in said
+def test_the_terminal_is_coloured_unless_told_not_to(tmp_path: Path) -> None:
+    for args, env, coloured in (([], {}, True), (["--no-color"], {}, False),
+                                ([], {"NO_COLOR": "1"}, False)):
+        child = _spawn([*MATCH, *args], tmp_path, env=env)
+        child.expect_exact("seat 0> ")
+        shown = child.before
+        child.sendline("q")
+        child.expect_exact("Enter: don't save): ")
+        child.sendline("")
+        assert _finish(child)[0] == 0
+        assert ("\x1b[3" in shown) is coloured  # a card's colour: SGR 31-37
 
 
-def test_cli_play_arguments() -> None:
+def test_hot_seat_never_shows_a_hand_to_the_other_player(tmp_path: Path) -> None:
+    """Seats 0 and 1 at one keyboard: the screen is cleared before every "pass to seat N",
+    and what is printed from there to N's prompt holds none of the other's hand lines."""
+    _, player = run("classic", 3, 8, [0, 1], house=["jump_in"], one_round=True)
+    child = _spawn(["classic", "--house", "jump_in", "--players", "3", "--seed", "8",
+                    "--humans", "0,1", "--round", "--agents", "greedy"], tmp_path)
+    raw = []
+    for turn in player.turns:
+        child.expect_exact(_prompt(turn))
+        raw.append(child.before)
+        child.sendline(turn.answer)
+    status, rest = _finish(child)
+    assert status == 0 and "round 1 over" in rest
+    passes = 0
+    for k, turn in enumerate(player.turns):
+        if turn.prompt.startswith("seat ") and turn.prompt.endswith("> "):
+            seat = int(turn.prompt.split()[1].rstrip(">"))
+            other = 1 - seat
+            segment = _lines(raw[k])
+            assert f"your hand (seat {seat}, " in "\n".join(segment)
+            assert not turn.private[other] & set(segment), (k, turn.private[other])
+        elif not turn.prompt:  # pass the keyboard: cleared first, no hand at all
+            passes += 1
+            assert turn.screen[-1] in ("pass to seat 0 — press Enter",
+                                       "pass to seat 1 — press Enter")
+            assert "\x1b[2J" in raw[k] and "your hand" not in raw[k].split("\x1b[2J")[-1]
+        elif turn.prompt.startswith("out of turn"):  # the window: public, no hand
+            cleared = _lines(raw[k].split("\x1b[2J")[-1])
+            assert not (turn.private[0] | turn.private[1]) & set(cleared)
+            assert not any(line.startswith("your hand") for line in cleared)
+    assert passes >= 4 and all(t.private[0] and t.private[1] for t in player.turns)
+    windows = [t for t in player.turns if t.prompt.startswith("out of turn")]
+    assert windows  # jump-ins in the rules: the window after cards played
+
+
+def test_save_and_resume_go_on_identically(tmp_path: Path) -> None:
+    """Quit mid-round (saving with --save), resume, finish: the record is the record of
+    the game played without a break."""
+    whole = io.StringIO()
+    _, player = run(**IN_PROCESS, record=whole)  # type: ignore[arg-type]
+    stop = 25
+    assert player.turns[stop].prompt == "seat 0> "
+    child = _spawn([*MATCH, "--save", "saved.jsonl"], tmp_path)
+    _type(child, player.turns[:stop])
+    child.expect_exact("seat 0> ")
+    child.sendline("q")
+    status, rest = _finish(child)
+    assert status == 0 and "saved in saved.jsonl" in rest
+    assert not read(tmp_path / "saved.jsonl").ended
+    child = _spawn(["--resume", "saved.jsonl"], tmp_path)
+    screens = _type(child, player.turns[stop:])
+    status, rest = _finish(child)
+    assert status == 0 and "match won by seat" in rest
+    # the table after resuming is the one left
+    assert [line for line in screens[0] if line.startswith("your hand")] == \
+        [line for line in player.turns[stop].screen if line.startswith("your hand")]
+    saved = (tmp_path / "saved.jsonl").read_text()
+    assert _actions(saved) == _actions(whole.getvalue())
+    assert read(tmp_path / "saved.jsonl").ended
+
+
+def test_random_typing_in_a_terminal_never_breaks_it(tmp_path: Path) -> None:
+    """Random lines at every prompt of a hot-seat game with jump-ins: the command ends
+    with 0 or 1, never a traceback."""
+    rng = random.Random(18)
+    words = ["", "1", "2", "3", "?", "help", "draw", "red", "wild", "uno", "catch 1", "0",
+             "9" * 5000, "²", "١", "jump in red 5", "pass", "blue 7 uno", "-1", "1.5"]
+    child = _spawn(["classic", "--house", "jump_in", "--players", "3", "--seed", "3",
+                    "--humans", "0,2"], tmp_path)
+    prompts = [r"seat \d+> ", r"press Enter", r"go on: ", r"\(q quits\) "]
+    for _ in range(60):
+        if child.expect([*prompts, pexpect.EOF]) == len(prompts):
+            break
+        line = rng.choice(words) if rng.random() < 0.7 else "".join(
+            chr(rng.choice([rng.randrange(32, 127), rng.randrange(160, 0x2FFF)]))
+            for _ in range(rng.randrange(1, 20)))
+        child.sendline(line.replace("q", "k"))
+    else:
+        child.sendline("q")
+        child.expect_exact("Enter: don't save): ")
+        child.sendline("")
+    status, rest = _finish(child)
+    assert status in (0, 1) and "Traceback" not in rest
+
+
+def test_arguments() -> None:
     runner = CliRunner()
-    result = runner.invoke(cli, ["play", "classic", "--players", "2", "--seed", "4"],
-                           input="1\n" * 400)
-    assert result.exit_code == 0 and "round over" in result.output
     bad = runner.invoke(cli, ["play", "classic", "--players", "3", "--human", "5"])
     assert bad.exit_code == 1 and "seats are 0 to 2" in bad.output
+    bad = runner.invoke(cli, ["play", "classic", "--players", "3", "--humans", "0,x"])
+    assert bad.exit_code == 1 and "expected seat numbers" in bad.output
+    long = runner.invoke(cli, ["play", "classic", "--humans", "9" * 5000])  # bench/hostile
+    assert long.exit_code == 1 and "expected seat numbers" in long.output and \
+        len(long.output) < 200
     odd = runner.invoke(cli, ["play", "teams", "--players", "5"])
     assert odd.exit_code == 1 and "4, 6, 8" in odd.output
+    agent = runner.invoke(cli, ["play", "classic", "--agents", "nobody"])
+    assert agent.exit_code == 1 and "unknown agent 'nobody'" in agent.output
+    none = runner.invoke(cli, ["play"])
+    assert none.exit_code == 1 and "missing RULEBOOK" in none.output
 
 
-def test_the_table_shows_the_other_side_and_every_discard_pile() -> None:
-    from pathlib import Path
-
-    from uno_rules.play import describe_table as table
-
-    flip = uno_rules.load_rulebook("flip").new_game(2, 3)
-    lines = table(flip, 0)
-    assert lines[0].startswith("side in play: light (the dark side shows: seat 1: ")
-    assert "draw pile top " in lines[0] and "seat 0:" not in lines[0].split("shows:")[1]
-    piles = uno_rules.load_rulebook(Path(__file__).parent.parent / "examples" /
-                                    "two_piles.yaml").new_game(2, 3)
-    assert table(piles, 0)[0].startswith("pile 0: red 4 (red); pile 1: yellow 9 (yellow)")
+def test_a_seed_is_shown_when_none_is_given() -> None:
+    result = CliRunner().invoke(cli, ["play", "classic", "--players", "2", "--round",
+                                      "--humans", "none"])
+    assert result.exit_code == 0 and "round 1 over" in result.output
+    seed = int(re.search(r"Seed (\d+)\.", result.output).group(1))  # type: ignore[union-attr]
+    again = CliRunner().invoke(cli, ["play", "classic", "--players", "2", "--round",
+                                     "--humans", "none", "--seed", str(seed)])
+    assert again.output == result.output
 
 
-def test_answers_that_look_like_numbers_are_not_options() -> None:
-    from uno_rules.play import _choose
+def test_resume_refuses_what_it_cannot_go_on_with(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(cli, ["play", "--resume", str(tmp_path / "nope.jsonl")])
+    assert missing.exit_code == 1 and len(missing.output.splitlines()) == 1
+    huge = tmp_path / "huge.jsonl"  # as bench/hostile_cases/session.py: refused unread
+    with huge.open("wb") as f:
+        f.truncate(1 << 30)
+    big = runner.invoke(cli, ["play", "--resume", str(huge)])
+    assert big.exit_code == 1 and "too large for a record" in big.output
+    saved = tmp_path / "saved.jsonl"
+    quit_ = runner.invoke(cli, ["play", *MATCH, "--save", str(saved)], input="1\n1\nq\n")
+    assert quit_.exit_code == 0 and saved.exists()
+    again = runner.invoke(cli, ["play", "--resume", str(saved), "--seed", "3"])
+    assert again.exit_code == 1 and "drop --seed" in again.output
+    lines = saved.read_text().splitlines()
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join([lines[0], lines[1].replace('"seed": ', '"seed": 1'),
+                                   *lines[2:]]) + "\n")
+    bad = runner.invoke(cli, ["play", "--resume", str(tampered)])
+    assert bad.exit_code == 1 and len(bad.output.splitlines()) == 1, bad.output
+    finished = tmp_path / "over.jsonl"
+    done = runner.invoke(cli, ["play", "classic", "--players", "2", "--round", "--humans",
+                               "none", "--seed", "1", "--record", str(finished)])
+    assert done.exit_code == 0
+    over = runner.invoke(cli, ["play", "--resume", str(finished)])
+    assert over.exit_code == 1 and "that game is over" in over.output
 
-    options = list(uno_rules.load_rulebook("classic").new_game(2, 1).decision.options)
-    assert _choose(options, "1") == options[0]
-    for answer in ("²", "9" * 5000, "١", "0" * 10 + "1"):
-        assert _choose(options, answer) is None
 
+def test_quit_asks_where_to_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli, ["play", *MATCH], input="q\nmine.jsonl\n")
+    assert result.exit_code == 0 and "saved in mine.jsonl" in result.output
+    assert Path("mine.jsonl").exists()
+    skipped = runner.invoke(cli, ["play", *MATCH], input="q\n\n")
+    assert skipped.exit_code == 0 and "saved" not in skipped.output
+    nowhere = runner.invoke(cli, ["play", *MATCH], input="q\nno/such/dir/x.jsonl\n")
+    assert nowhere.exit_code == 1 and "no/such/dir" in nowhere.output
 
-def test_a_stalled_round_says_why() -> None:
-    game = uno_rules.load_rulebook("classic").new_game(2, 1, max_actions=3)
-    lines: list[str] = []
-    assert play(game, [], lambda prompt: None, lines.append, seed=1) is False
-    assert lines[-1] == "round stopped: the round's budget of 3 actions ran out"

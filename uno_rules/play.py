@@ -1,4 +1,7 @@
-"""Playing a round in the terminal: human seats answer prompts, the others are random bots;
+"""The old one-round play loop, replaced by table/session.py (the `play` command); kept
+only for describe_table, which table/replay.py uses until it moves to table/screen.py.
+
+Playing a round in the terminal: human seats answer prompts, the others are random bots;
 a chance node (a contest) is drawn with the bots' RNG and shown by its result.
 
 The I/O is two callables (``ask`` reads a line, ``say`` prints one), so the loop is easy to

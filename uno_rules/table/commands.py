@@ -2,37 +2,221 @@
 
 from __future__ import annotations
 
-import click
+import io
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any, TextIO, cast
 
-from ..cli_common import fail, house_option, rulebook_or_fail, set_option
+import click
+from click.core import ParameterSource
+
+from ..cli_common import fail, house_option, os_problem, rulebook_or_fail, set_option
+from ..engine.errors import shorten
+
+DEFAULT_AGENT = "greedy"
+QUIT = ("q", "quit", "exit")
+# what --resume takes from the record: given on the command line too, they are refused
+FROM_RECORD = ("rulebook", "house", "sets", "players", "seed", "humans", "human", "agents",
+               "one_round")
+
+
+def _seat_list(text: str, players: int) -> list[int]:
+    """--humans: seat numbers separated by commas ("none": every seat an agent's)."""
+    if text.strip().lower() == "none":
+        return []
+    seats = []
+    for part in text.split(","):
+        part = part.strip()
+        if not (part.isascii() and part.isdigit() and len(part) <= 4):
+            fail(f"--humans {shorten(text, 40)!r}: expected seat numbers separated by commas, "
+                 "e.g. 0,2")
+        seats.append(int(part))
+    return seats
+
+
+def _clear_screen(stream: TextIO) -> None:
+    """Blank the screen: ANSI on a terminal, else a rule and blank lines."""
+    if stream.isatty():
+        click.echo("\x1b[2J\x1b[H", nl=False)
+    else:
+        click.echo("\n" + "-" * 60 + "\n" * 3, nl=False)
+
+
+def _ask(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except (EOFError, RuntimeError):  # input ran out, or stdin is closed (Ctrl-C: exit 130)
+        return None
 
 
 @click.command()
-@click.argument("rulebook")
+@click.argument("rulebook", required=False)
 @house_option
 @set_option
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2))
-@click.option("--seed", default=None, type=int, help="Seed of the deal and the bots.")
-@click.option("--human", "humans", multiple=True, type=int, default=(0,), show_default=True,
-              help="A seat played by you (repeatable); the others are random bots.")
-def play(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], players: int,
-         seed: int | None, humans: tuple[int, ...]) -> None:
-    """Play a round in the terminal against random bots (q quits)."""
-    from ..play import play as run
+@click.option("--humans", default=None, metavar="SEATS",
+              help="The seats played by people at this keyboard, e.g. 0,2 (default 0; "
+                   "'none': agents only).")
+@click.option("--human", "human", multiple=True, type=int,
+              help="A seat played by you (repeatable; the same as --humans).")
+@click.option("--agents", default=DEFAULT_AGENT, show_default=True, metavar="NAMES",
+              help="The agents at the other seats: one name, or one per seat "
+                   "(uniform, play_first, greedy, lookahead, or MODULE:CLASS).")
+@click.option("--seed", default=None, type=int,
+              help="Seed of the match (shown when not given, to play it again).")
+@click.option("--round", "one_round", is_flag=True, help="Play one round, not a match.")
+@click.option("--save", "save", default=None, metavar="FILE",
+              help="Where q saves the game (else q asks for a file name).")
+@click.option("--resume", "resume", default=None, metavar="FILE",
+              help="Go on with a game saved with q (its rulebook, seats and seed).")
+@click.option("--record", "record", default=None, metavar="FILE.jsonl",
+              help="Write a record of the whole game (see `uno-rules replay`).")
+@click.option("--no-color", "no_color", is_flag=True, help="No colours (NO_COLOR works too).")
+@click.pass_context
+def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
+         sets: tuple[str, ...], players: int, humans: str | None, human: tuple[int, ...],
+         agents: str, seed: int | None, one_round: bool, save: str | None,
+         resume: str | None, record: str | None, no_color: bool) -> None:
+    """Play a match (or --round, one round) in the terminal: you at the --humans seats,
+    agents at the others; q quits (offering to save). docs/play.md shows a game."""
+    from ..agents import AgentError, parse_agents
+    from ..engine.errors import IllegalAction, RunawayEffect
+    from ..match import Match
+    from ..record import Recorder, RecordError, read
+    from .screen import Style
+    from .session import HUMAN, Diverged, Session, Tee
 
-    rb = rulebook_or_fail(rulebook, sets, house)
-    if players not in rb.player_counts():
-        fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
-    bad = [h for h in humans if not 0 <= h < players]
-    if bad:
-        fail(f"--human {bad[0]}: seats are 0 to {players - 1}")
+    style = Style(False) if no_color else Style.detect(sys.stdout)
+    buffer = io.StringIO()           # the record so far: what q saves
+    streams: list[TextIO] = [buffer]
+    opened: list[TextIO] = []
+    script: list[str] = []
+    recorded = 1
 
-    def ask(prompt: str) -> str | None:
+    def open_out(path: str, mode: str) -> TextIO:
         try:
-            return input(prompt)
-        except (EOFError, RuntimeError):  # input ran out, or stdin/stdout is closed
-            return None
+            out = cast(TextIO, open(path, mode, encoding="utf-8"))  # noqa: SIM115
+        except OSError as exc:
+            fail(os_problem(exc))
+        opened.append(out)
+        return out
 
-    click.echo(f"{rb.title}: {players} players, you are seat(s) "
-               f"{', '.join(map(str, humans))}; seat 0 sits left of the dealer.")
-    run(rb.new_game(players, seed), humans, ask, click.echo, seed)
+    if resume is not None:
+        given = [p for p in FROM_RECORD
+                 if ctx.get_parameter_source(p) not in (ParameterSource.DEFAULT, None)]
+        if given:
+            name = "RULEBOOK" if given[0] == "rulebook" else \
+                f"--{given[0].replace('one_round', 'round')}"
+            fail(f"--resume {resume}: the game's rulebook, seats and seed come from the "
+                 f"record; drop {name}")
+        try:
+            saved = read(resume)
+            if saved.ended:
+                fail(f"{resume}: that game is over (uno-rules replay {resume} shows it)")
+            match = saved.replay()  # checks every step is what this version plays
+        except RecordError as exc:
+            fail(str(exc))
+        header = saved.header
+        seats: list[str] = [str(s) for s in header.get("seats") or ()]
+        players, one_round = match.players, not header["match"]
+        if len(seats) != players:
+            fail(f"{resume}: the record names {len(seats)} seats for {players} players "
+                 "(a record of a game played at the table names every seat)")
+        script = [str(s["action"]) if isinstance(s, dict) else str(s) for s in saved.steps]
+        recorded = saved.rounds
+        try:
+            text = Path(resume).read_text(encoding="utf-8")
+        except OSError as exc:
+            fail(os_problem(exc))
+        buffer.write(text)
+        streams.append(open_out(resume, "a"))
+        if record is not None:
+            out = open_out(record, "w")
+            out.write(text)
+            streams.append(out)
+        rb, seed = match.rulebook, header["seed"]
+        # played again from the deal through the script (the agents' state comes back)
+        match = Match(rb, players, seed, **match.budgets)
+    else:
+        if rulebook is None:
+            fail("missing RULEBOOK (or --resume FILE)")
+        rb = rulebook_or_fail(rulebook, sets, house)
+        if players not in rb.player_counts():
+            fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
+        seated = _seat_list(humans, players) if humans is not None else \
+            list(human) if human else [0]
+        bad = [h for h in seated if not 0 <= h < players]
+        if bad:
+            fail(f"--humans {bad[0]}: seats are 0 to {players - 1}")
+        try:
+            names = [n for n, _ in parse_agents(agents, players)]
+        except AgentError as exc:
+            fail(str(exc))
+        seats = [HUMAN if s in seated else names[s] for s in range(players)]
+        if seed is None:  # shown below, so that the game can be played again
+            seed = random.SystemRandom().randrange(10 ** 6)
+        try:
+            match = Match(rb, players, seed)
+        except IllegalAction as exc:  # a bad seed, or scoring that can't be a match's
+            fail(f"error: {exc}")
+        if record is not None:
+            streams.append(open_out(record, "w"))
+    try:
+        classes = dict(parse_agents(",".join(s for s in seats if s != HUMAN) or DEFAULT_AGENT,
+                                    len([s for s in seats if s != HUMAN]) or 1))
+    except AgentError as exc:
+        fail(str(exc))
+    tee: Any = Tee(*streams)
+    recorder: Any = None
+    if resume is None:
+        recorder = Recorder(tee, match, seats, one_round=one_round)
+    session = Session(match, seats, classes, _ask, click.echo, one_round=one_round,
+                      style=style, clear=lambda: _clear_screen(sys.stdout), script=script,
+                      recorded=recorded, recorder=recorder)
+    if resume is not None:
+        def live(m: Match) -> Any:  # once the script has run: the chain goes on
+            recorder = Recorder.resume(tee, saved)
+            recorder.match = m  # the match played here (the same, replayed again)
+            return recorder
+        session.on_live = live
+    people = [s for s, k in enumerate(seats) if k == HUMAN]
+    what = "one round" if one_round else \
+        f"a match to {rb.settings.target_score} points ({rb.settings.scoring})"
+    click.echo(f"{rb.title}: {players} players, {what}; "
+               f"{'you are seat(s) ' + ', '.join(map(str, people)) if people else 'agents only'}"
+               f", seat 0 sits left of the dealer. Seed {seed}"
+               f"{' (resumed from ' + resume + ')' if resume else ''}.")
+    try:
+        outcome = session.run()
+    except AgentError as exc:
+        fail(str(exc))
+    except Diverged as exc:
+        fail(f"{resume}: {exc}")
+    except RunawayEffect as exc:  # the rulebook's effects never end: its problem, not ours
+        fail(f"error: the round stopped: {exc}")
+    finally:
+        for out in opened:
+            out.close()
+    if outcome.how == "quit":
+        _offer_save(save or resume, buffer.getvalue())
+    if outcome.how in ("quit", "eof"):
+        click.echo("bye")
+
+
+def _offer_save(target: str | None, text: str) -> None:
+    """Save the record so far at ``target``, or where the user says (Enter: not at all)."""
+    if target is None:
+        reply = _ask("save the game? a file name (Enter: don't save): ")
+        if reply is None or not reply.strip():
+            return
+        target = reply.strip()
+    try:
+        tmp = f"{target}.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, target)
+    except OSError as exc:
+        fail(os_problem(exc))
+    click.echo(f"saved in {target}: uno-rules play --resume {target} goes on with it")

@@ -1,0 +1,411 @@
+"""A game at the table: a whole match (or one round) with humans at some seats and agents
+at the others, through two callables (``ask`` reads a line, ``say`` prints one) so tests
+and other front ends can drive it without a terminal.
+
+Agents are made per round and asked in the order :func:`agents.play_agents_on` asks them
+(out-of-turn chances first, seat by seat from the one after the deciding seat, then the
+deciding seat); a chance node (a contest) is drawn with the round's table RNG as there, so a
+table of agents only plays what ``simulate`` plays.
+
+Several humans share one keyboard (hot-seat): before a human sees its hand the screen is
+cleared and "pass to seat N — press Enter" shown. Their out-of-turn chances come in a
+window at the keyboard ("type your seat number, or Enter to go on") opened when a human
+may catch (public) and after every card played when the rules let humans jump in (whether
+one can is private: the window opens either way).
+
+Resuming replays the saved record through this same loop (the humans' answers taken from
+the record), so the agents are back in the state they were in and the game goes on as it
+would have.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from ..agents import Agent, AgentClass, AgentError, observation, seat_rng
+from ..engine.actions import Action
+from ..engine.errors import NotationError
+from ..engine.game import Game
+from ..engine.tables import action_table
+from ..match import Match
+from .answers import Blank, Chosen, Help, Hint, Quit, interpret
+from .screen import Style, event_lines, option_lines, scores_lines, table_lines
+
+HUMAN = "human"
+PUBLIC = ("catch", "uno")  # out-of-turn kinds anyone can see coming (jump-ins are private)
+PROMPTS = {"turn": "your turn", "drawn": "you drew a card: play it or keep it",
+           "color": "choose a colour", "challenge": "challenge or accept",
+           "target": "choose a player", "give": "choose a card to give",
+           "forced_play": "play the card"}
+
+
+class Quitting(Exception):
+    """A human typed q (``save``: offer to save), or the input ran out."""
+
+    def __init__(self, save: bool) -> None:
+        super().__init__("quit")
+        self.save = save
+
+
+class Diverged(Exception):
+    """A resumed record is not what this table plays (one line: the step and both actions)."""
+
+
+@dataclass
+class Outcome:
+    """How a session ended: ``"over"`` (the match or round played out), ``"stalled"`` (a
+    round's budget ran out) or ``"quit"``."""
+
+    how: str
+
+
+class Tee:
+    """A text stream writing to several (the record file, the save buffer)."""
+
+    def __init__(self, *streams: TextIO) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for s in self.streams:
+            s.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for s in self.streams:
+            s.flush()
+
+
+class Session:
+    """One match (``one_round``: its first round only) at one table.
+
+    ``seats``: ``"human"`` or an agent name per seat; ``agents``: the agent classes by
+    name. ``clear`` blanks the screen (hot-seat). ``recorder`` (a ``record.Recorder``)
+    gets every action; ``script``: the actions of a saved record to play through first
+    (silently) before the table goes live; ``recorded``: the rounds the record has begun."""
+
+    def __init__(self, match: Match, seats: Sequence[str], agents: dict[str, AgentClass],
+                 ask: Callable[[str], str | None], say: Callable[[str], None], *,
+                 one_round: bool = False, style: Style | None = None,
+                 clear: Callable[[], None] | None = None, recorder: object = None,
+                 script: Sequence[str] = (), recorded: int = 1) -> None:
+        self.match, self.seats, self.agents = match, list(seats), agents
+        self.live_ask, self.live_say = ask, say
+        self.one_round = one_round
+        self.style = style if style is not None else Style(False)
+        self.clear = clear if clear is not None else (lambda: say("-" * 40))
+        self.recorder = recorder
+        self.humans = [s for s, k in enumerate(self.seats) if k == HUMAN]
+        self.hot_seat = len(self.humans) > 1
+        self.script: deque[str] = deque(script)
+        self.recorded = recorded         # the rounds the record has begun (its round lines)
+        self.facing: int | None = None   # the human looking at the screen (hot-seat)
+        self.windowed = -1               # the history length a window was last opened at
+        # called with the match once a resumed record's script has run: returns the
+        # recorder that goes on with the record
+        self.on_live: Callable[[Match], object] | None = None
+
+    # -------------------------------------------------------------- I/O
+    @property
+    def replaying(self) -> bool:
+        return bool(self.script)
+
+    def say(self, line: str) -> None:
+        if not self.replaying:
+            self.live_say(line)
+
+    def ask(self, prompt: str) -> str:
+        reply = self.live_ask(prompt)
+        if reply is None:
+            raise Quitting(save=False)
+        return reply
+
+    def face(self, seat: int | None) -> None:
+        """Hot-seat: make sure only ``seat`` (None: everyone) looks at the screen."""
+        if not self.hot_seat or self.facing == seat or self.replaying:
+            return
+        self.clear()
+        self.facing = seat
+        if seat is not None:
+            self.say(f"pass to seat {seat} — press Enter")
+            if self.ask("").strip().lower() in ("q", "quit", "exit"):
+                raise Quitting(save=True)
+            self.clear()
+
+    # -------------------------------------------------------------- the match
+    def run(self) -> Outcome:
+        """Play to the end of the match (or round), or until a human quits."""
+        if not self.script:
+            self.go_live()
+        try:
+            while True:
+                game = self.play_round()
+                self.face(None)
+                self.show_events(None)
+                if game.result is None:
+                    self.say(f"round stopped: {game.stalled_reason()}")
+                    self.end("stalled")
+                    return Outcome("stalled")
+                self.say(f"round {self.match.rounds} over: seat(s) "
+                         f"{', '.join(map(str, game.result.winners))} win "
+                         f"{game.result.points} points")
+                if self.one_round:
+                    self.end("over")
+                    return Outcome("over")
+                self.match.next_round()
+                if self.recorder is not None and (self.match.over or
+                                                  self.match.rounds > self.recorded):
+                    self.recorder.round()  # type: ignore[attr-defined]
+                self.recorded = max(self.recorded, self.match.rounds)
+                for line in scores_lines(self.match, self.style):
+                    self.say(line)
+                if self.match.over:  # the scores say who won
+                    self.end("over")
+                    return Outcome("over")
+                if not self.replaying:
+                    reply = self.ask(f"press Enter to deal round {self.match.rounds} "
+                                     "(q quits) ")
+                    if reply.strip().lower() in ("q", "quit", "exit"):
+                        raise Quitting(save=True)
+        except Quitting as q:
+            self.script.clear()
+            return Outcome("quit" if q.save else "eof")
+
+    def go_live(self) -> None:
+        if self.on_live is not None:
+            self.recorder, self.on_live = self.on_live(self.match), None
+
+    def end(self, how: str) -> None:
+        if self.recorder is not None:
+            self.recorder.end(how)  # type: ignore[attr-defined]
+
+    # -------------------------------------------------------------- a round
+    def play_round(self) -> Game:
+        """Play the match's current round to its end (or a stall); returns it."""
+        game = self.match.game
+        seed = game.seed
+        assert seed is not None  # a match deals its rounds with seeds
+        players = game.players
+        self.table = table = action_table(game.rulebook, players)
+        made: dict[int, Agent] = {}
+        for s, kind in enumerate(self.seats):
+            if kind != HUMAN:
+                try:
+                    made[s] = self.agents[kind](s, seat_rng(seed, s))
+                except (Exception, SystemExit) as exc:  # the user's code: reported
+                    raise AgentError(f"agent {kind!r} at seat {s}: can't be made: "
+                                     f"{type(exc).__name__}: {exc}") from None
+        self.made, self.seen = made, [0] * players
+        self.shown = [0] * players       # each human's last event seen
+        self.public = 0                  # the last event shown to everyone
+        table_rng = random.Random(seed ^ 0x5EED)
+        while not game.over:
+            ids = game.legal_ids()
+            decider = table[ids[0]].seat
+            extra = game.out_of_turn_ids()
+            # hot-seat with jump-ins: the window opens whether or not a human can jump in
+            if (extra or self.hot_seat and self.can_jump()) and \
+                    self.out_of_turn(game, decider, extra):
+                continue
+            if decider is None:
+                self.take(game, table[ids[table_rng.randrange(len(ids))]])
+                continue
+            mine = ids + tuple(i for i in extra if table[i].seat == decider)
+            if decider in made:
+                pending = game.pending
+                choice = self.agent(game, decider, mine,
+                                    pending.kind if pending is not None else "turn")
+                assert choice is not None
+                self.take(game, table[choice])
+            else:
+                action = self.human(game, decider, [table[i] for i in mine], len(ids))
+                assert action is not None
+                self.take(game, action)
+        return game
+
+    def out_of_turn(self, game: Game, decider: int | None, extra: Sequence[int]) -> bool:
+        """Offer the out-of-turn actions, seat by seat from the one after the decider;
+        True when one was taken."""
+        table, players = self.table, game.players
+        start = -1 if decider is None else decider
+        window = False  # several humans: one window for them all, at the first one's place
+        for k in range(1, players + 1):
+            s = (start + k) % players
+            if s == decider:
+                continue
+            mine = tuple(i for i in extra if table[i].seat == s)
+            if s in self.made:
+                if mine:
+                    choice = self.agent(game, s, mine, None)
+                    if choice is not None:
+                        self.take(game, table[choice])
+                        return True
+            elif self.hot_seat:
+                if not window:
+                    window = True
+                    action = self.window(game, decider, extra)
+                    if action is not None:
+                        self.take(game, action)
+                        return True
+            elif mine:
+                action = self.human(game, s, [table[i] for i in mine], 0)
+                if action is not None:
+                    self.take(game, action)
+                    return True
+        return False
+
+    def window(self, game: Game, decider: int | None, extra: Sequence[int]) -> Action | None:
+        """Hot-seat: the out-of-turn window at the shared keyboard, when a human may catch
+        or, if the rules let humans jump in, after a card is played (opened whether one can
+        or not: that is private)."""
+        table = self.table
+        offered = [table[i] for i in extra if table[i].seat in self.humans
+                   and table[i].seat != decider]
+        public = [a for a in offered if a.kind in PUBLIC]
+        last = game.history[-1] if game.history else None
+        played = last is not None and last.kind in ("play", "jump_in") and self.can_jump()
+        if not public and not played:
+            return None
+        if self.windowed == len(game.history):
+            return None
+        self.windowed = len(game.history)
+        if self.replaying:  # the record says whether a human took something here
+            action = self.scripted()
+            return action if action in offered else None
+        self.face(None)
+        self.show_events(None)
+        if public:
+            caught = sorted({a.arg for a in public if a.kind == "catch"}, key=str)
+            if caught:
+                self.say(f"seat(s) {', '.join(map(str, caught))} didn't call UNO: "
+                         "anyone may catch")
+        while True:
+            reply = self.ask("out of turn (catch UNO, jump in)? type your seat number, or "
+                             "press Enter to go on: ").strip().lower()
+            if not reply:
+                return None
+            if reply in ("q", "quit", "exit"):
+                raise Quitting(save=True)
+            if reply.isascii() and reply.isdigit() and len(reply) <= 3 and \
+                    int(reply) in self.humans and int(reply) != decider:
+                break
+            others = [s for s in self.humans if s != decider]
+            self.say(f"a seat number: {', '.join(map(str, others))}; or Enter")
+        seat = int(reply)
+        mine = [a for a in offered if a.seat == seat]
+        if not mine:
+            self.face(seat)
+            self.say(f"seat {seat}: nothing to do out of turn now")
+            self.ask("press Enter ")
+            self.face(None)
+            return None
+        action = self.human(game, seat, mine, 0)
+        self.face(None)
+        return action
+
+    def can_jump(self) -> bool:
+        """Whether the rules let a human seat jump in (private: who can, and when)."""
+        jump = getattr(self, "_jump", None)
+        if jump is None:
+            jump = self._jump = any(a.kind == "jump_in" and a.seat in self.humans
+                                    for a in self.table)
+        return jump
+
+    # -------------------------------------------------------------- seats
+    def agent(self, game: Game, seat: int, ids: tuple[int, ...], kind: str | None) -> int | None:
+        """Ask the agent at ``seat`` (as play_agents_on asks it)."""
+        obs = observation(game, seat, ids, kind, self.seen[seat], game.rulebook,  # type: ignore[arg-type]
+                          self.table)
+        self.seen[seat] = len(game.history)
+        name = self.seats[seat]
+        try:
+            choice = self.made[seat].choose(obs)
+        except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
+            raise AgentError(f"agent {name!r} at seat {seat} failed: {type(exc).__name__}: "
+                             f"{exc}") from None
+        if (choice is None and kind is None) or (type(choice) is int and choice in ids):
+            return choice
+        raise AgentError(f"agent {name!r} at seat {seat} chose {choice!r}: not one of its "
+                         f"options {list(ids)}")
+
+    def human(self, game: Game, seat: int, options: list[Action], own: int) -> Action | None:
+        """Ask the human at ``seat`` to choose among ``options`` (the first ``own`` its
+        decision's; the rest out-of-turn, and then Enter passes)."""
+        if self.replaying:
+            action = self.scripted()
+            if action in options:
+                return action  # taken (and checked off the script) by take()
+            if own:
+                raise Diverged(f"the record's next action, {action}, is not one of seat "
+                               f"{seat}'s options")
+            return None
+        self.face(seat)
+        self.say("")
+        self.show_events(seat)
+        for line in table_lines(game, seat, self.style, match=self.match):
+            self.say(line)
+        decision = game.decision
+        assert decision is not None
+        if own:
+            self.say(f"seat {seat}, {PROMPTS.get(decision.kind, decision.kind)}:")
+        else:
+            who = "the table" if decision.seat is None else f"seat {decision.seat}"
+            self.say(f"{who} to act; seat {seat}, press Enter to let it, or act out of turn:")
+        for line in option_lines(options, game, self.style):
+            self.say(line)
+        while True:
+            answer = interpret(self.ask(f"seat {seat}> "), options, game, seat)
+            if isinstance(answer, Chosen):
+                return answer.action
+            if isinstance(answer, Quit):
+                raise Quitting(save=True)
+            if isinstance(answer, Blank):
+                if not own:
+                    return None
+                self.say("type an option's number (? lists what you may type, q quits)")
+            elif isinstance(answer, Help):
+                for line in answer.lines:
+                    self.say(line)
+            elif isinstance(answer, Hint):
+                self.say(answer.text)
+
+    def show_events(self, seat: int | None) -> None:
+        """The events since ``seat`` (None: everyone) last looked."""
+        game = self.match.game
+        if seat is not None:
+            since = max(self.shown[seat], self.public)
+        else:  # one human: it has seen the events up to its last prompt
+            since = max([self.public] + [self.shown[h] for h in self.humans
+                                         if not self.hot_seat])
+        for line in event_lines(game, since, seat, self.style)[-40:]:
+            self.say(line)
+        if seat is None:
+            self.public = len(game.events)
+        else:
+            self.shown[seat] = len(game.events)
+
+    # -------------------------------------------------------------- actions
+    def scripted(self) -> Action | None:
+        try:
+            return Action.parse(self.script[0])
+        except NotationError:
+            raise Diverged(f"the record's action {self.script[0]!r} is not an action") \
+                from None
+
+    def take(self, game: Game, action: Action) -> None:
+        """Take ``action``: checked against the record while replaying one, else recorded."""
+        if self.replaying:
+            recorded = self.script.popleft()
+            if recorded != str(action):
+                raise Diverged(f"the record has {recorded!r} where this table plays "
+                               f"{str(action)!r}")
+            game.apply(action)
+            if not self.script:
+                self.go_live()
+            return
+        game.apply(action)
+        if self.recorder is not None:
+            self.recorder.step(action)  # type: ignore[attr-defined]
