@@ -111,11 +111,13 @@ def load_as_written(source: str | Path, house: Iterable[str], settings: Mapping[
     are applied by loading it, so only the rest are given as house rules (given again, they
     would be refused as already part of it). Raises :class:`RulebookError`."""
     house = list(house)
-    if house:
-        own = list(load_rulebook(source, root=root).house)
-        if house[:len(own)] == own:
-            house = house[len(own):]
-    return load_rulebook(source, house=house, settings=settings, root=root)
+    try:  # most rulebooks have none of their own: one load, served by the cache
+        return load_rulebook(source, house=house, settings=settings, root=root)
+    except RulebookError:
+        own = list(load_rulebook(source, root=root).house) if house else []
+        if not own or house[:len(own)] != own:
+            raise
+    return load_rulebook(source, house=house[len(own):], settings=settings, root=root)
 
 
 def _unquoted(exc: RulebookError) -> str:
