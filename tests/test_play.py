@@ -100,10 +100,35 @@ def test_the_terminal_is_coloured_unless_told_not_to(tmp_path: Path) -> None:
         child.expect_exact("seat 0> ")
         shown = child.before
         child.sendline("q")
-        child.expect_exact("Enter: don't save): ")
+        child.expect_exact("don't save): ")
         child.sendline("")
         assert _finish(child)[0] == 0
         assert ("\x1b[3" in shown) is coloured  # a card's colour: SGR 31-37
+
+
+def test_the_save_prompt_takes_no_for_an_answer_and_asks_before_replacing(
+        tmp_path: Path) -> None:
+    """`n` at "save the game?" saves nothing (it once saved a file named n); a name that
+    exists is replaced only on a yes."""
+    kept = tmp_path / "kept.txt"
+    kept.write_text("mine")
+    child = _spawn(MATCH, tmp_path)
+    child.expect_exact("seat 0> ")
+    child.sendline("q")
+    child.expect_exact("don't save): ")
+    child.sendline("n")
+    assert _finish(child)[0] == 0 and not (tmp_path / "n").exists()
+    child = _spawn(MATCH, tmp_path)
+    child.expect_exact("seat 0> ")
+    child.sendline("q")
+    child.expect_exact("don't save): ")
+    child.sendline("kept.txt")
+    child.expect_exact("kept.txt exists: replace it? (y/N) ")
+    child.sendline("")
+    child.expect_exact("don't save): ")
+    child.sendline("saved.jsonl")
+    assert _finish(child)[0] == 0
+    assert kept.read_text() == "mine" and read(tmp_path / "saved.jsonl").steps == []
 
 
 def test_hot_seat_never_shows_a_hand_to_the_other_player(tmp_path: Path) -> None:
@@ -185,7 +210,7 @@ def test_random_typing_in_a_terminal_never_breaks_it(tmp_path: Path) -> None:
         child.sendline(line.replace("q", "k"))
     else:
         child.sendline("q")
-        child.expect_exact("Enter: don't save): ")
+        child.expect_exact("don't save): ")
         child.sendline("")
     status, rest = _finish(child)
     assert status in (0, 1) and "Traceback" not in rest

@@ -207,10 +207,14 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
 
 def _offer_save(target: str | None, text: str) -> None:
     """Save the record so far at ``target``, or where the user says (Enter: not at all)."""
-    if target is None:
-        reply = _ask("save the game? a file name (Enter: don't save): ")
-        if reply is None or not reply.strip():
+    while target is None:
+        reply = _ask("save the game? a file name (Enter or n: don't save): ")
+        if reply is None or reply.strip().lower() in ("", "n", "no"):
             return
+        if os.path.lexists(reply.strip()):  # typed at a prompt: never over a file unasked
+            sure = _ask(f"{reply.strip()} exists: replace it? (y/N) ")
+            if sure is None or sure.strip().lower() not in ("y", "yes"):
+                continue
         target = reply.strip()
     try:
         tmp = f"{target}.tmp{os.getpid()}"
