@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import json
 import random
@@ -458,3 +459,121 @@ def test_lookahead_hostile_cases() -> None:
         assert result.exit_code == code, (name, result.output)
         if code == 1:
             assert "unknown agent 'lookahed'" in result.output, result.output
+
+
+def _two_player_turn(seed: int) -> tuple[Game, int]:
+    """A classic 2-player game at a decision with two options or more, and its seat."""
+    game = CLASSIC.new_game(2, seed)
+    while game.pending is None or len(game.legal_ids()) < 2:
+        game.step(game.legal_ids()[0])
+    seat = game.pending.seat
+    assert seat is not None
+    return game, seat
+
+
+def test_lookahead_choice_depends_only_on_the_determinization() -> None:
+    """Two games that look the same from the seat (the second one the first with the
+    hidden cards dealt again) get the same choice from the same determinize: the agent
+    reads nothing hidden anywhere else; a different determinize may change it."""
+    from uno_rules.agents import Lookahead, observation
+
+    for seed in range(6):
+        game, seat = _two_player_turn(seed)
+        twin = game.resample(seat, random.Random(seed))
+        assert twin.hands[1 - seat] != game.hands[1 - seat]
+        obs = observation(game, seat, game.legal_ids(seat), game.pending.kind, 0)
+        other = observation(twin, seat, twin.legal_ids(seat), twin.pending.kind, 0)
+        assert obs.view == other.view and obs.ids == other.ids
+        det = obs.determinize
+        assert det is not None
+        small = type("Small", (Lookahead,), {"ROLLOUTS": 6})
+        first = small(seat, random.Random(5)).choose(obs)
+        again = small(seat, random.Random(5)).choose(dataclasses.replace(other, determinize=det))
+        assert first == again
+        # the live game's hidden cards changed after the observation was made: a
+        # determinize of a copy taken before gives the same choice
+        frozen = game.clone()
+        game.hands[1 - seat][:] = twin.hands[1 - seat]
+        same = dataclasses.replace(obs, determinize=functools.partial(frozen.resample, seat))
+        assert small(seat, random.Random(5)).choose(same) == first
+
+
+def test_lookahead_follows_what_a_greedy_opponent_revealed() -> None:
+    """A seat that drew and kept the card held nothing playable (bans on the colour in
+    force, the rank on top and wilds); a wild played means no coloured card played instead.
+    Determinizations are mended to fit: the opponent's hand holds no banned card."""
+    from uno_rules.agents import Lookahead, observation
+
+    game, seat = _two_player_turn(3)
+    other = 1 - seat
+    obs = observation(game, seat, game.legal_ids(seat), game.pending.kind, 0)
+    agent = Lookahead(seat, random.Random(2))
+    color = obs.view["color"]
+    draw, keep = uno_rules.Action(other, "draw"), uno_rules.Action(other, "keep")
+    agent.follow(dataclasses.replace(obs, events=()))  # the colour and rank on top
+    top = agent.top
+    assert top is not None and agent.bans == {}
+    agent.follow(dataclasses.replace(obs, events=(draw, keep)))
+    assert agent.bans == {other: [[color, top, True, 0, -1]]}
+    det = obs.determinize
+    assert det is not None
+    for _ in range(5):
+        dealt = agent._deal(det, exact=False)
+        faces = [dealt.faces[c] for c in dealt.hands[other]]
+        assert dealt.view(seat) == game.view(seat)
+        assert not [f for f in faces if f.color < 0 or CLASSIC.colors[f.color] == color
+                    or CLASSIC.ranks[f.rank] == top]
+    # a draw then the drawn card played: the same ban (the card drawn is gone), and no
+    # ban from that play (it was the drawn card's decision, not a pick)
+    fresh = Lookahead(seat, random.Random(2))
+    fresh.follow(dataclasses.replace(obs, events=()))
+    fresh.follow(dataclasses.replace(obs, events=(draw, uno_rules.Action(other, "play",
+                                                                         "wild"))))
+    assert fresh.bans == {other: [[color, top, True, 0, -1]]}
+    # the same with the draw and the play seen in two observations (out of turn between)
+    split = Lookahead(seat, random.Random(2))
+    split.follow(dataclasses.replace(obs, events=()))
+    sizes = list(obs.view["hand_sizes"])
+    sizes[other] += 1  # the card drawn, then played
+    split.follow(dataclasses.replace(obs, events=(draw,),
+                                     view={**obs.view, "hand_sizes": sizes}))
+    split.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play", "wild"),)))
+    assert split.bans == {other: [[color, top, True, 0, -1]]}
+    # a wild played: no coloured card of the colour in force or the rank on top (wilds
+    # may remain); a coloured card played: none of those with more points
+    wild = Lookahead(seat, random.Random(2))
+    wild.follow(dataclasses.replace(obs, events=()))
+    wild.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play", "wild"),)))
+    assert wild.bans == {other: [[color, top, False, 0, -1]]}
+    five = Lookahead(seat, random.Random(2))
+    five.follow(dataclasses.replace(obs, events=()))
+    five.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play",
+                                                                  f"{color} 5"),)))
+    assert five.bans == {other: [[color, top, False, 0, 5]]}
+
+
+def test_lookahead_bans_hold_on_greedy_hands() -> None:
+    """Against greedy players what lookahead infers is exact: at every decision of some
+    2- and 3-player rounds, each ban holds on the real hand (no more banned cards than the
+    cards drawn since allow), and some bans are made."""
+    from uno_rules.agents import Lookahead, play_agents_on
+
+    live: list[Game] = []
+    checked = [0]
+
+    class Spy(Lookahead):
+        def choose(self, obs: Observation) -> int | None:
+            choice = Greedy.choose(self, obs)  # greedy's choice, the events followed
+            game = live[0]
+            for s, bans in self.bans.items():
+                hand = [obs.cards[game.faces[c].name] for c in game.hands[s]]
+                for ban in bans:
+                    assert sum(self._breaks(c, ban) for c in hand) <= ban[3], (s, ban)
+                    checked[0] += 1
+            return choice
+
+    for players, seed in ((2, 1), (2, 2), (3, 3)):
+        live[:] = [CLASSIC.new_game(players, seed, log=True)]
+        seats = [("spy", Spy), *[("greedy", Greedy)] * (players - 1)]
+        play_agents_on(CLASSIC, live[0], seats)
+    assert checked[0] > 20

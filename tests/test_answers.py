@@ -329,7 +329,7 @@ LINES = st.one_of(
                               "1", "catch", "jump", "in", "color", "blue", "0", "?", "+4",
                               "seat", "target", "give", "q", "_", "-", "²"]),
              max_size=6).map(" ".join),
-    st.just("9" * 5000), st.just("1" * 100_000))
+    st.just("9" * 5000), st.just("1" * 100_000), st.just("red 5 uno " * 50_000))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -408,6 +408,31 @@ def test_a_game_restores_with_a_rulebook_loaded_from_a_file() -> None:
         uno_rules.restore({**older, "format": 1})  # before rulebook digests: refused
 
 
+def _loads(name: str, house: str) -> bool:
+    try:
+        uno_rules.load_rulebook(name, house=[house])
+    except RulebookError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_every_shipped_rulebook_restores_with_its_own_and_added_house_rules(name: str) -> None:
+    """A rulebook with house rules of its own (No Mercy's `house:`) lists them in
+    `Rulebook.house`, so its snapshots name them: restore used to give them again as
+    --house and fail ("already part of no_mercy")."""
+    own = uno_rules.load_rulebook(name).house
+    added = [[h] for h in house_names() if h not in own and _loads(name, h)][:1]
+    assert added  # some shipped overlay applies to every shipped rulebook
+    for house in [[], *added]:
+        rulebook = uno_rules.load_rulebook(name, house=house)
+        game = rulebook.new_game(min(rulebook.player_counts()), seed=3)
+        game.apply(game.legal_actions()[0])
+        again = uno_rules.restore(game.snapshot())
+        assert again.snapshot() == game.snapshot()
+        assert list(again.rulebook.house) == list(rulebook.house)
+
+
 def test_snapshots_restore_refusals_name_the_cause() -> None:
     with pytest.raises(uno_rules.SnapshotError, match="^a snapshot is a mapping, not list$"):
         uno_rules.restore([1, 2])  # type: ignore[arg-type]

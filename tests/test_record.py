@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules.cli import cli
 from uno_rules.engine.actions import Action
+from uno_rules.engine.events import describe_event
 from uno_rules.engine.tables import action_table
-from uno_rules.load.resources import shipped_names
+from uno_rules.load.resources import house_names, shipped_names
 from uno_rules.match import Match
 from uno_rules.record import (
     MAX_LINE,
@@ -50,9 +51,9 @@ def play(match: Match, recorder: Recorder | None, rng: random.Random,
         while not game.over:
             chance = game.pending is not None and game.pending.seat is None
             action = table[_chance(game, rng) if chance else POLICIES[policy](game, rng)]
-            before = len(game.events)
+            before = len(game.log)
             game.apply(action)
-            seen.append((str(action), game.events[before:]))
+            seen.append((str(action), [describe_event(game, e) for e in game.log[before:]]))
             if recorder is not None:
                 recorder.step(action)
         played += 1
@@ -495,3 +496,45 @@ def test_a_stalled_round_ends_the_record_with_its_budget(how: str, tmp_path: Pat
     assert record.lines[-1][1]["end"] == {"stalled": "actions"} and record.ended
     assert record.replay().game.stalled == "actions"
     assert record.header["budgets"]["max_actions"] == 12
+
+
+def test_a_contest_settled_at_the_table_is_an_ordinary_step(tmp_path: Path) -> None:
+    rb = uno_rules.load_rulebook("ted_lasso")
+    for seed in range(40):
+        path = tmp_path / f"t{seed}.jsonl"
+        match, seen = record_match(path, rb, 4, seed, one_round=True)
+        contests = [a for a, _ in seen if a.startswith("loser ")]
+        if contests:
+            break
+    assert contests, "no contest in 40 rounds of ted_lasso"
+    record = read(path)
+    assert [s["action"] for s in record.steps if s["action"].startswith("loser ")] == contests
+    assert replayed(record)[1] == seen
+
+
+@pytest.mark.parametrize("overlay", house_names())
+def test_records_of_every_shipped_house_rule_round_trip(overlay: str, tmp_path: Path) -> None:
+    rb = uno_rules.load_rulebook("classic", house=[overlay])
+    players = 4 if 4 in rb.player_counts() else rb.player_counts()[0]
+    path = tmp_path / f"{overlay}.jsonl"
+    # uniform: out-of-turn actions (catches, jump-ins, passes) are taken too
+    match, seen = record_match(path, rb, players, 5, policy="uniform", one_round=True)
+    record = read(path)
+    assert record.header["house"] == [overlay]
+    again, steps = replayed(record)
+    assert steps == seen and (again.scores, again.winners) == (match.scores, match.winners)
+
+
+def test_a_match_dealt_at_random_replays_from_its_round_seeds(tmp_path: Path) -> None:
+    rb = uno_rules.load_rulebook("classic", settings={"target_score": "150"})
+    path = tmp_path / "random.jsonl"
+    match = Match(rb, 3, 5)
+    match.seed = None  # as if dealt at random (Match(rb, 3, None)), but the same every run
+    with path.open("w") as out:
+        recorder = Recorder(out, match)
+        seen = play(match, recorder, random.Random(3))
+        recorder.end()
+    record = read(path)
+    assert record.header["seed"] is None and match.rounds > 1
+    again, steps = replayed(record)
+    assert steps == seen and (again.scores, again.winners) == (match.scores, match.winners)

@@ -20,7 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .engine.actions import Action
 from .engine.game import Game
-from .engine.model import NO_COLOR, FrozenMap
+from .engine.model import NO_COLOR, Face, FrozenMap
 from .engine.rulebook import Rulebook
 from .engine.tables import action_table
 
@@ -185,24 +185,107 @@ class Greedy:
 
 
 class Lookahead(Greedy):
-    """Greedy, checked by determinized rollouts. For each of its options (a play that may
-    call UNO always does: rollouts make no catches), ``ROLLOUTS`` times: a game resampled
-    from its own seat's information (``obs.determinize``: the hidden cards re-dealt, never
-    the real ones) takes the option and is played out by every seat with a cheap policy (a
-    play before anything else, UNO called, coloured before wild, high points first; the
-    colour held most; at most ``HORIZON`` actions, an unfinished rollout counting half).
-    The same deals and rollout seeds serve every option (common random numbers). It takes
-    the option with the most wins when that beats greedy's choice by ``MARGIN`` wins or
-    more, else greedy's choice. Out-of-turn actions, single options and observations
-    without ``determinize`` are decided as :class:`Greedy` does. Cost per decision:
-    ``ROLLOUTS`` resamples and ``ROLLOUTS x options`` rollouts."""
+    """Greedy, checked by determinized rollouts, with its opponents modelled as greedy.
+
+    For each of its options (a play that may call UNO always does), ``ROLLOUTS`` times: a
+    game resampled from its own seat's information (``obs.determinize``: the hidden cards
+    re-dealt, never the real ones), mended to fit what the others' actions showed if they
+    play as greedy does (:meth:`follow`: a seat that drew held nothing it could play; one
+    that played a wild held no coloured card that would play; one that played a coloured
+    card held no playable one of more points; cards drawn since may be anything: the
+    excess banned cards of a hand are swapped for allowed ones from the draw pile), takes
+    the option and is played out by every seat with greedy's rule (:meth:`_rollout`). The
+    same deals and rollout seeds serve every option (common random numbers), so each deal
+    compares two options on the same cards. It leaves greedy's choice only for an option
+    that wins clearly more of those paired rollouts (a sign test on the rollouts where the
+    two differ: ``(better - worse) / sqrt(better + worse) > Z``). Out-of-turn actions,
+    single options and observations without ``determinize`` are decided as
+    :class:`Greedy` does. Cost per decision: ``ROLLOUTS`` resamples and ``ROLLOUTS x
+    options`` rollouts."""
 
     ROLLOUTS = 32
-    MARGIN = 3.0   # wins (of ROLLOUTS) another option needs over greedy's choice
-    HORIZON = 400
+    Z = 1.5        # the sign test's bar for leaving greedy's choice
+    HORIZON = 400  # actions a rollout may take (an unfinished one counts half)
+    BANS = 6       # the most recent bans kept per seat
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        super().__init__(seat, rng)
+        self.top: str | None = None        # the rank on top, followed through the events
+        self.sizes: list[int] | None = None
+        # What another seat's hand can't hold (if it plays as greedy does): per seat, lists
+        # [colour, rank, wilds too, cards it may hold anyway (drawn since), and only
+        # coloured cards of more points than this].
+        self.bans: dict[int, list[list[Any]]] = {}
+        # the seat of the last event's draw, and the ban it made
+        self.drew: tuple[int, list[Any]] | None = None
+        self._color_of: list[int] = []
+
+    def follow(self, obs: Observation) -> None:
+        """Greedy's colour, and what the others' draws and plays showed of their hands
+        (:attr:`bans`): exact against greedy players (tests/test_agents.py checks it on
+        their real hands), only a guess against others."""
+        color, top, bans = self.color, self.top, self.bans
+        plays = [0] * obs.players
+        new: list[tuple[int, list[Any]]] = []
+        for a in obs.events:
+            s, kind = a.seat, a.kind
+            drew = self.drew[1] if self.drew is not None and self.drew[0] == s else None
+            self.drew = None
+            if s is None or kind not in ("play", "jump_in", "color", "draw"):
+                continue
+            if kind == "draw" and s != self.seat:
+                for ban in bans.get(s, []) + [b for who, b in new if who == s]:
+                    ban[3] += 1
+                # nothing it held could be played (the card drawn either can't, or is
+                # played now and gone)
+                new.append((s, [color, top, True, 0, -1]))
+                self.drew = (s, new[-1][1])
+            elif kind == "color":
+                color = str(a.arg)
+            elif kind in ("play", "jump_in"):
+                card = obs.cards[str(a.arg)]
+                plays[s] += 1
+                if s != self.seat:
+                    for ban in bans.get(s, []) + [b for who, b in new if who == s]:
+                        if ban is drew:
+                            continue  # the card just drawn: not among those banned
+                        if self._breaks(card, ban):  # a card drawn since, or not greedy
+                            ban[3] -= 1
+                    if kind == "play" and drew is None:  # its pick among what it held:
+                        # a wild when no coloured card would play, else the most points
+                        new.append((s, [color, top, False, 0,
+                                        -1 if card.color is None else card.points]))
+                if card.color is not None:
+                    color = card.color
+                top = card.rank
+        sizes = list(obs.view["hand_sizes"])
+        if self.sizes is not None:  # cards drawn unseen (penalties) may be anything
+            for s, seat_bans in bans.items():
+                drawn = sizes[s] - self.sizes[s] + plays[s] - \
+                    sum(a.kind == "draw" and a.seat == s for a in obs.events)
+                for ban in seat_bans:
+                    ban[3] += max(drawn, 0)
+        for who, ban in new:
+            bans.setdefault(who, []).append(ban)
+        for s in list(bans):
+            bans[s] = [b for b in bans[s] if 0 <= b[3] < sizes[s]][-self.BANS:]
+            if not bans[s]:
+                del bans[s]
+        shown = obs.view.get("top")
+        if isinstance(shown, str) and shown in obs.cards:  # resynchronise, as the colour is
+            top = obs.cards[shown].rank
+        self.top, self.sizes = top, sizes
+        super().follow(obs)
+
+    @staticmethod
+    def _breaks(card: CardInfo, ban: list[Any]) -> bool:
+        """Whether ``card`` is one a ban says its hand held none of."""
+        if card.color is None:
+            return bool(ban[2])
+        return bool((card.color == ban[0] or card.rank == ban[1]) and card.points > ban[4])
 
     def choose(self, obs: Observation) -> int | None:
-        fallback = super().choose(obs)  # also follows the colour for later decisions
+        fallback = super().choose(obs)  # also follows the events for later decisions
         determinize = obs.determinize
         if obs.optional or determinize is None or len(obs.ids) < 2 or \
                 any(a.kind in ("catch", "uno") for a in obs.options):
@@ -212,69 +295,138 @@ class Lookahead(Greedy):
         # Always call UNO (rollouts make no catches, so they can't tell the two apart).
         called = {a._replace(uno=False) for _, a in mine if a.uno}
         options = [i for i, a in mine if a not in called]
-        if len(options) < 2:
+        if len(options) < 2 or fallback not in options:
             return fallback
-        scores = [0.0] * len(options)
-        for _ in range(self.ROLLOUTS):
-            deal = determinize(self.rng)
+        results = [[0.0] * self.ROLLOUTS for _ in options]
+        for r in range(self.ROLLOUTS):
+            deal = self._deal(determinize, obs.kind == "challenge")
             seed = self.rng.getrandbits(32)
             for k, option in enumerate(options):
                 game = deal.clone()
                 game.step(option)
-                scores[k] += self._rollout(game, obs.table, random.Random(seed))
-        best = max(range(len(options)), key=lambda k: (scores[k], -k))
-        if fallback in options and scores[best] - scores[options.index(fallback)] < self.MARGIN:
-            return fallback  # greedy's choice unless the rollouts clearly prefer another
-        return options[best]
+                results[k][r] = self._rollout(game, obs.table, random.Random(seed))
+        mine_k = options.index(fallback)
+        best, best_z = fallback, self.Z
+        for k, option in enumerate(options):
+            pairs = list(zip(results[k], results[mine_k], strict=True))
+            better = sum(x > y for x, y in pairs)
+            worse = sum(x < y for x, y in pairs)
+            if better > worse and (better - worse) / (better + worse) ** 0.5 > best_z:
+                best, best_z = option, (better - worse) / (better + worse) ** 0.5
+        return best
+
+    def _deal(self, determinize: Callable[[random.Random], Game], exact: bool) -> Game:
+        """A determinization fitting the bans: each hand holding more banned cards than it
+        may swaps the excess for allowed cards of the draw pile (``exact``: resampled
+        again instead, up to 32 times, where a challenge depends on the hand as dealt).
+        Not with several sides: a swap could show backs the seat never saw."""
+        for _ in range(32 if exact else 1):
+            game = determinize(self.rng)
+            rb = game.rulebook
+            if len(rb.sides) > 1:
+                return game
+            faces, pile = game.faces, game.draw_pile
+            fits = True
+            for s, seat_bans in self.bans.items():
+                hand = game.hands[s]
+                rules = [(rb.colors.index(b[0]) if b[0] in rb.colors else -2,
+                          rb.ranks.index(b[1]) if b[1] in rb.ranks else -2, b[2], b[3], b[4])
+                         for b in seat_bans]
+                for rule in rules:
+                    bad = [i for i, c in enumerate(hand) if _banned(faces[c], rule)]
+                    excess = len(bad) - rule[3]
+                    if excess <= 0:
+                        continue
+                    fits = False
+                    if exact:
+                        break
+                    ok = [j for j, c in enumerate(pile)
+                          if not any(_banned(faces[c], other) for other in rules)]
+                    self.rng.shuffle(bad)
+                    for i in bad[:excess]:
+                        if not ok:
+                            break
+                        j = ok.pop(self.rng.randrange(len(ok)))
+                        hand[i], pile[j] = pile[j], hand[i]
+            if fits or not exact:
+                return game
+        return game
 
     def _rollout(self, game: Game, table: tuple[Action, ...], rng: random.Random) -> float:
-        """Play ``game`` on with the cheap policy: 1 if this seat's side wins, else 0."""
-        rank = self._ranks(game, table)
+        """Play ``game`` on with greedy's rule for every seat (the play with most points,
+        coloured before wild, then of the colour held most, UNO called; the colour held
+        most; a challenge when the card's player holds 2 cards or more; else the first
+        option): 1 if this seat's side wins, else 0."""
+        keys = self._keys(game, table)
+        faces, hands, history = game.faces, game.hands, game.history
+        ncolors = len(game.rulebook.colors)
         for _ in range(self.HORIZON):
             if game.over:
                 break
             ids = game.legal_ids()
-            if len(ids) == 1:
-                game.step(ids[0])
-                continue
-            first = table[ids[0]]
-            if first.kind == "color" and first.seat is not None:  # the colour held most
-                held = [0] * len(game.rulebook.colors)
-                faces = game.faces
-                for c in game.hands[first.seat]:
-                    if faces[c].color != NO_COLOR:
+            if len(ids) > 1:
+                top = max(keys[i] for i in ids)
+                pick = [i for i in ids if keys[i] == top]
+                if len(pick) > 1 and top > 0:  # plays alike: the colour held most
+                    seat = table[pick[0]].seat
+                    held = [0] * (ncolors + 1)
+                    for c in hands[seat if seat is not None else 0]:
                         held[faces[c].color] += 1
-                names = game.rulebook.colors
-                most = max(held[names.index(str(table[i].arg))] for i in ids)
-                pick = [i for i in ids if held[names.index(str(table[i].arg))] == most]
-                game.step(pick[rng.randrange(len(pick))])
-                continue
-            best = max(rank[i] for i in ids)
-            pick = [i for i in ids if rank[i] == best]
-            game.step(pick[rng.randrange(len(pick))])
+                    pick.sort(key=lambda i: -held[self._color_of[i]])
+                elif top == -1:  # a colour to name
+                    seat = table[pick[0]].seat
+                    held = [0] * (ncolors + 1)
+                    for c in hands[seat if seat is not None else 0]:
+                        held[faces[c].color] += 1
+                    pick.sort(key=lambda i: -held[self._color_of[i]])
+                elif top == -2:  # challenge or accept
+                    player = next((a.seat for a in reversed(history) if a.kind == "play"),
+                                  None)
+                    size = len(hands[player]) if player is not None else 0
+                    want = "challenge" if size >= 2 else "accept"
+                    pick = [i for i in ids if table[i].kind == want] or pick
+                game.step(pick[0])
+            else:
+                game.step(ids[0])
         result = game.result
         if result is None:
             return 0.5
         return 1.0 if self.seat in result.winners else 0.0
 
-    def _ranks(self, game: Game, table: tuple[Action, ...]) -> list[float]:
-        """The rollout policy as a score per action id (highest taken, ties at random):
-        play before anything else, with UNO called, coloured before wild, high points
-        first; the rest alike. Made once per table."""
-        memo = self.__dict__.get("_rank_memo")
+    def _keys(self, game: Game, table: tuple[Action, ...]) -> list[int]:
+        """The rollout's rule as a key per action id (highest taken): a play scores
+        1 + its points (+10,000 coloured, +1 UNO called... ordered as greedy); -1 a colour,
+        -2 a challenge or its acceptance, -3 anything else. Made once per table."""
+        memo = self.__dict__.get("_key_memo")
         if memo is not None and memo[0] is table:
             return memo[1]  # type: ignore[no-any-return]
         rb = game.rulebook
-        points = {f.name: (f.color != NO_COLOR, f.points) for f in rb.faces}
-        ranks = []
+        faces = {f.name: f for f in rb.faces}
+        keys, colors = [], []
         for a in table:
-            if a.kind == "play":
-                colored, pts = points.get(str(a.arg), (True, 0))
-                ranks.append(1000.0 + 500 * a.uno + 100 * colored + pts)
+            face = faces.get(str(a.arg)) if a.kind == "play" else None
+            if face is not None:
+                keys.append(1 + 2 * (100_000 * (face.color != NO_COLOR) + face.points)
+                            + a.uno)
+                colors.append(face.color)
+            elif a.kind == "color":
+                keys.append(-1)
+                colors.append(rb.colors.index(str(a.arg)) if str(a.arg) in rb.colors
+                              else NO_COLOR)
             else:
-                ranks.append(0.0)
-        self._rank_memo = (table, ranks)
-        return ranks
+                keys.append(-2 if a.kind in ("challenge", "accept") else -3)
+                colors.append(NO_COLOR)
+        self._key_memo = (table, keys)
+        self._color_of = colors
+        return keys
+
+
+def _banned(face: Face, rule: tuple[int, int, bool, int, int]) -> bool:
+    """Whether a card is one a ban (colour index, rank index, wilds too, cards drawn since,
+    points floor) rules out."""
+    if face.color == NO_COLOR:
+        return rule[2]
+    return (face.color == rule[0] or face.rank == rule[1]) and face.points > rule[4]
 
 
 AGENTS: dict[str, AgentClass] = {"uniform": Uniform, "play_first": PlayFirst,

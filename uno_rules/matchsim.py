@@ -265,19 +265,11 @@ MATCH_STALLED = STALLED | {"rounds": "used up the match's budget of rounds"}
 def report(stats: dict[str, Any], games: int) -> list[str]:
     """The text report of :meth:`MatchStats.to_json`'s statistics, for people."""
     m = stats["match"]
-    done = f"{stats['games']} of {games} matches (interrupted)" if "interrupted" in stats \
-        else f"{games} matches"
-    house = "".join(f" + {h}" for h in stats["house"])
     how = {"winner_takes": "the round winner scores", "lowest_total": "lowest total wins",
            "elimination": "out at the target, last one standing wins"}.get(m["scoring"],
                                                                              m["scoring"])
-    lines = [f"{stats['rulebook']}{house}: {done} to {m['target_score']} ({how}; next "
-             f"dealer: {m['next_dealer']}), {stats['players']} players, seed {stats['seed']}"]
-    if "agents" in stats:
-        lines.append(f"  agents by seat: {', '.join(stats['agents'])}")
-    lines.append(f"  match wins by seat: {stats['wins_by_seat']}")
-    if "wins_by_team" in stats:
-        lines.append(f"  match wins by team: {stats['wins_by_team']}")
+    lines = st.describe_head(stats, games, "matches", f" to {m['target_score']} ({how}; next "
+                             f"dealer: {m['next_dealer']})", "match wins")
     tied = f", {stats['tied']} shared" if stats["tied"] else ""
     lines += st.describe_outcomes(stats, "stalled matches", MATCH_STALLED,
                                   f"{stats['decided']} decided matches{tied}",

@@ -60,9 +60,13 @@ class RecordError(UnoRulesError):
     ``FILE:LINE: message``."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def _check(previous: str, line: Mapping[str, Any]) -> str:
-    """The check of ``line`` (without its own "check") chained from ``previous``."""
-    canonical = json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    """The check of ``line`` (without its own "check") chained from ``previous``: its
+    canonical JSON (keys sorted, no spaces, ASCII)."""
+    canonical = _CANONICAL.encode(line)
     return hashlib.sha256((previous + canonical).encode()).hexdigest()[:16]
 
 
@@ -275,12 +279,17 @@ def _fail_constant(name: str) -> Any:
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate key {shorten(key)!r}")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):  # a key given twice: name it
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {shorten(key)!r}")
+            seen.add(key)
     return out
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_fail_constant)
 
 
 def _is_int(v: Any, lo: int | None = 0) -> bool:
@@ -408,7 +417,7 @@ def _line(where: str, raw: bytes) -> dict[str, Any]:
     """One line parsed and its form checked."""
     try:
         text = raw.decode("utf-8")
-        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_fail_constant)
+        value = _DECODER.decode(text)
     except UnicodeDecodeError:
         raise RecordError(f"{where}: not UTF-8 text") from None
     except RecursionError:
@@ -508,7 +517,7 @@ class Record:
         rulebook's file from another installation is taken by its name), with its house
         rules and settings. Another digest than the recorded one is not an error: replay
         goes on and reports the first difference (``rules_changed`` tells)."""
-        from .load.entry import load_rulebook
+        from .load.entry import load_as_written
         from .load.resources import allowed, find, shipped_rulebook
 
         h = self.header
@@ -531,12 +540,7 @@ class Record:
                                     f"shipped nor under {folder} or the current folder: "
                                     "refused unread")
         try:
-            house = list(h["house"])
-            if house:  # the rulebook's own overlays come first: given again, they'd be refused
-                own = list(load_rulebook(source).house)
-                if house[:len(own)] == own:
-                    house = house[len(own):]
-            rb = load_rulebook(source, house=house, settings=h["set"])
+            rb = load_as_written(source, h["house"], h["set"])
         except RulebookError as exc:
             first = str(exc).splitlines()[0] if str(exc) else "invalid"
             more = len(exc.problems) - 1

@@ -394,16 +394,7 @@ STALLED = {"steps": "used up the effect-step budget", "actions": "used up the ac
 def report(stats: dict[str, Any], games: int) -> list[str]:
     """The text report of :meth:`Stats.to_json`'s statistics, for people."""
     t = stats["turns"]
-    done = f"{stats['games']} of {games} games (interrupted)" if "interrupted" in stats \
-        else f"{games} games"
-    house = "".join(f" + {h}" for h in stats["house"])
-    lines = [f"{stats['rulebook']}{house}: {done}, {stats['players']} players, "
-             f"seed {stats['seed']}"]
-    if "agents" in stats:
-        lines.append(f"  agents by seat: {', '.join(stats['agents'])}")
-    lines.append(f"  wins by seat: {stats['wins_by_seat']}")
-    if "wins_by_team" in stats:
-        lines.append(f"  wins by team: {stats['wins_by_team']}")
+    lines = st.describe_head(stats, games, "games")
     lines.append(f"  turns: mean {t['mean']}, p50 {t['p50']}, p95 {t['p95']}, max {t['max']}")
     lines += st.describe_outcomes(stats, "stalled", STALLED,
                                   f"{stats['decided']} decided rounds",

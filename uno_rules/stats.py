@@ -178,6 +178,23 @@ def describe_histogram(h: dict[str, Any], width: int = 40) -> list[str]:
     return lines
 
 
+def describe_head(stats: dict[str, Any], games: int, unit: str, how: str = "",
+                  wins: str = "wins") -> list[str]:
+    """A report's first lines: what ran (``games`` of ``unit``, ``how`` after it), the
+    agents, and the ``wins`` by seat and by team."""
+    done = f"{stats['games']} of {games} {unit} (interrupted)" if "interrupted" in stats \
+        else f"{games} {unit}"
+    house = "".join(f" + {h}" for h in stats["house"])
+    lines = [f"{stats['rulebook']}{house}: {done}{how}, {stats['players']} players, "
+             f"seed {stats['seed']}"]
+    if "agents" in stats:
+        lines.append(f"  agents by seat: {', '.join(stats['agents'])}")
+    lines.append(f"  {wins} by seat: {stats['wins_by_seat']}")
+    if "wins_by_team" in stats:
+        lines.append(f"  {wins} by team: {stats['wins_by_team']}")
+    return lines
+
+
 def describe_outcomes(stats: dict[str, Any], stalled: str, why: dict[str, str], decided: str,
                       first: str, rate: str = "win rate") -> list[str]:
     """The report lines common to rounds and matches: the stalled count with its reasons

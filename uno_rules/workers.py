@@ -151,9 +151,16 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     # The executor can only wait for a chunk to end (an agent may never end one): its
     # processes are terminated directly (a private attribute, present since 3.2).
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # private too, since 3.9
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
     for process in processes:
         process.join()
+    # The executor's manager thread closes its wake-up pipe as it ends: still running at
+    # interpreter exit, it raced concurrent.futures' exit hook writing to that pipe, which
+    # printed "OSError: [Errno 9] Bad file descriptor" on a loaded machine. Its processes
+    # gone, it ends at once.
+    if manager is not None:
+        manager.join()

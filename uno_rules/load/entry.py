@@ -95,13 +95,29 @@ def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> G
                                 f"file under {bound}: refused unread (restore(snapshot, "
                                 "root=DIR) trusts a folder)")
     try:
-        rulebook = load_rulebook(source, house=house, settings=settings, root=root)
+        rulebook = load_as_written(source, house, settings, root=root)
     except RulebookError as exc:
         raise SnapshotError(f"can't load the snapshot's rulebook: {_unquoted(exc)}") from None
     except (OSError, ValueError, RecursionError) as exc:  # a path the system can't open
         raise SnapshotError(f"can't load the snapshot's rulebook {source!r}: "
                             f"{type(exc).__name__}") from None
     return rulebook.restore(snapshot)
+
+
+def load_as_written(source: str | Path, house: Iterable[str], settings: Mapping[str, Any],
+                    *, root: str | Path | None = None) -> Rulebook:
+    """The rulebook a snapshot or record names: ``house`` is every overlay it plays with,
+    as ``Rulebook.house`` lists them, the rulebook's own (its ``house:`` key) first; those
+    are applied by loading it, so only the rest are given as house rules (given again, they
+    would be refused as already part of it). Raises :class:`RulebookError`."""
+    house = list(house)
+    try:  # most rulebooks have none of their own: one load, served by the cache
+        return load_rulebook(source, house=house, settings=settings, root=root)
+    except RulebookError:
+        own = list(load_rulebook(source, root=root).house) if house else []
+        if not own or house[:len(own)] != own:
+            raise
+    return load_rulebook(source, house=house[len(own):], settings=settings, root=root)
 
 
 def _unquoted(exc: RulebookError) -> str:

@@ -9,9 +9,9 @@ from typing import Any
 import click
 
 from ..cli_common import fail
-from ..engine.game import Game
 from ..match import Match
 from ..record import Record, RecordError, read
+from .screen import Style, event_lines, scores_lines, table_lines
 
 
 def seat_of(record: Record) -> int:
@@ -27,17 +27,6 @@ def action_seen(line: dict[str, Any], seat: int | None) -> str:
     if seat is not None and len(words) > 2 and words[1] == "give" and words[0] != str(seat):
         return f"{words[0]} give a card"
     return str(line["action"])
-
-
-def table_lines(game: Game, seat: int | None) -> list[str]:
-    """The table as ``seat`` sees it, or (None) with every hand shown."""
-    from ..play import describe_table
-
-    if seat is not None:
-        return describe_table(game, seat)
-    lines = describe_table(game, 0)[:-1]  # the table without seat 0's hand: every hand below
-    return lines + [f"seat {s}'s hand: {', '.join(game.view(s)['hand']) or '(empty)'}"
-                    for s in range(game.players)]
 
 
 def header_lines(record: Record) -> list[str]:
@@ -93,25 +82,29 @@ def replay(file: str, seat: int | None, open_hands: bool, to: int | None,
         click.echo(text)
     click.echo("every hand is shown (--open)" if open_hands else f"as seat {seat} saw it")
 
+    style = Style.detect(sys.stdout)
+    shown = [0]  # events of the round shown so far
+
     def show(match: Match, line: dict[str, Any]) -> None:
         game = match.game
         if "round" in line:
             click.echo(f"\n-- round {line['round']}: seat {line['dealer']} deals")
-            events = line["events"]
+            shown[0] = 0
         elif "step" in line:
             click.echo(f"\nstep {line['step']}: {action_seen(line, viewer)}")
-            events = line["events"]
         elif "scored" in line:
-            scored = line["scored"]
-            click.echo(f"\nscores: {scored['scores']}"
-                       + (f", out of the match: {scored['out']}" if scored["out"] else ""))
+            click.echo("")
+            for text in scores_lines(match, style):
+                click.echo(text)
             return
         else:
             click.echo(f"\n{end_text(line['end'])}")
             return
-        for event in events:
-            click.echo(f"  {event}")
-        for text in table_lines(game, viewer):
+        # The events as the seat saw them: its own draws name the cards (all with --open).
+        for text in event_lines(game, shown[0], viewer, style, open_hands=open_hands):
+            click.echo(f"  {text}")
+        shown[0] = len(game.log or ())
+        for text in table_lines(game, viewer, style, open_hands=open_hands):
             click.echo(f"  | {text}")
         if wait:
             click.prompt("", default="", show_default=False, prompt_suffix="")

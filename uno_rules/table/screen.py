@@ -186,15 +186,16 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
     # The top card(s) and the colour in force, the direction, the piles.
     if "discards" in view:
         tops = [f"pile {k}: {_top(game, p['top'], style)} "
-                f"({colour_text(game, p['color'], style)}, {p['size']} cards)"
+                f"({colour_text(game, p['color'], style)}, {_cards(p['size'])})"
                 for k, p in enumerate(view["discards"])]
         lines += wrap(tops, "discard piles: ", "  ", sep="   ")
     else:
         lines.append(f"top card: {_top(game, view['top'], style)}   colour: "
                      f"{colour_text(game, view['color'], style)}")
     extra = "".join(f"   {label(name)}: {size}" for name, size in view.get("piles", {}).items())
-    lines.append(f"play goes {view['direction']}   draw pile: {view['draw_pile_size']}"
-                 f"   discard pile: {view['discard_size']}{extra}")
+    if "discards" not in view:  # several piles: each one's size is on its own
+        extra = f"   discard pile: {view['discard_size']}{extra}"
+    lines.append(f"play goes {view['direction']}   draw pile: {view['draw_pile_size']}{extra}")
     if "side" in view:
         other = view["other_side"]
         back = other["draw_pile_top"]
@@ -268,7 +269,7 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
         line = head + ("   " + ", ".join(marks) if marks else "")
         lines.append(line)
         indent = " " * 4
-        if open_hands:
+        if open_hands and s != me:  # its own: under "your hand"
             lines += _hand_lines(game, game.hand(s), style, indent)
         if sided and s != me:  # the other side of its cards: everyone else sees them
             backs = view["other_side"]["hands"][s]
