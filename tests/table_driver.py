@@ -88,7 +88,7 @@ class Player:
             return f"{calls[0].arg} uno"
         if plays:
             return str(plays[0].arg)
-        return "draw" if "draw" in kinds else str(options[0].arg or options[0].kind)
+        return "draw" if "draw" in kinds else "1"  # a target, a card to give: the first
 
 
 def run(rulebook: str, players: int, seed: int, humans: Sequence[int], *,
