@@ -547,6 +547,22 @@ def _determinizer(game: Game, seat: int) -> Callable[[random.Random], Game]:
     return lambda rng: resample(seat, rng)
 
 
+def choice_of(agent: Agent, name: str, obs: Observation) -> int | None:
+    """``agent``'s choice (named ``name``) for ``obs``, checked: one of ``obs.ids``, or None
+    (a pass) where it may pass. Raises :class:`AgentError` when it fails or chooses what it
+    may not."""
+    seat, ids = obs.seat, obs.ids
+    try:
+        choice = agent.choose(obs)
+    except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
+        raise AgentError(f"agent {name!r} at seat {seat} failed: {type(exc).__name__}: "
+                         f"{exc}") from None
+    if (choice is None and obs.optional) or (type(choice) is int and choice in ids):
+        return choice
+    raise AgentError(f"agent {name!r} at seat {seat} chose {choice!r}: not one of its "
+                     f"options {list(ids)}")
+
+
 def play_agents_on(rulebook: Rulebook, game: Game,
                    agents: Sequence[tuple[str, AgentClass]]) -> Game:
     """Play ``game``, a round of ``rulebook`` dealt with a seed, to its end with an agent
@@ -570,16 +586,7 @@ def play_agents_on(rulebook: Rulebook, game: Game,
     def ask(seat: int, ids: tuple[int, ...], kind: str | None) -> int | None:
         obs = observation(game, seat, ids, kind, seen[seat], rulebook, table)
         seen[seat] = len(history)
-        name = agents[seat][0]
-        try:
-            choice = made[seat].choose(obs)
-        except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
-            raise AgentError(f"agent {name!r} at seat {seat} failed: {type(exc).__name__}: "
-                             f"{exc}") from None
-        if (choice is None and kind is None) or (type(choice) is int and choice in ids):
-            return choice
-        raise AgentError(f"agent {name!r} at seat {seat} chose {choice!r}: not one of its "
-                         f"options {list(ids)}")
+        return choice_of(made[seat], agents[seat][0], obs)
 
     while not game.over:
         ids = game.legal_ids()

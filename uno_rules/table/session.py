@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..agents import Agent, AgentClass, AgentError, observation, seat_rng
+from ..agents import Agent, AgentClass, AgentError, choice_of, observation, seat_rng
 from ..engine.actions import Action
 from ..engine.errors import NotationError
 from ..engine.game import Game
@@ -320,16 +320,7 @@ class Session:
         obs = observation(game, seat, ids, kind, self.seen[seat], game.rulebook,  # type: ignore[arg-type]
                           self.table)
         self.seen[seat] = len(game.history)
-        name = self.seats[seat]
-        try:
-            choice = self.made[seat].choose(obs)
-        except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
-            raise AgentError(f"agent {name!r} at seat {seat} failed: {type(exc).__name__}: "
-                             f"{exc}") from None
-        if (choice is None and kind is None) or (type(choice) is int and choice in ids):
-            return choice
-        raise AgentError(f"agent {name!r} at seat {seat} chose {choice!r}: not one of its "
-                         f"options {list(ids)}")
+        return choice_of(self.made[seat], self.seats[seat], obs)
 
     def human(self, game: Game, seat: int, options: list[Action], own: int) -> Action | None:
         """Ask the human at ``seat`` to choose among ``options`` (the first ``own`` its
