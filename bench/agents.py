@@ -35,36 +35,36 @@ def main() -> None:
     for players in (2, 4):
         for opponent in ("uniform", "play_first"):
             start = time.process_time()
-            wins = stalled = 0
-            for g in range(args.games):
-                seat = g % players
-                seats = [(opponent, AGENTS[opponent])] * players
-                seats[seat] = ("greedy", AGENTS["greedy"])
-                game = play_agents(rulebook, players, args.seed + g, seats)
-                if game.result is None:
-                    stalled += 1
-                else:
-                    wins += seat in game.result.winners
+            wins, stalled = play_off(rulebook, players, "greedy", opponent, args)
             low, high = wilson(wins, args.games)
             print(f"{players:>7} {opponent:<10} {wins:>6} {wins / args.games:>6.3f}  "
                   f"{low:.3f}-{high:.3f}  {1 / players:>5.2f} {stalled:>7} "
                   f"{time.process_time() - start:>6.1f}")
 
 
-def lookahead(rulebook: uno_rules.Rulebook, args: argparse.Namespace) -> None:
-    """Lookahead against greedy at 2 players, seats alternating round by round: its win
-    rate with a 95% Wilson interval against the fair share (0.5)."""
-    start = time.process_time()
+def play_off(rulebook: uno_rules.Rulebook, players: int, agent: str, opponent: str,
+             args: argparse.Namespace) -> tuple[int, int]:
+    """``agent`` at one seat against ``opponent`` at the others, its seat moving round by
+    round (round g: seat g mod players, seed args.seed + g): its wins and the rounds
+    stalled."""
     wins = stalled = 0
     for g in range(args.games):
-        seat = g % 2
-        seats = [("greedy", AGENTS["greedy"])] * 2
-        seats[seat] = ("lookahead", AGENTS["lookahead"])
-        game = play_agents(rulebook, 2, args.seed + g, seats)
+        seat = g % players
+        seats = [(opponent, AGENTS[opponent])] * players
+        seats[seat] = (agent, AGENTS[agent])
+        game = play_agents(rulebook, players, args.seed + g, seats)
         if game.result is None:
             stalled += 1
         else:
             wins += seat in game.result.winners
+    return wins, stalled
+
+
+def lookahead(rulebook: uno_rules.Rulebook, args: argparse.Namespace) -> None:
+    """Lookahead against greedy at 2 players, seats alternating round by round: its win
+    rate with a 95% Wilson interval against the fair share (0.5)."""
+    start = time.process_time()
+    wins, stalled = play_off(rulebook, 2, "lookahead", "greedy", args)
     low, high = wilson(wins, args.games)
     print(f"{args.rulebook}, 2 players, lookahead vs greedy, {args.games} rounds, seeds "
           f"{args.seed}...: {wins} wins, rate {wins / args.games:.3f}, 95% Wilson "
