@@ -547,6 +547,22 @@ def _determinizer(game: Game, seat: int) -> Callable[[random.Random], Game]:
     return lambda rng: resample(seat, rng)
 
 
+def make_agent(name: str, cls: AgentClass, seat: int, seed: int) -> Agent:
+    """Agent ``cls`` (named ``name``) at ``seat`` in the round dealt with ``seed``, with its
+    own RNG (:func:`seat_rng`). Raises :class:`AgentError` when it can't be made."""
+    try:
+        return cls(seat, seat_rng(seed, seat))
+    except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
+        raise AgentError(f"agent {name!r} at seat {seat}: can't be made: "
+                         f"{type(exc).__name__}: {exc}") from None
+
+
+def round_rng(seed: int) -> random.Random:
+    """The round's own RNG, for what no agent chooses in the round dealt with ``seed``: a
+    contest settled at the table, and the moves of random players (simulate.play_on)."""
+    return random.Random(seed ^ 0x5EED)
+
+
 def choice_of(agent: Agent, name: str, obs: Observation) -> int | None:
     """``agent``'s choice (named ``name``) for ``obs``, checked: one of ``obs.ids``, or None
     (a pass) where it may pass. Raises :class:`AgentError` when it fails or chooses what it
@@ -572,14 +588,8 @@ def play_agents_on(rulebook: Rulebook, game: Game,
         raise ValueError("a round dealt without a seed")
     table = action_table(rulebook, players)
     cards, deck = _public(rulebook)
-    made: list[Agent] = []
-    for seat, (name, cls) in enumerate(agents):
-        try:
-            made.append(cls(seat, seat_rng(seed, seat)))
-        except (Exception, SystemExit) as exc:  # the user's code: reported, not a bug
-            raise AgentError(f"agent {name!r} at seat {seat}: can't be made: "
-                             f"{type(exc).__name__}: {exc}") from None
-    table_rng = random.Random(seed ^ 0x5EED)
+    made = [make_agent(name, cls, seat, seed) for seat, (name, cls) in enumerate(agents)]
+    table_rng = round_rng(seed)
     seen = [0] * players
     history = game.history
 

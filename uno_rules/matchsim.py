@@ -4,7 +4,6 @@ with 95% intervals (docs/simulation.md, "Matches")."""
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Generator, Sequence
 from contextlib import closing
@@ -16,7 +15,7 @@ from .engine.errors import RunawayEffect
 from .engine.game import Game, check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
 from .match import Match
-from .simulate import POLICIES, STALLED, _need_seed, game_seeds, random_moves
+from .simulate import POLICIES, STALLED, _need_seed, game_seeds, play_on
 
 if TYPE_CHECKING:
     from .agents import AgentClass
@@ -71,13 +70,8 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
         game = match.game
         seats, playing = _round_seats(match, game)
         try:
-            if agents is None:
-                random_moves(game, random.Random((game.seed or 0) ^ 0x5EED),
-                             game.max_actions, policy)
-            else:
-                from .agents import play_agents_on
-
-                play_agents_on(rulebook, game, [agents[s] for s in seats])
+            play_on(rulebook, game, policy, None if agents is None else
+                    [agents[s] for s in seats])
         except RunawayEffect:
             return stalled("runaway", len(leaders) + 1)
         finally:

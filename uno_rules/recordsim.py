@@ -7,7 +7,6 @@ its record of statistics must be the one the run counted."""
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,7 +108,7 @@ def record_rounds(folder: Path, chosen: dict[int, Round], rulebook: Rulebook, pl
                   agents: Sequence[tuple[str, AgentClass]] | None) -> list[Path]:
     """Play the chosen rounds again (as :func:`uno_rules.simulate.play_round` does) and
     write ``folder/game-N.jsonl`` for each; returns the files written."""
-    from .simulate import random_moves, round_record, runaway_record
+    from .simulate import play_on, round_record, runaway_record
 
     seats = [name for name, _ in agents] if agents is not None else [policy] * players
     written = []
@@ -123,12 +122,7 @@ def record_rounds(folder: Path, chosen: dict[int, Round], rulebook: Rulebook, pl
             continue
         how = "over"
         try:
-            if agents is None:
-                random_moves(game, random.Random(seed ^ 0x5EED), game.max_actions, policy)
-            else:
-                from .agents import play_agents_on
-
-                play_agents_on(rulebook, game, agents)
+            play_on(rulebook, game, policy, agents)
         except RunawayEffect:
             how = "runaway"
         again = runaway_record(seed) if how == "runaway" else round_record(game)

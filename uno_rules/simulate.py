@@ -272,8 +272,21 @@ def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | 
     _need_seed(seed)  # None would deal at random, and can't seed the moves
     game = rulebook.new_game(players, seed, log=log, max_steps=max_steps,
                              max_actions=max_actions)
-    random_moves(game, random.Random(seed ^ 0x5EED), game.max_actions, policy)
+    play_on(rulebook, game, policy, None)
     return game
+
+
+def play_on(rulebook: Rulebook, game: Game, policy: str,
+            agents: Sequence[tuple[str, AgentClass]] | None) -> None:
+    """Play ``game``, a round dealt with a seed, to its end as a run plays its rounds:
+    random moves by ``policy`` from an RNG seeded from the round's seed, or ``agents``
+    (:func:`uno_rules.agents.play_agents_on`). A runaway effect raises RunawayEffect."""
+    from .agents import play_agents_on, round_rng
+
+    if agents is None:
+        random_moves(game, round_rng(game.seed or 0), game.max_actions, policy)
+    else:
+        play_agents_on(rulebook, game, agents)
 
 
 def _has_challenges(rulebook: Rulebook) -> bool:

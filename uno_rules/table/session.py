@@ -20,13 +20,12 @@ would have.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..agents import Agent, AgentClass, AgentError, choice_of, observation, seat_rng
+from ..agents import AgentClass, choice_of, make_agent, observation, round_rng
 from ..engine.actions import Action
 from ..engine.errors import NotationError
 from ..engine.game import Game
@@ -190,18 +189,12 @@ class Session:
         assert seed is not None  # a match deals its rounds with seeds
         players = game.players
         self.table = table = action_table(game.rulebook, players)
-        made: dict[int, Agent] = {}
-        for s, kind in enumerate(self.seats):
-            if kind != HUMAN:
-                try:
-                    made[s] = self.agents[kind](s, seat_rng(seed, s))
-                except (Exception, SystemExit) as exc:  # the user's code: reported
-                    raise AgentError(f"agent {kind!r} at seat {s}: can't be made: "
-                                     f"{type(exc).__name__}: {exc}") from None
+        made = {s: make_agent(kind, self.agents[kind], s, seed)
+                for s, kind in enumerate(self.seats) if kind != HUMAN}
         self.made, self.seen = made, [0] * players
         self.shown = [0] * players       # each human's last event seen
         self.public = 0                  # the last event shown to everyone
-        table_rng = random.Random(seed ^ 0x5EED)
+        table_rng = round_rng(seed)
         while not game.over:
             ids = game.legal_ids()
             decider = table[ids[0]].seat
