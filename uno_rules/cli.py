@@ -29,6 +29,7 @@ from .load.entry import load_rulebook  # served by the cache: yaml only on a mis
 from .load.resources import shipped_names
 from .table.commands import play as table_play
 from .table.replay import replay as table_replay
+from .web.command import serve as web_serve
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
 
@@ -709,6 +710,7 @@ def list_rulebooks(quiet: bool) -> None:
 
 cli.add_command(table_play)
 cli.add_command(table_replay)
+cli.add_command(web_serve)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,83 @@
+"""What every route shares: reading a JSON body within the limits, and answering errors as
+``{"error": message}`` with a 4xx status (a 500 is a bug of ours, never the input's)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from .limits import Limits
+
+
+class ApiError(Exception):
+    """A request the server refuses: ``status`` (4xx) and a one-line ``message``."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+
+def limits_of(request: Request) -> Limits:
+    """The server's limits (set on the app by :func:`uno_rules.web.app.create_app`)."""
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets in JSON text, strings skipped (checked before parsing,
+    so that a body of a million brackets costs a scan, not a recursion)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's body as a JSON object, or an :class:`ApiError`: 413 over
+    ``max_body`` bytes (counted as they arrive, whatever Content-Length says), 400 when it is
+    not UTF-8 JSON, nested deeper than ``max_depth``, or not an object."""
+    limits = limits_of(request)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.max_body:
+        raise ApiError(413, f"the request is {int(declared):,} bytes: the most is "
+                            f"{limits.max_body:,} (serve --max-body)")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limits.max_body:
+            raise ApiError(413, f"the request is over {limits.max_body:,} bytes "
+                                "(serve --max-body)")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "the request's body is not UTF-8") from None
+    if _depth(text) > limits.max_depth:
+        raise ApiError(400, f"the request's JSON is nested more than {limits.max_depth} deep")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, f"the request's body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request's body must be a JSON object")
+    return data
+
+
+def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
