@@ -108,7 +108,7 @@ class Server:
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=30) as answer:
-            return json.loads(answer.read()) if path != "" else None
+            return json.loads(answer.read())
 
 
 @pytest.fixture(scope="module")
@@ -349,6 +349,11 @@ def test_a_reload_mid_game_goes_on_with_the_same_hand(page: Page, server: Server
     assert page.get_attribute("#game", "data-version") is not None
 
 
+def at_step(page: Page, prefix: str) -> None:
+    page.wait_for_function(
+        f"document.querySelector('#replay-pos').textContent.startsWith({prefix!r})")
+
+
 def test_replay_steps_through_a_finished_game_and_a_record_file(
         page: Page, server: Server, tmp_path: Path) -> None:
     games = server.get("/api/games")["games"]
@@ -358,25 +363,22 @@ def test_replay_steps_through_a_finished_game_and_a_record_file(
     page.click("#tab-replay")
     page.select_option("#replay-game", game)
     page.click("#replay-open")
-    page.wait_for_function("document.querySelector('#replay-pos').textContent.startsWith('step 0 of')")
+    at_step(page, "step 0 of")
     total = int(page.inner_text("#replay-pos").split()[-1])
     assert total > 10
     page.click("#replay-next")
-    page.wait_for_function("document.querySelector('#replay-pos').textContent.startsWith('step 1 of')")
+    at_step(page, "step 1 of")
     assert page.inner_text("#replay-action").startswith("Step 1:")
     page.click("#replay-last")
-    page.wait_for_function(
-        f"document.querySelector('#replay-pos').textContent === 'step {total} of {total}'")
+    at_step(page, f"step {total} of {total}")
     page.click("#replay-prev")
-    page.wait_for_function(
-        f"document.querySelector('#replay-pos').textContent.startsWith('step {total - 1} of')")
+    at_step(page, f"step {total - 1} of")
     shot(page, "replay")
     with urllib.request.urlopen(f"{server.url}api/games/{game}/record", timeout=30) as answer:
         record = tmp_path / "game.jsonl"
         record.write_bytes(answer.read())
     page.set_input_files("#replay-file", str(record))
-    page.wait_for_function(
-        f"document.querySelector('#replay-pos').textContent === 'step 0 of {total}'")
+    at_step(page, f"step 0 of {total}")
     assert page.inner_text("#replay-action") == "The deal."
     assert page.locator("#replay-view .seat").count() == 3
 

@@ -1,0 +1,344 @@
+/* uno-rules playground: the cards, the table, Play and Replay. Loaded after app.js. */
+"use strict";
+
+/* ------------------------------------------------------------------ cards and the table */
+
+/** The short face of a rank: digits as they are, the usual symbols, words otherwise. */
+const NUMBER_WORDS = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+function face(rank) {
+  rank = String(rank || "");
+  if (/^\d+$/.test(rank)) return { text: rank, long: false, corner: rank };
+  const draw = rank.match(/draw (\w+)$/);
+  if (draw) {
+    const n = NUMBER_WORDS[draw[1]] || draw[1];
+    return { text: `+${n}`, long: false, corner: `+${n}` };
+  }
+  if (rank === "skip") return { text: "⊘", long: false, corner: "⊘" };
+  if (rank === "reverse") return { text: "⇄", long: false, corner: "⇄" };
+  if (rank === "wild") return { text: "WILD", long: true, corner: "W" };
+  return { text: rank.toUpperCase(), long: true, corner: rank.charAt(0).toUpperCase() };
+}
+
+function cardEl(card, attrs = {}) {
+  const f = face(card.rank);
+  const css = card.css || cssOfColour(card.colour);
+  const node = el("div", {
+    class: `card${card.colour ? "" : " wild"}${card.other ? " has-other" : ""}`,
+    title: card.name + (card.other ? ` (other side: ${card.other.name})` : ""),
+    dataset: { name: card.name },
+    style: css ? { "--c": css } : {},
+    ...attrs,
+  },
+  el("span", { class: "corner tl" }, f.corner),
+  el("div", { class: "oval" }, el("span", { class: `rank${f.long ? " long" : ""}${/^[69]$/.test(f.text) ? " turned" : ""}` }, f.text)),
+  el("span", { class: "corner br" }, f.corner));
+  if (card.other) {
+    const o = card.other;
+    node.append(el("div", { class: "other", style: { "--o": o.css || cssOfColour(o.colour) || "#1d1d1d" } },
+      `⟲ ${o.name}`));
+  }
+  if (css) node.style.setProperty("--c", css);
+  return node;
+}
+
+/** The table as a seat sees it: the seats, the piles, the top card and the colour. */
+function renderTable(container, view, { me = null } = {}) {
+  if (!view) { container.replaceChildren(); return; }
+  const seats = el("div", { class: "seats" }, (view.seats || []).map((s) => el("div", {
+    class: `seat${s.seat === view.to_act ? " to-act" : ""}${s.seat === me ? " me" : ""}${s.out ? " out" : ""}`,
+    dataset: { seat: s.seat },
+  },
+  el("div", {}, el("b", {}, `seat ${s.seat}`), ` ${s.who || ""}`, s.seat === me ? " (you)" : "",
+    s.team !== null && s.team !== undefined ? ` · team ${s.team}` : ""),
+  el("div", {}, `${s.cards} card${s.cards === 1 ? "" : "s"}`, s.score !== undefined ? ` · ${s.score} pts` : "",
+    s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, " · no UNO called!") : ""),
+  el("div", { class: "backs" }, Array.from({ length: Math.min(s.cards, 20) }, () => el("span"))))));
+  const colour = view.colour;
+  const centre = el("div", { class: "centre" },
+    el("div", { class: "pile", title: "draw pile" }, `draw`, el("br"), `${view.draw_pile}`),
+    view.top ? cardEl(view.top) : el("div", { class: "pile" }, "—"),
+    el("div", { class: "info" },
+      el("div", {}, "colour ", el("span", { class: "colour-dot", style: { display: "inline-block", verticalAlign: "middle",
+        background: colour ? cssOfColour(colour) : "transparent" } }), ` ${colour || "none"}`),
+      el("div", {}, view.direction === -1 ? "↺ anticlockwise" : "↻ clockwise"),
+      el("div", {}, `discard pile ${view.discard_pile}`),
+      view.stacked ? el("div", { class: "flag" }, `stacked: draw ${view.stacked}`) : null,
+      view.side ? el("div", {}, `side: ${view.side}`) : null));
+  container.replaceChildren(centre, seats);
+}
+
+/* ------------------------------------------------------------------ play */
+
+const play = { id: null, state: null, busy: false, passed: null };
+let playSource;
+
+function humansOf(text) {
+  const t = text.trim();
+  if (t === "" || t === "none") return [];
+  return t.split(/[\s,]+/).map((x) => Number.parseInt(x, 10));
+}
+
+async function newGame() {
+  let body;
+  try {
+    body = { ...playSource.body(), players: intOf("#play-players"), humans: humansOf($("#play-humans").value),
+             agents: $("#play-agents").value.trim() || "greedy", round: $("#play-round").checked };
+  } catch (e) { return toast(e.message); }
+  if (body.humans.some(Number.isNaN)) return toast("your seats: numbers like 0 or 0,2");
+  const seed = intOf("#play-seed");
+  if (seed !== null) body.seed = seed;
+  $("#play-new").disabled = true;
+  const r = await api("POST", "/api/games", body);
+  $("#play-new").disabled = false;
+  if (!r.ok) return notice(r.data.error || `error ${r.status}`, true);
+  setGame(r.data);
+}
+
+function setGame(state) {
+  play.id = state.game;
+  store.set("game", play.id);
+  if (!$("#panel-play").hidden) history.replaceState(null, "", `#play=${play.id}`);
+  render(state);
+}
+
+async function openGame(id) {
+  const r = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+  if (!r.ok) {
+    if (r.status === 404) {
+      store.set("game", null);
+      play.id = null;
+    }
+    return notice(r.data.error || `error ${r.status}`, true);
+  }
+  setGame(r.data);
+}
+
+function enterPlay() {
+  refreshGameLists();
+  if (play.state) return;
+  const id = play.id || store.get("game", null);
+  if (id) openGame(id);
+}
+
+function notice(text, show = true) {
+  const n = $("#game-notice");
+  n.textContent = text;
+  n.hidden = !show || !text;
+  if (show && text && $("#game").hidden) toast(text);
+}
+
+function statusText(state) {
+  if (state.status === "over") return `Game over: ${state.result ? state.result.text : "finished"}`;
+  if (state.status === "stalled") return "The round stalled (its budget ran out): the game is over";
+  const p = state.prompt;
+  if (!p) return "waiting…";
+  if (p.kind === "next_round") return `Round over: ${p.text}`;
+  if (p.kind === "pass_to") return `pass to seat ${p.seat}`;
+  return `${p.seat !== null && p.seat !== undefined ? `seat ${p.seat}: ` : ""}${p.text}`;
+}
+
+function render(state) {
+  play.state = state;
+  $("#game").hidden = false;
+  $("#game").dataset.version = state.version;
+  $("#play-setup").open = false;
+  $("#game-title").textContent = `${state.title} · ${state.one_round ? "one round" : `round ${state.round}` +
+    (state.target ? `, to ${state.target} points` : "")} · game ${state.game}`;
+  const status = $("#game-status");
+  status.textContent = statusText(state);
+  status.dataset.status = state.status;
+  const p = state.prompt;
+  const v = state.view;
+  const me = v ? v.seat : null;
+  renderTable($("#table-view"), v, { me });
+  // The hand: cards that are options are played by a click on them.
+  const plays = new Map();
+  for (const o of (p && p.options) || []) {
+    if (o.card && o.kind === "play" && !plays.has(o.card.name)) plays.set(o.card.name, o);
+  }
+  $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
+    const o = plays.get(c.name);
+    return cardEl(c, o ? { onclick: () => answer(String(o.index)), title: `play ${c.name}` } : {});
+  }));
+  $$("#hand .card").forEach((node) => {
+    if (plays.has(node.dataset.name)) node.classList.add("playable");
+    else if (plays.size) node.classList.add("dim");
+  });
+  // The options, one button each.
+  const buttons = [];
+  $("#prompt-text").textContent = p && p.kind !== "pass_to" ? `${p.seat !== null && p.seat !== undefined ? `Seat ${p.seat}, ` : ""}${p.text}:` : "";
+  if (p && p.kind !== "pass_to") {
+    for (const o of p.options || []) {
+      const colour = o.colour || null;
+      const cls = [colour ? "colour" : "", /\buno\b/i.test(o.text) ? "uno" : ""].join(" ").trim();
+      buttons.push(el("button", { class: cls || null, dataset: { index: o.index, kind: o.kind || "" },
+        style: colour ? { background: cssOfColour(colour) } : {},
+        onclick: () => answer(String(o.index)) }, o.text));
+    }
+    if (p.kind === "window" && !(p.options || []).length) {
+      const humans = (state.seats || []).map((who, i) => (who === "human" ? i : null)).filter((i) => i !== null);
+      for (const seat of humans) {
+        buttons.push(el("button", { dataset: { kind: "seat" }, onclick: () => answer(String(seat)) }, `seat ${seat} acts out of turn`));
+      }
+    }
+    if (p.can_pass || p.kind === "next_round") {
+      const label = p.kind === "next_round" ? "deal the next round" : p.kind === "window" ? "go on" : "pass";
+      buttons.push(el("button", { class: "primary", dataset: { kind: "pass" }, onclick: () => answer("") }, label));
+    }
+  }
+  $("#options").replaceChildren(...buttons);
+  // Hot-seat: nobody's hand shows until the seat says it has the screen.
+  const pass = $("#pass-screen");
+  if (p && p.kind === "pass_to") {
+    $("#pass-text").textContent = `Pass the screen to seat ${p.seat}.`;
+    pass.hidden = false;
+  } else {
+    pass.hidden = true;
+  }
+  $("#game-log").replaceChildren(...(state.log || []).map((line) => el("li", {}, line)));
+  const log = $("#game-log");
+  log.scrollTop = log.scrollHeight;
+  renderScores(state);
+}
+
+function renderScores(state) {
+  const seats = (state.view && state.view.seats) || [];
+  const rows = (state.scores || []).map((score, seat) => el("tr", {},
+    el("td", {}, `seat ${seat}`), el("td", {}, (state.seats || [])[seat] || (seats[seat] && seats[seat].who) || ""),
+    el("td", {}, score)));
+  const winners = state.result ? state.result.winners || [] : [];
+  rows.forEach((r, seat) => { if (winners.includes(seat)) r.classList.add("sig"); });
+  $("#scores").replaceChildren(
+    el("thead", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "who"), el("th", {}, state.target ? `score (to ${state.target})` : "score"))),
+    el("tbody", {}, rows));
+}
+
+async function answer(text) {
+  if (play.busy || !play.state) return;
+  play.busy = true;
+  $$("#options button, #pass-ok").forEach((b) => { b.disabled = true; });
+  const r = await api("POST", `/api/games/${encodeURIComponent(play.id)}/answer`,
+    { version: play.state.version, answer: text });
+  play.busy = false;
+  if (r.ok) {
+    notice("", false);
+    render(r.data);
+  } else if (r.status === 409 && r.data.state) {
+    render(r.data.state);
+    notice("Another tab or window moved this game on: here is the table now.");
+  } else {
+    render(play.state);
+    notice(r.data.error || `error ${r.status}`);
+    if (r.status === 404) { store.set("game", null); }
+  }
+}
+
+async function refreshGameLists() {
+  const r = await api("GET", "/api/games");
+  if (!r.ok) return;
+  const games = r.data.games || [];
+  const label = (g) => `${g.title} · ${g.players} players · ${g.status}${g.updated ? ` · ${String(g.updated).replace("T", " ").slice(0, 16)}` : ""}`;
+  $("#play-games").replaceChildren(...games.map((g) => el("option", { value: g.game }, label(g))));
+  const replay = $("#replay-game");
+  const chosen = replay.value;
+  replay.replaceChildren(el("option", { value: "" }, "—"), ...games.map((g) => el("option", { value: g.game }, label(g))));
+  if (chosen) replay.value = chosen;
+}
+
+function initPlay() {
+  playSource = new SourceWidget($("#play-source"), "play", "classic");
+  $("#play-new").addEventListener("click", newGame);
+  $("#play-open").addEventListener("click", () => { const id = $("#play-games").value; if (id) openGame(id); });
+  $("#play-games").addEventListener("dblclick", () => { const id = $("#play-games").value; if (id) openGame(id); });
+  $("#pass-ok").addEventListener("click", () => answer(""));
+  // Another tab may have played: look again when this one comes back into view.
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && play.id && !$("#panel-play").hidden) openGame(play.id);
+  });
+}
+
+/* ------------------------------------------------------------------ replay */
+
+const replay = { source: null, step: 0, total: 0, seats: 0 };
+
+async function openReplay() {
+  const file = $("#replay-file").files[0];
+  const game = $("#replay-game").value;
+  if (file) {
+    const text = await file.text();
+    replay.source = { record: text };
+    $("#replay-file").value = "";
+  } else if (game) {
+    replay.source = { game };
+  } else {
+    return toast("choose a record file or a game");
+  }
+  replay.step = 0;
+  replay.seats = 0;
+  showReplayStep(0);
+}
+
+async function showReplayStep(step) {
+  if (!replay.source) return;
+  const seatValue = $("#replay-seat").value;
+  const seat = seatValue === "" ? null : Number.parseInt(seatValue, 10);
+  let r;
+  if (replay.source.record !== undefined) {
+    r = await api("POST", "/api/replay", { record: replay.source.record, to: step, seat, open: seat === null });
+  } else {
+    const q = new URLSearchParams({ to: step });
+    if (seat !== null) q.set("seat", seat); else q.set("open", "true");
+    r = await api("GET", `/api/games/${encodeURIComponent(replay.source.game)}/replay?${q}`);
+  }
+  if (!r.ok) {
+    $("#replay-action").textContent = r.data.error || `error ${r.status}`;
+    $("#replay-action").className = "prompt status bad";
+    return;
+  }
+  const d = r.data;
+  replay.step = d.step;
+  replay.total = d.total;
+  const range = $("#replay-step");
+  range.max = d.total;
+  range.value = d.step;
+  $("#replay-pos").textContent = `step ${d.step} of ${d.total}`;
+  $("#replay-action").className = "prompt";
+  $("#replay-action").textContent = d.step === 0 ? "The deal." : `Step ${d.step}: ${d.action || ""}`;
+  const v = d.view;
+  const n = v && v.seats ? v.seats.length : 0;
+  if (n && n !== replay.seats) {
+    replay.seats = n;
+    const sel = $("#replay-seat");
+    const keep = sel.value;
+    sel.replaceChildren(el("option", { value: "" }, "every hand (open)"),
+      ...Array.from({ length: n }, (_, i) => el("option", { value: i }, `seat ${i}`)));
+    sel.value = keep;
+  }
+  renderTable($("#replay-view"), v, { me: v ? v.seat : null });
+  const hands = [];
+  if (v && Array.isArray(v.hands)) {
+    v.hands.forEach((h, i) => hands.push(el("div", { class: "muted", style: { flexBasis: "100%" } }, `seat ${i}`), ...h.map((c) => cardEl(c))));
+  } else if (v && v.hand) {
+    hands.push(...v.hand.map((c) => cardEl(c)));
+  }
+  $("#replay-hand").replaceChildren(...hands);
+  $("#replay-log").replaceChildren(...(d.log || []).map((line) => el("li", {}, line)));
+}
+
+function initReplay() {
+  $("#replay-open").addEventListener("click", openReplay);
+  $("#replay-file").addEventListener("change", openReplay);
+  const go = (to) => showReplayStep(Math.max(0, Math.min(replay.total, to)));
+  $("#replay-first").addEventListener("click", () => go(0));
+  $("#replay-prev").addEventListener("click", () => go(replay.step - 1));
+  $("#replay-next").addEventListener("click", () => go(replay.step + 1));
+  $("#replay-last").addEventListener("click", () => go(replay.total));
+  $("#replay-step").addEventListener("change", (e) => go(Number.parseInt(e.target.value, 10)));
+  $("#replay-seat").addEventListener("change", () => go(replay.step));
+  document.addEventListener("keydown", (e) => {
+    if ($("#panel-replay").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowRight") go(replay.step + 1);
+    if (e.key === "ArrowLeft") go(replay.step - 1);
+  });
+}
+
