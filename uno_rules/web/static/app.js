@@ -364,6 +364,15 @@ function initEdit() {
       e.preventDefault();
       editor.setRangeText("  ", editor.selectionStart, editor.selectionEnd, "end");
       onEdit();
+    } else if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
+      // A new line keeps the indentation, one step more after "key:" (YAML's nesting).
+      e.preventDefault();
+      const start = editor.selectionStart;
+      const line = editor.value.slice(editor.value.lastIndexOf("\n", start - 1) + 1, start);
+      let indent = line.match(/^\s*/)[0];
+      if (/:\s*$/.test(line)) indent += "  ";
+      editor.setRangeText(`\n${indent}`, start, editor.selectionEnd, "end");
+      onEdit();
     }
   });
   $("#start-load").addEventListener("click", startFrom);
@@ -539,6 +548,7 @@ function gameArgs(prefix) {
 async function main() {
   for (const t of TABS) $(`#tab-${t}`).addEventListener("click", () => showTab(t));
   initEdit();
+  initCompletion();
   simSource = new SourceWidget($("#sim-source"), "sim", "editor");
   cmpA = new SourceWidget($("#cmp-a"), "cmpa", "editor");
   cmpB = new SourceWidget($("#cmp-b"), "cmpb", "classic");
