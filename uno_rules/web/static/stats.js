@@ -94,7 +94,7 @@ function drawSimChart(result) {
   });
   chart.append(svg("line", { x1: left, x2: left + lw, y1: y(fair), y2: y(fair), stroke: "#d1242f",
                              "stroke-dasharray": "6 4", "stroke-width": 1.5, class: "fair" }));
-  chart.append(svg("text", { x: left + lw, y: y(fair) - 5, "text-anchor": "end", "font-size": 11, fill: "#d1242f" }, `fair ${pct(fair)}`));
+  chart.append(svg("text", { x: left + lw + 4, y: y(fair) + 4, "font-size": 11, fill: "#d1242f" }, `fair ${pct(fair)}`));
   // Right: the length histogram.
   const lengths = result.match ? result.rounds_per_match : result.length && result.length.turns;
   const hist = lengths && lengths.histogram;
@@ -110,9 +110,8 @@ function drawSimChart(result) {
                                fill: "#f2a33a", class: "bar" }, ));
   });
   chart.append(svg("line", { x1: hx, x2: hx + hw, y1: hy(0), y2: hy(0), stroke: "#6b7280" }));
-  const ticks = Math.min(hist.counts.length, 8);
-  for (let t = 0; t <= ticks; t++) {
-    const i = Math.round((t * hist.counts.length) / ticks);
+  const every = Math.ceil(hist.counts.length / 8);
+  for (let i = 0; i <= hist.counts.length; i += every) {
     chart.append(svg("text", { x: hx + i * bwid, y: hy(0) + 16, "text-anchor": "middle", "font-size": 11, fill: "#6b7280" },
       hist.start + i * hist.width));
   }
