@@ -265,11 +265,11 @@ def test_compare_shows_two_variants_and_their_paired_differences(page: Page) -> 
 # --------------------------------------------------------------------------- play
 
 
-def new_game(page: Page, seed: int = PLAY_SEED) -> str:
+def new_game(page: Page, seed: int = PLAY_SEED, humans: str = "0") -> str:
     page.click("#tab-play")
     page.select_option("#play-rulebook", "classic")
     page.fill("#play-players", "3")
-    page.fill("#play-humans", "0")
+    page.fill("#play-humans", humans)
     page.fill("#play-agents", "greedy")
     page.fill("#play-seed", str(seed))
     page.check("#play-round")
@@ -292,6 +292,11 @@ def step(page: Page, chosen: list[str]) -> None:
     """One answer as a player would give it: a colour when asked (the first offered), else a
     wild from the hand, else a card, else whatever comes first (draw, pass, go on)."""
     version = page.get_attribute("#game", "data-version")
+    if page.is_visible("#pass-screen"):
+        page.click("#pass-ok")
+        page.wait_for_function(
+            f"document.querySelector('#game').dataset.version !== '{version}'")
+        return
     colours = page.query_selector_all("#options button.colour")
     wild = page.query_selector("#hand .card.playable.wild")
     plays = page.query_selector_all("#hand .card.playable")
@@ -352,6 +357,40 @@ def test_a_reload_mid_game_goes_on_with_the_same_hand(page: Page, server: Server
 def at_step(page: Page, prefix: str) -> None:
     page.wait_for_function(
         f"document.querySelector('#replay-pos').textContent.startsWith({prefix!r})")
+
+
+def test_two_tabs_on_one_game_the_late_answer_shows_the_table_as_it_is(page: Page) -> None:
+    new_game(page)
+    other = page.context.new_page()
+    open_page(other, page.url)
+    other.wait_for_selector("#hand .card")
+    step(page, [])
+    step(other, [])  # answers an old version: refused, and the table is shown as it is now
+    assert other.is_visible("#game-notice")
+    assert "Another tab" in other.inner_text("#game-notice")
+    assert other.get_attribute("#game", "data-version") == page.get_attribute(
+        "#game", "data-version")
+    assert hand(other) == hand(page)
+
+
+def test_hot_seat_hides_the_table_until_the_seat_has_the_screen(page: Page) -> None:
+    new_game(page, humans="0,1")
+    seen: set[str] = set()
+    for _ in range(60):
+        if page.is_visible("#pass-screen"):
+            found = re.search(r"seat (\d+)", page.inner_text("#pass-text"))
+            assert found and found.group(1) in ("0", "1")
+            seen.add(found.group(1))
+            # Nothing of any seat's hand is on the page behind the cover.
+            assert page.locator("#hand .card").count() == 0
+            assert page.inner_text("#table-view").strip() == ""
+            if seen == {"0", "1"}:
+                break
+        step(page, [])
+    assert seen == {"0", "1"}, seen
+    page.click("#pass-ok")
+    page.wait_for_selector("#hand .card")
+    assert page.is_hidden("#pass-screen")
 
 
 def test_replay_steps_through_a_finished_game_and_a_record_file(

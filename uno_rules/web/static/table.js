@@ -175,13 +175,13 @@ function render(state) {
         style: colour ? { background: cssOfColour(colour) } : {},
         onclick: () => answer(String(o.index)) }, o.text));
     }
-    if (p.kind === "window" && !(p.options || []).length) {
+    if (p.kind === "window" && (p.seat === null || p.seat === undefined) && !(p.options || []).length) {
       const humans = (state.seats || []).map((who, i) => (who === "human" ? i : null)).filter((i) => i !== null);
       for (const seat of humans) {
         buttons.push(el("button", { dataset: { kind: "seat" }, onclick: () => answer(String(seat)) }, `seat ${seat} acts out of turn`));
       }
     }
-    if (p.can_pass || p.kind === "next_round") {
+    if (p.can_pass || p.kind === "next_round" || p.kind === "window") {
       const label = p.kind === "next_round" ? "deal the next round" : p.kind === "window" ? "go on" : "pass";
       buttons.push(el("button", { class: "primary", dataset: { kind: "pass" }, onclick: () => answer("") }, label));
     }
