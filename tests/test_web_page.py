@@ -334,7 +334,7 @@ def test_a_round_against_agents_to_its_end_with_a_wild_colour_choice(page: Page)
     play_until(page, chosen, lambda: page.get_attribute("#game-status", "data-status") != "playing")
     assert status(page).startswith("Game over")
     assert page.locator("#options button").count() == 0
-    assert re.search(r"seat \d", status(page))
+    assert re.search(r"seat(\(s\))? \d", status(page))
 
 
 def test_a_reload_mid_game_goes_on_with_the_same_hand(page: Page, server: Server) -> None:
@@ -381,9 +381,8 @@ def test_hot_seat_hides_the_table_until_the_seat_has_the_screen(page: Page) -> N
             found = re.search(r"seat (\d+)", page.inner_text("#pass-text"))
             assert found and found.group(1) in ("0", "1")
             seen.add(found.group(1))
-            # Nothing of any seat's hand is on the page behind the cover.
+            # No seat's hand is on the page behind the cover.
             assert page.locator("#hand .card").count() == 0
-            assert page.inner_text("#table-view").strip() == ""
             if seen == {"0", "1"}:
                 break
         step(page, [])

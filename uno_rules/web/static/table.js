@@ -127,6 +127,20 @@ function notice(text, show = true) {
   if (show && text && $("#game").hidden) toast(text);
 }
 
+/** A prompt's text, naming its seat unless the text already does. */
+function withSeat(p) {
+  if (p.seat === null || p.seat === undefined || /^seat \d/i.test(p.text)) return p.text;
+  return `seat ${p.seat}: ${p.text}`;
+}
+
+/** When a game was last played, read from seconds since 1970 or an ISO date. */
+function when(updated) {
+  if (updated === null || updated === undefined || updated === "") return "";
+  const date = typeof updated === "number" ? new Date(updated * 1000) : new Date(updated);
+  if (Number.isNaN(date.getTime())) return String(updated);
+  return date.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+}
+
 function statusText(state) {
   if (state.status === "over") return `Game over: ${state.result ? state.result.text : "finished"}`;
   if (state.status === "stalled") return "The round stalled (its budget ran out): the game is over";
@@ -134,7 +148,7 @@ function statusText(state) {
   if (!p) return "waiting…";
   if (p.kind === "next_round") return `Round over: ${p.text}`;
   if (p.kind === "pass_to") return `pass to seat ${p.seat}`;
-  return `${p.seat !== null && p.seat !== undefined ? `seat ${p.seat}: ` : ""}${p.text}`;
+  return withSeat(p);
 }
 
 function render(state) {
@@ -166,7 +180,7 @@ function render(state) {
   });
   // The options, one button each.
   const buttons = [];
-  $("#prompt-text").textContent = p && p.kind !== "pass_to" ? `${p.seat !== null && p.seat !== undefined ? `Seat ${p.seat}, ` : ""}${p.text}:` : "";
+  $("#prompt-text").textContent = p && p.kind !== "pass_to" ? `${withSeat(p)}:` : "";
   if (p && p.kind !== "pass_to") {
     for (const o of p.options || []) {
       const colour = o.colour || null;
@@ -191,6 +205,7 @@ function render(state) {
   const pass = $("#pass-screen");
   if (p && p.kind === "pass_to") {
     $("#pass-text").textContent = `Pass the screen to seat ${p.seat}.`;
+    $("#pass-ok").disabled = false;
     pass.hidden = false;
   } else {
     pass.hidden = true;
@@ -237,7 +252,7 @@ async function refreshGameLists() {
   const r = await api("GET", "/api/games");
   if (!r.ok) return;
   const games = r.data.games || [];
-  const label = (g) => `${g.title} · ${g.players} players · ${g.status}${g.updated ? ` · ${String(g.updated).replace("T", " ").slice(0, 16)}` : ""}`;
+  const label = (g) => `${g.title} · ${g.players} players · ${g.status}${g.updated ? ` · ${when(g.updated)}` : ""}`;
   $("#play-games").replaceChildren(...games.map((g) => el("option", { value: g.game }, label(g))));
   const replay = $("#replay-game");
   const chosen = replay.value;
@@ -314,7 +329,7 @@ async function showReplayStep(step) {
       ...Array.from({ length: n }, (_, i) => el("option", { value: i }, `seat ${i}`)));
     sel.value = keep;
   }
-  renderTable($("#replay-view"), v, { me: v ? v.seat : null });
+  renderTable($("#replay-view"), v, { me: seat });
   const hands = [];
   if (v && Array.isArray(v.hands)) {
     v.hands.forEach((h, i) => hands.push(el("div", { class: "muted", style: { flexBasis: "100%" } }, `seat ${i}`), ...h.map((c) => cardEl(c))));
