@@ -48,8 +48,8 @@ if (why := _missing()) is not None:
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-# A round of classic for 3 seats where the human (seat 0) holds a wild early (found by
-# playing seeds with this test's own choices; the test asserts that a colour was chosen).
+# A round of classic for 3 seats in which the human (seat 0), playing as step() plays,
+# comes to play a wild (the test asserts that a colour was chosen).
 PLAY_SEED = 3
 
 
