@@ -155,6 +155,8 @@ function render(state) {
   play.state = state;
   $("#game").hidden = false;
   $("#game").dataset.version = state.version;
+  $("#game-record").href = `/api/games/${encodeURIComponent(state.game)}/record`;
+  $("#game-record").setAttribute("download", `${state.game}.jsonl`);
   $("#play-setup").open = false;
   $("#game-title").textContent = `${state.title} · ${state.one_round ? "one round" : `round ${state.round}` +
     (state.target ? `, to ${state.target} points` : "")} · game ${state.game}`;
