@@ -327,10 +327,13 @@ def test_a_round_against_agents_to_its_end_with_a_wild_colour_choice(page: Page)
     assert page.locator("#options button").count() >= 1
     assert "seat 1" in page.inner_text("#table-view")
     chosen: list[str] = []
-    play_until(page, chosen, lambda: bool(chosen))
-    assert chosen[0] in ("red", "yellow", "green", "blue")
-    assert chosen[0] in page.inner_text("#game-log")
+    play_until(page, chosen, lambda: page.is_visible("#options button.colour"))
+    colours = page.locator("#options button.colour").all_inner_texts()
+    assert [c.split()[-1] for c in colours] == ["red", "yellow", "green", "blue"]
     shot(page, "play")
+    step(page, chosen)
+    assert chosen == ["red"]
+    assert re.search(r"seat 0 chooses red", page.inner_text("#game-log"))
     play_until(page, chosen, lambda: page.get_attribute("#game-status", "data-status") != "playing")
     assert status(page).startswith("Game over")
     assert page.locator("#options button").count() == 0
