@@ -52,10 +52,16 @@ function renderTable(container, view, { me = null } = {}) {
     s.team !== null && s.team !== undefined ? ` · team ${s.team}` : ""),
   el("div", {}, `${s.cards} card${s.cards === 1 ? "" : "s"}`, s.score !== undefined ? ` · ${s.score} pts` : "",
     s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, " · no UNO called!") : ""),
-  el("div", { class: "backs" }, Array.from({ length: Math.min(s.cards, 20) }, () => el("span"))))));
+  // A two-sided deck: the other faces this seat holds up are seen (small cards), else backs.
+  Array.isArray(s.backs) && s.backs.length
+    ? el("div", { class: "faces" }, s.backs.map((c) => cardEl(c)))
+    : el("div", { class: "backs" }, Array.from({ length: Math.min(s.cards, 20) }, () => el("span"))))));
   const colour = view.colour;
   const centre = el("div", { class: "centre" },
-    el("div", { class: "pile", title: "draw pile" }, `draw`, el("br"), `${view.draw_pile}`),
+    view.draw_top_back
+      ? el("div", { class: "pile-back", title: `draw pile: ${view.draw_pile}, its top card's other side` },
+          cardEl(view.draw_top_back), el("span", {}, `draw ${view.draw_pile}`))
+      : el("div", { class: "pile", title: "draw pile" }, `draw`, el("br"), `${view.draw_pile}`),
     view.top ? cardEl(view.top) : el("div", { class: "pile" }, "—"),
     el("div", { class: "info" },
       el("div", {}, "colour ", el("span", { class: "colour-dot", style: { display: "inline-block", verticalAlign: "middle",
@@ -143,7 +149,7 @@ function when(updated) {
 
 function statusText(state) {
   if (state.status === "over") return `Game over: ${state.result ? state.result.text : "finished"}`;
-  if (state.status === "stalled") return "The round stalled (its budget ran out): the game is over";
+  if (state.status === "stalled") return `Stalled: ${state.reason || "the round's budget ran out"}; the game is over`;
   const p = state.prompt;
   if (!p) return "waiting…";
   if (p.kind === "next_round") return `Round over: ${p.text}`;
