@@ -1,0 +1,290 @@
+"""The games API of the web playground (uno_rules/web/games.py, view.py): play against
+agents through the JSON API, reload, restart, eviction, hot-seat, hidden information,
+replays, and hostile bodies (always a 4xx, never a 500 or a hang)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's notice about httpx2
+    from starlette.testclient import TestClient
+
+from uno_rules.record import read, read_text
+from uno_rules.web.app import create_app
+from uno_rules.web.limits import Limits
+
+HOSTILE = Path(__file__).parent / "hostile"
+ROUND = {"rulebook": "classic", "players": 2, "humans": [0], "seed": 1, "round": True}
+
+
+def client(folder: Path, limits: Limits | None = None) -> TestClient:
+    return TestClient(create_app(folder, limits))
+
+
+def pick(state: dict[str, Any]) -> str:
+    """An answer: a colour when asked, else a wild, else any card played, else the first
+    option (or Enter when the prompt lets the chance go)."""
+    prompt = state["prompt"]
+    options = prompt["options"]
+    colours = [o for o in options if o["kind"] == "color"]
+    wilds = [o for o in options if o["kind"] == "play" and o["card"]["colour"] is None]
+    plays = [o for o in options if o["kind"] == "play"]
+    if prompt["kind"] != "choose" or prompt["can_pass"]:
+        return ""
+    chosen = (colours or wilds or plays or options)[0]
+    return str(chosen["index"])
+
+
+def answer(c: TestClient, state: dict[str, Any], text: str) -> dict[str, Any]:
+    r = c.post(f"/api/games/{state['game']}/answer",
+               json={"version": state["version"], "answer": text})
+    assert r.status_code == 200, r.text
+    got: dict[str, Any] = r.json()
+    assert got["version"] == state["version"] + 1
+    return got
+
+
+def create(c: TestClient, **body: Any) -> dict[str, Any]:
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    state: dict[str, Any] = r.json()
+    return state
+
+
+def test_a_round_against_an_agent_to_its_end_with_a_wild_colour(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, **ROUND)
+    assert state["status"] == "playing" and state["seats"] == ["human", "greedy"]
+    assert state["view"]["seat"] == 0 and len(state["view"]["hand"]) == 7
+    kinds = set()
+    while state["prompt"] is not None:
+        assert state["prompt"]["seat"] == 0
+        kinds |= {o["kind"] for o in state["prompt"]["options"]}
+        state = answer(c, state, pick(state))
+    assert "color" in kinds  # a wild was played and its colour chosen
+    assert state["status"] == "over"
+    assert state["result"]["winners"] and state["result"]["text"].startswith("round over")
+    assert any("plays wild" in line for line in state["log"])
+    assert any(line.startswith("seat 0 chooses") for line in state["log"]), state["log"]
+    # the record is the game's, and replay reads it
+    text = c.get(f"/api/games/{state['game']}/record").text
+    record = read_text(text)
+    assert record.ended and len(record.steps) >= state["version"]
+    assert read(tmp_path / "games" / f"{state['game']}.jsonl").replay().game.over
+
+
+def test_a_stale_version_is_a_409_with_the_state(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, **ROUND)
+    moved = answer(c, state, pick(state))
+    r = c.post(f"/api/games/{state['game']}/answer",
+               json={"version": state["version"], "answer": pick(state)})
+    assert r.status_code == 409 and "another tab" in r.json()["error"]
+    assert r.json()["state"] == moved
+
+
+def test_another_seats_hand_is_never_in_the_state(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, rulebook="classic", players=3, humans=[0], seed=4, round=True)
+    store = c.app.state.games  # type: ignore[attr-defined]
+    for _ in range(12):
+        if state["prompt"] is None:
+            break
+        game = store.live[state["game"]].match.game
+        own = sorted(card["name"] for card in state["view"]["hand"])
+        assert own == sorted(n.replace("_", " ") for n in game.view(0)["hand"])
+        text = json.dumps(state)
+        assert '"hands"' not in text
+        for line in state["log"]:  # others' draws never name the cards
+            if line.startswith(("seat 1 draws", "seat 2 draws")):
+                assert ":" not in line, line
+        state = answer(c, state, pick(state))
+
+
+def test_reload_restart_and_eviction_go_on_as_an_unbroken_game(tmp_path: Path) -> None:
+    body = {"rulebook": "classic", "players": 3, "humans": [0], "seed": 11,
+            "agents": "greedy,uniform,lookahead", "set": {"target_score": 150}}
+    unbroken = client(tmp_path / "a")
+    a = create(unbroken, **body)
+    b_dir = tmp_path / "b"
+    b = create(client(b_dir), **body)
+    answers = 0
+    c = client(b_dir)
+    while a["prompt"] is not None:
+        assert b["prompt"] is not None
+        if answers % 7 == 0 or b["prompt"]["kind"] == "next_round":
+            c = client(b_dir)  # a new server on the same folder: the game comes back
+            got = c.get(f"/api/games/{b['game']}")
+            assert got.status_code == 200 and got.json() == b  # restart = the same state
+        assert c.get(f"/api/games/{b['game']}").json() == b  # reload: just GET
+        reply = pick(a)
+        a, b = answer(unbroken, a, reply), answer(c, b, reply)
+        assert {**a, "game": ""} == {**b, "game": ""}
+        answers += 1
+    assert a["status"] == "over" and a["round"] > 1 and answers > 10
+    records = [(tmp_path / d / "games" / f"{s['game']}.jsonl").read_text()
+               for d, s in (("a", a), ("b", b))]
+    assert records[0] == records[1]
+
+
+def test_games_over_the_memory_limit_come_back_from_disk(tmp_path: Path) -> None:
+    c = client(tmp_path, Limits(max_live_games=1))
+    first = create(c, **ROUND)
+    first = answer(c, first, pick(first))
+    second = create(c, **{**ROUND, "seed": 2})
+    store = c.app.state.games  # type: ignore[attr-defined]
+    assert list(store.live) == [second["game"]]
+    assert c.get(f"/api/games/{first['game']}").json() == first
+    assert list(store.live) == [first["game"]]
+    answer(c, first, pick(first))
+    assert c.get(f"/api/games/{second['game']}").json() == second
+
+
+def test_hot_seat_passes_the_keyboard_and_shows_one_hand(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, rulebook="classic", players=3, humans=[0, 2], seed=3, round=True)
+    seen = {"pass_to": 0, "choose": 0}
+    for _ in range(40):
+        prompt = state["prompt"]
+        if prompt is None:
+            break
+        seen[prompt["kind"]] = seen.get(prompt["kind"], 0) + 1
+        if prompt["kind"] == "choose":
+            assert state["view"]["seat"] == prompt["seat"]
+            assert len(state["view"]["hand"]) == state["view"]["seats"][prompt["seat"]]["cards"]
+        else:  # pass_to, window, next round: nobody's hand
+            assert state["view"]["seat"] is None and state["view"]["hand"] == []
+        if prompt["kind"] == "pass_to":
+            passed_to = prompt["seat"]
+            state = answer(c, state, "")
+            assert state["prompt"]["seat"] in (passed_to, None)
+        else:
+            state = answer(c, state, pick(state))
+    assert seen["pass_to"] >= 2 and seen["choose"] >= 2
+
+
+def test_the_game_list_and_the_replay_viewer(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, **ROUND)
+    for _ in range(3):
+        state = answer(c, state, pick(state))
+    games = c.get("/api/games").json()["games"]
+    assert [g["game"] for g in games] == [state["game"]]
+    assert games[0]["humans"] == [0] and games[0]["status"] == "playing"
+    got = c.get(f"/api/games/{state['game']}/replay?to=1&seat=1").json()
+    assert got["step"] == 1 and got["view"]["seat"] == 1 and got["action"]
+    text = c.get(f"/api/games/{state['game']}/record").text
+    posted = c.post("/api/replay", json={"record": text, "to": 0, "open": True})
+    assert posted.status_code == 200, posted.text
+    assert posted.json()["step"] == 0 and len(posted.json()["view"]["hands"]) == 2
+    bad = text.replace("draws", "drwas", 1)
+    r = c.post("/api/replay", json={"record": bad})
+    assert r.status_code == 422 and "check doesn't match" in r.json()["error"]
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({**ROUND, "agents": "os:system"}, 400, "not a built-in agent"),
+    ({**ROUND, "agents": "greedy,greedy,greedy"}, 400, "3 names for 2 players"),
+    ({**ROUND, "players": 11}, 400, "players"),
+    ({**ROUND, "players": 1}, 400, "players"),
+    ({**ROUND, "players": True}, 400, "players"),
+    ({**ROUND, "players": "4"}, 400, "players"),
+    ({**ROUND, "humans": [2]}, 400, "seats are 0 to 1"),
+    ({**ROUND, "humans": [0, 0]}, 400, "humans"),
+    ({**ROUND, "humans": "0"}, 400, "humans"),
+    ({**ROUND, "seed": -1}, 400, "seed"),
+    ({**ROUND, "seed": 2 ** 80}, 400, "seed"),
+    ({**ROUND, "seed": 1.5}, 400, "seed"),
+    ({**ROUND, "round": "yes"}, 400, "round"),
+    ({**ROUND, "rulebook": "/etc/passwd"}, 400, "no such shipped rulebook"),
+    ({**ROUND, "rulebook": "../rulebooks/classic"}, 400, "no such shipped rulebook"),
+    ({**ROUND, "house": ["/etc/passwd"]}, 400, "no such shipped name"),
+    ({**ROUND, "set": {"no_such_setting": "1"}}, 422, "problems"),
+    ({"players": 2}, 400, "give"),
+    ({**ROUND, "text": "name: x"}, 400, "give"),
+])
+def test_hostile_create_bodies_are_refused(tmp_path: Path, body: dict[str, Any], status: int,
+                                           words: str) -> None:
+    r = client(tmp_path).post("/api/games", json=body)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+    assert not list((tmp_path / "games").glob("*.json*"))  # nothing kept
+
+
+def test_hostile_answers_are_refused(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, **ROUND)
+    url = f"/api/games/{state['game']}/answer"
+    v = state["version"]
+    for body, status, words in [
+            ({"version": v, "answer": "x" * 10_000}, 400, "at most"),
+            ({"version": v, "answer": 3}, 400, "string"),
+            ({"version": str(v), "answer": "1"}, 400, "version"),
+            ({"version": v, "answer": "q"}, 400, "never quit"),
+            ({"version": v, "answer": "1\n2"}, 400, "one line"),
+            ({"version": v, "answer": "purple 99"}, 400, ""),
+            ({"version": v, "answer": "?"}, 400, "")]:
+        r = c.post(url, json=body)
+        assert r.status_code == status, (body, r.text)
+        assert words in r.json()["error"]
+    assert c.post(url, content=b"[" * 100_000).status_code == 400
+    lone = c.post(url, content=b'{"version": 0, "answer": "\\udcff"}')  # a lone surrogate
+    assert lone.status_code == 400, lone.text
+    assert c.get(f"/api/games/{state['game']}").json() == state  # nothing moved
+    for bad in ("../../etc", "0" * 12, "x"):
+        assert c.get(f"/api/games/{bad}").status_code == 404
+    assert c.post("/api/games/000000000000/answer",
+                  json={"version": 0, "answer": ""}).status_code == 404
+
+
+def test_a_round_that_never_ends_stalls_within_its_budget(tmp_path: Path) -> None:
+    text = (HOSTILE / "exits" / "fat_hands.yaml").read_text()
+    c = client(tmp_path, Limits(play_actions=300))
+    state = create(c, text=text, players=2, humans=[], seed=1, round=True)
+    assert state["status"] == "stalled" and state["prompt"] is None
+    assert "300" in state["reason"] and "action" in state["reason"]
+    again = client(tmp_path).get(f"/api/games/{state['game']}")
+    assert again.json() == state  # its rulebook (the editor's text) loads after a restart
+    record = tmp_path / "games" / f"{state['game']}.jsonl"
+    assert read(record).replay().game.stalled == "actions"  # uno-rules replay reads it
+
+
+def test_a_broken_rulebook_text_is_a_422_with_its_problems(tmp_path: Path) -> None:
+    r = client(tmp_path).post("/api/games", json={"text": "name: x\nextends: classic\n"
+                                                          "settings: {hand_size: -3}\n"})
+    assert r.status_code == 422
+    problems = r.json()["problems"]
+    assert problems and problems[0]["file"] == "editor" and problems[0]["line"] == 3
+    assert str(tmp_path) not in r.text
+    r = client(tmp_path).post("/api/games", json={"text": "extends: /etc/passwd\nname: x\n"})
+    assert r.status_code == 422 and str(tmp_path) not in r.text
+
+
+def test_a_tampered_game_is_refused_and_the_others_go_on(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    good, bad, gone = create(c, **ROUND), create(c, **{**ROUND, "seed": 2}), create(c, **ROUND)
+    folder = tmp_path / "games"
+    path = folder / f"{bad['game']}.jsonl"
+    path.write_text(path.read_text().replace('"players": 2', '"players": 3', 1))
+    (folder / f"{gone['game']}.jsonl").unlink()
+    c = client(tmp_path)  # the server starts all the same
+    r = c.get(f"/api/games/{bad['game']}")
+    assert r.status_code == 422 and f"{bad['game']}.jsonl:" in r.json()["error"]
+    assert c.get(f"/api/games/{gone['game']}").status_code == 410
+    answer(c, c.get(f"/api/games/{good['game']}").json(), pick(good))
+    meta = folder / f"{good['game']}.json"
+    data = json.loads(meta.read_text())
+    data["answers"].insert(0, "2")
+    meta.write_text(json.dumps(data))
+    r = client(tmp_path).get(f"/api/games/{good['game']}")
+    assert r.status_code == 422, r.text
+    assert {g["status"] for g in c.get("/api/games").json()["games"]} == {"playing"}
