@@ -288,3 +288,90 @@ def test_a_tampered_game_is_refused_and_the_others_go_on(tmp_path: Path) -> None
     r = client(tmp_path).get(f"/api/games/{good['game']}")
     assert r.status_code == 422, r.text
     assert {g["status"] for g in c.get("/api/games").json()["games"]} == {"playing"}
+
+
+def test_a_runaway_effect_stops_the_game_or_refuses_the_deal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action whose effects run away (the engine's budget for one action, made tiny
+    here) stops the game, "stalled" with the reason, recorded so; a deal that runs away is
+    a 422. Either way a restart gives the same answer."""
+    from uno_rules.engine import game as game_module
+
+    c = client(tmp_path)
+    seen = set()
+    for budget, seed in [(b, s) for b in (2, 0) for s in range(100)]:
+        monkeypatch.setattr(game_module, "RUN_BUDGET", budget)
+        if ("game" if budget else "deal") in seen:
+            continue
+        kept = len(list((tmp_path / "games").glob("*")))
+        r = c.post("/api/games", json={"rulebook": "classic", "players": 4, "humans": [],
+                                       "seed": seed, "round": True})
+        if r.status_code == 422:
+            error = r.json()["error"]
+            assert "can't be dealt: classic:" in error and "loops" in error, error
+            assert len(list((tmp_path / "games").glob("*"))) == kept  # nothing kept
+            seen.add("deal")
+            continue
+        state = r.json()
+        assert r.status_code == 201, r.text
+        if state["status"] == "over":  # no action of this round ran away
+            continue
+        assert state["status"] == "stalled", r.text
+        assert state["reason"].startswith("an effect runs away: classic:")
+        assert client(tmp_path).get(f"/api/games/{state['game']}").json() == state
+        record = read(tmp_path / "games" / f"{state['game']}.jsonl")
+        assert record.lines[-1][1]["end"] == {"stalled": "runaway"}
+        seen.add("game")
+    assert seen == {"deal", "game"}
+
+
+def test_hot_seat_windows_for_jump_ins(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, rulebook="classic", house=["jump_in"], players=3, humans=[0, 2],
+                   seed=5, round=True)
+    windows = 0
+    for _ in range(60):
+        prompt = state["prompt"]
+        if prompt is None:
+            break
+        if prompt["kind"] == "window" and prompt["seat"] is None:
+            windows += 1
+            assert state["view"]["seat"] is None and state["view"]["hand"] == []
+            assert {o["index"] for o in prompt["options"]} <= {0, 2}
+            assert prompt["options"] and prompt["can_pass"]
+            r = c.post(f"/api/games/{state['game']}/answer",
+                       json={"version": state["version"], "answer": "1"})
+            assert r.status_code == 400 and "a seat number" in r.json()["error"]
+        state = answer(c, state, pick(state))
+    assert windows >= 2
+
+
+def test_two_answers_to_one_version_one_wins(tmp_path: Path) -> None:
+    import threading
+
+    c = client(tmp_path)
+    state = create(c, **ROUND)
+    codes: list[int] = []
+
+    def send() -> None:
+        codes.append(c.post(f"/api/games/{state['game']}/answer",
+                            json={"version": state["version"],
+                                  "answer": pick(state)}).status_code)
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200, 409, 409, 409]
+    assert c.get(f"/api/games/{state['game']}").json()["version"] == state["version"] + 1
+
+
+def test_a_two_sided_deck_shows_the_backs_others_see(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, rulebook="flip", players=3, humans=[0], seed=2, round=True)
+    view = state["view"]
+    assert view["side"] and view["draw_top_back"] is not None
+    assert all(card["other"] is None for card in view["hand"])  # your own backs: unseen
+    rows = view["seats"]
+    assert "backs" in rows[0] and rows[0]["backs"] == []
+    assert len(rows[1]["backs"]) == rows[1]["cards"] and rows[1]["backs"][0]["name"]

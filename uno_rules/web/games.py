@@ -38,7 +38,7 @@ from ..engine.errors import IllegalAction, RulebookError, RunawayEffect, shorten
 from ..engine.rulebook import Rulebook
 from ..load.entry import load_rulebook
 from ..load.loader import check, is_overlay
-from ..load.resources import house_names, shipped_names
+from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_names
 from ..match import Match
 from ..record import Record, Recorder, RecordError, read_text
 from ..table.replay import action_seen, seat_of
@@ -78,6 +78,7 @@ class Live:
     """A game in memory: its session stopped at ``prompt`` (None: it has ended)."""
 
     id: str
+    folder: Path  # the store's: messages name no path in it
     meta: dict[str, Any]
     match: Match
     recorder: Recorder
@@ -105,8 +106,20 @@ class Live:
                 self.reason = self.match.game.stalled_reason()
         except RunawayEffect as exc:  # the rulebook's effects never end: the game stops
             self.prompt, self.status = None, "stalled"
-            self.reason = f"an effect runs away: {shorten(str(exc), 200)}"
+            self.reason = f"an effect runs away: {hide_paths(str(exc), self.folder)}"
             self.recorder.end("runaway")
+
+
+def hide_paths(text: str, folder: Path) -> str:
+    """A message without the server's paths: a game's rulebook text is ``editor``, a
+    shipped file its name."""
+    for f in {str(folder), os.path.realpath(folder)}:
+        text = re.sub(re.escape(f + os.sep) + r"[0-9a-f]{12}" + re.escape(os.sep + EDITOR),
+                      "editor", text)
+    for d in (house_dir(), rulebooks_dir()):  # the overlays' folder is inside: first
+        for f in {str(d), os.path.realpath(d)}:
+            text = re.sub(re.escape(f + os.sep) + r"([a-z][a-z0-9_]*)\.yaml", r"\1", text)
+    return text
 
 
 def _error(status: int, message: str) -> ApiError:
@@ -262,10 +275,12 @@ class GameStore:
                 try:
                     rb = self.rulebook(game_id, source)
                 except RulebookError as exc:  # a bad --set value, or house rule
-                    raise ApiError(422, f"the rulebook has problems: {str(exc).splitlines()[0]}",
-                                   problems=[{"line": p.line, "column": p.col, "message":
-                                              p.message, "path": p.path, "file": ""}
-                                             for p in exc.problems]) from None
+                    first = hide_paths(str(exc).splitlines()[0], self.folder)
+                    raise ApiError(422, f"the rulebook has problems: {first}", problems=[
+                        {"line": p.line, "column": p.col, "path": p.path,
+                         "message": hide_paths(p.message, self.folder),
+                         "file": hide_paths(p.file, self.folder)}
+                        for p in exc.problems]) from None
             counts = [n for n in rb.player_counts() if n <= limits.max_players]
             players = _int(body, "players", 4 if 4 in counts else counts[0] if counts else 2,
                            2, limits.max_players)
@@ -298,8 +313,8 @@ class GameStore:
             try:
                 live = self.start(game_id, meta, rb, AppendFile(record))
             except (IllegalAction, RunawayEffect) as exc:  # the deal itself fails
-                raise ApiError(422, f"the round can't be dealt: {shorten(str(exc), 200)}"
-                               ) from None
+                raise ApiError(422, "the round can't be dealt: "
+                                    f"{hide_paths(str(exc), self.folder)}") from None
             self.save(live)
         except BaseException:
             for path in (record, meta_path):
@@ -347,7 +362,7 @@ class GameStore:
         session = Session(match, seats, classes, lambda prompt: None, lambda line: None,
                           one_round=meta["one_round"], style=PLAIN, clear=lambda: None,
                           recorder=recorder)
-        live = Live(game_id, meta, match, recorder, session.play())
+        live = Live(game_id, self.folder, meta, match, recorder, session.play())
         live.advance(None)
         return live
 
@@ -391,8 +406,9 @@ class GameStore:
                     raise ValueError(f"answer {k + 1} comes after the game's end")
                 live.advance(answer)
         except RulebookError as exc:
-            raise _error(422, f"game {game_id}: its rulebook no longer loads: "
-                              f"{str(exc).splitlines()[0]}") from None
+            first = hide_paths(str(exc).splitlines()[0], self.folder)
+            raise _error(422, f"game {game_id}: its rulebook no longer loads: {first}"
+                         ) from None
         except (KeyError, TypeError, ValueError, IllegalAction, AttributeError) as exc:
             raise _error(422, f"game {game_id}: its restore file is broken "
                               f"({shorten(str(exc), 80)})") from None
