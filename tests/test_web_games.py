@@ -375,3 +375,61 @@ def test_a_two_sided_deck_shows_the_backs_others_see(tmp_path: Path) -> None:
     rows = view["seats"]
     assert "backs" in rows[0] and rows[0]["backs"] == []
     assert len(rows[1]["backs"]) == rows[1]["cards"] and rows[1]["backs"][0]["name"]
+
+
+def test_a_house_rule_text_plays_over_its_base_and_comes_back(tmp_path: Path) -> None:
+    overlay = "settings:\n  hand_size: 3\n"
+    c = client(tmp_path)
+    state = create(c, text=overlay, base="classic", players=2, seed=3, round=True)
+    assert len(state["view"]["hand"]) in (3, 4)  # dealt 3 (one drawn if the agent began)
+    state = answer(c, state, pick(state))
+    assert client(tmp_path).get(f"/api/games/{state['game']}").json() == state
+    record = read(tmp_path / "games" / f"{state['game']}.jsonl")
+    assert record.header["rulebook"] == "classic" and len(record.header["house"]) == 1
+    assert record.replay().players == 2  # its overlay is found beside the record
+    # sent as text, a record naming a file is refused unread (never a path on the server)
+    text = c.get(f"/api/games/{state['game']}/record").text
+    r = c.post("/api/replay", json={"record": text})
+    assert r.status_code == 422 and "not a shipped one" in r.json()["error"]
+    assert c.get(f"/api/games/{state['game']}/replay").status_code == 200
+
+
+def test_hostile_replay_requests_are_refused(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, **ROUND)
+    url = f"/api/games/{state['game']}/replay"
+    for query, words in [("?seat=9", "seats are 0 to 1"), ("?to=x", "whole numbers"),
+                         ("?to=" + "9" * 40, "whole numbers"), ("?to=-1", "step")]:
+        r = c.get(url + query)
+        assert r.status_code == 400 and words in r.json()["error"], (query, r.text)
+    text = c.get(f"/api/games/{state['game']}/record").text
+    for body, status in [({"record": 5}, 400), ({"record": "{}"}, 422),
+                         ({"record": "not json\n"}, 422), ({"record": text, "seat": -1}, 400),
+                         ({"record": text, "open": "yes"}, 400)]:
+        r = c.post("/api/replay", json=body)
+        assert r.status_code == status, (body, r.text)
+    foreign = text.replace('"source": "classic"', '"source": "/etc/passwd"')
+    r = c.post("/api/replay", json={"record": foreign})
+    assert r.status_code == 422  # its chain is broken before its path is looked at
+
+
+def test_any_line_typed_is_a_200_or_a_400(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    state = create(c, rulebook="classic", house=["jump_in"], players=3, humans=[0, 1],
+                   seed=8, round=True)
+    lines = ["", " ", "0", "-1", "99999999", "1e5", "red", "wild blue", "catch 9", "uno",
+             "\x00", "\U0001F0A1", "play", "draw draw", "pass", "2", "1", "keep", "seat 1",
+             "challenge", "?", "help", "+4", "r5 uno", "jump in red 5", "1" * 199]
+    codes = set()
+    for k in range(150):
+        if state["prompt"] is None:
+            break
+        r = c.post(f"/api/games/{state['game']}/answer",
+                   json={"version": state["version"], "answer": lines[k % len(lines)]})
+        assert r.status_code in (200, 400), r.text
+        codes.add(r.status_code)
+        if r.status_code == 200:
+            state = r.json()
+        else:
+            state = answer(c, state, pick(state))
+    assert codes == {200, 400}
