@@ -37,7 +37,7 @@ def test_a_shipped_rulebook_loads_as_the_cli_loads_it() -> None:
     assert problems == [] and loaded.problems == [] and cli is not None
     assert loaded.rulebook is not None and not loaded.overlay and loaded.text is None
     assert loaded.rulebook.settings == cli.settings
-    assert loaded.rulebook.house == ("stacking",) or list(loaded.rulebook.house) == ["stacking"]
+    assert list(loaded.rulebook.house) == ["stacking"]
 
 
 def test_editor_text_problems_are_located_in_the_editor() -> None:
@@ -145,3 +145,20 @@ def test_builtin_agents_only() -> None:
         with pytest.raises(ApiError) as info:
             builtin_agents(bad, 3)
         assert info.value.status == 400 and message in info.value.message
+
+
+def test_no_server_path_in_the_rulebook() -> None:
+    for body in ({"text": "settings: {hand_size: 5}\n", "house": ["stacking"]},
+                 {"text": "extends: classic\nname: mine\ncards:\n  skip:\n    effect: "
+                          "[reverse]\n"}, {"rulebook": "classic"}):
+        rb = load_source(body, LIMITS).rulebook
+        assert rb is not None
+        for text in (rb.source, *rb.house, *(s.where for p in rb.programs for s in p)):
+            assert "/" not in text, text
+        assert rb.new_game(4, 1).legal_actions()  # it still plays
+    overlay = load_source({"text": "settings: {hand_size: 5}\n", "house": ["stacking"]},
+                          LIMITS).rulebook
+    assert overlay is not None and list(overlay.house) == ["stacking", "editor"]
+    assert overlay.source == "classic"
+    mine = load_source({"text": "extends: classic\nname: mine\n"}, LIMITS).rulebook
+    assert mine is not None and mine.source == "editor"

@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,17 @@ def _shown(text: str, folder: Path | None) -> str:
     return text
 
 
+def hidden(rulebook: Rulebook, folder: Path | None) -> Rulebook:
+    """The rulebook with no path of the server in it: where it was loaded from (the
+    editor's file: ``editor``), the overlays applied, and each step's place (a runaway
+    effect's message shows it)."""
+    programs = tuple(tuple(replace(step, where=_shown(step.where, folder)) for step in program)
+                     for program in rulebook.programs)
+    return replace(rulebook, source=_shown(rulebook.source, folder),
+                   house=tuple(_shown(h, folder) for h in rulebook.house),
+                   programs=programs, memo={})
+
+
 def problem_json(problem: Problem, folder: Path | None) -> dict[str, Any]:
     """A problem as the API gives it: ``{line, column, message, path, file}``."""
     return {"line": problem.line, "column": problem.col,
@@ -121,7 +132,8 @@ def load_source(body: Mapping[str, Any], limits: Limits) -> Loaded:
     overrides = set_values(body.get("set"))
     if text is None:
         rulebook, found = check(shipped_rulebook_name(name, "rulebook"), overrides, house)
-        return Loaded(rulebook, [problem_json(p, None) for p in found], False, None)
+        return Loaded(None if rulebook is None else hidden(rulebook, None),
+                      [problem_json(p, None) for p in found], False, None)
     if not isinstance(text, str):
         raise ApiError(400, "text: expected the rulebook's YAML text (a string)")
     if len(text.encode("utf-8", "surrogatepass")) > limits.max_body:
@@ -140,7 +152,8 @@ def load_source(body: Mapping[str, Any], limits: Limits) -> Loaded:
             rulebook, found = check(base, overrides, house=[*house, str(path)])
         else:
             rulebook, found = check(path, overrides, house)
-        return Loaded(rulebook, [problem_json(p, folder) for p in found], overlay, text)
+        return Loaded(None if rulebook is None else hidden(rulebook, folder),
+                      [problem_json(p, folder) for p in found], overlay, text)
 
 
 def require_rulebook(body: Mapping[str, Any], limits: Limits) -> Rulebook:
