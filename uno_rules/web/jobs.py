@@ -313,7 +313,12 @@ class Jobs:
             process = self.context.Process(target=_child, args=(run, messages), daemon=True,
                                            name="uno-rules-job")
             job = Job(secrets.token_hex(8), run, process, messages)
-            process.start()
+            try:
+                process.start()
+            except OSError as exc:  # no more processes or memory: the machine's state
+                messages.close()
+                raise ApiError(503, f"can't start the job's process: "
+                                    f"{(exc.strerror or str(exc)).lower()}") from None
             self.jobs[job.id] = job
         threading.Thread(target=job.listen, args=(self._finished,), daemon=True,
                          name=f"uno-rules-job-{job.id}").start()
