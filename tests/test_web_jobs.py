@@ -80,6 +80,14 @@ def test_a_simulation_gives_what_simulate_json_prints(client: TestClient) -> Non
     assert state["result"]["length"]["turns"]["histogram"]  # what the page charts
 
 
+def test_null_is_the_default(client: TestClient) -> None:
+    job = start(client, "/api/simulate", {"rulebook": "classic", "games": 3, "players": None,
+                                          "seed": None, "policy": None, "match": None,
+                                          "agents": None, "max_steps": None})
+    result = wait(client, job)["result"]
+    assert (result["players"], result["seed"], result["policy"]) == (4, 0, "play_first")
+
+
 def test_the_editor_text_and_agents_and_matches(client: TestClient) -> None:
     text = "extends: classic\nname: short\nsettings: {hand_size: 4, target_score: 100}\n"
     job = start(client, "/api/simulate", {"text": text, "games": 6, "players": 2, "seed": 3,
@@ -184,6 +192,8 @@ def test_rounds_that_never_end_are_stalled_not_a_hang(client: TestClient) -> Non
     ({"rulebook": "classic", "seed": "1"}, "seed: expected a whole number"),
     ({"rulebook": "classic", "seed": 10**100}, "seed="),
     ({"rulebook": "classic", "policy": "smart"}, "policy 'smart'"),
+    ({"rulebook": "classic", "policy": 0}, "policy 0"),
+    ({"rulebook": "classic", "agents": ""}, "name 1 of 1 is empty"),
     ({"rulebook": "classic", "agents": "tests.agents:Mine"}, "the server runs no other code"),
     ({"rulebook": "classic", "agents": "os:system"}, "unknown agent 'os:system'"),
     ({"rulebook": "classic", "agents": ["greedy"] * 3}, "3 names for 4 players"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,7 @@ async def rulebook_text(request: Request) -> Response:
     return JSONResponse({"name": name, "text": path.read_text(encoding="utf-8")})
 
 
-@cache
+@lru_cache(maxsize=64)  # by name too: bounded, whatever names are asked for
 def _template(name: str, base: str) -> str:
     from ..authoring import starter
 
@@ -127,7 +127,8 @@ def _diff(body: dict[str, Any], request: Request) -> dict[str, str]:
     from ..authoring import diff as changes
     from ..load.entry import load_rulebook
 
-    base = shipped_rulebook_name(body.get("base", "classic"), "base")
+    base = shipped_rulebook_name(
+        "classic" if body.get("base") is None else body["base"], "base")
     loaded = load_source(body, limits_of(request))
     if loaded.rulebook is None:
         raise invalid(loaded.problems)

@@ -39,10 +39,17 @@ PROGRESS_EVERY = 0.1  # seconds between progress messages from a job's process
 
 
 # ------------------------------------------------------------------ the arguments
+def _given(body: Mapping[str, Any], key: str, default: Any) -> Any:
+    """``body[key]``; absent or null: ``default`` (a page sends null for an empty field)."""
+    value = body.get(key)
+    return default if value is None else value
+
+
 def _whole(body: Mapping[str, Any], key: str, default: int | None, low: int,
            high: int | None, why: str = "") -> int | None:
-    """``body[key]`` as a whole number in ``low..high`` (a 400 otherwise)."""
-    value = body.get(key, default)
+    """``body[key]`` as a whole number in ``low..high`` (a 400 otherwise); absent or null:
+    ``default``."""
+    value = _given(body, key, default)
     if value is None:
         return None
     if type(value) is not int:
@@ -111,14 +118,14 @@ def parse_run(kind: str, body: Mapping[str, Any], limits: Limits) -> tuple[Run,
                    + (f" rounds, shared by {len(bodies)} variants)" if len(bodies) > 1
                       else ")"))
     players = _whole(body, "players", 4, 2, limits.max_players)
-    seed = body.get("seed", 0)
+    seed = _given(body, "seed", 0)
     if type(seed) is not int:
         raise ApiError(400, f"seed: expected a whole number, got {shorten(repr(seed), 40)}")
-    policy = body.get("policy", "play_first")
+    policy = _given(body, "policy", "play_first")
     if policy not in POLICIES:
         raise ApiError(400, f"policy {shorten(repr(policy), 40)}: one of "
                             f"{', '.join(POLICIES)}")
-    match = body.get("match", False)
+    match = _given(body, "match", False)
     if type(match) is not bool or (match and kind == "compare"):
         raise ApiError(400, "match: expected true or false" if kind == "simulate" else
                        "match: compare plays rounds, not matches")

@@ -127,7 +127,8 @@ def load_source(body: Mapping[str, Any], limits: Limits) -> Loaded:
     if text is None and name is None:
         raise ApiError(400, 'give "text" (a rulebook or house rule) or "rulebook" (a '
                             'shipped name)')
-    base = shipped_rulebook_name(body.get("base", "classic"), "base")
+    base = shipped_rulebook_name(
+        "classic" if body.get("base") is None else body["base"], "base")
     house = house_list(body.get("house"))
     overrides = set_values(body.get("set"))
     if text is None:
