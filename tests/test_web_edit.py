@@ -172,3 +172,41 @@ def test_hostile_rulebook_texts(client: TestClient) -> None:
 def test_unknown_keys_are_ignored(client: TestClient) -> None:
     answer = client.post("/api/validate", json={"rulebook": "classic", "colour": "red"})
     assert answer.status_code == 200 and answer.json()["ok"]
+
+
+# ------------------------------------------------------------------ any body at all
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**40, 10**40),
+                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
+                    st.sampled_from(["classic", "flip", "stacking", "../classic", "/etc/passwd",
+                                     "extends: classic\n", "settings: {hand_size: 5}\n",
+                                     "extends: classic\nhouse: [stacking]\n", "a: *b\n"]))
+JSON = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12)
+SOURCE = st.dictionaries(st.sampled_from(["rulebook", "text", "base", "house", "set"]), JSON,
+                         max_size=4)
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(POSTS), body=SOURCE)
+def test_any_body_is_an_answer_or_a_4xx(client: TestClient, path: str,
+                                        body: dict[str, object]) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code in (200, 400, 413, 422), (body, answer.text)
+    if answer.status_code != 200:
+        one_line_error(answer, answer.status_code)
+
+
+def test_json_infinity_and_nan(client: TestClient) -> None:
+    """Python's JSON reader takes Infinity and NaN: a 4xx or a problem, never echoed back as
+    a number (which the JSON writer would refuse: a 500)."""
+    for content in (b'{"rulebook": Infinity}', b'{"rulebook": "classic", "base": NaN}',
+                    b'{"rulebook": "classic", "house": [-Infinity]}'):
+        one_line_error(client.post("/api/validate", content=content), 400)
+    answer = client.post("/api/validate", content=b'{"rulebook": "classic", "set": '
+                                                  b'{"hand_size": Infinity}}')
+    assert answer.status_code == 200 and answer.json()["problems"][0]["line"] == 0

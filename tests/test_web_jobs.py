@@ -245,3 +245,45 @@ def test_hostile_bodies(tmp_path: Path) -> None:
             assert "JSON object" in error(post(b"5"), 400)
         assert "no job" in error(client.get("/api/jobs/nope"), 404)
         assert "no job" in error(client.delete("/api/jobs/" + "x" * 5000), 404)
+
+
+# ------------------------------------------------------------------ any body at all
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from uno_rules.web.http import ApiError  # noqa: E402
+from uno_rules.web.jobs import parse_run  # noqa: E402
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**40, 10**40),
+                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
+                    st.sampled_from(["classic", "no_mercy", "stacking", "greedy", "os:system",
+                                     "greedy,uniform", "uniform", "play_first", "extends: x"]))
+JSON = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12)
+KEYS = ["rulebook", "text", "base", "house", "set", "games", "players", "seed", "policy",
+        "agents", "match", "max_rounds", "max_steps", "max_actions", "label"]
+SOURCE = st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6)
+BODY = st.one_of(SOURCE, st.fixed_dictionaries({"variants": st.one_of(
+    JSON, st.lists(SOURCE, max_size=7))}, optional={k: JSON for k in KEYS}))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["simulate", "compare"]), body=BODY)
+def test_any_body_is_a_run_or_a_4xx(kind: str, body: dict[str, Any]) -> None:
+    """Whatever the body, checking it gives a run or a one-line 4xx, never another error
+    (which the server would answer with a 500)."""
+    try:
+        run, rulebooks = parse_run(kind, body, Limits(max_games=1000))
+    except ApiError as exc:
+        assert 400 <= exc.status < 500 and exc.message and "\n" not in exc.message
+        return
+    assert 1 <= run.games <= 1000 and len(rulebooks) == len(run.sources)
+
+
+def test_json_infinity_and_nan(client: TestClient) -> None:
+    for content in (b'{"rulebook": "classic", "games": Infinity}',
+                    b'{"rulebook": "classic", "seed": NaN}',
+                    b'{"rulebook": "classic", "players": -Infinity}'):
+        assert "expected a whole number" in error(client.post("/api/simulate",
+                                                              content=content), 400)
