@@ -162,3 +162,15 @@ def test_no_server_path_in_the_rulebook() -> None:
     assert overlay.source == "classic"
     mine = load_source({"text": "extends: classic\nname: mine\n"}, LIMITS).rulebook
     assert mine is not None and mine.source == "editor"
+
+
+def test_the_editor_file_naming_itself_or_its_folder() -> None:
+    for text, message in (("extends: editor.yaml\n", "extends cycle: editor.yaml -> "
+                                                     "editor.yaml"),
+                          ("extends: classic\nhouse: [./editor.yaml]\n", "includes itself"),
+                          ("extends: .\n", "can't read file: not a regular file"),
+                          ("extends: /proc/self/environ\n", "outside this file's folder")):
+        loaded = load_source({"text": text}, LIMITS)
+        assert loaded.rulebook is None
+        assert [p["file"] for p in loaded.problems] == ["editor"]
+        assert message in loaded.problems[0]["message"], loaded.problems
