@@ -87,6 +87,23 @@ def test_the_same_rules_and_the_same_play_with_and_without_cache(
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
 
 
+def test_a_served_rulebook_brings_its_digest(folder: Path, fresh: Fresh,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest (snapshots and records write it; a big deck's costs a tenth of a second)
+    is stored with the entry: a served rulebook has it without computing it again, and it
+    is the digest a fresh load computes."""
+    from uno_rules.engine.snapshot import digest
+
+    uno_rules.load_rulebook("flip")
+    served = uno_rules.load_rulebook("flip")
+    assert fresh.calls == 1
+    carried = served.memo.get("digest")
+    monkeypatch.setenv(cache.ENV, "off")
+    plain = uno_rules.load_rulebook("flip")
+    assert "digest" not in plain.memo  # computed only when asked for
+    assert carried is not None and carried == digest(plain)
+
+
 def test_a_served_rulebook_has_its_attribute_names_interned(folder: Path,
                                                              fresh: Fresh) -> None:
     """Interpreted, a rulebook's attribute names are the class's shared keys: names left

@@ -232,7 +232,11 @@ class Rules:
     # Field by field, not through __dict__: a class compiled with mypyc has none.
     def __getstate__(self) -> dict[str, Any]:
         state = {f.name: getattr(self, f.name) for f in fields(self)}
-        state["memo"] = {}  # derived tables: made again on first use, not shipped
+        # Derived tables are made again on first use, not shipped; the digest (a string,
+        # costly to compute for a big deck) travels with the rulebook: the compiled-rulebook
+        # cache stores it, so that a load from the cache doesn't pay for it again.
+        digest = self.memo.get("digest")
+        state["memo"] = {} if digest is None else {"digest": digest}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:

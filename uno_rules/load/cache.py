@@ -33,6 +33,7 @@ from typing import Any
 
 from ..engine.errors import Problem
 from ..engine.rulebook import Rulebook
+from ..engine.snapshot import digest as rulebook_digest
 from .resources import MAX_BYTES, READS, ROOT, Reads, find, house_names, shipped_names, within
 
 FORMAT = 1  # raised when an entry's layout changes
@@ -207,6 +208,7 @@ def store(where: Path, key: Key, rulebook: Rulebook, reads: Reads) -> None:
     files = sorted({(name, os.path.realpath(name), digest) for name, digest in reads.files})
     if len(files) > MAX_FILES or len(reads.allowed) > MAX_FILES:
         return
+    rulebook_digest(rulebook)  # computed once here and stored with it (snapshots, records)
     data = MAGIC + pickle.dumps({"key": key, "files": files, "allowed": sorted(set(
         reads.allowed)), "rulebook": rulebook}, protocol=pickle.HIGHEST_PROTOCOL)
     if len(data) > MAX_ENTRY:
