@@ -133,6 +133,15 @@ def test_cancel_stops_the_process_at_once(tmp_path: Path) -> None:
         assert 0 < state["done"] < 10**6
 
 
+def test_a_process_that_dies_is_a_failed_job(client: TestClient) -> None:
+    job = start(client, "/api/simulate", {"rulebook": "classic", "games": 10**5})
+    process = client.app.state.jobs.get(job).process  # type: ignore[attr-defined]
+    process.kill()  # as the kernel's out-of-memory killer would
+    state = wait(client, job, 30)
+    assert state["state"] == "failed" and state["result"] is None
+    assert state["error"] == "the job's process ended without a result (exit code -9)"
+
+
 def test_the_server_stops_its_jobs(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path)) as client:
         job = start(client, "/api/simulate", {"rulebook": "classic", "games": 10**5})
