@@ -192,7 +192,8 @@ def test_the_game_list_and_the_replay_viewer(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("body", "status", "words"), [
-    ({**ROUND, "agents": "os:system"}, 400, "not a built-in agent"),
+    ({**ROUND, "agents": "os:system"}, 400, "unknown agent 'os:system'"),
+    ({**ROUND, "agents": "tests.hostile.agents.cheats:Cheat"}, 400, "unknown agent"),
     ({**ROUND, "agents": "greedy,greedy,greedy"}, 400, "3 names for 2 players"),
     ({**ROUND, "players": 11}, 400, "players"),
     ({**ROUND, "players": 1}, 400, "players"),
@@ -207,8 +208,8 @@ def test_the_game_list_and_the_replay_viewer(tmp_path: Path) -> None:
     ({**ROUND, "round": "yes"}, 400, "round"),
     ({**ROUND, "rulebook": "/etc/passwd"}, 400, "no such shipped rulebook"),
     ({**ROUND, "rulebook": "../rulebooks/classic"}, 400, "no such shipped rulebook"),
-    ({**ROUND, "house": ["/etc/passwd"]}, 400, "no such shipped name"),
-    ({**ROUND, "set": {"no_such_setting": "1"}}, 422, "problems"),
+    ({**ROUND, "house": ["/etc/passwd"]}, 400, "no such shipped house rule"),
+    ({**ROUND, "set": {"no_such_setting": "1"}}, 422, "problem"),
     ({"players": 2}, 400, "give"),
     ({**ROUND, "text": "name: x"}, 400, "give"),
 ])

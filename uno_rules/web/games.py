@@ -37,7 +37,6 @@ from ..agents import AGENTS
 from ..engine.errors import IllegalAction, RulebookError, RunawayEffect, shorten
 from ..engine.rulebook import Rulebook
 from ..load.entry import load_rulebook
-from ..load.loader import check, is_overlay
 from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_names
 from ..match import Match
 from ..record import Record, Recorder, RecordError, read_text
@@ -47,6 +46,7 @@ from ..table.session import HUMAN, Asking, Outcome, Prompt, Session
 from . import view
 from .http import ApiError, read_json
 from .limits import Limits
+from .source import builtin_agents, house_list, invalid, load_source, problem_json, set_values
 
 FORMAT = 1              # the restore file's format
 ID = re.compile(r"[0-9a-f]{12}")
@@ -138,68 +138,11 @@ def _int(body: Mapping[str, Any], key: str, default: int | None, lo: int,
     return value
 
 
-def _names(value: Any, key: str, known: list[str]) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ApiError(400, f"{key}: expected a list of names")
-    for v in value:
-        if v not in known:
-            raise ApiError(400, f"{key} {shorten(repr(v), 60)}: no such shipped name "
-                                f"(one of {', '.join(known)})")
-    return list(value)
-
-
-def _sets(value: Any) -> dict[str, str]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ApiError(400, 'set: expected an object {"name": value, ...}')
-    out = {}
-    for k, v in value.items():
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        elif not isinstance(v, (str, int, float)):
-            raise ApiError(400, f"set {shorten(k, 60)}: expected a string or a number")
-        out[k.strip()] = str(v).strip()
-    return out
-
-
-def source_of(body: Mapping[str, Any]) -> dict[str, Any]:
-    """The rulebook a create request names, as the restore file keeps it."""
-    text, name = body.get("text"), body.get("rulebook")
-    if (text is None) == (name is None):
-        raise ApiError(400, 'give "text" (the editor\'s rulebook or house rule) or '
-                            '"rulebook" (a shipped name)')
-    if name is not None and (not isinstance(name, str) or name not in shipped_names()):
-        raise ApiError(400, f"rulebook {shorten(json.dumps(name), 60)}: no such shipped "
-                            f"rulebook (one of {', '.join(shipped_names())})")
-    if text is not None and not isinstance(text, str):
-        raise ApiError(400, "text: expected the rulebook's YAML text (a string)")
-    base = body.get("base", "classic")
-    if not isinstance(base, str) or base not in shipped_names():
-        raise ApiError(400, f"base {shorten(json.dumps(base), 60)}: no such shipped "
-                            "rulebook")
-    return {"rulebook": name, "base": base, "house": _names(body.get("house"), "house",
-                                                            house_names()),
-            "set": _sets(body.get("set")), "overlay": False}
-
-
 def _agents(value: Any, players: int, humans: list[int]) -> list[str]:
     """The agent per seat (humans' seats: "human"): built-in agents only, never imported."""
-    if not isinstance(value, str) or len(value) > 400:
-        raise ApiError(400, "agents: expected an agent's name, or names separated by commas")
-    names = [n.strip() for n in value.split(",")]
-    for n in names:
-        if n not in AGENTS:
-            raise ApiError(400, f"agents: {shorten(repr(n), 60)} is not a built-in agent "
-                                f"(one of {', '.join(AGENTS)})")
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
-        raise ApiError(400, f"agents: {len(names)} names for {players} players (give one, "
-                            "or one per seat)")
-    return [HUMAN if s in humans else names[s] for s in range(players)]
+    agents = builtin_agents("greedy" if value is None else value, players)
+    assert agents is not None
+    return [HUMAN if s in humans else agents[s][0] for s in range(players)]
 
 
 # ------------------------------------------------------------------ the store
@@ -265,22 +208,23 @@ class GameStore:
 
     def create(self, body: Mapping[str, Any]) -> Live:
         limits = self.limits
-        source = source_of(body)
+        loaded = load_source(body, limits)  # a bad key is a 400, the text's problems a 422
+        if loaded.rulebook is None:
+            raise invalid(loaded.problems)
+        source = {"rulebook": body.get("rulebook"), "base": body.get("base", "classic"),
+                  "house": house_list(body.get("house")), "set": set_values(body.get("set")),
+                  "overlay": loaded.overlay}
         game_id = os.urandom(6).hex()
         record, meta_path, text_path = self.paths(game_id)
         try:
-            if source["rulebook"] is None:
-                rb = self._from_text(game_id, source, str(body["text"]))
-            else:
-                try:
-                    rb = self.rulebook(game_id, source)
-                except RulebookError as exc:  # a bad --set value, or house rule
-                    first = hide_paths(str(exc).splitlines()[0], self.folder)
-                    raise ApiError(422, f"the rulebook has problems: {first}", problems=[
-                        {"line": p.line, "column": p.col, "path": p.path,
-                         "message": hide_paths(p.message, self.folder),
-                         "file": hide_paths(p.file, self.folder)}
-                        for p in exc.problems]) from None
+            if loaded.text is not None:  # kept with the game: the game's own file
+                text_path.parent.mkdir()
+                text_path.write_text(loaded.text, encoding="utf-8")
+            try:
+                rb = self.rulebook(game_id, source)
+            except RulebookError as exc:  # loaded once already: a change under us
+                raise invalid([problem_json(p, text_path.parent) for p in exc.problems]
+                              ) from None
             counts = [n for n in rb.player_counts() if n <= limits.max_players]
             players = _int(body, "players", 4 if 4 in counts else counts[0] if counts else 2,
                            2, limits.max_players)
@@ -296,7 +240,7 @@ class GameStore:
             if bad:
                 raise ApiError(400, f"humans: seat {shorten(str(bad[0]), 20)}: seats are 0 "
                                     f"to {players - 1}")
-            seats = _agents(body.get("agents", "greedy"), players, humans)
+            seats = _agents(body.get("agents"), players, humans)
             seed = _int(body, "seed", None, 0, MAX_SEED)
             if seed is None:
                 seed = random.SystemRandom().randrange(10 ** 6)
@@ -323,35 +267,6 @@ class GameStore:
             raise
         self.keep(live)
         return live
-
-    def _from_text(self, game_id: str, source: dict[str, Any], text: str) -> Rulebook:
-        """The editor's text kept as the game's own rulebook file, loaded as validate
-        loads it (an overlay over ``base``); its problems are a 422."""
-        if len(text.encode("utf-8", "surrogatepass")) > self.limits.max_body:
-            raise ApiError(413, f"text: over {self.limits.max_body:,} bytes")
-        path = self.paths(game_id)[2]
-        path.parent.mkdir()
-        try:
-            path.write_text(text, encoding="utf-8")
-        except UnicodeEncodeError:
-            raise ApiError(400, "text: not valid Unicode (a lone surrogate)") from None
-        source["overlay"] = is_overlay(path)
-        house, settings = list(source["house"]), source["set"]
-        if source["overlay"]:
-            rb, problems = check(source["base"], settings, house=[*house, str(path)])
-        else:
-            rb, problems = check(path, settings, house)
-        if rb is None or problems:
-            folder = str(path.parent)
-            shown = [{"line": p.line, "column": p.col, "path": p.path,
-                      "message": p.message.replace(str(path), "editor").replace(folder,
-                                                                                "editor"),
-                      "file": "editor" if p.file.startswith(folder) else
-                      Path(p.file).stem if p.file else ""} for p in problems]
-            first = shown[0]["message"] if shown else "invalid"
-            raise ApiError(422, f"the rulebook has {len(shown)} problem(s): {first}",
-                           problems=shown)
-        return self.rulebook(game_id, source)
 
     def start(self, game_id: str, meta: dict[str, Any], rb: Rulebook, out: Any) -> Live:
         """A game dealt from its seed, run to its first prompt, recorded to ``out``."""
