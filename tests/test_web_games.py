@@ -5,6 +5,7 @@ replays, and hostile bodies (always a 4xx, never a 500 or a hang)."""
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -219,6 +220,7 @@ def test_hostile_create_bodies_are_refused(tmp_path: Path, body: dict[str, Any],
     assert r.status_code == status, r.text
     assert words in r.json()["error"]
     assert not list((tmp_path / "games").glob("*.json*"))  # nothing kept
+    assert "tests.hostile.agents.cheats" not in sys.modules  # never imported
 
 
 def test_hostile_answers_are_refused(tmp_path: Path) -> None:
