@@ -5,6 +5,7 @@ replays, and hostile bodies (always a 4xx, never a 500 or a hang)."""
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import warnings
 from pathlib import Path
@@ -436,3 +437,35 @@ def test_any_line_typed_is_a_200_or_a_400(tmp_path: Path) -> None:
         else:
             state = answer(c, state, pick(state))
     assert codes == {200, 400}
+
+
+def test_a_killed_server_loses_nothing(tmp_path: Path) -> None:
+    """The real server (uno-rules serve), killed outright mid-game: started again on the
+    same folder, the game is where it was and goes on."""
+    pytest.importorskip("uvicorn")
+    import urllib.request
+
+    from test_web_command import serving
+
+    def call(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, data=data,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as got:
+            out: dict[str, Any] = json.load(got)
+            return out
+
+    data = str(tmp_path / "data")
+    with serving("--port", "0", "--data-dir", data) as (process, url, _):
+        state = call(url + "api/games", {**ROUND, "seed": 4})
+        game = f"{url}api/games/{state['game']}"
+        state = call(game + "/answer", {"version": 0, "answer": pick(state)})
+        process.kill()  # no shutdown: what was answered is on disk already
+        process.wait()
+    with serving("--port", "0", "--data-dir", data) as (process, url, _):
+        game = f"{url}api/games/{state['game']}"
+        assert call(game) == state
+        after = call(game + "/answer", {"version": state["version"], "answer": pick(state)})
+        assert after["version"] == state["version"] + 1
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
