@@ -469,3 +469,21 @@ def test_a_killed_server_loses_nothing(tmp_path: Path) -> None:
         assert after["version"] == state["version"] + 1
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
+
+
+def test_an_answer_not_kept_when_the_server_stopped_is_undone(tmp_path: Path) -> None:
+    """Stopped after an answer's moves were recorded but before its restore file was
+    written (that answer never got its reply): the game comes back where the last answer
+    kept left it, its record cut back to match, and goes on as an unbroken game."""
+    c = client(tmp_path)
+    state = create(c, **{**ROUND, "players": 3, "seed": 6})
+    meta = tmp_path / "games" / f"{state['game']}.json"
+    record = tmp_path / "games" / f"{state['game']}.jsonl"
+    kept, kept_record = meta.read_text(), record.read_text()
+    lost = answer(c, state, pick(state))
+    assert len(record.read_text()) > len(kept_record)
+    meta.write_text(kept)  # as if the server died before writing it
+    c = client(tmp_path)
+    assert c.get(f"/api/games/{state['game']}").json() == state
+    assert record.read_text() == kept_record
+    assert answer(c, state, pick(state)) == lost

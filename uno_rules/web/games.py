@@ -327,11 +327,20 @@ class GameStore:
         except (KeyError, TypeError, ValueError, IllegalAction, AttributeError) as exc:
             raise _error(422, f"game {game_id}: its restore file is broken "
                               f"({shorten(str(exc), 80)})") from None
-        if buffer.getvalue() != written:
+        again = buffer.getvalue()
+        if again != written and written.startswith(again) and again.endswith("\n"):
+            # The server stopped between an answer's moves (written as played) and its
+            # restore file: that answer was never acknowledged, so the game is where the
+            # last one left it and the record goes back there.
+            tmp = record_path.with_suffix(f".tmp{threading.get_ident()}")
+            tmp.write_text(again, encoding="utf-8")
+            os.replace(tmp, record_path)
+            written = again
+        if again != written:
             lines = written.splitlines()
-            again = buffer.getvalue().splitlines()
-            n = next((i for i, (a, b) in enumerate(zip(lines, again, strict=False))
-                      if a != b), min(len(lines), len(again)))
+            made = again.splitlines()
+            n = next((i for i, (a, b) in enumerate(zip(lines, made, strict=False))
+                      if a != b), min(len(lines), len(made)))
             raise _error(422, f"{game_id}.jsonl:{n + 1}: the record is not what the game's "
                               "answers play: refused")
         live.recorder.out = cast(Any, AppendFile(record_path))
