@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -191,6 +193,13 @@ def test_the_game_list_and_the_replay_viewer(tmp_path: Path) -> None:
     bad = text.replace("draws", "drwas", 1)
     r = c.post("/api/replay", json={"record": bad})
     assert r.status_code == 422 and "check doesn't match" in r.json()["error"]
+
+
+def test_null_is_the_default(tmp_path: Path) -> None:
+    state = create(client(tmp_path), rulebook="classic", players=None, humans=None,
+                   agents=None, seed=None, round=None, house=None, set=None)
+    assert state["players"] == 4 and state["seats"] == ["human"] + ["greedy"] * 3
+    assert not state["one_round"]
 
 
 @pytest.mark.parametrize(("body", "status", "words"), [
@@ -487,3 +496,21 @@ def test_an_answer_not_kept_when_the_server_stopped_is_undone(tmp_path: Path) ->
     assert c.get(f"/api/games/{state['game']}").json() == state
     assert record.read_text() == kept_record
     assert answer(c, state, pick(state)) == lost
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) |
+                    st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.fixed_dictionaries({}, optional={
+    "rulebook": st.sampled_from(["classic", "flip", "teams", "nope"]) | JSON,
+    "players": JSON, "humans": JSON, "agents": st.sampled_from(["greedy", "uniform,greedy"]) |
+    JSON, "seed": JSON, "round": JSON, "house": JSON, "set": JSON, "base": JSON}))
+def test_any_create_body_is_a_game_or_a_4xx(tmp_path: Path, body: dict[str, Any]) -> None:
+    r = client(tmp_path).post("/api/games", json=body)
+    assert r.status_code in (201, 400, 422), r.text
+    if r.status_code == 201:
+        assert r.json()["status"] in ("playing", "over", "stalled")

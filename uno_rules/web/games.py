@@ -129,9 +129,9 @@ def _error(status: int, message: str) -> ApiError:
 # ------------------------------------------------------------------ the request's values
 def _int(body: Mapping[str, Any], key: str, default: int | None, lo: int,
          hi: int) -> int | None:
-    value = body.get(key, default)
-    if value is None:
-        return None
+    value = body.get(key)
+    if value is None:  # absent or null (the page sends null for an empty field)
+        return default
     if type(value) is not int or not lo <= value <= hi:
         raise ApiError(400, f"{key}: expected a whole number from {lo} to {hi}, got "
                             f"{shorten(json.dumps(value), 40)}")
@@ -232,7 +232,8 @@ class GameStore:
             if players not in counts:
                 raise ApiError(400, f"players: {rb.name} is for {rb.players_text()} players"
                                     f" (this server seats at most {limits.max_players})")
-            humans = body.get("humans", [0])
+            humans = body.get("humans")
+            humans = [0] if humans is None else humans
             if not isinstance(humans, list) or not all(type(h) is int for h in humans) or \
                     len(set(humans)) != len(humans):
                 raise ApiError(400, "humans: expected a list of different seat numbers")
@@ -244,7 +245,7 @@ class GameStore:
             seed = _int(body, "seed", None, 0, MAX_SEED)
             if seed is None:
                 seed = random.SystemRandom().randrange(10 ** 6)
-            one_round = body.get("round", False)
+            one_round = body.get("round") or False
             if type(one_round) is not bool:
                 raise ApiError(400, "round: expected true or false")
             budgets = {"max_steps": limits.max_steps, "max_actions": limits.play_actions}
@@ -530,7 +531,8 @@ async def replay(request: Request) -> Response:
     if not isinstance(text, str):
         raise ApiError(400, "record: expected a record's JSON Lines text")
     to, seat = _int(body, "to", None, 0, 10 ** 9), _int(body, "seat", None, 0, 10 ** 4)
-    open_hands = body.get("open", False)
+    open_hands = body.get("open")
+    open_hands = False if open_hands is None else open_hands
     if type(open_hands) is not bool:
         raise ApiError(400, "open: expected true or false")
 
