@@ -200,3 +200,49 @@ def test_a_contest_is_drawn_and_shown_not_asked() -> None:
     assert len(losers) == 1 and not any("loser" in line for line in said)
     first_prompt = next(i for i, line in enumerate(said) if line.startswith("your hand"))
     assert said.index(losers[0]) < first_prompt
+
+
+def test_play_stops_at_each_prompt_and_says_what_it_asks() -> None:
+    """Session.play, the loop run() drives: each question is a Prompt (its kind, seat,
+    options and the terminal's text) sent the line typed; a line not taken is asked again
+    with the hint; the same lines play what run() plays."""
+    rb = uno_rules.load_rulebook("classic", house=["jump_in"])
+
+    def dealt() -> Match:
+        match = Match(rb, 3, 2)
+        match.game = game_from_position(rb, 3, Position(
+            hands=[["red 5", "blue 9"], ["red 5", "green 1", "green 2"],
+                   ["yellow 1", "yellow 2"]],
+            discard=["red 3"], turn=1, draw_pile=["yellow 7", "yellow 8", "yellow 9"]), seed=2)
+        return match
+
+    session = Session(dealt(), [HUMAN, "greedy", HUMAN], {"greedy": load_agent("greedy")},
+                      lambda prompt: None, lambda line: None, one_round=True)
+    steps = session.play()
+    prompt = next(steps)
+    assert (prompt.kind, prompt.seat, prompt.can_pass, prompt.hint) == \
+        ("window", None, True, None)
+    again = steps.send("7")  # no such human seat: the same window, with the hint
+    assert (again.kind, again.hint) == ("window", "a seat number: 0; or Enter")
+    prompt = steps.send("0")
+    assert (prompt.kind, prompt.seat, prompt.text) == ("pass_to", 0, "")
+    prompt = steps.send("")
+    assert prompt.kind == "choose" and prompt.seat == 0 and prompt.can_pass
+    assert [str(a) for a in prompt.options] == ["0 jump_in red 5"]
+    assert prompt.text == "seat 0> "
+    assert steps.send("purple").hint  # names no option: asked again, with why
+    typed = ["7", "0", "", "purple", "jump in red 5"]
+    prompt = steps.send("jump in red 5")
+    assert session.match.game.history[-1].kind == "jump_in"
+    # run() is this loop answered by ask: the same lines play the same game
+    replies = iter([*typed, "q"])
+    other = Session(dealt(), [HUMAN, "greedy", HUMAN], {"greedy": load_agent("greedy")},
+                    lambda prompt: next(replies, None), lambda line: None, one_round=True)
+    other.run()
+    assert other.match.game.history[:len(session.match.game.history)] == \
+        session.match.game.history
+    try:  # the input running out ends play() as it ends run()
+        while True:
+            prompt = steps.send(None)
+    except StopIteration as stop:
+        assert stop.value.how == "eof"

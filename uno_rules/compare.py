@@ -184,10 +184,12 @@ def _deals(rulebooks: Sequence[Rulebook], players: int, seed: int, games: int,
                            play=play_deal)
 
 
-def _check(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int,
-           max_actions: int | None, policy: str, max_steps: int | None,
-           agents: Sequence[tuple[str, AgentClass]] | None) -> None:
-    """The checks :func:`uno_rules.simulate.simulate` makes, before any round is played."""
+def check_run(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int,
+              max_actions: int | None, policy: str, max_steps: int | None,
+              agents: Sequence[tuple[str, AgentClass]] | None) -> None:
+    """The checks :func:`uno_rules.simulate.simulate` makes, before any round is played,
+    and that every rulebook is for ``players`` (the web's jobs check a run with it before
+    starting its process)."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     if seed is None:
@@ -195,6 +197,9 @@ def _check(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int,
                             "games)")
     for rb in rulebooks:
         check_arguments(rb, players, seed, max_steps=max_steps, max_actions=max_actions)
+        if players not in rb.player_counts():
+            raise IllegalAction(f"players={players}: {rb.name} is for {rb.players_text()} "
+                                "players")
     if agents is None and policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
     if agents is not None and len(agents) != players:
@@ -223,7 +228,7 @@ def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, pl
     0: one per core) or ``client`` (a ``distributed.Client``) play the deals elsewhere,
     each deal by every variant in one chunk, merged in deal order: the same report, less
     ``timing``."""
-    _check(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
+    check_run(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
     start = time.perf_counter()
     rounds: list[list[Round]] = [[] for _ in rulebooks] if records is None else records
     rounds[:] = [[] for _ in rulebooks]

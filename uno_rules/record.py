@@ -20,6 +20,7 @@ or fails at the first step that differs, saying what differs.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import random
@@ -381,6 +382,17 @@ def read(path: str | Path, *, max_bytes: int = MAX_RECORD) -> Record:
     except (OSError, ValueError) as exc:  # no such file, a directory, a NUL byte
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise RecordError(f"{name}: can't read it: {visible(shorten(why, 120))}") from None
+
+
+def read_text(text: str, name: str = "record", *, max_bytes: int = MAX_RECORD) -> Record:
+    """:func:`read` of a record given as text (a record sent to the web playground);
+    ``name`` stands for the file in messages. A record read so has no folder: its rulebook
+    is loaded by the caller (``Record.replay(rulebook=...)``), never from a path it names."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) > max_bytes:
+        raise RecordError(f"{name}: {len(data):,} bytes: too large for a record (at most "
+                          f"{max_bytes:,})")
+    return _parse(name, io.BytesIO(data), max_bytes)
 
 
 def _parse(name: str, f: Any, max_bytes: int) -> Record:

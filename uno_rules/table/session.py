@@ -21,9 +21,9 @@ would have.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TextIO
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Optional, TextIO, TypeVar
 
 from ..agents import AgentClass, choice_of, make_agent, observation, round_rng
 from ..engine.actions import Action
@@ -52,6 +52,28 @@ class Quitting(Exception):
 
 class Diverged(Exception):
     """A resumed record is not what this table plays (one line: the step and both actions)."""
+
+
+@dataclass
+class Prompt:
+    """What the table asks and waits for (:meth:`Session.play` yields it and is sent the
+    line typed): ``kind`` ``"choose"`` (``seat`` picks one of ``options``; with
+    ``can_pass`` an empty line lets the chance go), ``"pass_to"`` (hot-seat: hand the
+    keyboard to ``seat``), ``"window"`` (hot-seat: a human may act out of turn — its seat
+    number, or Enter; with ``seat`` set: that seat had nothing to do, Enter goes on) or
+    ``"next_round"`` (Enter deals it). ``text`` is the terminal's prompt; ``hint``: why the
+    last line was not taken (the same question asked again)."""
+
+    kind: str
+    seat: int | None
+    text: str
+    options: list[Action] = field(default_factory=list)
+    can_pass: bool = False
+    hint: str | None = None
+
+
+T = TypeVar("T")
+Asking = Generator[Prompt, Optional[str], T]  # a step of play that may stop to ask  # noqa: UP045
 
 
 @dataclass
@@ -116,13 +138,14 @@ class Session:
         if not self.replaying:
             self.live_say(line)
 
-    def ask(self, prompt: str) -> str:
-        reply = self.live_ask(prompt)
+    def ask(self, prompt: Prompt) -> Asking[str]:
+        """Stop at ``prompt`` until a line is sent (None: the input ran out)."""
+        reply = yield prompt
         if reply is None:
             raise Quitting(save=False)
         return reply
 
-    def face(self, seat: int | None) -> None:
+    def face(self, seat: int | None) -> Asking[None]:
         """Hot-seat: make sure only ``seat`` (None: everyone) looks at the screen."""
         if not self.hot_seat or self.facing == seat or self.replaying:
             return
@@ -130,19 +153,33 @@ class Session:
         self.facing = seat
         if seat is not None:
             self.say(f"pass to seat {seat} — press Enter")
-            if self.ask("").strip().lower() in ("q", "quit", "exit"):
+            reply = yield from self.ask(Prompt("pass_to", seat, ""))
+            if reply.strip().lower() in ("q", "quit", "exit"):
                 raise Quitting(save=True)
             self.clear()
 
     # -------------------------------------------------------------- the match
     def run(self) -> Outcome:
-        """Play to the end of the match (or round), or until a human quits."""
+        """Play to the end of the match (or round), or until a human quits, asking
+        ``ask``."""
+        steps = self.play()
+        try:
+            prompt = next(steps)
+            while True:
+                prompt = steps.send(self.live_ask(prompt.text))
+        except StopIteration as stop:
+            outcome: Outcome = stop.value
+            return outcome
+
+    def play(self) -> Asking[Outcome]:
+        """:meth:`run` one prompt at a time: yields each :class:`Prompt` and is sent the
+        line typed (None: the input ran out); returns the :class:`Outcome`."""
         if not self.script:
             self.go_live()
         try:
             while True:
-                game = self.play_round()
-                self.face(None)
+                game = yield from self.play_round()
+                yield from self.face(None)
                 self.show_events(None)
                 if game.result is None:
                     self.say(f"round stopped: {game.stalled_reason()}")
@@ -165,8 +202,9 @@ class Session:
                     self.end("over")
                     return Outcome("over")
                 if not self.replaying:
-                    reply = self.ask(f"press Enter to deal round {self.match.rounds} "
-                                     "(q quits) ")
+                    reply = yield from self.ask(Prompt(
+                        "next_round", None,
+                        f"press Enter to deal round {self.match.rounds} (q quits) "))
                     if reply.strip().lower() in ("q", "quit", "exit"):
                         raise Quitting(save=True)
         except Quitting as q:
@@ -182,7 +220,7 @@ class Session:
             self.recorder.end(how)  # type: ignore[attr-defined]
 
     # -------------------------------------------------------------- a round
-    def play_round(self) -> Game:
+    def play_round(self) -> Asking[Game]:
         """Play the match's current round to its end (or a stall); returns it."""
         game = self.match.game
         seed = game.seed
@@ -200,9 +238,10 @@ class Session:
             decider = table[ids[0]].seat
             extra = game.out_of_turn_ids()
             # hot-seat with jump-ins: the window opens whether or not a human can jump in
-            if (extra or self.hot_seat and self.can_jump()) and \
-                    self.out_of_turn(game, decider, extra):
-                continue
+            if extra or self.hot_seat and self.can_jump():
+                taken = yield from self.out_of_turn(game, decider, extra)
+                if taken:
+                    continue
             if decider is None:
                 self.take(game, table[ids[table_rng.randrange(len(ids))]])
                 continue
@@ -214,12 +253,14 @@ class Session:
                 assert choice is not None
                 self.take(game, table[choice])
             else:
-                action = self.human(game, decider, [table[i] for i in mine], len(ids))
+                action = yield from self.human(game, decider, [table[i] for i in mine],
+                                               len(ids))
                 assert action is not None
                 self.take(game, action)
         return game
 
-    def out_of_turn(self, game: Game, decider: int | None, extra: Sequence[int]) -> bool:
+    def out_of_turn(self, game: Game, decider: int | None,
+                    extra: Sequence[int]) -> Asking[bool]:
         """Offer the out-of-turn actions, seat by seat from the one after the decider;
         True when one was taken."""
         table, players = self.table, game.players
@@ -239,18 +280,19 @@ class Session:
             elif self.hot_seat:
                 if not window:
                     window = True
-                    action = self.window(game, decider, extra)
+                    action = yield from self.window(game, decider, extra)
                     if action is not None:
                         self.take(game, action)
                         return True
             elif mine:
-                action = self.human(game, s, [table[i] for i in mine], 0)
+                action = yield from self.human(game, s, [table[i] for i in mine], 0)
                 if action is not None:
                     self.take(game, action)
                     return True
         return False
 
-    def window(self, game: Game, decider: int | None, extra: Sequence[int]) -> Action | None:
+    def window(self, game: Game, decider: int | None,
+               extra: Sequence[int]) -> Asking[Action | None]:
         """Hot-seat: the out-of-turn window at the shared keyboard, when a human may catch
         or, if the rules let humans jump in, after a card is played (opened whether one can
         or not: that is private)."""
@@ -268,16 +310,18 @@ class Session:
         if self.replaying:  # the record says whether a human took something here
             action = self.scripted()
             return action if action in offered else None
-        self.face(None)
+        yield from self.face(None)
         self.show_events(None)
         if public:
             caught = sorted({a.arg for a in public if a.kind == "catch"}, key=str)
             if caught:
                 self.say(f"seat(s) {', '.join(map(str, caught))} didn't call UNO: "
                          "anyone may catch")
+        hint = None
         while True:
-            reply = self.ask("out of turn (catch UNO, jump in)? type your seat number, or "
-                             "press Enter to go on: ").strip().lower()
+            reply = (yield from self.ask(Prompt(
+                "window", None, "out of turn (catch UNO, jump in)? type your seat number, "
+                "or press Enter to go on: ", can_pass=True, hint=hint))).strip().lower()
             if not reply:
                 return None
             if reply in ("q", "quit", "exit"):
@@ -286,17 +330,18 @@ class Session:
                     int(reply) in self.humans and int(reply) != decider:
                 break
             others = [s for s in self.humans if s != decider]
-            self.say(f"a seat number: {', '.join(map(str, others))}; or Enter")
+            hint = f"a seat number: {', '.join(map(str, others))}; or Enter"
+            self.say(hint)
         seat = int(reply)
         mine = [a for a in offered if a.seat == seat]
         if not mine:
-            self.face(seat)
+            yield from self.face(seat)
             self.say(f"seat {seat}: nothing to do out of turn now")
-            self.ask("press Enter ")
-            self.face(None)
+            yield from self.ask(Prompt("window", seat, "press Enter ", can_pass=True))
+            yield from self.face(None)
             return None
-        action = self.human(game, seat, mine, 0)
-        self.face(None)
+        action = yield from self.human(game, seat, mine, 0)
+        yield from self.face(None)
         return action
 
     def can_jump(self) -> bool:
@@ -315,7 +360,8 @@ class Session:
         self.seen[seat] = len(game.history)
         return choice_of(self.made[seat], self.seats[seat], obs)
 
-    def human(self, game: Game, seat: int, options: list[Action], own: int) -> Action | None:
+    def human(self, game: Game, seat: int, options: list[Action],
+              own: int) -> Asking[Action | None]:
         """Ask the human at ``seat`` to choose among ``options`` (the first ``own`` its
         decision's; the rest out-of-turn, and then Enter passes)."""
         if self.replaying:
@@ -326,7 +372,7 @@ class Session:
                 raise Diverged(f"the record's next action, {action}, is not one of seat "
                                f"{seat}'s options")
             return None
-        self.face(seat)
+        yield from self.face(seat)
         self.say("")
         self.show_events(seat)
         for line in table_lines(game, seat, self.style, match=self.match):
@@ -340,8 +386,11 @@ class Session:
             self.say(f"{who} to act; seat {seat}, press Enter to let it, or act out of turn:")
         for line in option_lines(options, game, self.style):
             self.say(line)
+        hint = None
         while True:
-            answer = interpret(self.ask(f"seat {seat}> "), options, game, seat)
+            answer = interpret((yield from self.ask(Prompt(
+                "choose", seat, f"seat {seat}> ", options, not own, hint))),
+                options, game, seat)
             if isinstance(answer, Chosen):
                 return answer.action
             if isinstance(answer, Quit):
@@ -349,11 +398,14 @@ class Session:
             if isinstance(answer, Blank):
                 if not own:
                     return None
-                self.say("type an option's number (? lists what you may type, q quits)")
+                hint = "type an option's number (? lists what you may type, q quits)"
+                self.say(hint)
             elif isinstance(answer, Help):
+                hint = " ".join(" ".join(line.split()) for line in answer.lines)
                 for line in answer.lines:
                     self.say(line)
             elif isinstance(answer, Hint):
+                hint = answer.text
                 self.say(answer.text)
 
     def show_events(self, seat: int | None) -> None:

@@ -5,11 +5,13 @@ here, when the command runs."""
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import click
 
 from ..cli_common import fail, os_problem
+from ..engine.errors import shorten
 from .limits import Limits
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -65,26 +67,38 @@ def serve(port: int, host: str, data_dir: Path | None, max_body: int, max_games:
     if host not in LOCAL:
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can "
                    "use the playground", err=True)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2)
+    # Bound and listening here, before uvicorn starts: a port already taken is one line
+    # (uvicorn would log it and exit 3), and the address printed is the one bound (port 0:
+    # the port chosen). Requests arriving meanwhile wait in the backlog.
+    sock = listening(host, port)
+    name = sock.getsockname()
+    shown = f"[{name[0]}]" if ":" in name[0] else name[0]
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
+    try:
+        click.echo(f"uno-rules playground on http://{shown}:{name[1]}/ (games kept in "
+                   f"{folder}); Ctrl-C stops it", err=True)
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught once it has stopped;
+        pass                   # one before its handler is in place stops it as well
+    finally:
+        sock.close()
 
-    # The address is printed once the socket is bound (port 0: the port chosen).
-    original_startup = server.startup
 
-    async def started(sockets: object = None) -> None:
-        await original_startup(sockets)  # type: ignore[arg-type]
-        if server.should_exit:  # the port was taken: uvicorn said why
-            return
-        for s in server.servers:
-            for sock in s.sockets:
-                name = sock.getsockname()
-                shown = f"[{name[0]}]" if ":" in name[0] else name[0]
-                click.echo(f"uno-rules playground on http://{shown}:{name[1]}/ "
-                           f"(games kept in {folder}); Ctrl-C stops it", err=True)
-                return
-
-    server.startup = started  # type: ignore[method-assign]
-    server.run()
-    if server.should_exit and not server.started:
-        fail(f"error: could not listen on {host}:{port}")
+def listening(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening, or one line and exit 1."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (OSError, UnicodeError) as exc:  # no such host name
+        fail(f"error: --host {shorten(host, 80)}: {getattr(exc, 'strerror', None) or exc}")
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        fail(f"error: can't listen on {shorten(host, 80)} port {port}: "
+             f"{(exc.strerror or str(exc)).lower()}")
+    return sock

@@ -1,16 +1,562 @@
-"""(to be written: see /work/wt/CONTRACTS19.md)"""
+"""Games played on the page (docs/web.md, "Playing: the games API"): each game is a
+:class:`~uno_rules.table.session.Session` — the terminal table's own loop — stopped at each
+prompt (:meth:`Session.play` yields it) and sent the next answer in a later request.
+
+Every game lives in ``DATA/games``: ``ID.jsonl``, its record (:mod:`uno_rules.record`,
+a line flushed per action: ``uno-rules replay`` reads it), ``ID.json``, what restores it
+(the rulebook's source, seats, seed and every answer typed, written anew after each), and
+``ID/editor.yaml``, the editor's text of a rulebook that came from the page. A game not in
+memory (a restart, or one of more than ``max_live_games``) is dealt again from its seed
+and sent its answers again, the agents playing as they did, and the record that makes is
+checked against the file: a tampered or broken game answers 422 (410 when its files are
+gone) with the reason, and no other game is touched."""
 
 from __future__ import annotations
 
-from starlette.applications import Starlette
-from starlette.routing import BaseRoute
+import json
+import os
+import random
+import re
+import shutil
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from io import StringIO
+from pathlib import Path
+from typing import Any, TypeVar, cast
 
-routes: list[BaseRoute] = []
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..agents import AGENTS
+from ..engine.errors import IllegalAction, RulebookError, RunawayEffect, shorten
+from ..engine.rulebook import Rulebook
+from ..load.entry import load_rulebook
+from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_names
+from ..match import Match
+from ..record import Record, Recorder, RecordError, read_text
+from ..table.replay import action_seen, seat_of
+from ..table.screen import PLAIN, event_lines
+from ..table.session import HUMAN, Asking, Outcome, Prompt, Session
+from . import view
+from .http import ApiError, read_json
+from .limits import Limits
+from .source import builtin_agents, house_list, invalid, load_source, problem_json, set_values
+
+FORMAT = 1              # the restore file's format
+ID = re.compile(r"[0-9a-f]{12}")
+MAX_ANSWER = 200        # characters of one answer
+MAX_SEED = 2 ** 53      # seeds a page's JavaScript keeps exact
+QUIT = ("q", "quit", "exit")
+EDITOR = "editor.yaml"
+T = TypeVar("T")
+
+
+class AppendFile:
+    """The record's file, opened to append each line and closed again (no file is held
+    open for a game kept in memory)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def write(self, text: str) -> int:
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        """Each write is flushed as the file is closed."""
+
+
+@dataclass
+class Live:
+    """A game in memory: its session stopped at ``prompt`` (None: it has ended)."""
+
+    id: str
+    folder: Path  # the store's: messages name no path in it
+    meta: dict[str, Any]
+    match: Match
+    recorder: Recorder
+    steps: Asking[Outcome]
+    prompt: Prompt | None = None
+    status: str = "playing"
+    reason: str | None = None
+
+    @property
+    def version(self) -> int:
+        return len(self.meta["answers"])
+
+    def state(self) -> dict[str, Any]:
+        return view.state(self.id, self.version, self.meta, self.match, self.prompt,
+                          self.status, self.reason)
+
+    def advance(self, answer: str | None) -> None:
+        """Send ``answer`` (None: start) and run to the next prompt, or the end."""
+        try:
+            self.prompt = next(self.steps) if answer is None else self.steps.send(answer)
+        except StopIteration as stop:
+            outcome = cast(Outcome, stop.value)
+            self.prompt, self.status = None, outcome.how
+            if outcome.how == "stalled":
+                self.reason = self.match.game.stalled_reason()
+        except RunawayEffect as exc:  # the rulebook's effects never end: the game stops
+            self.prompt, self.status = None, "stalled"
+            self.reason = f"an effect runs away: {hide_paths(str(exc), self.folder)}"
+            self.recorder.end("runaway")
+
+
+def hide_paths(text: str, folder: Path) -> str:
+    """A message without the server's paths: a game's rulebook text is ``editor``, a
+    shipped file its name."""
+    for f in {str(folder), os.path.realpath(folder)}:
+        text = re.sub(re.escape(f + os.sep) + r"[0-9a-f]{12}" + re.escape(os.sep + EDITOR),
+                      "editor", text)
+    for d in (house_dir(), rulebooks_dir()):  # the overlays' folder is inside: first
+        for f in {str(d), os.path.realpath(d)}:
+            text = re.sub(re.escape(f + os.sep) + r"([a-z][a-z0-9_]*)\.yaml", r"\1", text)
+    return text
+
+
+def _error(status: int, message: str) -> ApiError:
+    return ApiError(status, " ".join(message.split()))
+
+
+# ------------------------------------------------------------------ the request's values
+def _int(body: Mapping[str, Any], key: str, default: int | None, lo: int,
+         hi: int) -> int | None:
+    value = body.get(key)
+    if value is None:  # absent or null (the page sends null for an empty field)
+        return default
+    if type(value) is not int or not lo <= value <= hi:
+        raise ApiError(400, f"{key}: expected a whole number from {lo} to {hi}, got "
+                            f"{shorten(json.dumps(value), 40)}")
+    return value
+
+
+def _agents(value: Any, players: int, humans: list[int]) -> list[str]:
+    """The agent per seat (humans' seats: "human"): built-in agents only, never imported."""
+    agents = builtin_agents("greedy" if value is None else value, players)
+    assert agents is not None
+    return [HUMAN if s in humans else agents[s][0] for s in range(players)]
+
+
+# ------------------------------------------------------------------ the store
+class GameStore:
+    """The games of one server: those in memory (least recently used dropped past
+    ``max_live_games``), a lock per game, and the folder that keeps them all."""
+
+    def __init__(self, folder: Path, limits: Limits) -> None:
+        self.folder, self.limits = folder, limits
+        folder.mkdir(parents=True, exist_ok=True)
+        self.live: OrderedDict[str, Live] = OrderedDict()
+        self.locks: dict[str, threading.Lock] = {}
+        self.guard = threading.Lock()
+
+    def paths(self, game_id: str) -> tuple[Path, Path, Path]:
+        """The record, the restore file and the rulebook text of a game."""
+        return (self.folder / f"{game_id}.jsonl", self.folder / f"{game_id}.json",
+                self.folder / game_id / EDITOR)
+
+    def lock(self, game_id: str) -> threading.Lock:
+        if not ID.fullmatch(game_id):
+            raise ApiError(404, "no such game")
+        with self.guard:
+            lock = self.locks.get(game_id)
+        if lock is None and not any(p.exists() for p in self.paths(game_id)[:2]):
+            raise ApiError(404, "no such game")  # no lock is kept for a made-up id
+        with self.guard:
+            return self.locks.setdefault(game_id, threading.Lock())
+
+    def with_game(self, game_id: str, work: Callable[[Live], T]) -> T:
+        """``work(game)`` holding the game's lock (restored from disk if not in memory)."""
+        with self.lock(game_id):
+            with self.guard:
+                live = self.live.get(game_id)
+                if live is not None:
+                    self.live.move_to_end(game_id)
+            if live is None:
+                live = self.restore(game_id)
+                self.keep(live)
+            return work(live)
+
+    def keep(self, live: Live) -> None:
+        with self.guard:
+            self.live[live.id] = live
+            self.live.move_to_end(live.id)
+            while len(self.live) > self.limits.max_live_games:
+                self.live.popitem(last=False)  # on disk: it comes back when asked for
+
+    # -------------------------------------------------------------- making one
+    def rulebook(self, game_id: str, source: Mapping[str, Any]) -> Rulebook:
+        """The game's rulebook: a shipped one, or the editor's text kept with the game
+        (its folder the only one it may name files in). Raises RulebookError."""
+        settings, house = source["set"], list(source["house"])
+        max_bytes = self.limits.max_body
+        if source["rulebook"] is not None:
+            return load_rulebook(source["rulebook"], house=house, settings=settings,
+                                 max_bytes=max_bytes)
+        text = self.paths(game_id)[2]
+        if source["overlay"]:
+            return load_rulebook(source["base"], house=[*house, str(text)],
+                                 settings=settings, max_bytes=max_bytes)
+        return load_rulebook(text, house=house, settings=settings, max_bytes=max_bytes)
+
+    def create(self, body: Mapping[str, Any]) -> Live:
+        limits = self.limits
+        loaded = load_source(body, limits)  # a bad key is a 400, the text's problems a 422
+        if loaded.rulebook is None:
+            raise invalid(loaded.problems)
+        source = {"rulebook": body.get("rulebook"), "base": body.get("base", "classic"),
+                  "house": house_list(body.get("house")), "set": set_values(body.get("set")),
+                  "overlay": loaded.overlay}
+        game_id = os.urandom(6).hex()
+        record, meta_path, text_path = self.paths(game_id)
+        try:
+            if loaded.text is not None:  # kept with the game: the game's own file
+                text_path.parent.mkdir()
+                text_path.write_text(loaded.text, encoding="utf-8")
+            try:
+                rb = self.rulebook(game_id, source)
+            except RulebookError as exc:  # loaded once already: a change under us
+                raise invalid([problem_json(p, text_path.parent) for p in exc.problems]
+                              ) from None
+            counts = [n for n in rb.player_counts() if n <= limits.max_players]
+            players = _int(body, "players", 4 if 4 in counts else counts[0] if counts else 2,
+                           2, limits.max_players)
+            assert players is not None
+            if players not in counts:
+                raise ApiError(400, f"players: {rb.name} is for {rb.players_text()} players"
+                                    f" (this server seats at most {limits.max_players})")
+            humans = body.get("humans")
+            humans = [0] if humans is None else humans
+            if not isinstance(humans, list) or not all(type(h) is int for h in humans) or \
+                    len(set(humans)) != len(humans):
+                raise ApiError(400, "humans: expected a list of different seat numbers")
+            bad = [h for h in humans if not 0 <= h < players]
+            if bad:
+                raise ApiError(400, f"humans: seat {shorten(str(bad[0]), 20)}: seats are 0 "
+                                    f"to {players - 1}")
+            seats = _agents(body.get("agents"), players, humans)
+            seed = _int(body, "seed", None, 0, MAX_SEED)
+            if seed is None:
+                seed = random.SystemRandom().randrange(10 ** 6)
+            one_round = body.get("round") or False
+            if type(one_round) is not bool:
+                raise ApiError(400, "round: expected true or false")
+            budgets = {"max_steps": limits.max_steps, "max_actions": limits.play_actions}
+            now = time.time()
+            meta = {"format": FORMAT, "game": game_id, "title": rb.title,
+                    "rulebook_name": rb.name, "source": source, "players": players,
+                    "seats": seats, "seed": seed, "one_round": one_round,
+                    "budgets": budgets, "answers": [], "status": "playing",
+                    "created": now, "updated": now}
+            try:
+                live = self.start(game_id, meta, rb, AppendFile(record))
+            except (IllegalAction, RunawayEffect) as exc:  # the deal itself fails
+                raise ApiError(422, "the round can't be dealt: "
+                                    f"{hide_paths(str(exc), self.folder)}") from None
+            self.save(live)
+        except BaseException:
+            for path in (record, meta_path):
+                path.unlink(missing_ok=True)
+            shutil.rmtree(text_path.parent, ignore_errors=True)
+            raise
+        self.keep(live)
+        return live
+
+    def start(self, game_id: str, meta: dict[str, Any], rb: Rulebook, out: Any) -> Live:
+        """A game dealt from its seed, run to its first prompt, recorded to ``out``."""
+        seats = list(meta["seats"])
+        match = Match(rb, meta["players"], meta["seed"], **meta["budgets"])
+        recorder = Recorder(out, match, seats, one_round=meta["one_round"])
+        classes = {s: AGENTS[s] for s in seats if s != HUMAN}
+        session = Session(match, seats, classes, lambda prompt: None, lambda line: None,
+                          one_round=meta["one_round"], style=PLAIN, clear=lambda: None,
+                          recorder=recorder)
+        live = Live(game_id, self.folder, meta, match, recorder, session.play())
+        live.advance(None)
+        return live
+
+    def save(self, live: Live) -> None:
+        """Write the restore file anew (a temporary file renamed: never half written)."""
+        live.meta["status"], live.meta["updated"] = live.status, time.time()
+        path = self.paths(live.id)[1]
+        tmp = path.with_suffix(f".tmp{threading.get_ident()}")
+        tmp.write_text(json.dumps(live.meta), encoding="utf-8")
+        os.replace(tmp, path)
+
+    # -------------------------------------------------------------- restoring one
+    def restore(self, game_id: str) -> Live:
+        """A game back from its files: dealt again and sent every answer again; the
+        record that makes must be the record on disk, line for line."""
+        record_path, meta_path, _ = self.paths(game_id)
+        if not meta_path.exists() and not record_path.exists():
+            raise ApiError(404, "no such game")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            written = record_path.read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise ApiError(410, f"game {game_id}: its {Path(str(exc.filename)).name} is "
+                                "gone") from None
+        except (OSError, ValueError) as exc:
+            raise _error(422, f"game {game_id}: its files can't be read: "
+                              f"{shorten(str(exc), 120)}") from None
+        try:
+            read_text(written, f"{game_id}.jsonl")  # the record's own check first
+        except RecordError as exc:
+            raise _error(422, str(exc)) from None
+        try:
+            answers = meta["answers"]
+            if meta["format"] != FORMAT or not all(isinstance(a, str) for a in answers):
+                raise ValueError("format")
+            rb = self.rulebook(game_id, meta["source"])
+            buffer = StringIO()
+            live = self.start(game_id, meta, rb, buffer)
+            for k, answer in enumerate(answers):
+                if live.prompt is None:
+                    raise ValueError(f"answer {k + 1} comes after the game's end")
+                live.advance(answer)
+        except RulebookError as exc:
+            first = hide_paths(str(exc).splitlines()[0], self.folder)
+            raise _error(422, f"game {game_id}: its rulebook no longer loads: {first}"
+                         ) from None
+        except (KeyError, TypeError, ValueError, IllegalAction, AttributeError) as exc:
+            raise _error(422, f"game {game_id}: its restore file is broken "
+                              f"({shorten(str(exc), 80)})") from None
+        again = buffer.getvalue()
+        if again != written and written.startswith(again) and again.endswith("\n"):
+            # The server stopped between an answer's moves (written as played) and its
+            # restore file: that answer was never acknowledged, so the game is where the
+            # last one left it and the record goes back there.
+            tmp = record_path.with_suffix(f".tmp{threading.get_ident()}")
+            tmp.write_text(again, encoding="utf-8")
+            os.replace(tmp, record_path)
+            written = again
+        if again != written:
+            lines = written.splitlines()
+            made = again.splitlines()
+            n = next((i for i, (a, b) in enumerate(zip(lines, made, strict=False))
+                      if a != b), min(len(lines), len(made)))
+            raise _error(422, f"{game_id}.jsonl:{n + 1}: the record is not what the game's "
+                              "answers play: refused")
+        live.recorder.out = cast(Any, AppendFile(record_path))
+        return live
+
+    # -------------------------------------------------------------- answering
+    def answer(self, live: Live, version: Any, answer: Any) -> dict[str, Any]:
+        if type(version) is not int:
+            raise ApiError(400, "version: expected the state's version (a whole number)")
+        if version != live.version:
+            raise ApiError(409, f"the game has moved on (version {live.version}, not "
+                                f"{version}): another tab answered", state=live.state())
+        if not isinstance(answer, str) or len(answer) > MAX_ANSWER:
+            raise ApiError(400, f"answer: expected what you would type (a string of at most "
+                                f"{MAX_ANSWER} characters)")
+        if live.prompt is None:
+            raise ApiError(409, f"the game is {live.status}: nothing to answer",
+                           state=live.state())
+        if answer.strip().lower() in QUIT:
+            raise ApiError(400, "a game on the page is never quit: just leave it (it is "
+                                "kept)")
+        if "\n" in answer or "\r" in answer:
+            raise ApiError(400, "answer: one line")
+        live.advance(answer)
+        prompt = live.prompt
+        if prompt is not None and prompt.hint is not None:  # asked again: not taken
+            raise ApiError(400, prompt.hint)
+        live.meta["answers"].append(answer)
+        self.save(live)
+        return live.state()
+
+    def listing(self) -> list[dict[str, Any]]:
+        games = []
+        for path in sorted(self.folder.glob("*.json")):
+            if not ID.fullmatch(path.stem):
+                continue
+            try:
+                meta = json.loads(path.read_text(encoding="utf-8"))
+                games.append({"game": path.stem, "title": str(meta["title"]),
+                              "players": int(meta["players"]),
+                              "humans": [s for s, k in enumerate(meta["seats"])
+                                         if k == HUMAN],
+                              "status": str(meta["status"]),
+                              "updated": float(meta["updated"])})
+            except (OSError, ValueError, KeyError, TypeError):
+                games.append({"game": path.stem, "title": "", "players": 0, "humans": [],
+                              "status": "broken", "updated": 0.0})
+        return sorted(games, key=lambda g: -g["updated"])
+
+    # -------------------------------------------------------------- replaying
+    def record_text(self, game_id: str) -> str:
+        return self.with_game(game_id, lambda live: self.paths(live.id)[0].read_text(
+            encoding="utf-8"))
+
+    def game_replay(self, game_id: str, query: Mapping[str, str]) -> dict[str, Any]:
+        def work(live: Live) -> tuple[str, Rulebook]:
+            return (self.paths(game_id)[0].read_text(encoding="utf-8"),
+                    live.match.rulebook)
+        text, rb = self.with_game(game_id, work)
+        record = _read(text, f"{game_id}.jsonl")
+        args = {k: query[k] for k in ("to", "seat") if k in query}
+        try:
+            parsed = {k: int(v) for k, v in args.items() if len(v) < 12}
+        except ValueError:
+            raise ApiError(400, "to and seat: whole numbers") from None
+        if len(parsed) != len(args):
+            raise ApiError(400, "to and seat: whole numbers")
+        return replay_view(record, rb, parsed.get("to"), parsed.get("seat"),
+                           query.get("open", "") in ("1", "true"))
+
+
+def _read(text: str, name: str) -> Record:
+    try:
+        return read_text(text, name)
+    except RecordError as exc:
+        raise _error(422, str(exc)) from None
+
+
+def shipped_rulebook_of(record: Record) -> Rulebook:
+    """The rulebook of a record sent to the page: shipped rulebooks and house rules only
+    (a record naming a file is refused unread: never a path on the server)."""
+    h = record.header
+    name = h["rulebook"] if Path(h["source"]).name == f"{h['rulebook']}.yaml" else \
+        h["source"]
+    if name not in shipped_names() or any(x not in house_names() and
+                                          x.removeprefix("house/") not in house_names()
+                                          for x in h["house"]):
+        raise _error(422, f"{record.path}:1: the record's rulebook "
+                          f"{shorten(repr(h['source']), 80)} is not a shipped one: replay it "
+                          "with uno-rules replay")
+    try:
+        from ..load.entry import load_as_written
+
+        return load_as_written(name, h["house"], h["set"])
+    except RulebookError as exc:
+        raise _error(422, f"{record.path}:1: can't load the record's rulebook: "
+                          f"{str(exc).splitlines()[0]}") from None
+
+
+def replay_view(record: Record, rb: Rulebook, to: int | None, seat: int | None,
+                open_hands: bool) -> dict[str, Any]:
+    """A record after step ``to`` as ``seat`` saw it (``open_hands``: every hand)."""
+    total = len(record.steps)
+    players = record.header["players"]
+    if seat is None:
+        seat = seat_of(record)
+    if not 0 <= seat < players:
+        raise ApiError(400, f"seat: seats are 0 to {players - 1}")
+    if to is not None and to < 0:
+        raise ApiError(400, "to: a step number (0: the deal)")
+    try:
+        match = record.replay(to=to, rulebook=rb)
+    except RecordError as exc:
+        raise _error(422, str(exc)) from None
+    step = total if to is None else min(to, total)
+    line = record.steps[step - 1] if step else None
+    shown = None if open_hands else seat
+    table = view.table(match, seat, list(record.header["seats"]) or ["?"] * players)
+    if open_hands:
+        table["hands"] = [[view.card(match.game, n) for n in match.game.hand(s)]
+                          for s in range(players)]
+    return {"total": total, "step": step,
+            "action": None if line is None else action_seen(line, shown),
+            "view": table,
+            "log": event_lines(match.game, 0, shown, PLAIN,
+                               open_hands=open_hands)[-view.LOG_LINES:]}
+
+
+# ------------------------------------------------------------------ routes
+_MAKING = threading.Lock()
+
+
+def store_of(request: Request) -> GameStore:
+    """The app's store (made on first use when the app runs without its lifespan)."""
+    state = request.app.state
+    with _MAKING:
+        if getattr(state, "games", None) is None:
+            start(request.app)
+    store: GameStore = state.games
+    return store
+
+
+async def create(request: Request) -> Response:
+    body = await read_json(request)
+    store = store_of(request)
+    live = await run_in_threadpool(store.create, body)
+    return JSONResponse(live.state(), status_code=201)
+
+
+async def listing(request: Request) -> Response:
+    games = await run_in_threadpool(store_of(request).listing)
+    return JSONResponse({"games": games})
+
+
+async def get_game(request: Request) -> Response:
+    store = store_of(request)
+    state = await run_in_threadpool(store.with_game, request.path_params["game"],
+                                    lambda live: live.state())
+    return JSONResponse(state)
+
+
+async def answer(request: Request) -> Response:
+    body = await read_json(request)
+    store = store_of(request)
+    state = await run_in_threadpool(
+        store.with_game, request.path_params["game"],
+        lambda live: store.answer(live, body.get("version"), body.get("answer")))
+    return JSONResponse(state)
+
+
+async def record(request: Request) -> Response:
+    text = await run_in_threadpool(store_of(request).record_text,
+                                   request.path_params["game"])
+    return Response(text, media_type="application/x-ndjson")
+
+
+async def game_replay(request: Request) -> Response:
+    store = store_of(request)
+    got = await run_in_threadpool(store.game_replay, request.path_params["game"],
+                                  dict(request.query_params))
+    return JSONResponse(got)
+
+
+async def replay(request: Request) -> Response:
+    body = await read_json(request)
+    text = body.get("record")
+    if not isinstance(text, str):
+        raise ApiError(400, "record: expected a record's JSON Lines text")
+    to, seat = _int(body, "to", None, 0, 10 ** 9), _int(body, "seat", None, 0, 10 ** 4)
+    open_hands = body.get("open")
+    open_hands = False if open_hands is None else open_hands
+    if type(open_hands) is not bool:
+        raise ApiError(400, "open: expected true or false")
+
+    def work() -> dict[str, Any]:
+        got = _read(text, "record")
+        return replay_view(got, shipped_rulebook_of(got), to, seat, open_hands)
+    return JSONResponse(await run_in_threadpool(work))
+
+
+routes: list[BaseRoute] = [
+    Route("/api/games", create, methods=["POST"]),
+    Route("/api/games", listing, methods=["GET"]),
+    Route("/api/games/{game}", get_game, methods=["GET"]),
+    Route("/api/games/{game}/answer", answer, methods=["POST"]),
+    Route("/api/games/{game}/record", record, methods=["GET"]),
+    Route("/api/games/{game}/replay", game_replay, methods=["GET"]),
+    Route("/api/replay", replay, methods=["POST"]),
+]
 
 
 def start(app: Starlette) -> None:
-    """Nothing to start."""
+    """The store of games, on the data directory (created if need be)."""
+    app.state.games = GameStore(Path(app.state.data_dir) / "games", app.state.limits)
 
 
 def stop(app: Starlette) -> None:
-    """Nothing to stop."""
+    """Nothing held open: every game is on disk as it stands."""

@@ -22,3 +22,8 @@ class Limits:
     max_jobs: int = 2              # simulations running at once (each one process)
     max_finished_jobs: int = 50    # finished jobs whose results are kept
     max_live_games: int = 32       # games held in memory (the rest wait on disk)
+    # actions in a round played on the page: the agents' moves between two answers are
+    # played in one request (greedy agents over 20,000 actions of hands of a thousand
+    # cards take half a minute; over 1,000, about a second; the longest No Mercy round in
+    # 200 is about 260 actions)
+    play_actions: int = 1000

@@ -1,0 +1,35 @@
+"""Hostile input for the web playground's part that the command line shares (issue 19):
+the editor's hostile texts (an alias bomb, 1 MiB of nesting), which POST /api/validate loads
+through the same loader, and ``serve``'s bad options. Each ends with one line and exit 1;
+tests/test_web_command.py checks the messages (EXPECT). The request bodies themselves are
+tested in tests/test_web_edit.py and tests/test_web_jobs.py (a server, not a command)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ALIASES = Path(__file__).resolve().parents[2] / "tests" / "hostile" / "web" / "aliases.yaml"
+
+
+def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
+    nested = tmp / "nested.yaml"
+    nested.write_text("a: " + "[" * ((1 << 20) - 16))
+    return [
+        ("validate an alias bomb", ["validate", str(ALIASES)], 1),
+        ("validate 1 MiB of nesting", ["validate", str(nested)], 1),
+        ("serve on an unknown host", ["serve", "--port", "0", "--host", "no.such.host.invalid",
+                                      "--data-dir", str(tmp / "data")], 1),
+        ("serve on port 70000", ["serve", "--port", "70000"], 1),
+    ]
+
+
+# The last line each case prints holds this.
+EXPECT = {
+    "validate an alias bomb": "the document expands to more than 20,000 values, counting the "
+                              "210 of the files read before it for this rulebook (through "
+                              "aliases?) (at $.e[1][4][8][8][8])",
+    "validate 1 MiB of nesting": "nested more than 64 levels deep (at $)",
+    "serve on an unknown host": "error: --host no.such.host.invalid: ",
+    "serve on port 70000": "70000 is not in the range 0<=x<=65535. (see uno-rules serve "
+                           "--help)",
+}

@@ -1,0 +1,138 @@
+"""``uno-rules serve``: started in a subprocess on a free port, it prints its address,
+answers, and stops at Ctrl-C, cleanly; a port already taken is one line and exit 1."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the [web] extra is not installed")
+
+URL = re.compile(r"uno-rules playground on (http://\S+/) \(games kept in (.+)\); "
+                 r"Ctrl-C stops it")
+
+
+@contextmanager
+def serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]]:
+    """The server started with ``args``, its URL and the lines it wrote before it."""
+    process = subprocess.Popen([sys.executable, "-m", "uno_rules", "serve", *args],
+                               stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stderr is not None
+        lines: list[str] = []
+        for line in process.stderr:  # ends if the process does
+            lines.append(line.rstrip("\n"))
+            found = URL.fullmatch(lines[-1])
+            if found:
+                yield process, found[1], lines
+                return
+        raise AssertionError(f"no address printed: {lines}")
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def test_serve_answers_and_stops_at_ctrl_c(tmp_path: Path) -> None:
+    with serving("--port", "0", "--data-dir", str(tmp_path / "data")) as (process, url, lines):
+        assert lines == [f"uno-rules playground on {url} (games kept in "
+                         f"{tmp_path / 'data'}); Ctrl-C stops it"]
+        assert url.startswith("http://127.0.0.1:") and not url.endswith(":0/")
+        with urllib.request.urlopen(url + "api/rulebooks", timeout=30) as answer:
+            names = [r["name"] for r in json.load(answer)["rulebooks"]]
+        assert "classic" in names
+        with urllib.request.urlopen(url, timeout=30) as page:  # / leads to the page
+            assert page.url.endswith("/static/index.html")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert process.stderr is not None
+        assert process.stderr.read() == ""  # no traceback, no "interrupted"
+        assert (tmp_path / "data").is_dir()
+
+
+def test_ctrl_c_stops_a_running_job(tmp_path: Path) -> None:
+    with serving("--port", "0", "--data-dir", str(tmp_path)) as (process, url, _):
+        request = urllib.request.Request(url + "api/simulate", method="POST",
+                                         data=b'{"rulebook": "classic", "games": 100000}')
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            assert answer.status == 202
+            job = json.load(answer)["job"]
+        deadline = time.monotonic() + 60
+        while True:  # it plays (its process started from `python -m uno_rules serve`)
+            with urllib.request.urlopen(f"{url}api/jobs/{job}", timeout=30) as answer:
+                state = json.load(answer)
+            assert state["state"] == "running", state
+            if state["done"]:
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
+                                  text=True).stdout.split()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    for pid in children:  # the job's process ended with the server
+        deadline = time.monotonic() + 10
+        while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not os.path.exists(f"/proc/{pid}") or \
+            "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+
+
+def test_a_port_already_taken_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "uno_rules", "serve", "--port",
+                                 str(port), "--data-dir", str(tmp_path)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == f"error: can't listen on 127.0.0.1 port {port}: address " \
+                            "already in use\n"
+
+
+def test_another_host_is_warned_about(tmp_path: Path) -> None:
+    with serving("--port", "0", "--host", "0.0.0.0", "--data-dir", str(tmp_path)) as \
+            (process, url, lines):
+        assert lines[0] == ("warning: listening on 0.0.0.0: anyone who can reach this "
+                            "machine can use the playground")
+        assert url.startswith("http://0.0.0.0:")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+
+
+def test_an_unknown_host_is_one_line(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "uno_rules", "serve", "--port", "0",
+                             "--host", "no.such.host.invalid", "--data-dir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("warning: listening on no.such.host")
+    assert lines[1].startswith("error: --host no.such.host.invalid: ")
+
+
+def test_bench_hostile_cases(tmp_path: Path) -> None:
+    """bench/hostile_cases/web.py (timed there in fresh processes): one line, exit 1."""
+    from click.testing import CliRunner
+    from conftest import load_cases
+
+    from uno_rules.cli import cli
+
+    module = load_cases("web")
+    for name, args, code in module.cases(tmp_path):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == code, (name, result.output)
+        assert module.EXPECT[name] in result.stderr.strip().splitlines()[-1], name

@@ -1,0 +1,173 @@
+"""A web game as the page sees it (docs/web.md, "Playing"): the state JSON of one game —
+the prompt, the table as the prompted seat sees it, the log in words, the scores.
+
+Everything comes from the terminal table's own functions (:mod:`uno_rules.table.screen`:
+card faces, colours, events in words, option texts) and ``game.view(seat)``: what a seat
+may see at the terminal is what the page gets, and nothing else — never another seat's
+hand, nor a card another seat drew or was given."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.game import Game
+from ..engine.model import NO_COLOR
+from ..match import Match
+from ..table.screen import (
+    PLAIN,
+    colour_code,
+    event_lines,
+    face_of,
+    label,
+    option_text,
+    prompt_text,
+)
+from ..table.session import HUMAN, Prompt
+
+# The page's colour for each terminal colour (the SGR code screen.colour_code gives a
+# rulebook's colour): one palette for both front ends.
+CSS: Mapping[str, str] = {
+    "31": "#d62828", "33": "#e9b200", "32": "#2a9d4b", "34": "#1f5fbf", "95": "#e05fb0",
+    "36": "#17a2a8", "38;5;208": "#f77f00", "35": "#8e44ad", "97": "#f4f4f4",
+    "90": "#333333", "37": "#9a9a9a", "38;5;130": "#8d5524", "38;5;178": "#d4a017",
+    "92": "#7cc242", "38;5;18": "#1b2a6b", "91": "#ff5c5c", "93": "#ffd23f",
+    "94": "#4f8ff7", "96": "#5ad1d6"}
+LOG_LINES = 200  # the last events of the round shown (a stalled round has thousands)
+CARD_KINDS = ("play", "jump_in", "give")
+
+
+def card(game: Game, name: str | None, side: int | None = None, *,
+         other: str | None = None) -> dict[str, Any] | None:
+    """A card as the page draws it: name, colour, rank, css colour, points, and (a
+    two-sided deck) the ``other`` face's card when the seat may see it."""
+    if name is None:
+        return None
+    face = face_of(game, name, side)
+    rb = game.rulebook
+    colour = None if face is None or face.color == NO_COLOR else rb.colors[face.color]
+    code = colour_code(game, colour)
+    return {"name": label(name), "colour": colour,
+            "rank": None if face is None else label(rb.ranks[face.rank]),
+            "css": None if code is None else CSS.get(code),
+            "points": None if face is None else face.points,
+            "other": None if other is None else card(game, other, _other_side(game))}
+
+
+def _other_side(game: Game) -> int:
+    return (game.side + 1) % len(game.rulebook.sides)
+
+
+def option(game: Game, index: int, action: Action) -> dict[str, Any]:
+    """One option of a prompt: its number (what to answer), its words, the card played."""
+    arg = None if action.arg is None else str(action.arg)
+    return {"index": index, "text": option_text(action, game, PLAIN), "kind": action.kind,
+            "card": card(game, arg) if action.kind in CARD_KINDS else None,
+            "colour": arg if action.kind == "color" else None}
+
+
+def prompt_json(game: Game, prompt: Prompt, humans: Sequence[int],
+                rounds: int) -> dict[str, Any]:
+    """What the page asks, and what it may answer (docs/web.md)."""
+    seat, kind = prompt.seat, prompt.kind
+    options: list[dict[str, Any]] = []
+    if kind == "choose":
+        assert seat is not None
+        text = prompt_text(game, seat)
+        options = [option(game, i, a) for i, a in enumerate(prompt.options, 1)]
+    elif kind == "pass_to":
+        text = f"pass to seat {seat}: only seat {seat} looks now"
+    elif kind == "window" and seat is None:
+        text = "out of turn (catch UNO, jump in)? your seat number, or go on"
+        decision = game.decision
+        acting = None if decision is None else decision.seat
+        options = [{"index": h, "text": f"seat {h}", "kind": "seat", "card": None,
+                    "colour": None} for h in humans if h != acting]
+    elif kind == "window":
+        text = f"seat {seat}: nothing to do out of turn now"
+    else:
+        text = f"deal round {rounds}"
+    return {"kind": kind, "seat": seat, "text": text, "options": options,
+            "can_pass": prompt.can_pass or kind != "choose"}
+
+
+def viewer(prompt: Prompt | None, humans: Sequence[int]) -> int | None:
+    """Whose table the page shows: one human's always; hot-seat, only the seat prompted
+    to choose (none while the keyboard is passed, at a window or between rounds)."""
+    if len(humans) == 1:
+        return humans[0]
+    if prompt is not None and prompt.kind == "choose" and len(humans) > 1:
+        return prompt.seat
+    return None
+
+
+def table(match: Match, seat: int | None, seats: Sequence[str]) -> dict[str, Any]:
+    """The table as ``seat`` sees it (None: what anyone at the table sees: no hand)."""
+    game = match.game
+    view = game.view(0 if seat is None else seat)
+    decision = game.decision
+    sided = "side" in view
+    backs: list[list[str] | None] = []
+    if sided:
+        backs = list(view["other_side"]["hands"])
+        if seat is None:  # seat 0's backs, as seat 1 sees them
+            backs[0] = game.view(1)["other_side"]["hands"][0]
+    team = view.get("team_by_seat")
+    out = set(view["out"]) | set(view["knocked_out"]) | set(view["absent"])
+    rows = []
+    for s, size in enumerate(view["hand_sizes"]):
+        row: dict[str, Any] = {
+            "seat": s, "cards": size, "team": None if team is None else team[s],
+            "out": s in out, "uno_open": view["uno_open"] == s, "who": seats[s],
+            "score": match.scores[s]}
+        if sided:
+            row["backs"] = [card(game, b, _other_side(game)) for b in backs[s] or ()]
+        rows.append(row)
+    tops = view.get("discards")
+    return {"seat": seat,
+            "hand": [] if seat is None else [card(game, n) for n in view["hand"]],
+            "top": card(game, view["top"] if tops is None else tops[0]["top"]),
+            "colour": view["color"] if tops is None else tops[0]["color"],
+            "direction": 1 if view["direction"] == "clockwise" else -1,
+            "draw_pile": view["draw_pile_size"], "discard_pile": view["discard_size"],
+            "to_act": None if decision is None else decision.seat,
+            "stacked": view["stacked_draw"], "side": view.get("side"),
+            "draw_top_back": card(game, view["other_side"]["draw_pile_top"],
+                                  _other_side(game)) if sided else None,
+            "seats": rows}
+
+
+def log_lines(game: Game, seat: int | None) -> list[str]:
+    """The round's events in words as ``seat`` may see them (the last LOG_LINES)."""
+    return event_lines(game, 0, seat, PLAIN)[-LOG_LINES:]
+
+
+def state(game_id: str, version: int, meta: Mapping[str, Any], match: Match,
+          prompt: Prompt | None, status: str, reason: str | None) -> dict[str, Any]:
+    """The state JSON of a game (docs/web.md)."""
+    game = match.game
+    seats = list(meta["seats"])
+    humans = [s for s, k in enumerate(seats) if k == HUMAN]
+    seat = viewer(prompt, humans)
+    one_round = bool(meta["one_round"])
+    result = None
+    if status == "over":
+        if one_round or not match.winners:
+            assert game.result is not None
+            winners, points = list(game.result.winners), game.result.points
+            text = f"round over: seat(s) {', '.join(map(str, winners))} win {points} points"
+        else:
+            winners, points = list(match.winners), game.result.points if game.result else 0
+            text = "match won by " + ", ".join(f"seat {w}" for w in winners)
+        result = {"winners": winners, "points": points, "text": text}
+    return {"game": game_id, "version": version, "title": meta["title"],
+            "rulebook": meta["rulebook_name"], "players": match.players, "seats": seats,
+            "round": match.rounds, "one_round": one_round, "status": status,
+            "reason": reason,
+            "prompt": None if prompt is None else prompt_json(game, prompt, humans,
+                                                              match.rounds),
+            "view": table(match, seat, seats), "log": log_lines(game, seat),
+            "scores": list(match.scores),
+            "target": None if one_round else match.rulebook.settings.target_score,
+            "result": result}
