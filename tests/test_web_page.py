@@ -220,6 +220,21 @@ def test_a_broken_key_shows_its_line_and_column_and_the_fix_changes_the_rules_sh
     assert "hand_size: 5" in page.input_value("#editor")
 
 
+def test_typing_a_key_offers_the_keys_the_schema_allows_there(page: Page) -> None:
+    page.fill("#editor", "name: mine\nextends: classic\nsettings:\n  hand_size: 5\n")
+    page.focus("#editor")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("  uno_p")
+    page.wait_for_selector("#completion li")
+    offered = page.locator("#completion li b").all_inner_texts()
+    assert offered == ["uno_penalty"]
+    assert "UNO" in page.inner_text("#completion li")  # the setting's description
+    page.keyboard.press("Tab")
+    page.keyboard.type("4")
+    assert page.input_value("#editor").endswith("  hand_size: 5\n  uno_penalty: 4")
+    page.wait_for_selector("#edit-status.good")
+
+
 # --------------------------------------------------------------------------- simulate, compare
 
 
