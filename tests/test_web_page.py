@@ -446,6 +446,17 @@ def test_replay_steps_through_a_finished_game_and_a_record_file(
     at_step(page, f"step 0 of {total}")
     assert page.inner_text("#replay-action") == "The deal."
     assert page.locator("#replay-view .seat").count() == 3
+    # A record edited by hand is refused with the record's own one-line message.
+    lines = record.read_text(encoding="utf-8").splitlines()
+    entry = json.loads(lines[3])
+    entry["events"] = [*entry.get("events", []), "seat 0 wins everything"]
+    lines[3] = json.dumps(entry)
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page.set_input_files("#replay-file", str(tampered))
+    page.wait_for_selector("#replay-action.bad")
+    refused = page.inner_text("#replay-action")
+    assert refused.startswith("record:4:") and "JSON" not in refused, refused
 
 
 def test_a_server_restart_mid_game_goes_on(page: Page, server: Server) -> None:
