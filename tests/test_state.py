@@ -164,7 +164,8 @@ def test_a_pickled_rulebook_leaves_its_derived_tables_behind() -> None:
     assert rulebook.memo  # the tables were made...
     assert len(pickle.dumps(rulebook)) == before  # ...and are not shipped
     copied = pickle.loads(pickle.dumps(rulebook))
-    assert copied.memo == {} and copied == rulebook
+    # only the digest travels (a string the compiled-rulebook cache keeps with the entry)
+    assert set(copied.memo) <= {"digest"} and copied == rulebook
     assert copied.new_game(4, 3).snapshot() == rulebook.new_game(4, 3).snapshot()
 
 
