@@ -9,6 +9,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from ..engine.errors import visible
 from .limits import Limits
 
 
@@ -16,6 +17,7 @@ class ApiError(Exception):
     """A request the server refuses: ``status`` (4xx) and a one-line ``message``."""
 
     def __init__(self, status: int, message: str, **extra: Any) -> None:
+        message = visible(message)  # one line, whatever a request's names hold
         super().__init__(message)
         self.status, self.message, self.extra = status, message, extra
 
