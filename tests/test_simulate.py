@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -194,3 +195,27 @@ def test_a_chance_node_is_drawn_by_the_driver_not_the_policy(
         game = sim.play_random(rulebook, 4, seed)
         contests += sum(a.kind == "loser" for a in game.history)
     assert contests > 5 and len(asked) > 100
+
+
+def test_a_ctrl_c_while_a_round_is_counted_waits_for_the_whole_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C landing inside Stats.count (after a round's wins, before the count of
+    rounds) is held until the round is counted whole: the interrupted run's wins add up to
+    its rounds (a Dask run once reported one win too many)."""
+    import signal
+
+    from uno_rules import simulate as sim
+
+    count = sim.Stats.count
+    calls = []
+
+    def interrupted(self: sim.Stats, r: sim.Round, team_of: Any) -> None:
+        count(self, r, team_of)
+        calls.append(r)
+        if len(calls) == 5:
+            signal.raise_signal(signal.SIGINT)  # midway, as far as the loop is concerned
+    monkeypatch.setattr(sim.Stats, "count", interrupted)
+    stats = sim.simulate(uno_rules.load_rulebook("classic"), 50, 4, seed=1)
+    assert stats.games == 5 and stats.requested == 50
+    assert sum(stats.wins_by_seat) + stats.stalled == 5 == len(stats.turn_counts)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
@@ -321,6 +323,46 @@ def play_round(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
     return round_record(game)
 
 
+class _Counting:
+    """Ctrl-C held off while a round is counted, so that the statistics of an interrupted
+    run are those of whole rounds (a Ctrl-C between a round's wins and its count of rounds
+    reported one win too many). Entered once around the run, it installs a SIGINT handler
+    that defers KeyboardInterrupt while ``with counting:`` is open; elsewhere it raises at
+    once, as Python's own does. Off the main thread, or when the program has a handler of
+    its own, it changes nothing."""
+
+    def __init__(self) -> None:
+        self.active = self.counting = self.pending = False
+        self.before: Any = None
+
+    def __enter__(self) -> _Counting:
+        if not self.active:  # the run's outer `with`
+            self.active = True
+            if threading.current_thread() is threading.main_thread() and \
+                    signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                self.before = signal.signal(signal.SIGINT, self._interrupt)
+            return self
+        self.counting = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.counting:
+            self.counting = False
+            if self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
+            return
+        if self.before is not None:
+            signal.signal(signal.SIGINT, self.before)
+            self.before = None
+
+    def _interrupt(self, signum: int, frame: Any) -> None:
+        if self.counting:
+            self.pending = True
+            return
+        raise KeyboardInterrupt
+
+
 def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_actions: int | None = None, policy: str = "play_first", *,
              max_steps: int | None = None,
@@ -373,10 +415,11 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     start = time.perf_counter()
     played = 0
     try:
-        with closing(rounds):  # a pool's workers are stopped however the loop ends
+        with closing(rounds), _Counting() as counting:  # the pool stopped however it ends
             for record in rounds:
-                stats.count(record, team_of)
-                played += 1
+                with counting:  # a Ctrl-C here waits until the round is counted whole
+                    stats.count(record, team_of)
+                    played += 1
                 if on_round is not None:
                     on_round(record)
     except KeyboardInterrupt:  # the round under way is dropped; the finished ones count
