@@ -99,6 +99,18 @@ def test_malformed_files_are_located(tmp_path: Path, text: str, where: str, mess
     assert message in line
 
 
+def test_a_step_mistake_is_reported_beside_a_schema_mistake(tmp_path: Path) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text("rulebook: classic\nplayers: 2\nname: x\nsteps:\n  - {seat: 0, plya: red 1}\n"
+                 "  - expect: {hand_size: [7, 7]}\n")
+    with pytest.raises(ScenarioError) as info:
+        run_file(f)
+    assert str(info.value).splitlines() == [
+        f"{f}:5:15: unknown step key 'plya'; did you mean 'play'? (at $.steps[0].plya)",
+        f"{f}:6:14: unknown key 'hand_size'; did you mean 'hand_sizes'? "
+        "(at $.steps[1].expect.hand_size)"]
+
+
 def test_tutorial_examples_hold() -> None:
     """docs/authoring.md walks through examples/: they must keep working."""
     from uno_rules import load_rulebook
