@@ -229,7 +229,7 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
     if "expect" in step or "reject" in step:
         if len(step) != 1:
             out.append(located.problem(path, "`expect` and `reject` stand alone in their step"))
-        if "reject" in step:
+        if isinstance(step.get("reject"), dict):  # another type: the schema says so
             out.extend(_check_step(located, path + ("reject",), step["reject"]))
         return out
     for error in _ACTION.iter_errors(dict(step)):  # values of the right types
