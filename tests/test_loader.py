@@ -512,7 +512,7 @@ def test_overlays_named_in_a_rulebook(tmp_path: Path) -> None:
     assert uno_rules.load_rulebook(path).settings.jump_in is True
     path.write_text("name: housed\nextends: classic\nhouse: 5\n")
     assert [str(p) for p in check(path)[1]] == [
-        f"{path}:3:8: expected array, got integer 5 (at $.house)"]
+        f"{path}:3:8: expected a list, got integer 5 (at $.house)"]
 
 
 def test_every_bad_overlay_is_reported_not_only_the_first(tmp_path: Path) -> None:
