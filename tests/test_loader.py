@@ -288,6 +288,15 @@ def test_card_rules_follow_options_house_rules_and_stacking() -> None:
     assert uno_rules.load_rulebook("classic").stack_mixing is None
     no_mercy = uno_rules.load_rulebook("no_mercy")
     assert _rule(no_mercy, "red discard_all").sheds is True
+    # A 7 swap or a 0 rotation may leave its player one card: UNO may be called on it where
+    # UNO follows effects (No Mercy); elsewhere `sheds` is never read and stays False.
+    assert [_rule(no_mercy, c).sheds for c in ("red 7", "red 0", "red skip")] == \
+        [True, True, False]
+    seven_zero = uno_rules.load_rulebook("classic", house=["seven_zero"])
+    assert [_rule(seven_zero, c).sheds for c in ("red 7", "red 0")] == [False, False]
+    after = uno_rules.load_rulebook("classic", house=["seven_zero"],
+                                    settings={"uno_after_effects": True})
+    assert [_rule(after, c).sheds for c in ("red 7", "red 0")] == [True, True]
 
 
 def test_round_hooks_and_the_draw_program_are_compiled() -> None:
