@@ -4,6 +4,7 @@ tests start; the ``[dask]`` extra, which CI installs), the same ``--json`` (less
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import os
@@ -11,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,7 @@ from conftest import child_pids, load_cases, pid_alive
 import uno_rules
 from uno_rules.distributed import SchedulerError, parse_scheduler
 from uno_rules.simulate import Round, simulate
+from uno_rules.workers import chunk_size
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 needs_dask = pytest.mark.skipif(not HAS_DASK, reason="the [dask] extra is not installed")
@@ -309,10 +312,7 @@ def test_ctrl_c_on_a_local_cluster_reports_the_rounds_finished_and_stops_it() ->
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 130 and err == "", (out, err)
-        deadline = time.monotonic() + 10
-        while any(pid_alive(p) for p in children) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(pid_alive(p) for p in children), "a worker outlived the run"
+        _all_end(children)
         stats = json.loads(out)
         assert stats["interrupted"] is True
         if stats["games"] == 0:
@@ -324,6 +324,94 @@ def test_ctrl_c_on_a_local_cluster_reports_the_rounds_finished_and_stops_it() ->
         assert stats["turns"] == whole.to_json()["turns"]
         return
     raise AssertionError("no round finished in 30 s")
+
+
+def _all_end(children: list[int]) -> None:
+    deadline = time.monotonic() + 10
+    while any(pid_alive(p) for p in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(pid_alive(p) for p in children), "a worker outlived the run"
+
+
+def _cluster_worker_started(pid: int) -> bool:
+    """Whether a worker process of the LocalCluster that ``pid`` starts runs (multiprocessing
+    spawned it; the resource tracker is started otherwise)."""
+    for child in child_pids(pid):
+        try:
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                return True
+        except OSError:  # gone meanwhile
+            pass
+    return False
+
+
+@needs_dask
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_ctrl_c_while_the_local_cluster_starts_stops_the_run_before_its_first_round() -> None:
+    """SIGINT was ignored while the cluster started: a Ctrl-C then was lost and the run
+    went on (for ever, here). Sent as a worker process starts (the cluster is up only when
+    its workers are), it stops the run once the cluster is up, with no round."""
+    args = [sys.executable, "-m", "uno_rules.cli", "simulate", "classic", "--games",
+            "1000000000", "--scheduler", "local", "--workers", "2", "--json"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # SIGINT to the group, as a terminal's
+    try:
+        deadline = time.monotonic() + 120
+        while not _cluster_worker_started(proc.pid):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.poll()
+            time.sleep(0.01)
+        children = child_pids(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)  # a generous bound: lost, it never ends
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130 and err == "", (out, err)
+    stats = json.loads(out)
+    assert stats["interrupted"] is True and stats["games"] == 0, stats
+    _all_end(children)
+
+
+def _waits(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is blocked in a wait of threading's (a lock's, an event's)."""
+    frame = sys._current_frames().get(thread.ident or 0)
+    return frame is not None and frame.f_code.co_name == "wait" and \
+        frame.f_code.co_filename == threading.__file__
+
+
+@needs_dask
+def test_ctrl_c_cancelling_a_fetch_that_later_ones_share_reports_the_rounds_counted(
+        cluster: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C cancels the fetch of the chunk under way and, with it, the task dask
+    batches later fetches into (Client._gather_future) if that one has not begun: every
+    later fetch then gets an unbound result from dask's sync (UnboundLocalError). Seen once
+    in several runs on a loaded machine; here that task waits before its first line, and the
+    Ctrl-C reaches the main thread meanwhile. The rounds counted are reported."""
+    from distributed import Client
+
+    gather = Client._gather_remote
+    main = threading.main_thread()
+    fetches: list[int] = []
+
+    async def late(self: Any, *args: Any, **kw: Any) -> Any:
+        fetches.append(len(fetches))
+        if len(fetches) == 3:  # the third chunk's: two are counted
+            while not _waits(main):  # where a Ctrl-C finds it: waiting for this fetch
+                await asyncio.sleep(0.01)
+            assert main.ident is not None
+            signal.pthread_kill(main.ident, signal.SIGINT)
+            await asyncio.sleep(120)  # the Ctrl-C cancels it here
+        return await gather(self, *args, **kw)
+
+    monkeypatch.setattr(Client, "_gather_remote", late)
+    rulebook = uno_rules.load_rulebook("classic")
+    with Client(cluster) as client:
+        stats = simulate(rulebook, 400, 4, seed=0, client=client).to_json()
+    assert stats["interrupted"] is True and stats["games"] == 2 * chunk_size(400, 2), stats
+    whole = simulate(rulebook, stats["games"], 4, seed=0)
+    assert stats["wins_by_seat"] == whole.wins_by_seat
+    assert stats["turns"] == whole.to_json()["turns"]
 
 
 class _Future:

@@ -13,6 +13,7 @@ come the rounds' records. ``dask[distributed]`` is an optional extra:
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import re
@@ -31,6 +32,9 @@ from .workers import R, WorkerError, chunk_size, cores
 
 TIMEOUT = 10.0  # seconds to reach a scheduler and find a worker there (--scheduler-timeout)
 NEEDS_DASK = "--scheduler needs dask: pip install 'uno-rules[dask]'"
+# The clients of open_client whose start-up a Ctrl-C interrupted, for their first run to
+# stop at once (by id: open_client forgets its client as it closes it).
+_INTERRUPTED: set[int] = set()
 
 
 class SchedulerError(Exception):
@@ -119,20 +123,21 @@ def open_client(scheduler: str, workers: int = 0,
                 timeout: float = TIMEOUT) -> Iterator[Any]:
     """A ``distributed.Client`` for ``scheduler`` (see :func:`parse_scheduler`), with at
     least one worker, closed afterwards. ``local`` starts a ``LocalCluster`` of ``workers``
-    processes (0: one per core) for the run. Raises :class:`SchedulerError` when dask is
-    missing, the scheduler can't be reached within ``timeout`` seconds or has no worker."""
+    processes (0: one per core) for the run; a Ctrl-C while it starts is held until it is
+    up, then stops the first run on the client (:func:`dask_rounds`) before its first round,
+    as a Ctrl-C does at any moment of a run (or, with no run, is raised when the block
+    ends). Raises :class:`SchedulerError` when dask is missing, the scheduler can't be
+    reached within ``timeout`` seconds or has no worker."""
     parse_scheduler(scheduler)
     distributed = _distributed()
     # dask's own warnings (a closing cluster's comms, its dashboard) are not the user's
     # business: our failures are one line each.
     logging.getLogger("distributed").setLevel(logging.ERROR)
-    cluster = None
+    cluster = client = None
+    interrupted = False
     try:
         if scheduler == "local":
-            # The worker processes start with SIGINT ignored (inherited, and Python keeps
-            # it so): a terminal's Ctrl-C reaches the whole process group, and each worker
-            # would print a traceback. This process handles it and closes the cluster.
-            with _sigint_ignored():
+            with _sigint_held() as held:
                 cluster = distributed.LocalCluster(
                     n_workers=workers or cores(), threads_per_worker=1, processes=True,
                     host="127.0.0.1",  # this machine's own: nothing reachable from outside
@@ -142,36 +147,66 @@ def open_client(scheduler: str, workers: int = 0,
                     # the client as the task's exception or KilledWorker, not through logs.
                     silence_logs=logging.CRITICAL)
                 client = distributed.Client(cluster, timeout=timeout)
+                _wait_for_workers(client, scheduler, timeout)
+            if held:
+                _INTERRUPTED.add(id(client))
         else:
             _reach(scheduler, timeout)
             client = _connect(distributed, scheduler, timeout)
-        try:
-            try:
-                client.wait_for_workers(1, timeout=timeout)
-            except (OSError, TimeoutError):
-                raise SchedulerError(f"--scheduler {scheduler}: no worker joined within "
-                                     f"{timeout:g} s (start one: dask worker "
-                                     f"{scheduler})") from None
-            yield client
-        finally:
-            client.close()
+            _wait_for_workers(client, scheduler, timeout)
+        yield client
+        interrupted = id(client) in _INTERRUPTED  # no run took it
     finally:
-        if cluster is not None:
-            cluster.close()
+        try:
+            if client is not None:
+                _INTERRUPTED.discard(id(client))
+                client.close()
+        finally:
+            if cluster is not None:
+                cluster.close()
+    if interrupted:
+        raise KeyboardInterrupt
+
+
+def _wait_for_workers(client: Any, scheduler: str, timeout: float) -> None:
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (OSError, TimeoutError):
+        raise SchedulerError(f"--scheduler {scheduler}: no worker joined within "
+                             f"{timeout:g} s (start one: dask worker {scheduler})") from None
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored meanwhile (a Ctrl-C then is lost: the cluster's start-up only;
-    dask's own threads don't keep a blocked mask, as :mod:`uno_rules.workers` uses)."""
-    if threading.current_thread() is not threading.main_thread():  # only it may
-        yield
+def _sigint_held() -> Iterator[list[bool]]:
+    """SIGINT held meanwhile (a local cluster's start-up): blocked in this thread and so in
+    the threads and processes dask starts meanwhile, which inherit the mask and keep it (a
+    terminal's Ctrl-C reaches the whole process group: the workers stay quiet, this process
+    closes them); and, in the main thread with Python's own handler, a Ctrl-C that reaches
+    this process meanwhile (held until the block ends, or caught by a thread started before
+    it: numpy's, say) is noted in the list yielded (``[True]``), for the caller to raise
+    where it counts the run's rounds."""
+    held: list[bool] = []
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, no process groups
+        yield held
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from multiprocessing import resource_tracker
+
+    # multiprocessing starts its resource tracker (at the first worker process, in dask's
+    # event loop thread) with signals blocked, then UNblocks SIGINT in that thread: the
+    # threads it starts next, and so the worker processes, would not inherit the block.
+    # Started here first, it is not started again.
+    resource_tracker.ensure_running()
+    handler = None
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        handler = signal.signal(signal.SIGINT, lambda signum, frame: held.append(True))
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        yield
+        yield held
     finally:
-        signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # one held reaches the handler
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
 
 
 def _play(play: Callable[..., Any], args: tuple[Any, ...], seeds: list[int]) -> list[Any]:
@@ -190,6 +225,9 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games:
     workers import by name), sized to the cluster's worker threads. A task's exception is
     raised here; a worker that keeps dying under a chunk (dask retries it elsewhere first)
     raises :class:`WorkerError`."""
+    if id(client) in _INTERRUPTED:  # a Ctrl-C while its cluster started (open_client)
+        _INTERRUPTED.discard(id(client))
+        raise KeyboardInterrupt
     distributed = _distributed()
     threads = max(1, sum(client.nthreads().values()))
     size = chunk_size(games, threads)
@@ -215,10 +253,7 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games:
             try:
                 records = pending[0].result()
             except KeyboardInterrupt:
-                finished: list[R] = []
-                while pending and pending[0].status == "finished":
-                    finished += pending.popleft().result()
-                yield from finished
+                yield from _finished(pending)
                 raise
             except distributed.KilledWorker:
                 raise WorkerError("a Dask worker died playing a chunk, on every worker "
@@ -232,6 +267,23 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games:
             yield from records
     finally:
         client.cancel(list(pending) + [shared])
+
+
+def _finished(pending: deque[Any]) -> list[Any]:
+    """After a Ctrl-C: the records of the chunks at the head of ``pending`` that are finished
+    (taken off it), up to the first that is not, or that can't be fetched. The Ctrl-C
+    cancelled the fetch under way, and with it the fetch a later one may share (dask
+    batches them): dask's ``sync`` then returns an unbound result (UnboundLocalError: its
+    ``except Exception`` misses asyncio's CancelledError), and every later fetch on the
+    client does the same. What can't be fetched is not counted; the run stops all the same."""
+    records: list[Any] = []
+    while pending and pending[0].status == "finished":
+        try:
+            records += pending[0].result()
+        except (Exception, asyncio.CancelledError):
+            break
+        pending.popleft()
+    return records
 
 
 def _raise_import_failure(exc: Exception) -> None:
