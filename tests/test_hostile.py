@@ -224,6 +224,12 @@ def test_a_snapshot_that_is_not_a_mapping(value: object) -> None:
         uno_rules.restore(value)  # type: ignore[arg-type]
 
 
+def test_a_root_that_is_not_a_path() -> None:
+    with pytest.raises(uno_rules.SnapshotError, match="^root=5: expected a folder's path "
+                                                      "\\(str or Path\\), got int$"):
+        uno_rules.restore(_snapshot(), root=5)  # type: ignore[arg-type]
+
+
 def test_house_rules_and_settings_are_restored_not_dropped() -> None:
     snapshot = _snapshot(("stacking",))
     with pytest.raises(uno_rules.SnapshotError, match="made under house rules \\['stacking'\\]"):
