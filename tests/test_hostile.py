@@ -419,3 +419,12 @@ def test_save_never_replaces_what_is_not_a_file(tmp_path: Path, kind: str) -> No
         f"> error: {target}: not a regular file; the game is not saved there"), result.output
     assert (target.is_fifo() if kind == "fifo" else target.is_dir())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]
+
+
+def test_save_into_a_missing_folder_names_the_target(tmp_path: Path) -> None:
+    target = tmp_path / "no" / "game.jsonl"
+    result = runner.invoke(cli, ["play", "classic", "--round", "--seed", "1", "--save",
+                                 str(target)], input="q\n")
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1].endswith(
+        f"> error: {target}: can't save there: No such file or directory"), result.output

@@ -233,5 +233,5 @@ def _offer_save(target: str | None, text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):  # no half-saved file left beside the target
             os.remove(tmp)
-        fail(os_problem(exc))
+        fail(f"error: {_shorten(target)}: can't save there: {exc.strerror or exc}")
     click.echo(f"saved in {target}: uno-rules play --resume {target} goes on with it")
