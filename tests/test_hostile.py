@@ -342,7 +342,8 @@ def _record(tmp_path: Path) -> str:
     (["compare", "classic", "a\nb", "--games", "1"], "variant 2 (a\\nb): "),
     (["compare", "classic", "classic+a\nb", "--games", "1"], "variant 2 (classic + a\\nb): "),
     # an argument of thousands of characters, echoed cut short
-    (["deck", "classic", "--set", X], "--set 'xxxxxxxxxx"),
+    (["deck", "classic", "--set", X], "--set '" + "x" * 60 + "... (5,000 characters)': "
+     "expected NAME=VALUE"),
     (["explain", X], "can't read file: file name too long"),
     (["simulate", "classic", "--seed", X], "Invalid value for '--seed'"),
     (["new", "9" * 5000], "a rulebook name is lower case letters"),

@@ -83,7 +83,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
     for item in values:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            fail(f"--set {item!r}: expected NAME=VALUE")
+            fail(f"--set '{shorten_path(item)}': expected NAME=VALUE")
         out[key.strip()] = value.strip()
     return out
 
