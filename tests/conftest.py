@@ -19,9 +19,14 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import signal
+import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -41,6 +46,31 @@ def load_cases(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+# Tests stop the commands they start with Ctrl-C (SIGINT). A run started where SIGINT is
+# ignored (a background job of a script: a shell without job control) would pass that on to
+# every process it starts, and those would then run on for ever: put the default back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextmanager
+def reaped(proc: subprocess.Popen[Any]) -> Iterator[subprocess.Popen[Any]]:
+    """``proc``, killed (its whole session when it leads one) if it still runs when the
+    block ends: a test that fails midway leaves no process behind."""
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            try:
+                if os.getsid(proc.pid) == proc.pid:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:
+                    proc.kill()
+            except ProcessLookupError:  # ended meanwhile
+                pass
+            proc.wait()
+
 
 def child_pids(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (Linux /proc): the tests that stop workers

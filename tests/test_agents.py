@@ -262,7 +262,8 @@ def test_default_simulate_is_mains_byte_for_byte() -> None:
     """Without --agents, simulate prints exactly what main (46d8849) printed, less timing
     (tests/golden/agents/simulate_main.json was made by main's code), in the keys it had:
     the statistics added since (docs/simulation.md) come on top. The No Mercy entry was
-    made again when knocked-out seats stopped being offered catches (a rules fix)."""
+    made again when knocked-out seats stopped being offered catches, and when a 7 or 0
+    that leaves its player one card could be played calling UNO (rules fixes)."""
     golden = json.loads((HERE / "golden" / "agents" / "simulate_main.json").read_text())
     for args, expected in golden.items():
         result = runner.invoke(cli, ["simulate", *args.split(), "--json"])

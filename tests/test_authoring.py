@@ -72,3 +72,15 @@ def test_diff_prints_yaml_values() -> None:
     assert "- changed **jump_in**: false → true" in text
     assert "- added **stack_mixing**: true" in text
     assert "True" not in text and "False" not in text and "None" not in text
+
+
+def test_the_template_lists_its_commands_in_one_column(tmp_path: Path) -> None:
+    text = starter("a_long_name", "classic", tmp_path)
+    usage = [line for line in text.splitlines() if line.startswith("#   uno-rules ")]
+    assert len(usage) == 4 and "#   uno-rules diff classic a_long_name.yaml  " in text
+    starts = {m.start(1) for line in usage if (m := re.search(r"\S  +(\S)", line))}
+    assert len(starts) == 1
+    # its sheet doesn't describe it as the rulebook it extends
+    path = tmp_path / "a_long_name.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert uno_rules.load_rulebook(path).description == "A variant of classic."

@@ -75,7 +75,8 @@ def test_an_empty_deck_group_is_skipped_not_the_end_of_the_deck(tmp_path: Path) 
     assert problems == [] and rulebook is not None and len(rulebook.deck) == 36
     path, problems = _problems(tmp_path, BASE.replace("deck:\n", "deck:\n  nothing: null\n")
                                + "  more: {ranks: [0], colors: [purple], copies: 1}\n")
-    assert problems == [f"{path}:7:31: unknown colour 'purple' (at $.deck.more.colors[0])"]
+    assert problems == [f"{path}:7:31: unknown colour 'purple' (the colours are red, blue) "
+                        "(at $.deck.more.colors[0])"]
 
 
 def test_the_largest_deck(tmp_path: Path) -> None:
@@ -132,8 +133,9 @@ def test_the_other_checks_still_run_beside_a_malformed_part(tmp_path: Path) -> N
     text = "players: 5\n" + BASE.replace("players: {min: 2, max: 4}\n", "").replace(
         "colors: all", "colors: [red, purple]")
     path, problems = _problems(tmp_path, text)
-    assert problems == [f"{path}:1:10: expected object, got integer 5 (at $.players)",
-                        f"{path}:5:63: unknown colour 'purple' (at $.deck.numbers.colors[1])"]
+    assert problems == [f"{path}:1:10: expected a mapping, got integer 5 (at $.players)",
+                        f"{path}:5:63: unknown colour 'purple' (the colours are red, blue) "
+                        "(at $.deck.numbers.colors[1])"]
 
 
 def test_colours_come_from_colors_or_from_sides(tmp_path: Path) -> None:
@@ -153,7 +155,8 @@ def test_an_unknown_side_and_the_groups_after_it(tmp_path: Path) -> None:
     path, problems = _problems(tmp_path, text)
     assert problems == [f"{path}:9:16: unknown side 'drak' (the sides are light, dark); did "
                         "you mean 'dark'? (at $.deck.dark.side)",
-                        f"{path}:10:44: unknown colour 'purple' (at $.deck.more.colors[0])"]
+                        f"{path}:10:44: unknown colour 'purple' (the colours are red, blue) "
+                        "(at $.deck.more.colors[0])"]
 
 
 def test_face_points_need_number_ranks(tmp_path: Path) -> None:
@@ -166,8 +169,13 @@ def test_face_points_need_number_ranks(tmp_path: Path) -> None:
 def test_a_card_defined_by_two_groups(tmp_path: Path) -> None:
     path, problems = _problems(tmp_path, BASE + "  again: {ranks: [1], colors: [red], "
                                                 "copies: 1}\n")
-    assert problems == [f"{path}:6:19: card 'red 1' is defined by two deck groups "
-                        "(at $.deck.again.ranks[0])"]
+    assert problems == [f"{path}:6:19: card 'red 1' is already defined by deck group "
+                        "'numbers' (at $.deck.again.ranks[0])"]
+    # one line a rank, however many colours clash
+    path, problems = _problems(tmp_path, BASE + "  again: {ranks: [1], colors: all, "
+                                                "copies: 1}\n")
+    assert problems == [f"{path}:6:19: card 'red 1' is already defined by deck group "
+                        "'numbers' (and 1 more of rank '1') (at $.deck.again.ranks[0])"]
     # a tag makes it another card ("red 1 x")
     assert _problems(tmp_path, BASE + "  tagged: {ranks: [1], colors: [red], copies: 1, "
                                       "tags: [x]}\n")[1] == []

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import load_cases
+from conftest import load_cases, reaped
 
 from uno_rules.cli import cli, main
 
@@ -621,11 +621,11 @@ def test_ctrl_c_in_simulate_prints_the_games_finished_and_exits_130(as_json: boo
     args = [sys.executable, "-m", "uno_rules.cli", "simulate", "classic", "--games",
             "1000000000"] + (["--json"] if as_json else [])
     for wait in (2, 5, 15):  # until some games are done (a loaded machine starts slowly)
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
-        time.sleep(wait)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
+        with reaped(subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)) as proc:
+            time.sleep(wait)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=120)
         assert proc.returncode == 130, (out, err)
         if as_json:
             stats = json.loads(out)
@@ -651,16 +651,17 @@ def test_ctrl_c_outside_simulate_is_one_line_and_exits_130() -> None:
     import sys
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "uno_rules.cli", "play", "classic",
-                             "--seed", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:  # wait for the first prompt's options
-        if "draw" in line:
-            break
-    time.sleep(0.5)  # let it reach input()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    with reaped(subprocess.Popen([sys.executable, "-m", "uno_rules.cli", "play", "classic",
+                                  "--seed", "1"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # wait for the first prompt's options
+            if "draw" in line:
+                break
+        time.sleep(0.5)  # let it reach input()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and err == "interrupted\n", repr(err)
 
 

@@ -126,9 +126,10 @@ def test_no_mercy_sheet_says_what_the_engine_does() -> None:
            "“the next player” is the one who would have played next without it." \
            in cards["wild_reverse_draw_four"]
     assert "(a stacked total too, drawn at once)" in winning
-    # UNO after a Discard All, and the knocked-out hands rejoining (sheet.yaml proves both).
+    # UNO after a Discard All or a 7/0 trade, and the knocked-out hands rejoining (sheet.yaml
+    # and rules_audit.yaml prove them).
     assert "- Call UNO whenever your own card leaves you one card (your next-to-last card, or " \
-           "one whose effect makes you discard more);" in turn
+           "one whose effect makes you discard more or trade hands);" in turn
     assert "- When the draw pile runs out, the discard pile but its top card is shuffled into " \
            "a new one, with the cards on the knocked_out pile." in turn
     assert [k for k, line in cards.items() if "As the last card" in line] == \

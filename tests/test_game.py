@@ -25,6 +25,23 @@ def test_new_game_deals_and_waits_for_a_decision(classic: uno_rules.Rulebook) ->
     assert all(isinstance(a, Action) and a.seat == d.seat for a in d.options)
 
 
+@pytest.mark.parametrize(("players", "dealer"), [(4, None), (3, 0), (5, 2)])
+def test_the_deal_is_one_card_at_a_time_from_the_dealers_left(
+        classic: uno_rules.Rulebook, players: int, dealer: int | None) -> None:
+    """RULES.md §1: deal 7 each, one at a time from seat 0 (the dealer's left), then turn the
+    next card. The deck is shuffled as random.Random would; its top card is the last."""
+    game = classic.new_game(players=players, seed=11, dealer=dealer)
+    deck = list(classic.deck)
+    random.Random(11).shuffle(deck)
+    first = 0 if dealer is None else (dealer + 1) % players
+    order = [(first + i) % players for i in range(players)]
+    dealt = deck[::-1]
+    for i, seat in enumerate(order):
+        assert game.hands[seat][:7] == dealt[i:7 * players:players], seat
+    if classic.faces[dealt[7 * players]].id != "wild_draw_four":  # a WD4 is put back
+        assert game.discard[0] == dealt[7 * players]
+
+
 def test_wrong_player_count(classic: uno_rules.Rulebook) -> None:
     with pytest.raises(IllegalAction, match="2-10 players"):
         classic.new_game(players=11)

@@ -143,8 +143,8 @@ def test_a_long_extends_chain(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("step", "message"), [
-    ("{seat: 0, give: 5}", "expected array, got integer 5"),
-    ("{seat: 0, give: null}", "expected array, got null"),
+    ("{seat: 0, give: 5}", "expected a list, got integer 5"),
+    ("{seat: 0, give: null}", "expected a list, got null"),
     ("{seat: 0, play: [red, 5]}", "expected string, got list"),
     ("{seat: zero, draw: true}", "expected integer, got string 'zero'"),
 ])

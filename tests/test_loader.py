@@ -66,6 +66,74 @@ def test_classic_deck_composition(classic: uno_rules.Rulebook) -> None:
     assert sum(classic.faces[f].points for f in classic.deck) == 4 * (90 + 120) + 400
 
 
+def _by_rank(rb: uno_rules.Rulebook) -> tuple[dict[str, int], dict[str, set[int]]]:
+    """Copies and point values of each rank (the tag included: `5 pass`), over all colours."""
+    copies: dict[str, int] = {}
+    points: dict[str, set[int]] = {}
+    for card in rb.deck:
+        face = rb.faces[card]
+        rank = face.name.split(" ", 1)[1] if " " in face.name else face.name
+        copies[rank] = copies.get(rank, 0) + 1
+        points.setdefault(rank, set()).add(face.points)
+    return copies, points
+
+
+@pytest.mark.parametrize(("name", "total", "extra"), [
+    ("pokemon", 112, {"snorlax": 2, "greninja": 2}),
+    ("ted_lasso", 112, {"wild_roy_kent_grunt": 4}),
+])
+def test_classic_plus_decks(name: str, total: int, extra: dict[str, int]) -> None:
+    """RULES.md §2, §3: classic's 108 cards plus the edition's wilds, 50 points each."""
+    copies, points = _by_rank(uno_rules.load_rulebook(name))
+    classic, _ = _by_rank(uno_rules.load_rulebook("classic"))
+    assert sum(copies.values()) == total and copies == classic | extra
+    assert all(points[rank] == {50} for rank in extra)
+
+
+def test_teams_deck_is_the_assumed_breakdown() -> None:
+    """RULES.md §4: 76 numbers (both copies of the 2, 5 and 8 of each colour carry the
+    Passing symbol: 24 cards), 8 each Draw Two, Reverse, Skip, 4 each Wild, Wild Team Play,
+    Wild Team Draw Four: 112, no plain Wild Draw Four."""
+    copies, points = _by_rank(uno_rules.load_rulebook("teams"))
+    passing = {f"{n} pass": 8 for n in (2, 5, 8)}
+    numbers = {"0": 4} | {str(n): 8 for n in (1, 3, 4, 6, 7, 9)} | passing
+    assert copies == numbers | {"draw_two": 8, "reverse": 8, "skip": 8, "wild": 4,
+                                "wild_team_play": 4, "wild_team_draw_four": 4}
+    assert sum(copies.values()) == 112 and sum(copies[r] for r in numbers) == 76
+    assert all(points[r] == {int(r.split()[0])} for r in numbers)
+    assert all(points[r] == {20} for r in ("draw_two", "reverse", "skip"))
+    assert all(points[r] == {50} for r in ("wild", "wild_team_play", "wild_team_draw_four"))
+
+
+def test_no_mercy_deck_is_the_most_cited_breakdown() -> None:
+    """RULES.md §6: per colour 0-9 x2, Skip x3, Skip Everyone x2, Reverse x3, Draw Two x3,
+    Draw Four x2, Discard All x3; wilds Reverse Draw Four x8, Colour Roulette x8, Draw Six
+    x4, Draw Ten x4: 168. Numbers face value, coloured actions 20, wilds 50."""
+    copies, points = _by_rank(uno_rules.load_rulebook("no_mercy"))
+    actions = {"skip": 12, "skip_everyone": 8, "reverse": 12, "draw_two": 12,
+               "draw_four": 8, "discard_all": 12}
+    wilds = {"wild_reverse_draw_four": 8, "wild_color_roulette": 8, "wild_draw_six": 4,
+             "wild_draw_ten": 4}
+    assert copies == {str(n): 8 for n in range(10)} | actions | wilds
+    assert sum(copies.values()) == 168
+    assert all(points[str(n)] == {n} for n in range(10))
+    assert all(points[r] == {20} for r in actions) and all(points[r] == {50} for r in wilds)
+
+
+@pytest.mark.parametrize(("name", "allowed"), [
+    ("classic", range(2, 11)), ("pokemon", range(2, 11)), ("ted_lasso", range(2, 11)),
+    ("teams", (4, 6, 8)), ("no_mercy", range(2, 7)), ("flip", range(2, 11))])
+def test_player_counts(name: str, allowed: range | tuple[int, ...]) -> None:
+    """RULES.md: classic 2-10 players, Teams 4, 6 or 8, No Mercy 2-6, Flip 2-10."""
+    rb = uno_rules.load_rulebook(name)
+    for players in range(1, 13):
+        if players in allowed:
+            assert rb.new_game(players=players, seed=1).decision is not None
+        else:
+            with pytest.raises(uno_rules.IllegalAction):
+                rb.new_game(players=players, seed=1)
+
+
 def test_variant_overrides_only_what_it_says() -> None:
     variant = uno_rules.load_rulebook(HERE / "rulebooks" / "positive" / "house_draw_three.yaml")
     assert variant.settings.hand_size == 5
@@ -220,6 +288,15 @@ def test_card_rules_follow_options_house_rules_and_stacking() -> None:
     assert uno_rules.load_rulebook("classic").stack_mixing is None
     no_mercy = uno_rules.load_rulebook("no_mercy")
     assert _rule(no_mercy, "red discard_all").sheds is True
+    # A 7 swap or a 0 rotation may leave its player one card: UNO may be called on it where
+    # UNO follows effects (No Mercy); elsewhere `sheds` is never read and stays False.
+    assert [_rule(no_mercy, c).sheds for c in ("red 7", "red 0", "red skip")] == \
+        [True, True, False]
+    seven_zero = uno_rules.load_rulebook("classic", house=["seven_zero"])
+    assert [_rule(seven_zero, c).sheds for c in ("red 7", "red 0")] == [False, False]
+    after = uno_rules.load_rulebook("classic", house=["seven_zero"],
+                                    settings={"uno_after_effects": True})
+    assert [_rule(after, c).sheds for c in ("red 7", "red 0")] == [True, True]
 
 
 def test_round_hooks_and_the_draw_program_are_compiled() -> None:
@@ -512,7 +589,7 @@ def test_overlays_named_in_a_rulebook(tmp_path: Path) -> None:
     assert uno_rules.load_rulebook(path).settings.jump_in is True
     path.write_text("name: housed\nextends: classic\nhouse: 5\n")
     assert [str(p) for p in check(path)[1]] == [
-        f"{path}:3:8: expected array, got integer 5 (at $.house)"]
+        f"{path}:3:8: expected a list, got integer 5 (at $.house)"]
 
 
 def test_every_bad_overlay_is_reported_not_only_the_first(tmp_path: Path) -> None:

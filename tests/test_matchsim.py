@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import load_cases
+from conftest import load_cases, reaped
 
 import uno_rules
 from uno_rules.cli import cli
@@ -333,11 +333,11 @@ def test_ctrl_c_in_simulate_match_prints_the_matches_finished_and_exits_130() ->
     args = [sys.executable, "-m", "uno_rules.cli", "simulate", "classic", "--match",
             "--games", "1000000000", "--json"]
     for wait in (2, 5, 15):  # until some matches are done (a loaded machine starts slowly)
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
-        time.sleep(wait)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
+        with reaped(subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)) as proc:
+            time.sleep(wait)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=120)
         assert proc.returncode == 130 and err == "", (out, err)
         stats = json.loads(out)
         assert stats["interrupted"] is True and stats["games_requested"] == 1000000000

@@ -210,9 +210,14 @@ def test_out_of_turn_windows_are_extra_turns_with_a_pass() -> None:
                 assert all(table[a].seat == player for a in legal)
                 if rng.random() < 0.7:
                     before = uno.snapshot()
+                    known = [state.information_state_string(s) for s in range(4)]
                     state.apply_action(table.index(uno_rules.Action(player, "pass")))
                     assert state.uno_game.snapshot() == before
                     assert state.current_player() != player
+                    # the round is as it was, yet every seat saw the pass (perfect recall)
+                    assert state.passed[-1] == player
+                    assert all(state.information_state_string(s) != known[s]
+                               for s in range(4))
                     continue
             action = rng.choice(legal)
             taken[table[action].kind] = taken.get(table[action].kind, 0) + 1

@@ -14,6 +14,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from conftest import reaped
 
 from uno_rules import progress
 from uno_rules.cli import cli
@@ -109,7 +110,8 @@ def on_a_tty(args: list[str], interrupt_after: str | None = None,
                 break
     finally:
         os.close(master)
-        proc.wait(timeout=30)
+        with reaped(proc):
+            proc.wait(timeout=30)
     return proc.returncode, seen.decode("utf-8", "replace").replace("\r\n", "\n")
 
 

@@ -99,6 +99,24 @@ def test_malformed_files_are_located(tmp_path: Path, text: str, where: str, mess
     assert message in line
 
 
+def _refused(tmp_path: Path, text: str) -> tuple[Path, list[str]]:
+    """A malformed scenario file of ``text``: its path and the lines of the refusal."""
+    f = tmp_path / "bad.yaml"
+    f.write_text(text)
+    with pytest.raises(ScenarioError) as info:
+        run_file(f)
+    return f, str(info.value).splitlines()
+
+
+def test_a_step_mistake_is_reported_beside_a_schema_mistake(tmp_path: Path) -> None:
+    f, lines = _refused(tmp_path, "rulebook: classic\nplayers: 2\nname: x\nsteps:\n"
+                        "  - {seat: 0, plya: red 1}\n  - expect: {hand_size: [7, 7]}\n")
+    assert lines == [
+        f"{f}:5:15: unknown step key 'plya'; did you mean 'play'? (at $.steps[0].plya)",
+        f"{f}:6:14: unknown key 'hand_size'; did you mean 'hand_sizes'? "
+        "(at $.steps[1].expect.hand_size)"]
+
+
 def test_tutorial_examples_hold() -> None:
     """docs/authoring.md walks through examples/: they must keep working."""
     from uno_rules import load_rulebook
@@ -277,12 +295,9 @@ def test_points_are_not_checked_under_own_leftover_scoring(tmp_path: Path) -> No
 
 
 def test_elimination_scoring_in_teams_is_refused_at_the_match_block(tmp_path: Path) -> None:
-    f = tmp_path / "bad.yaml"
-    f.write_text("rulebook: teams\nplayers: 4\nname: x\nset: {scoring: elimination}\n"
-                 "match: {scores: [0, 0, 0, 0]}\n")
-    with pytest.raises(ScenarioError) as info:
-        run_file(f)
-    assert str(info.value) == f"{f}:5:8: match: teams plays in partnerships: elimination " \
+    f, lines = _refused(tmp_path, "rulebook: teams\nplayers: 4\nname: x\n"
+                        "set: {scoring: elimination}\nmatch: {scores: [0, 0, 0, 0]}\n")
+    assert "\n".join(lines) == f"{f}:5:8: match: teams plays in partnerships: elimination " \
         "scoring is for players on their own (winner_takes or lowest_total) (at $.match)"
 
 

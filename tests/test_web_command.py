@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +47,16 @@ def serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]
         process.wait()
 
 
+def status_for_host(url: str, host: str) -> int:
+    """The status of ``GET url/api/rulebooks`` sent with ``Host: host``."""
+    request = urllib.request.Request(url + "api/rulebooks", headers={"Host": host})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
 def test_serve_answers_and_stops_at_ctrl_c(tmp_path: Path) -> None:
     with serving("--port", "0", "--data-dir", str(tmp_path / "data")) as (process, url, lines):
         assert lines == [f"uno-rules playground on {url} (games kept in "
@@ -56,6 +67,8 @@ def test_serve_answers_and_stops_at_ctrl_c(tmp_path: Path) -> None:
         assert "classic" in names
         with urllib.request.urlopen(url, timeout=30) as page:  # / leads to the page
             assert page.url.endswith("/static/index.html")
+        assert status_for_host(url, "rebound.example") == 400  # uno_rules.web.guard
+        assert status_for_host(url, url.split("/")[2].replace("127.0.0.1", "localhost")) == 200
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
         assert process.stderr is not None
@@ -110,6 +123,8 @@ def test_another_host_is_warned_about(tmp_path: Path) -> None:
         assert lines[0] == ("warning: listening on 0.0.0.0: anyone who can reach this "
                             "machine can use the playground")
         assert url.startswith("http://0.0.0.0:")
+        # every interface: the names it is reached by can't be known, so any is answered
+        assert status_for_host(url.replace("0.0.0.0", "127.0.0.1"), "lan-name.example") == 200
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
 

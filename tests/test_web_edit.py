@@ -11,18 +11,18 @@ import pytest
 
 pytest.importorskip("starlette", reason="the [web] extra is not installed")
 
-from starlette.testclient import TestClient  # noqa: E402
+
+from web_client import TestClient, local_client  # noqa: E402
 
 from uno_rules.authoring import starter  # noqa: E402
 from uno_rules.load.entry import load_rulebook  # noqa: E402
 from uno_rules.load.resources import house_names, shipped_names  # noqa: E402
-from uno_rules.web.app import create_app  # noqa: E402
 from uno_rules.web.limits import Limits  # noqa: E402
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path)) as c:
+    with local_client(tmp_path) as c:
         yield c
 
 
@@ -135,7 +135,7 @@ POSTS = ("/api/validate", "/api/explain", "/api/diff")
 
 @pytest.mark.parametrize("path", POSTS)
 def test_hostile_bodies(path: str, tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, Limits(max_body=4096))) as client:
+    with local_client(tmp_path, Limits(max_body=4096)) as client:
         def post(content: bytes) -> object:
             return client.post(path, content=content,
                                headers={"content-type": "application/json"})

@@ -22,8 +22,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx2
     from starlette.testclient import TestClient
 
+from web_client import local_client
+
 from uno_rules.record import read, read_text
-from uno_rules.web.app import create_app
 from uno_rules.web.limits import Limits
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -31,7 +32,7 @@ ROUND = {"rulebook": "classic", "players": 2, "humans": [0], "seed": 1, "round":
 
 
 def client(folder: Path, limits: Limits | None = None) -> TestClient:
-    return TestClient(create_app(folder, limits))
+    return local_client(folder, limits)
 
 
 def pick(state: dict[str, Any]) -> str:

@@ -14,10 +14,9 @@ import pytest
 pytest.importorskip("starlette", reason="the [web] extra is not installed")
 
 from click.testing import CliRunner  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from web_client import TestClient, local_client  # noqa: E402
 
 from uno_rules.cli import cli  # noqa: E402
-from uno_rules.web.app import create_app  # noqa: E402
 from uno_rules.web.limits import Limits  # noqa: E402
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -25,7 +24,7 @@ HOSTILE = Path(__file__).parent / "hostile"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path)) as c:
+    with local_client(tmp_path) as c:
         yield c
 
 
@@ -118,7 +117,7 @@ def test_compare_two_variants(client: TestClient) -> None:
 
 
 def test_cancel_stops_the_process_at_once(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, Limits(max_games=10**6))) as client:
+    with local_client(tmp_path, Limits(max_games=10**6)) as client:
         job = start(client, "/api/simulate", {"rulebook": "classic", "games": 10**6})
         process = client.app.state.jobs.get(job).process  # type: ignore[attr-defined]
         deadline = time.monotonic() + 60
@@ -143,7 +142,7 @@ def test_a_process_that_dies_is_a_failed_job(client: TestClient) -> None:
 
 
 def test_the_server_stops_its_jobs(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path)) as client:
+    with local_client(tmp_path) as client:
         job = start(client, "/api/simulate", {"rulebook": "classic", "games": 10**5})
         process = client.app.state.jobs.get(job).process  # type: ignore[attr-defined]
         assert process.is_alive()
@@ -151,7 +150,7 @@ def test_the_server_stops_its_jobs(tmp_path: Path) -> None:
 
 
 def test_too_many_jobs_is_429(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, Limits(max_jobs=1))) as client:
+    with local_client(tmp_path, Limits(max_jobs=1)) as client:
         first = start(client, "/api/simulate", {"rulebook": "classic", "games": 10**5})
         assert "1 jobs are running" in error(
             client.post("/api/simulate", json={"rulebook": "classic", "games": 10}), 429)
@@ -160,7 +159,7 @@ def test_too_many_jobs_is_429(tmp_path: Path) -> None:
 
 
 def test_finished_jobs_kept_up_to_the_limit(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, Limits(max_finished_jobs=2))) as client:
+    with local_client(tmp_path, Limits(max_finished_jobs=2)) as client:
         jobs = []
         for _ in range(3):
             jobs.append(start(client, "/api/simulate", {"rulebook": "classic", "games": 2}))
@@ -244,7 +243,7 @@ def test_an_invalid_rulebook_is_422(client: TestClient) -> None:
 
 
 def test_hostile_bodies(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, Limits(max_body=4096))) as client:
+    with local_client(tmp_path, Limits(max_body=4096)) as client:
         for path in ("/api/simulate", "/api/compare"):
             def post(content: bytes, path: str = path) -> Any:
                 return client.post(path, content=content)

@@ -30,7 +30,8 @@ def test_positions_of_values_and_keys() -> None:
 def test_duplicate_keys_and_complex_keys_are_problems() -> None:
     _, problems = load_text("a: 1\na: 2\n? [x]\n: 3\n", "f.yaml")
     assert [(p.line, p.message) for p in problems] == [
-        (2, "duplicate key 'a'"), (3, "mapping keys must be plain scalars")]
+        (2, "duplicate key 'a' (first at 1:1): give each key once"),
+        (3, "mapping keys must be plain scalars")]
 
 
 def test_recursive_alias_is_refused() -> None:
@@ -85,7 +86,7 @@ def test_many_duplicate_keys_are_one_line_with_their_count() -> None:
     _, problems = load_text("a: !x 1\nb: !y 2\nc: [a, a]\nc: 1\n", "f.yaml")
     assert [str(p) for p in problems] == [
         "f.yaml:1:4: 2 YAML tags, the first at 1:4 ('!x') (at $.a)",
-        "f.yaml:4:1: duplicate key 'c' (at $.c)"]
+        "f.yaml:4:1: duplicate key 'c' (first at 3:1): give each key once (at $.c)"]
 
 
 @pytest.mark.parametrize("text, where, tag", [

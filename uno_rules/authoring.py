@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import fields
 from pathlib import Path
@@ -96,14 +97,18 @@ def starter(name: str, base: str, directory: Path) -> str:
     # the example house rule is one that fits the base (stacking does not fit every deck)
     example = next((h for h in ("stacking", *house_names()) if check(base, house=[h])[0]),
                    "")  # none fits: an empty list, which still validates
+    commands = [(f"validate {name}.yaml", "check it (every problem, with its line)"),
+                (f"explain {name}.yaml", "the rules as a printable sheet"),
+                (f"diff {ref} {name}.yaml", "what you changed, in rules terms"),
+                ("primitives", "the building blocks of card effects")]
+    width = max(len(c) for c, _ in commands)
+    usage = "\n".join(f"#   uno-rules {c:<{width}}  {what}" for c, what in commands)
     return f"""# yaml-language-server: $schema={schema}
 # {name}: a variant of {base}. Write only what differs from it.
-#   uno-rules validate {name}.yaml       check it (every problem, with its line)
-#   uno-rules explain {name}.yaml        the rules as a printable sheet
-#   uno-rules diff {base} {name}.yaml   what you changed, in rules terms
-#   uno-rules primitives                 the building blocks of card effects
+{usage}
 name: {name}
 title: {name}
+description: {json.dumps(f'A variant of {base}.')}   # shown under the title by `uno-rules explain`
 extends: {ref}
 
 # Uncomment any of the blocks below, in any combination (remove the "# " at the start of

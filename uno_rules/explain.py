@@ -269,8 +269,8 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
              "must": "A playable drawn card must be played at once.",
              "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
             ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
-             "or one whose effect makes you discard more)" if s.uno_after_effects else
-             "Call UNO when you play your next-to-last card")
+             "or one whose effect makes you discard more or trade hands)"
+             if s.uno_after_effects else "Call UNO when you play your next-to-last card")
             + f"; caught before the next player acts, you draw {_cards(s.uno_penalty)}."]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "

@@ -25,8 +25,8 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   ``game.resample(player, rng)``, the OpenSpiel history kept (so not one of the seeded
   deals' worlds: docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.observation.Observer`'s
-  encoding of what the seat sees; the information-state string its ``view`` and the public
-  history; the observation string the view.
+  encoding of what the seat sees; the information-state string its ``view``, the public
+  history and the open window's passes; the observation string the view.
 * Returns, zero-sum: each winner (a team wins together) ``+1``, each other seat
   ``-w / (n - w)`` (``w`` winners of ``n`` seats): ``+1/-1`` at two players; all ``0`` for
   a round stopped by its budget.
@@ -169,6 +169,11 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
     def uno_game(self) -> Game | None:
         """The uno-rules round (None before the deal): the referee's view of the state."""
         return None if self._round is None else self._round.game
+
+    @property
+    def passed(self) -> tuple[int, ...]:
+        """The seats that passed, in order, in the out-of-turn window open now."""
+        return tuple(self._passed)
 
     def _spec(self) -> UnoRulesGame:
         spec = self.get_game()
@@ -330,7 +335,10 @@ class _Observer:
         view = json.dumps(game.view(player), sort_keys=True)
         if not self.perfect_recall:
             return view
-        return view + "\n" + " | ".join(public_history(game, player))
+        # The passes of the out-of-turn window open now: in no round's history (a pass
+        # changes nothing), yet moves of this game that every seat saw.
+        passed = "".join(f" | {seat} pass" for seat in state.passed)
+        return view + "\n" + " | ".join(public_history(game, player)) + passed
 
 
 pyspiel.register_game(_TYPE, UnoRulesGame)

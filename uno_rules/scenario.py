@@ -38,7 +38,7 @@ from .load.loader import (
     shipped_names,
     strict_validator,
 )
-from .load.problems import report
+from .load.problems import dedupe, report
 from .load.resources import (
     ROOT,
     allowed,
@@ -179,15 +179,18 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
         raise ScenarioError(located.problem((), "a scenario file must be a mapping"))
     problems = schema_problems(located, _VALIDATOR)
     data = located.data
-    if not problems:
-        if "scenarios" in data and ("steps" in data or "state" in data):
-            problems.append(located.problem(("scenarios",), "give either `scenarios` or a "
-                                            "single scenario at top level, not both"))
-        for idx, _sc in _scenarios(data):
-            for i, step in enumerate(_sc.get("steps") or []):
+    if not problems and "scenarios" in data and ("steps" in data or "state" in data):
+        problems.append(located.problem(("scenarios",), "give either `scenarios` or a "
+                                        "single scenario at top level, not both"))
+    # the steps' own checks beside the schema's, so that every mistake is reported at once
+    scenarios = data.get("scenarios", [data])
+    for idx, sc in _scenarios(data) if isinstance(scenarios, list) else []:
+        steps = sc.get("steps") if isinstance(sc, dict) else None
+        for i, step in enumerate(steps if isinstance(steps, list) else []):
+            if isinstance(step, dict):
                 problems.extend(_check_step(located, idx + ("steps", i), step))
     if problems:
-        raise ScenarioError(report(problems))  # a mistake repeated: one line, counted
+        raise ScenarioError(report(dedupe(problems)))  # a mistake repeated: one line, counted
     outcomes: list[Outcome] = []
     spent = 0  # effect steps run by this file's scenarios so far
     todo = _scenarios(data)
@@ -226,7 +229,7 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
     if "expect" in step or "reject" in step:
         if len(step) != 1:
             out.append(located.problem(path, "`expect` and `reject` stand alone in their step"))
-        if "reject" in step:
+        if isinstance(step.get("reject"), dict):  # another type: the schema says so
             out.extend(_check_step(located, path + ("reject",), step["reject"]))
         return out
     for error in _ACTION.iter_errors(dict(step)):  # values of the right types

@@ -113,6 +113,7 @@ class CardRule:
     bluff: bool = False              # may be played when not legal (and then challenged)
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
     sheds: bool = False              # its effect may take more cards from its player's hand
+    #                                  (or, with uno_after_effects, trade it for another)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

@@ -154,7 +154,7 @@ def _check_deck(located: Located) -> list[Problem]:
         return problems
     side_names, side_cols = side_colors(data)
     ranks: set[str] = set()
-    names: set[tuple[str, str]] = set()
+    names: dict[tuple[str, str], str] = {}  # each card, by the group that defines it
     for gname, group in (data.get("deck") or {}).items():
         if group is None:
             continue
@@ -170,8 +170,9 @@ def _check_deck(located: Located) -> list[Problem]:
         if isinstance(cols, list):
             for i, c in enumerate(cols):
                 if c not in colors:
+                    hint = did_you_mean(c, colors) or f" (the colours are {', '.join(colors)})"
                     problems.append(located.problem(gpath + ("colors", i), f"unknown colour "
-                                                    f"{c!r}{did_you_mean(c, colors)}"))
+                                                    f"{c!r}{hint}"))
         listed: set[str] = set()
         for i, rank in enumerate(group["ranks"]):
             rank = str(rank)
@@ -182,12 +183,17 @@ def _check_deck(located: Located) -> list[Problem]:
             if group.get("points") == "face" and not rank.isdigit():
                 problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
                                                 "face value for `points: face`"))
+            clashes: list[tuple[str, str]] = []  # this rank's cards another group has
             for c in (dict.fromkeys(colors) if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
                 if (side, name) in names:
-                    problems.append(located.problem(gpath + ("ranks", i), f"card {name!r} is "
-                                                    "defined by two deck groups"))
-                names.add((side, name))
+                    clashes.append((name, names[(side, name)]))
+                names[(side, name)] = gname
+            if clashes:  # one line a rank, not one a colour
+                more = f" (and {len(clashes) - 1} more of rank {rank!r})" * (len(clashes) > 1)
+                problems.append(located.problem(gpath + ("ranks", i), f"card {clashes[0][0]!r} "
+                                                f"is already defined by deck group "
+                                                f"{clashes[0][1]!r}{more}"))
     tags = {t for g in (data.get("deck") or {}).values() if g for t in g.get("tags", [])}
     for rank, card in (data.get("cards") or {}).items():
         if rank not in ranks and rank not in tags and not (card or {}).get("optional"):
@@ -446,11 +452,15 @@ def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
 def _where_set(located: Located, causes: list[PathKey], default: PathKey,
                message: str) -> Problem:
     """A problem located where it came from: at the first of ``causes`` set somewhere else
-    than ``default`` (by an overlay, a variant or ``--set``), else at ``default``."""
+    than ``default`` (by an overlay, a variant or ``--set``), else at ``default``. Where the
+    checked file itself sets ``default``, a cause in a rulebook it extends doesn't count: that
+    file is not the author's to edit."""
     home = located.pos(default)[0]
     for path in causes:
         if path in located.positions and located.pos(path)[0] != home:
             file, line, col = located.pos(path)
+            if home == located.file and line > 0 and path not in located.set_by:
+                continue
             if line <= 0:  # a command-line argument
                 return Problem(file, 0, 0, message)
             return located.problem(path, message)

@@ -95,6 +95,8 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
     """Each face's behaviour: its rank's card rule, then its tags' (programs concatenated)."""
     cards = {k: v for k, v in (data.get("cards") or {}).items() if v is not None}
     opts = comp.options
+    after = bool(opt((data.get("settings") or {}).get("uno_after_effects", False), opts))
+    shedding = SHEDDING + TRADING if after else SHEDDING
     compiled: dict[tuple[str, str], int | None] = {}
 
     def program(key: str, part: str) -> int | None:
@@ -125,20 +127,26 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
             bluff=bool(opt(cards.get(rank, {}).get("bluff", False), opts)),
             stack_value=next((st.args["count"] for st in comp.programs[effect]
                               if st.op == "stack_draw"), None) if effect is not None else None,
-            sheds=effect is not None and _sheds(comp.programs, effect),
+            sheds=effect is not None and _sheds(comp.programs, effect, shedding),
         ))
     return out
 
 
 SHEDDING = ("discard_color", "give_cards")  # primitives that may take cards from a hand
+# Primitives that trade a hand for another (a 7 swap, a 0 rotation): the player may end with
+# one card. They count only where UNO follows effects (`uno_after_effects`, the one reader of
+# `sheds`), so that other rulebooks' digests, and the games saved with them, stay as they were.
+TRADING = ("swap_hands", "rotate_hands")
 
 
-def _sheds(programs: list[tuple[Step, ...]], program: int) -> bool:
-    """Whether a program (or one nested in it) may take cards from a player's hand."""
+def _sheds(programs: list[tuple[Step, ...]], program: int,
+           ops: tuple[str, ...] = SHEDDING) -> bool:
+    """Whether a program (or one nested in it) has a step of ``ops``: one that may leave its
+    player fewer cards."""
     for step in programs[program]:
-        if step.op in SHEDDING:
+        if step.op in ops:
             return True
-        if any(step.args[k] is not None and _sheds(programs, step.args[k])
+        if any(step.args[k] is not None and _sheds(programs, step.args[k], ops)
                for k in PRIMITIVES[step.op].programs):
             return True
     return False

@@ -316,6 +316,14 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
         overlay = read(path, problems, chain)
         if overlay is None:
             continue
+        keys = overlay.positions  # what it (or what it extends) writes, as is_overlay reads
+        if ("extends",) in keys or (("deck",) in keys and any(
+                (k,) in keys for k in ("colors", "sides", "players"))):
+            problems.append(Problem(*where, f"{_ref(name)} is a whole rulebook, not a house "
+                                    "rule (it extends one, or has a deck with its own colours "
+                                    "or players): name it in `extends:`, or keep in it only "
+                                    "what it changes"))
+            continue
         clash = [other for other in applied if other in overlay.data.get("conflicts", [])
                  or name in conflicts.get(other, [])]
         if clash:

@@ -160,23 +160,74 @@ def schema_problem(located: Located, error: jsonschema.ValidationError) -> list[
         for key in re.findall(r"'([^']*)'", error.message.split("(")[-1]):
             if key in _instance(error):
                 what = "unknown primitive" if set(allowed) == set(PRIMITIVES) else "unknown key"
-                out.append(located.problem(path + (key,), f"{what} '{key}'"
-                                           f"{did_you_mean(key, allowed)}", at_key=True))
+                hint = did_you_mean(key, allowed) or _elsewhere(key, _schema(error), allowed)
+                out.append(located.problem(path + (key,), f"{what} '{key}'{hint}", at_key=True))
         return out
     if error.validator == "required":
+        missing = re.findall(r"'([^']*)'", error.message)[:1]
+        allowed = _schema(error).get("properties", {})
+        inst = _instance(error)
+        if missing and isinstance(inst, dict) and any(
+                k not in allowed and did_you_mean(str(k), missing) for k in inst):
+            return []  # a misspelt key stands for it: its "did you mean" says all
         return [located.problem(path, error.message.replace("is a required property",
                                                             "is required but missing"))]
     if error.validator == "enum":
         values = _value(error)
-        hint = did_you_mean(str(error.instance), [str(x) for x in values])
+        word = str(error.instance)
+        # among a few fixed words, `next_player` means `next` (not the closer `next_partner`)
+        head = max((str(v) for v in values if word.startswith(f"{v}_")), key=len, default="")
+        hint = f"; did you mean '{head}'?" if head else \
+            did_you_mean(word, [str(x) for x in values])
         return [located.problem(path, f"{error.instance!r} is not one of "
                                       f"{', '.join(map(str, values))}{hint}")]
+    if error.validator in ("maxProperties", "minProperties") and \
+            set(_schema(error).get("properties", {})) == set(PRIMITIVES):
+        keys = [str(k) for k in islice(_instance(error), 6)]
+        more = ", ..." if len(_instance(error)) > len(keys) else ""
+        here = f"{len(_instance(error)):,} keys: {', '.join(keys)}{more} (is one a parameter, " \
+            "indented too little?)" if keys else "none"
+        return [located.problem(path, f"a step names one primitive, here {here}")]
     if error.validator == "type":
-        want = error.validator_value
-        want = " or ".join(want) if isinstance(want, list) else want
-        return [located.problem(path, f"expected {want}, got "
-                                      f"{type_name(error.instance)} {error.instance!r}")]
+        want = _value(error)
+        kinds = [want] if isinstance(want, str) else list(want)
+        return [located.problem(path, _expected(kinds, _instance(error), path))]
     return [located.problem(path, error.message)]
+
+
+FEW_KEYS = 12  # an unknown key among at most this many, without a near one: list them
+KINDS = {"array": "a list", "object": "a mapping"}  # JSON Schema's words, in YAML's
+
+
+def _elsewhere(key: str, schema: Mapping[str, Any], allowed: list[str]) -> str:
+    """For an unknown key with no near name here: the mapping one level down that takes it
+    (a setting written at the top), else the keys allowed here when they are few."""
+    for name in allowed:
+        below = schema["properties"][name]
+        for branch in (below, *below.get("anyOf", [])) if isinstance(below, dict) else ():
+            if isinstance(branch, dict) and key in branch.get("properties", {}):
+                return f": it goes under `{name}:`"
+    if len(allowed) == 1:
+        return f"; the only key here is {allowed[0]}"
+    if allowed and len(allowed) <= FEW_KEYS:
+        return f"; the keys here are {', '.join(allowed)}"
+    return ""
+
+
+def _expected(kinds: list[str], inst: Any, path: PathKey) -> str:
+    """"expected ..., got ..." in the author's words, with the fix when it is plain: a
+    lone word where a list is wanted, or a value where a step wants its parameters."""
+    text = f"expected {' or '.join(KINDS.get(k, k) for k in kinds)}, got {type_name(inst)} " \
+        f"{inst!r}"
+    if kinds == ["array"] and isinstance(inst, str) and re.fullmatch(r"[\w .,-]{1,60}", inst):
+        return f"{text}; write [{inst}]"
+    prim = PRIMITIVES.get(str(path[-1])) if len(path) > 1 and isinstance(path[-2], int) \
+        else None
+    if "object" in kinds and prim is not None and prim.params:
+        names = list(prim.required or prim.params)
+        return (f"{text}: `{prim.name}` takes {', '.join(names)} "
+                f"(`{prim.name}: {{{', '.join(f'{n}: ...' for n in names)}}}`)")
+    return text
 
 
 def type_name(value: Any) -> str:
@@ -220,8 +271,10 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
         if any(str(b.get("pattern", "")).startswith("^\\$") for b in branches):
             kinds.append("a $option reference")
         consts = [repr(b["const"]) for b in branches if "const" in b]
-        want = " or ".join(kinds + consts) or "a valid value"
-        return [located.problem(path, f"expected {want}, got {type_name(inst)} {inst!r}")]
+        if not kinds + consts:
+            return [located.problem(path, f"expected a valid value, got {type_name(inst)} "
+                                          f"{inst!r}")]
+        return [located.problem(path, _expected(kinds + consts, inst, path))]
     out: list[Problem] = []
     for sub in best:
         out.extend(schema_problem(located, sub))

@@ -62,7 +62,8 @@ def _settings() -> dict[str, Any]:
                             "(default 0)."},
         "uno_after_effects": {"type": "boolean", "description":
                               "UNO is due whenever a player's own card leaves it one card, "
-                              "its effect included (a card that discards more): such a card "
+                              "its effect included (a card that discards more or trades "
+                              "hands): such a card "
                               "may be played calling UNO, and one that leaves one card "
                               "uncalled can be caught; otherwise only the next-to-last card "
                               "played counts (default false)."},

@@ -304,8 +304,9 @@ class _Builder:
                 continue
             key = str(key) if not isinstance(key, str) else key
             if key in out:
-                self.fail(key_node, path + (key,), f"duplicate key '{key}'", "duplicate keys",
-                          f"'{key}'")
+                _, line, col = self.positions[("#key",) + path + (key,)]
+                self.fail(key_node, path + (key,), f"duplicate key '{key}' (first at "
+                          f"{line}:{col}): give each key once", "duplicate keys", f"'{key}'")
             self.positions[("#key",) + path + (key,)] = (
                 self.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             out[key] = self.build(value_node, path + (key,))
@@ -406,7 +407,21 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, file: str) -> Problem:
     if exc.problem == _TOO_DEEP:
         return Problem(file, line, col, _NESTED)
     msg = " ".join(str(x) for x in (exc.context, exc.problem) if x)
-    return Problem(file, line, col, f"YAML syntax error: {msg}")
+    return Problem(file, line, col, f"YAML syntax error: {msg}{_syntax_hint(str(exc.problem))}")
+
+
+# What the commonest syntax errors usually mean, in an author's terms (PyYAML's words and
+# libyaml's, for big files).
+_HINTS = (("'\\t'", "a tab: YAML indents with spaces only"),
+          ("mapping values are not allowed", "a line indented deeper than the one above, or an "
+           "unquoted ': ' inside a value"),
+          ("expected <block end>", "this line's indentation doesn't match the lines above"),
+          ("did not find expected key", "this line's indentation doesn't match the lines "
+           "above"))
+
+
+def _syntax_hint(problem: str) -> str:
+    return next((f" ({hint})" for words, hint in _HINTS if words in problem), "")
 
 
 def read_text(path: str | Path) -> str:

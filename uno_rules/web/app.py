@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import edit, games, jobs
+from .guard import LOOPBACK, Guard
 from .http import ApiError, error_response
 from .limits import Limits
 
@@ -48,8 +50,11 @@ async def _index(request: Request) -> Response:
     return RedirectResponse("/static/index.html")
 
 
-def create_app(data_dir: str | Path, limits: Limits | None = None) -> Starlette:
-    """The application, keeping games (and anything else written) under ``data_dir``."""
+def create_app(data_dir: str | Path, limits: Limits | None = None,
+               hosts: Iterable[str] | None = LOOPBACK) -> Starlette:
+    """The application, keeping games (and anything else written) under ``data_dir``, and
+    answering requests for the host names ``hosts`` only (``None``: any; see
+    :mod:`uno_rules.web.guard`)."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
 
@@ -69,6 +74,7 @@ def create_app(data_dir: str | Path, limits: Limits | None = None) -> Starlette:
     for part in PARTS:
         routes.extend(part.routes)
     app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(Guard, hosts=hosts)],
                     exception_handlers={ApiError: _api_error, HTTPException: _http_error,
                                         Exception: _bug})
     app.state.limits = limits if limits is not None else Limits()

@@ -12,9 +12,8 @@ import click
 
 from ..cli_common import fail, os_problem
 from ..engine.errors import shorten
+from .guard import LOOPBACK, allowed_hosts
 from .limits import Limits
-
-LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
 def default_data_dir() -> Path:
@@ -61,10 +60,10 @@ def serve(port: int, host: str, data_dir: Path | None, max_body: int, max_games:
     folder = data_dir if data_dir is not None else default_data_dir()
     try:
         app = create_app(folder, Limits(max_body=max_body, max_games=max_games,
-                                        max_jobs=max_jobs))
+                                        max_jobs=max_jobs), allowed_hosts(host))
     except OSError as exc:
         fail(os_problem(exc))
-    if host not in LOCAL:
+    if host not in LOOPBACK:
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can "
                    "use the playground", err=True)
     # Bound and listening here, before uvicorn starts: a port already taken is one line
