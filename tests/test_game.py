@@ -387,6 +387,18 @@ def test_legal_ids_of_a_seat_not_at_the_table_is_refused(classic: uno_rules.Rule
             game.legal_ids(seat)  # type: ignore[arg-type]
 
 
+def test_seat_getters_refuse_a_seat_not_at_the_table(classic: uno_rules.Rulebook) -> None:
+    """hand, team_of and teammates, as view and decision_for: -1 read the last seat's hand,
+    True seat 1's, a string or None raised TypeError."""
+    game = classic.new_game(3, seed=1)
+    for seat in (3, -1, True, "0", None, 1.0):
+        for getter in (game.hand, game.team_of, game.teammates, game.view):
+            with pytest.raises(ValueError, match=f"no seat {seat!r}: seats are 0 to 2"):
+                getter(seat)  # type: ignore[arg-type]
+    assert game.hand(2) == sorted(game.faces[c].name for c in game.hands[2])
+    assert game.team_of(2) == 2 and game.teammates(2) == [2]
+
+
 def test_step_takes_the_same_action_as_apply(classic: uno_rules.Rulebook) -> None:
     a, b = classic.new_game(4, seed=3), classic.new_game(4, seed=3)
     table = classic.action_table(4)

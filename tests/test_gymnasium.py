@@ -102,6 +102,11 @@ def test_arguments_are_checked() -> None:
         UnoEnv("classic", 2, opponents="nobody")
     with pytest.raises(ValueError, match="illegal"):
         UnoEnv("classic", 2, illegal="ignore")
+    for opponents in (5, [5, 5], ["greedy", None]):  # a TypeError, or a crash at reset
+        with pytest.raises(ValueError, match="^opponents=.*: expected an agent's name or "
+                                             "class, or one per seat$"):
+            UnoEnv("classic", 2, opponents=opponents)  # type: ignore[arg-type]
+    UnoEnv("classic", 2, opponents=[None, "greedy"]).reset(seed=1)  # the learner's: ignored
 
 
 def test_render_ansi_is_the_learners_view() -> None:

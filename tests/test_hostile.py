@@ -224,6 +224,12 @@ def test_a_snapshot_that_is_not_a_mapping(value: object) -> None:
         uno_rules.restore(value)  # type: ignore[arg-type]
 
 
+def test_a_root_that_is_not_a_path() -> None:
+    with pytest.raises(uno_rules.SnapshotError, match="^root=5: expected a folder's path "
+                                                      "\\(str or Path\\), got int$"):
+        uno_rules.restore(_snapshot(), root=5)  # type: ignore[arg-type]
+
+
 def test_house_rules_and_settings_are_restored_not_dropped() -> None:
     snapshot = _snapshot(("stacking",))
     with pytest.raises(uno_rules.SnapshotError, match="made under house rules \\['stacking'\\]"):
@@ -304,3 +310,122 @@ def test_no_hostile_file_is_taken_for_a_bug(path: Path) -> None:
     if result.exit_code == 1 and command == "validate":  # problems, each on its own line
         assert all(re.match(r"\S.*: ", line) for line in result.output.strip().splitlines()), \
             result.output
+
+
+# ------------------------------------------------------------------ command-line arguments
+X = "x" * 5000
+
+
+def _record(tmp_path: Path) -> str:
+    path = tmp_path / "round.jsonl"
+    result = runner.invoke(cli, ["play", "classic", "--round", "--humans", "none", "--seed", "1",
+                                 "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    return str(path)
+
+
+@pytest.mark.parametrize(("args", "expect"), [
+    # a NUL byte in a path (click.Path's own check raised ValueError: exit 3)
+    (["scenario", "a\0b"], "'a\\x00b': the path contains a NUL byte"),
+    (["--root", "a\0b", "validate", "classic"], "'a\\x00b': the path contains a NUL byte"),
+    (["simulate", "classic", "--games", "1", "--csv", "a\0b"], "the path contains a NUL byte"),
+    (["new", "xx", "-o", "a\0b.yaml"], "the path contains a NUL byte"),
+    (["play", "classic", "--round", "--humans", "none", "--record", "a\0b"],
+     "a\\x00b: the path contains a NUL byte"),
+    # NaN passes click's FloatRange (every comparison is false)
+    (["simulate", "classic", "--games", "1", "--scheduler", "tcp://127.0.0.1:1",
+      "--scheduler-timeout", "nan"], "'nan' is not a number"),
+    # a newline in a path echoed: written \n, on the one line
+    (["simulate", "classic", "--games", "1", "--plot", "a\nb"], "--plot a\\nb: expected"),
+    (["simulate", "classic", "--games", "1", "--record-dir", "/proc/a\nb"],
+     "--record-dir /proc/a\\nb: can't write there"),
+    (["compare", "classic", "a\nb", "--games", "1"], "variant 2 (a\\nb): "),
+    (["compare", "classic", "classic+a\nb", "--games", "1"], "variant 2 (classic + a\\nb): "),
+    # an argument of thousands of characters, echoed cut short
+    (["deck", "classic", "--set", X], "--set '" + "x" * 60 + "... (5,000 characters)': "
+     "expected NAME=VALUE"),
+    (["explain", X], "can't read file: file name too long"),
+    (["simulate", "classic", "--seed", X], "Invalid value for '--seed'"),
+    (["new", "9" * 5000], "a rulebook name is lower case letters"),
+    (["play", "classic", "--round", "--human", X], "Invalid value for '--human'"),
+    (["play", "--resume", X, "--seed", "1"], "the game's rulebook, seats and seed come from"),
+    ([X], "No such command"),
+], ids=lambda x: " ".join(map(str, x))[:50] if isinstance(x, list) else None)
+def test_hostile_arguments_are_one_short_line_exit_1(args: list[str], expect: str) -> None:
+    line = _one_line(args)
+    assert expect in line and "internal error" not in line, line
+    assert len(line) < 400, len(line)
+
+
+def test_hostile_paths_named_in_messages(tmp_path: Path) -> None:
+    """A path with a newline, a NUL byte or thousands of characters, where a command writes
+    or reads: one line, exit 1."""
+    folder = tmp_path / "empty\nfolder"
+    folder.mkdir()
+    assert f"no rulebook files (*.yaml) in {tmp_path}/empty\\nfolder" in _one_line(
+        ["validate", str(folder)])
+    result = runner.invoke(cli, ["scenario", str(folder)])
+    assert result.exit_code == 1 and result.output.strip().count("\n") == 0, result.output
+    existing = tmp_path / "a\nb.yaml"
+    existing.write_text("x")
+    assert _one_line(["new", "xx", "-o", str(existing)]).endswith(
+        "a\\nb.yaml: already exists; not overwritten")
+    base = tmp_path / "base\n.yaml"
+    base.write_text("name: base\nextends: classic\n")
+    (tmp_path / "sub").mkdir()
+    assert "--from " + str(tmp_path) + "/base\\n.yaml: outside the folder" in _one_line(
+        ["new", "xx", "--from", str(base), "-o", str(tmp_path / "sub" / "xx.yaml")])
+    record = _record(tmp_path)
+    line = _one_line(["replay", record, "--seat", "9" * 3000])
+    assert line.startswith("--seat 99999") and len(line) < 400, line
+    moved = tmp_path / "done\n.jsonl"
+    Path(record).rename(moved)
+    assert "done\\n.jsonl: that game is over" in _one_line(["play", "--resume", str(moved)])
+    assert "the game's rulebook" in _one_line(["play", "--resume", str(moved), "--players", "3"])
+
+
+def test_validate_an_empty_path_is_not_the_current_folder(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken.yaml").write_text("name: [\n")
+    line = _one_line(["validate", ""])
+    assert "broken.yaml" not in line and "an empty path" in line, line
+
+
+def test_save_to_a_path_with_a_nul_byte_is_one_line(tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["play", "classic", "--round", "--seed", "1", "--save", "a\0b"],
+                           input="q\n")
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1].endswith(  # after the prompt
+        "> error: a\\x00b: the path contains a NUL byte"), result.output
+
+
+def test_problems_echoing_a_long_argument_are_cut_short() -> None:
+    result = runner.invoke(cli, ["validate", "classic", "--house", X])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 400 and "file name too long" in lines[0], lines
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_save_never_replaces_what_is_not_a_file(tmp_path: Path, kind: str) -> None:
+    """q with --save: a FIFO (or a device, as root) is not replaced by the saved game, and
+    a target that can't be replaced leaves no temporary file behind."""
+    target = tmp_path / "target"
+    os.mkfifo(target) if kind == "fifo" else target.mkdir()
+    result = runner.invoke(cli, ["play", "classic", "--round", "--seed", "1", "--save",
+                                 str(target)], input="q\n")
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1].endswith(
+        f"> error: {target}: not a regular file; the game is not saved there"), result.output
+    assert (target.is_fifo() if kind == "fifo" else target.is_dir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]
+
+
+def test_save_into_a_missing_folder_names_the_target(tmp_path: Path) -> None:
+    target = tmp_path / "no" / "game.jsonl"
+    result = runner.invoke(cli, ["play", "classic", "--round", "--seed", "1", "--save",
+                                 str(target)], input="q\n")
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1].endswith(
+        f"> error: {target}: can't save there: No such file or directory"), result.output

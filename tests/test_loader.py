@@ -699,6 +699,10 @@ def test_one_house_rule_given_alone_is_one() -> None:
      "settings=[('hand_size', 5)]: expected a mapping of setting names to values, got list"),
     ({"settings": 5}, "settings=5: expected a mapping of setting names to values, got int"),
     ({"settings": {5: 1}}, "settings={5: 1}: expected setting names (str) as keys, got int"),
+    ({"max_bytes": "x"}, "max_bytes='x': expected a whole number of bytes >= 1, got str"),
+    ({"max_bytes": 0}, "max_bytes=0: expected a whole number of bytes >= 1, got int"),
+    ({"max_bytes": True}, "max_bytes=True: expected a whole number of bytes >= 1, got bool"),
+    ({"root": 5}, "root=5: expected a folder's path (str or Path), got int"),
 ])
 def test_arguments_of_the_wrong_type_are_a_rulebook_error(kwargs: dict[str, object],
                                                           message: str) -> None:

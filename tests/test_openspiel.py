@@ -251,3 +251,31 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
     assert moved >= 5
 
 
+
+
+def test_an_action_outside_legal_actions_is_refused_and_changes_nothing() -> None:
+    """A pass not offered (it was appended to the window's passes), a negative id (read from
+    the table's end), an id past the table (an IndexError), another seat's action taken in a
+    window: each raises IllegalAction and the state is as it was."""
+    game = _load("classic", 4, house="jump_in", deals=100, max_actions=600)
+    table = uno_rules.load_rulebook("classic", house=["jump_in"]).action_table(4)
+    rng = random.Random(7)
+    tried = windows = 0
+    for _ in range(4):
+        state = _dealt(game, rng)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            player = state.current_player()
+            bad = [a for a in range(len(table)) if a not in legal]
+            probes = [-2, -len(table), len(table) + 10**6] + rng.sample(bad, 5)
+            if not state.is_chance_node() and player != state.uno_game.decision.seat:
+                windows += 1  # the decider's options are not the window's seat's
+                probes += list(state.uno_game.legal_ids())
+            for action in probes:
+                before = (state.history(), state.serialize(), state.current_player())
+                with pytest.raises(uno_rules.IllegalAction):
+                    state.apply_action(action)
+                assert (state.history(), state.serialize(), state.current_player()) == before
+                tried += 1
+            state.apply_action(rng.choice(legal))
+    assert tried > 500 and windows > 5

@@ -360,6 +360,19 @@ def test_an_empty_record(tmp_path: Path) -> None:
     assert _refused(path) == f"{path}: empty: not a record"
 
 
+def test_a_record_of_its_header_alone(recorded: Path, tmp_path: Path) -> None:
+    """A record cut after its header (the recorder writes the first round's line next):
+    replay and --resume refuse it in one line (an AssertionError, exit 3, before)."""
+    path = tmp_path / "header.jsonl"
+    _write(path, _lines(recorded)[:1])
+    expected = f"{path}:2: expected the first round's line: the record ends after its header"
+    assert _refused(path) == expected
+    result = runner.invoke(cli, ["play", "--resume", str(path)])
+    assert result.exit_code == 1 and result.output == expected + "\n", result.output
+    with pytest.raises(RecordError, match="the record ends after its header"):
+        read(path).replay()
+
+
 def test_structure_out_of_order_is_refused(recorded: Path, tmp_path: Path) -> None:
     lines = _lines(recorded)
     k = _first_step(lines)

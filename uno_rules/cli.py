@@ -16,12 +16,13 @@ from typing import Any
 import click
 
 from . import COMPILED
+from .cli_common import FloatRange, PathType, house_option, quiet_option, set_option
 from .cli_common import fail as _fail
-from .cli_common import house_option, quiet_option, set_option
 from .cli_common import mute_stdout as _mute_stdout
 from .cli_common import os_problem as _os_problem
 from .cli_common import parse_sets as _parse_sets
 from .cli_common import rulebook_or_fail as _rulebook
+from .cli_common import say as _say
 from .cli_common import shorten_path as _shorten
 from .engine.errors import Problem, RulebookError, UnoRulesError, shorten_values, visible
 from .engine.game import GAME_ACTIONS, GAME_STEPS
@@ -92,7 +93,7 @@ scheduler_option = click.option(
     "needs pip install 'uno-rules[dask]' (docs/simulation.md).")
 scheduler_timeout_option = click.option(
     "--scheduler-timeout", default=10.0, show_default=True, metavar="SECONDS",
-    type=click.FloatRange(0, 3600, min_open=True),
+    type=FloatRange(0, 3600, min_open=True),
     help="How long to try reaching the scheduler, and to wait for a worker there.")
 
 
@@ -202,7 +203,7 @@ class _Cli(click.Group):
 @click.option("--max-bytes", type=click.IntRange(1), default=None, metavar="N",
               help="The most bytes read: a file, or a rulebook with the files it extends "
                    "and includes (default 1 MiB).")
-@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--root", type=PathType(exists=True, file_okay=False, path_type=Path),
               default=None, metavar="DIR",
               help="Trust DIR: files named inside rulebooks, overlays and scenarios (extends, "
               "house, rulebook) may be anywhere under it. Default: only shipped names and "
@@ -249,7 +250,10 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
     skipped = 0
     for p in paths:
         path = Path(p)
-        if shipped_rulebook(p) is None and shipped_overlay(p) is not None:
+        if not p:  # Path('') is the current folder: not what an empty argument means
+            refused.append(Problem("''", 0, 0, "an empty path (expected a file, a folder or "
+                                   "a shipped name)"))
+        elif shipped_rulebook(p) is None and shipped_overlay(p) is not None:
             targets.append((p, True))
         elif path.is_dir():
             inside = within(path)
@@ -263,7 +267,7 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
         else:
             targets.append((p, path.is_file() and is_overlay(p)))
     if not targets and not refused:
-        _fail(f"no rulebook files (*.yaml) in {', '.join(paths)}"
+        _fail(f"no rulebook files (*.yaml) in {', '.join(map(_shorten, paths))}"
               + (f" ({skipped} scenario files: run them with uno-rules scenario)"
                  if skipped else ""))
     problems: list[Problem] = refused
@@ -281,13 +285,13 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
         click.echo(f"skipped {skipped} scenario file{'s' * (skipped > 1)} "
                    "(uno-rules scenario runs them)")
     for problem in problems:
-        click.echo(str(problem), err=True)
+        _say(str(problem))
     if problems:
         sys.exit(1)
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, required=True, type=PathType(exists=True))
 @house_option
 @set_option
 def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ...]) -> None:
@@ -302,7 +306,7 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
     except RulebookError as exc:  # --house or --set doesn't fit a scenario's rulebook
         _fail(str(exc))
     if not report.outcomes and not report.problems and not report.errors:
-        _fail(f"no scenario files (*.yaml) in {', '.join(paths)}")
+        _fail(f"no scenario files (*.yaml) in {', '.join(map(_shorten, paths))}")
     for o in report.outcomes:
         click.echo(str(o))
     failed = sum(not o.passed for o in report.outcomes)
@@ -311,7 +315,7 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
                    + (f"; {len(report.malformed)} malformed file(s)" if report.malformed
                       else ""))
     for problem in report.problems:
-        click.echo(str(problem), err=True)
+        _say(str(problem))
     for file, bug in report.errors:
         click.echo(f"{file}: internal error (a bug; please report it): "
                    f"{type(bug).__name__}: {' '.join(str(bug).split())[:300]}", err=True)
@@ -369,7 +373,7 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 @click.option("--max-actions", type=click.IntRange(1), default=None, metavar="N",
               help=f"Each round's budget of actions (default {GAME_ACTIONS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--csv", "csv_path", type=PathType(dir_okay=False), default=None,
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
               "points, turns, actions, cards drawn, challenges, stalled reason...; with "
               "--match one row per match: seed, winners, rounds, scores, lead changes...).")
@@ -623,7 +627,7 @@ def diff(base: str, variant: str, house: tuple[str, ...], sets: tuple[str, ...])
 @click.argument("name")
 @click.option("--from", "base", default="classic", show_default=True,
               help="The rulebook to start from (a shipped name or a path).")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+@click.option("--output", "-o", type=PathType(dir_okay=False), default=None,
               help="Where to write it (default: NAME.yaml here).")
 def new(name: str, base: str, output: str | None) -> None:
     """Write a commented starter rulebook NAME that extends another and validates."""
@@ -653,9 +657,9 @@ def new(name: str, base: str, output: str | None) -> None:
         if not path.parent.is_dir():
             _fail(f"{where}: no folder {_shorten(str(path.parent))!r} to write into")
         if not allowed(find(base), path.parent):  # its `extends` would be refused
-            _fail(f"--from {base}: outside the folder of {_shorten(str(path))}, which could "
-                  "not extend it; write it beside or above its base (-o), or trust a folder "
-                  "with --root DIR")
+            _fail(f"--from {_shorten(base)}: outside the folder of {_shorten(str(path))}, "
+                  "which could not extend it; write it beside or above its base (-o), or "
+                  "trust a folder with --root DIR")
         text = starter(name, base, path.parent)
         with open(path, "x", encoding="utf-8") as f:  # "x": never through a link or over
             f.write(text)                              # a file that appeared meanwhile

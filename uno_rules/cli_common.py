@@ -3,30 +3,59 @@ an exit code), how it loads the RULEBOOK argument with --house/--set, and those 
 
 from __future__ import annotations
 
+import math
 import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
-from .engine.errors import RulebookError, shorten
+from .engine.errors import RulebookError, shorten, shorten_values, visible
 from .engine.rulebook import Rulebook
 from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``message`` on standard error and exit with ``code``."""
+def say(message: str) -> None:
+    """Print an error ``message`` on standard error, any run of over 200 characters in it
+    cut short (an argument of 100,000 characters echoed back is not a message)."""
     try:
-        click.echo(message, err=True)
+        click.echo(shorten_values(message, (), 200), err=True)
     except OSError:  # stderr itself can't be written: the exit code still tells
         pass
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``message`` on standard error (:func:`say`) and exit with ``code``."""
+    say(message)
     sys.exit(code)
 
 
 def shorten_path(text: str) -> str:
-    """A path short enough for a one-line message (a path of a few hundred characters is
-    shown whole)."""
-    return shorten(text, 200)
+    """A path (or any argument) for a one-line message: a newline or an escape written as a
+    Python escape, cut short past 200 characters (a few hundred are shown whole)."""
+    return shorten(visible(text), 200)
+
+
+class PathType(click.Path):
+    """``click.Path`` refusing a NUL byte in the path as a usage error (click's checks call
+    ``os.stat``, whose ValueError would be taken for a bug)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"'{shorten_path(value)}': the path contains a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FloatRange(click.FloatRange):
+    """``click.FloatRange`` refusing NaN (which every bound's comparison lets through)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{shorten_path(str(value))!r} is not a number", param, ctx)
+        return number
 
 
 def os_problem(exc: OSError) -> str:
@@ -54,7 +83,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
     for item in values:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            fail(f"--set {item!r}: expected NAME=VALUE")
+            fail(f"--set '{shorten_path(item)}': expected NAME=VALUE")
         out[key.strip()] = value.strip()
     return out
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 try:
     import gymnasium
@@ -31,7 +31,7 @@ except ImportError:  # the optional extra is missing: say how to get it
 
 from .agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
 from .engine.actions import Action
-from .engine.errors import IllegalAction
+from .engine.errors import IllegalAction, shorten
 from .engine.rulebook import Rulebook
 from .pettingzoo import MAX_STEPS, RENDER_MODES, raw_env
 
@@ -58,8 +58,11 @@ class UnoEnv(gymnasium.Env[Any, int]):
             raise ValueError(f"render_mode={render_mode!r}: expected None, 'human' or 'ansi'")
         self.seat, self.players, self.rulebook = seat, players, self.aec.rulebook
         self.illegal, self.illegal_reward, self.render_mode = illegal, illegal_reward, render_mode
-        names = [opponents] * players if isinstance(opponents, str) or callable(opponents) \
-            else list(opponents)
+        one = isinstance(opponents, str) or not isinstance(opponents, Iterable)
+        names: list[Any] = [opponents] * players if one else list(cast(Iterable[Any], opponents))
+        if not all(isinstance(n, str) or callable(n) for s, n in enumerate(names) if s != seat):
+            raise ValueError(f"opponents={shorten(repr(opponents))}: expected an agent's name "
+                             "or class, or one per seat")
         if len(names) != players:
             raise ValueError(f"opponents: {len(names)} for {players} players (give one for "
                              f"all, or one per seat)")

@@ -45,6 +45,7 @@ except ImportError as exc:  # the optional extra is missing: say which
     raise ImportError(f"uno_rules.openspiel needs OpenSpiel and NumPy ({exc.name} is "
                       "missing): pip install 'uno-rules[rl]'") from None
 
+from .engine.errors import IllegalAction
 from .engine.game import Game
 from .engine.rulebook import Rulebook
 from .observation import Observer
@@ -227,12 +228,19 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             spec = self._spec()
             k = int(action) - len(spec.table)
             if not 0 <= k < spec.deals:
-                raise ValueError(f"deal outcome {action}: not one of the {spec.deals} deals")
+                raise IllegalAction(f"deal outcome {action}: not one of the {spec.deals} "
+                                    "deals")
             self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=False,
                                                         max_actions=spec.max_actions),
                                  spec.house)
             return
         spec = self._spec()
+        player = self.current_player()
+        # Only what legal_actions() lists: the game would take any seat's action (another's
+        # in a window), and a pass is not the game's (-2 would read the table from its end).
+        if action not in (game.legal_ids() if player < 0 else game.legal_ids(player)):
+            raise IllegalAction(f"action {action}: not a legal action of "
+                                f"{'chance' if player < 0 else f'seat {player}'} now")
         if spec.table[action].kind == "pass":  # changes nothing in the round
             seat = spec.table[action].seat
             assert seat is not None

@@ -622,7 +622,9 @@ class _Replay:
                 self.on_line(self.match, line)
             if to is not None and line.get("step") == to:
                 break
-        assert self.match is not None  # a record read has its first round's line
+        if self.match is None:  # cut after its header: the round's line is written next
+            raise self.record.error(2, "expected the first round's "
+                                    "line: the record ends after its header")
         return self.match
 
     def deal(self, number: int, line: dict[str, Any]) -> None:

@@ -364,8 +364,7 @@ class Game(Runner):
         stacked draw's total, who is open to an UNO catch, each seat's side, seats out,
         knocked out and out of the match), and the decision, with its options only when it
         is ``seat``'s (or a chance node's, settled at the table)."""
-        if not (isinstance(seat, int) and 0 <= seat < self.players):  # -1 showed the last's
-            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
+        seat = self._at_table(seat)  # -1 showed the last seat's hand, True seat 1's
         names = self.faces
         decision = self.decision
         sides = self.rulebook.sides

@@ -304,9 +304,15 @@ class State:
         """The notation of the top card of the discard pile."""
         return self.faces[self.discard[-1]].name if self.discard else None
 
-    def hand(self, seat: int) -> list[str]:
+    def hand(self, seat: object) -> list[str]:
         """Seat's hand in card notation (sorted)."""
-        return sorted(self.faces[c].name for c in self.hands[seat])
+        return sorted(self.faces[c].name for c in self.hands[self._at_table(seat)])
+
+    def _at_table(self, seat: object) -> int:
+        """``seat``, checked to be a seat of this game (-1 would read the last one's)."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
+        return seat
 
     # ------------------------------------------------------------------ operations
     def _turn_side(self, side: int) -> None:
@@ -438,17 +444,18 @@ class State:
         return next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
                     if s not in self.eliminated or s == self.dealer)
 
-    def team_of(self, seat: int) -> int:
+    def team_of(self, seat: object) -> int:
         """The team of ``seat``: seats ``players / team_size`` apart share a team."""
-        return seat % (self.players // self.rulebook.team_size)
+        return self._at_table(seat) % (self.players // self.rulebook.team_size)
 
     def _partner(self, seat: int) -> int:
         """The next member of ``seat``'s team (itself when playing alone)."""
         return (seat + self.players // self.rulebook.team_size) % self.players
 
-    def teammates(self, seat: int) -> list[int]:
-        step = self.players // self.rulebook.team_size
-        return sorted((seat + i * step) % self.players for i in range(self.rulebook.team_size))
+    def teammates(self, seat: object) -> list[int]:
+        """The seats of ``seat``'s team, sorted."""
+        at, step = self._at_table(seat), self.players // self.rulebook.team_size
+        return sorted((at + i * step) % self.players for i in range(self.rulebook.team_size))
 
     def _advance(self, seat: int, steps: int) -> int:
         """The seat ``steps`` places away in the direction of play, passing players who are

@@ -41,7 +41,7 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     """
     if isinstance(house, (str, Path)):  # one overlay given alone, not its characters
         house = [str(house)]
-    house, settings = _arguments(house, settings)
+    house, settings = _arguments(house, settings, max_bytes, root)
     tokens = (None if max_bytes is None else MAX_BYTES.set(max_bytes),
               None if root is None else ROOT.set(Path(root)))
     try:
@@ -57,9 +57,11 @@ def load_rulebook(name_or_path: str | Path, *, house: Iterable[str] = (),
     return rulebook
 
 
-def _arguments(house: Any, settings: Any) -> tuple[list[str], Mapping[str, Any] | None]:
-    """``house`` and ``settings`` as :func:`load_rulebook` takes them, or a RulebookError
-    naming the argument (not a TypeError from deep inside)."""
+def _arguments(house: Any, settings: Any, max_bytes: Any = None,
+               root: Any = None) -> tuple[list[str], Mapping[str, Any] | None]:
+    """``house`` and ``settings`` as :func:`load_rulebook` takes them (``max_bytes`` and
+    ``root`` checked), or a RulebookError naming the argument (not a TypeError from deep
+    inside)."""
     def refuse(name: str, value: Any, expected: str, got: Any) -> RulebookError:
         return RulebookError(f"{name}={shorten(repr(value))}: expected {expected}, got "
                              f"{type(got).__name__}")
@@ -76,6 +78,10 @@ def _arguments(house: Any, settings: Any) -> tuple[list[str], Mapping[str, Any] 
         for key in settings:
             if not isinstance(key, str):
                 raise refuse("settings", settings, "setting names (str) as keys", key)
+    if max_bytes is not None and (type(max_bytes) is not int or max_bytes < 1):
+        raise refuse("max_bytes", max_bytes, "a whole number of bytes >= 1", max_bytes)
+    if root is not None and not isinstance(root, (str, Path)):
+        raise refuse("root", root, "a folder's path (str or Path)", root)
     return [str(n) for n in names], settings
 
 
@@ -88,6 +94,9 @@ def restore(snapshot: Mapping[str, Any], *, root: str | Path | None = None) -> G
     under ``root`` (default: the current working directory), symlinks resolved; anything
     else is refused unread. ``root`` is also passed to :func:`load_rulebook`."""
     source, house, settings = rules_of(snapshot)  # each checked: a SnapshotError naming it
+    if root is not None and not isinstance(root, (str, Path)):
+        raise SnapshotError(f"root={shorten(repr(root))}: expected a folder's path (str or "
+                            f"Path), got {type(root).__name__}")
     bound = Path.cwd() if root is None else Path(root)
     for key, ref in [("source", source), *(("house", h) for h in house)]:
         if not allowed(find(ref, overlay=key == "house"), bound):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import random
@@ -13,6 +14,7 @@ import click
 from click.core import ParameterSource
 
 from ..cli_common import fail, house_option, os_problem, rulebook_or_fail, set_option
+from ..cli_common import shorten_path as _shorten
 from ..engine.errors import shorten
 
 DEFAULT_AGENT = "greedy"
@@ -96,6 +98,8 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
     recorded = 1
 
     def open_out(path: str, mode: str) -> TextIO:
+        if "\0" in path:
+            fail(f"error: {_shorten(path)}: the path contains a NUL byte")
         try:
             out = cast(TextIO, open(path, mode, encoding="utf-8"))  # noqa: SIM115
         except OSError as exc:
@@ -109,12 +113,13 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
         if given:
             name = "RULEBOOK" if given[0] == "rulebook" else \
                 f"--{given[0].replace('one_round', 'round')}"
-            fail(f"--resume {resume}: the game's rulebook, seats and seed come from the "
+            fail(f"--resume {_shorten(resume)}: the game's rulebook, seats and seed come from the "
                  f"record; drop {name}")
         try:
             saved = read(resume)
             if saved.ended:
-                fail(f"{resume}: that game is over (uno-rules replay {resume} shows it)")
+                fail(f"{_shorten(resume)}: that game is over (uno-rules replay "
+                     f"{_shorten(resume)} shows it)")
             match = saved.replay()  # checks every step is what this version plays
         except RecordError as exc:
             fail(str(exc))
@@ -122,7 +127,7 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
         seats: list[str] = [str(s) for s in header.get("seats") or ()]
         players, one_round = match.players, not header["match"]
         if len(seats) != players:
-            fail(f"{resume}: the record names {len(seats)} seats for {players} players "
+            fail(f"{_shorten(resume)}: the record names {len(seats)} seats for {players} players "
                  "(a record of a game played at the table names every seat)")
         script = [str(s["action"]) if isinstance(s, dict) else str(s) for s in saved.steps]
         recorded = saved.rounds
@@ -193,7 +198,7 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
     except AgentError as exc:
         fail(str(exc))
     except Diverged as exc:
-        fail(f"{resume}: {exc}")
+        fail(f"{_shorten(str(resume))}: {exc}")
     except RunawayEffect as exc:  # the rulebook's effects never end: its problem, not ours
         fail(f"error: the round stopped: {exc}")
     finally:
@@ -216,11 +221,17 @@ def _offer_save(target: str | None, text: str) -> None:
             if sure is None or sure.strip().lower() not in ("y", "yes"):
                 continue
         target = reply.strip()
+    if "\0" in target:
+        fail(f"error: {_shorten(target)}: the path contains a NUL byte")
+    if os.path.exists(target) and not os.path.isfile(target):  # never a device replaced
+        fail(f"error: {_shorten(target)}: not a regular file; the game is not saved there")
+    tmp = f"{target}.tmp{os.getpid()}"
     try:
-        tmp = f"{target}.tmp{os.getpid()}"
         with open(tmp, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(tmp, target)
     except OSError as exc:
-        fail(os_problem(exc))
+        with contextlib.suppress(OSError):  # no half-saved file left beside the target
+            os.remove(tmp)
+        fail(f"error: {_shorten(target)}: can't save there: {exc.strerror or exc}")
     click.echo(f"saved in {target}: uno-rules play --resume {target} goes on with it")
