@@ -151,3 +151,13 @@ def test_bench_hostile_cases(tmp_path: Path) -> None:
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == code, (name, result.output)
         assert module.EXPECT[name] in result.stderr.strip().splitlines()[-1], name
+
+
+def test_a_nul_byte_in_the_data_dir_is_a_usage_error(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from uno_rules.cli import cli
+
+    result = CliRunner().invoke(cli, ["serve", "--data-dir", str(tmp_path / "a\0b")])
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1 and "contains a NUL byte" in result.output

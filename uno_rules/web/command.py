@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..cli_common import fail, os_problem
+from ..cli_common import PathType, fail, os_problem
 from ..engine.errors import shorten
 from .guard import LOOPBACK, allowed_hosts
 from .limits import Limits
@@ -32,7 +32,7 @@ def default_data_dir() -> Path:
               help="The address to listen on: this machine only unless you give another "
                    "(0.0.0.0: every interface; anyone who can reach it can use it).")
 @click.option("--data-dir", "data_dir", default=None, metavar="DIR",
-              type=click.Path(file_okay=False, path_type=Path),
+              type=PathType(file_okay=False, path_type=Path),
               help="Where games in play are kept, so that a reload or a restart goes on "
                    "(default $XDG_DATA_HOME/uno-rules/web or ~/.local/share/uno-rules/web).")
 @click.option("--max-body", "max_body", default=Limits.max_body, show_default=True,
