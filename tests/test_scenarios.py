@@ -88,6 +88,13 @@ def test_a_give_is_the_whole_give(tmp_path: Path, give: str, message: str) -> No
     ("rulebook: classic\nplayers: 2\nname: x\nsteps: [{expect: {trun: 1}}]\n", ":4:19:",
      "unknown key 'trun'; did you mean 'turn'?"),
     ("rulebook: classic\nplayers: [2\n", ":3:1:", "YAML syntax error"),
+    # a count or seed the game refuses: at its own key, in the file or in the scenario
+    ("rulebook: teams\nplayers: 3\nname: x\n", ":2:10:",
+     "players: teams is for 4, 6, 8 players, not 3"),
+    ("rulebook: classic\nplayers: 2\nscenarios:\n  - name: x\n    players: 11\n", ":5:14:",
+     "players: classic is for 2-10 players, not 11"),
+    ("rulebook: classic\nplayers: 2\nseed: " + "9" * 80 + "\nname: x\n", ":3:7:",
+     "seed: too large"),
 ])
 def test_malformed_files_are_located(tmp_path: Path, text: str, where: str, message: str) -> None:
     f = tmp_path / "bad.yaml"

@@ -28,6 +28,7 @@ from .engine.errors import (
 from .engine.game import GAME_STEPS, Game
 from .engine.notation import SIDES, normalize, parse_card, parse_whole_card
 from .engine.rulebook import Rulebook
+from .engine.state import SEED_LIMIT
 from .load.loader import (
     did_you_mean,
     load_rulebook,
@@ -276,6 +277,15 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
     players = config["players"]
     if players is None:
         raise ScenarioError(located.problem(idx, "no `players` given"))
+    # Found out here, at the key that says them, rather than by the deal at the scenario.
+    if players not in rulebook.player_counts():
+        raise ScenarioError(located.problem(idx + ("players",) if "players" in sc else
+                                            ("players",), f"players: {rulebook.name} is for "
+                                            f"{rulebook.players_text()} players, not {players}"))
+    seed = config["seed"]
+    if seed is not None and abs(seed) >= SEED_LIMIT:
+        raise ScenarioError(located.problem(idx + ("seed",) if "seed" in sc else ("seed",),
+                                            "seed: too large (abs(seed) < 2**256)"))
     state = sc.get("state")
     standing = _standing(located, idx, sc, data, rulebook, players)
     out = standing.out if standing else []
