@@ -261,21 +261,21 @@ def test_an_action_outside_legal_actions_is_refused_and_changes_nothing() -> Non
     table = uno_rules.load_rulebook("classic", house=["jump_in"]).action_table(4)
     rng = random.Random(7)
     tried = windows = 0
-    for _ in range(4):
+    for _ in range(2):
         state = _dealt(game, rng)
         while not state.is_terminal():
             legal = state.legal_actions()
             player = state.current_player()
             bad = [a for a in range(len(table)) if a not in legal]
-            probes = [-2, -len(table), len(table) + 10**6] + rng.sample(bad, 5)
+            probes = [-2, -len(table), len(table) + 10**6] + rng.sample(bad, 3)
             if not state.is_chance_node() and player != state.uno_game.decision.seat:
                 windows += 1  # the decider's options are not the window's seat's
                 probes += list(state.uno_game.legal_ids())
+            before = (state.history(), state.serialize(), state.current_player())
             for action in probes:
-                before = (state.history(), state.serialize(), state.current_player())
                 with pytest.raises(uno_rules.IllegalAction):
                     state.apply_action(action)
                 assert (state.history(), state.serialize(), state.current_player()) == before
                 tried += 1
             state.apply_action(rng.choice(legal))
-    assert tried > 500 and windows > 5
+    assert tried > 250 and windows > 3
