@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import child_pids, pid_alive, reaped
 
 import uno_rules
 from uno_rules import compare as cmp
@@ -275,3 +281,47 @@ def test_ctrl_c_keeps_the_deals_every_variant_finished(monkeypatch: pytest.Monke
     text = run("compare", "classic", "classic", "--house", "stacking", "--games", "40")
     assert text.exit_code == 130
     assert "same 5 of 40 deals (interrupted; 4 players," in text.stdout.splitlines()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("where", [["--workers", "2"], ["--scheduler", "local", "--workers", "2"]],
+                         ids=["workers", "dask"])
+def test_ctrl_c_elsewhere_keeps_whole_deals_as_one_process(where: list[str]) -> None:
+    if where[0] == "--scheduler":
+        pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    variants = ["classic", "classic", "--house", "stacking"]
+    args = [sys.executable, "-m", "uno_rules.cli", "compare", *variants, "--games",
+            "1000000000", *where, "--json"]
+    for wait in (3, 6, 15):  # until some deals are done (a loaded machine starts slowly)
+        # In a session of its own, so that SIGINT goes to the whole group as a terminal's
+        # Ctrl-C does: the workers get it too (and must stay quiet).
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+        with reaped(proc):
+            time.sleep(wait)
+            children = child_pids(proc.pid)
+            os.killpg(proc.pid, signal.SIGINT)
+            out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, (out, err)
+        deadline = time.monotonic() + 10
+        while any(pid_alive(p) for p in children) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(pid_alive(p) for p in children), "a worker outlived the run"
+        if not out:  # not one deal finished: as one process, only "interrupted"
+            assert err == "interrupted\n", err
+            continue
+        assert err == "", err
+        got = json.loads(out)
+        deals = got["games"]
+        assert got["interrupted"] is True and got["games_requested"] == 1000000000
+        assert 0 < deals < 1000000000
+        assert [v["decided"] + v["stalled"] for v in got["variants"]] == [deals, deals]
+        assert all(d["n"] == deals for d in got["metrics"]["turns"]["diff"])
+        # Exactly what one process reports for those deals (the same seed), less timing.
+        alone = as_json(*variants, "--games", str(deals))
+        for report in (got, alone):
+            del report["timing"]
+        del got["interrupted"], got["games_requested"]
+        assert got == alone
+        return
+    raise AssertionError("no deal finished in 15 s")
