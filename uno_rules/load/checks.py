@@ -208,6 +208,11 @@ def _check_refs(located: Located) -> list[Problem]:
     """Every `$option` reference names an option; `if: option` names a boolean one."""
     data, problems = located.data, []
     options = data.get("options") or {}
+    for name, value in options.items():  # a reference would pass as the value it stands for
+        if isinstance(value, str) and value.startswith("$"):
+            problems.append(located.problem(("options", name), f"option {name!r} = {value!r}: "
+                                            "an option's value is a value, not a reference to "
+                                            "another option"))
     for path, ref in _walk_refs({k: data.get(k) for k in SECTIONS}, ()):
         if ref not in options:
             problems.append(located.problem(path, f"unknown option '${ref}'"
