@@ -234,19 +234,19 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                                                         max_actions=spec.max_actions),
                                  spec.house)
             return
-        spec = self._spec()
-        player = self.current_player()
-        # Only what legal_actions() lists: the game would take any seat's action (another's
-        # in a window), and a pass is not the game's (-2 would read the table from its end).
-        if action not in (game.legal_ids() if player < 0 else game.legal_ids(player)):
-            raise IllegalAction(f"action {action}: not a legal action of "
-                                f"{'chance' if player < 0 else f'seat {player}'} now")
-        if spec.table[action].kind == "pass":  # changes nothing in the round
-            seat = spec.table[action].seat
-            assert seat is not None
-            self._passed.append(seat)
+        table, player = self._spec().table, self.current_player()
+        # Only what legal_actions() lists: the game checks its own actions (as the seat to
+        # move, so not another's in a window); a pass is this adapter's, checked here.
+        if not 0 <= action < len(table):  # -2 would read the table from its end
+            raise IllegalAction(f"action {action}: not in the action table (0 to "
+                                f"{len(table) - 1})")
+        if table[action].kind == "pass":  # changes nothing in the round
+            if player < 0 or action not in game.legal_ids(player):
+                raise IllegalAction(f"action {action} ({table[action]}): not a legal action "
+                                    f"of {'chance' if player < 0 else f'seat {player}'} now")
+            self._passed.append(player)
             return
-        game.step(int(action))
+        game.step(int(action), seat=None if player < 0 else player)
         self._passed = []  # the round moved on: a new window
 
     def resample_from_infostate(self, player_id: int,

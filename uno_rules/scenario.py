@@ -255,8 +255,7 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
     ref = config["rulebook"]
-    rulebook_at = idx + ("rulebook",) if "rulebook" in sc else ("rulebook",)
-    house_at = idx + ("house",) if "house" in sc else ("house",)
+    rulebook_at, house_at = _key_at(idx, sc, "rulebook"), _key_at(idx, sc, "house")
     try:
         rulebook = _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
                          (*_house_refs(located, house_at, config["house"] or (), path.parent),
@@ -268,7 +267,7 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
             raise RulebookError(located.problem(where, str(first))) from None
         if first.line <= 0:  # a problem with the scenario's own `set:` or `house:` value
             key = "set" if first.file.startswith("--set") else "house"
-            at = idx + (key,) if key in sc else (key,)
+            at = _key_at(idx, sc, key)
             raise ScenarioError(located.problem(at, f"{key}: {first.file.split(' ', 1)[-1]}: "
                                                 f"{first.message}")) from None
         raise ScenarioError(located.problem(where, f"rulebook {ref!r}: {first.message}"
@@ -279,12 +278,12 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         raise ScenarioError(located.problem(idx, "no `players` given"))
     # Found out here, at the key that says them, rather than by the deal at the scenario.
     if players not in rulebook.player_counts():
-        raise ScenarioError(located.problem(idx + ("players",) if "players" in sc else
-                                            ("players",), f"players: {rulebook.name} is for "
+        raise ScenarioError(located.problem(_key_at(idx, sc, "players"), f"players: "
+                                            f"{rulebook.name} is for "
                                             f"{rulebook.players_text()} players, not {players}"))
     seed = config["seed"]
     if seed is not None and abs(seed) >= SEED_LIMIT:
-        raise ScenarioError(located.problem(idx + ("seed",) if "seed" in sc else ("seed",),
+        raise ScenarioError(located.problem(_key_at(idx, sc, "seed"),
                                             "seed: too large (abs(seed) < 2**256)"))
     state = sc.get("state")
     standing = _standing(located, idx, sc, data, rulebook, players)
@@ -319,11 +318,16 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
                                             str(exc))) from None
 
 
+def _key_at(idx: PathKey, sc: Mapping[str, Any], key: str) -> PathKey:
+    """Where ``key`` is given for a scenario: its own, else the file's (top level)."""
+    return idx + (key,) if key in sc else (key,)
+
+
 def _standing(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[str, Any],
               rulebook: Rulebook, players: int) -> Standing | None:
     """The match a scenario's round is part of (its `match:` block, else the file's), checked
     against the rulebook; None without one."""
-    at = idx + ("match",) if "match" in sc else ("match",)
+    at = _key_at(idx, sc, "match")
     block = sc.get("match", data.get("match"))
     if block is None:
         return None

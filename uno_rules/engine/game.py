@@ -556,7 +556,7 @@ class Game(Runner):
             self.out_seats = [s for s in self.out_seats if not hands[s]]
         if self.eliminated:
             standing = [s for s in range(self.players) if s not in self.eliminated]
-            if len({self.team_of(s) for s in standing}) <= 1:
+            if len({self._team(s) for s in standing}) <= 1:
                 # The last one standing; if the last ones fell together, the last to fall.
                 self._end_round(standing[0] if standing else self.eliminated[-1])
                 return True
@@ -577,7 +577,7 @@ class Game(Runner):
 
     def _end_round(self, winner: int) -> None:
         faces = self.faces
-        team = self.teammates(winner)
+        team = self._mates(winner)
         points = sum(faces[c].points for s, h in enumerate(self.hands) if s not in team
                      for c in h) + self.rulebook.settings.knockout_points * \
             sum(s not in team and s not in self.absent for s in self.eliminated)

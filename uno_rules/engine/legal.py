@@ -34,7 +34,7 @@ class Legality(State):
         late = self.uno_open
         acts = self.acts
         if late >= 0:
-            mates = self.teammates(late)
+            mates = self._mates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late and s not in self.eliminated]
         pending = self.pending

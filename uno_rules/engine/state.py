@@ -446,7 +446,10 @@ class State:
 
     def team_of(self, seat: object) -> int:
         """The team of ``seat``: seats ``players / team_size`` apart share a team."""
-        return self._at_table(seat) % (self.players // self.rulebook.team_size)
+        return self._team(self._at_table(seat))
+
+    def _team(self, seat: int) -> int:  # team_of for a seat the engine itself names
+        return seat % (self.players // self.rulebook.team_size)
 
     def _partner(self, seat: int) -> int:
         """The next member of ``seat``'s team (itself when playing alone)."""
@@ -454,8 +457,11 @@ class State:
 
     def teammates(self, seat: object) -> list[int]:
         """The seats of ``seat``'s team, sorted."""
-        at, step = self._at_table(seat), self.players // self.rulebook.team_size
-        return sorted((at + i * step) % self.players for i in range(self.rulebook.team_size))
+        return self._mates(self._at_table(seat))
+
+    def _mates(self, seat: int) -> list[int]:  # teammates for a seat the engine itself names
+        step = self.players // self.rulebook.team_size
+        return sorted((seat + i * step) % self.players for i in range(self.rulebook.team_size))
 
     def _advance(self, seat: int, steps: int) -> int:
         """The seat ``steps`` places away in the direction of play, passing players who are
@@ -647,7 +653,7 @@ class State:
         """Whether ``seat`` holding no cards ends the round."""
         if self.rulebook.round_ends == "player":
             return True
-        return not any(self.hands[s] for s in self.teammates(seat))
+        return not any(self.hands[s] for s in self._mates(seat))
 
     def _receive(self, seat: int, card: int) -> None:
         """A card given to ``seat``: holding cards again, it is back in."""

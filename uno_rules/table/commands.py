@@ -98,8 +98,7 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
     recorded = 1
 
     def open_out(path: str, mode: str) -> TextIO:
-        if "\0" in path:
-            fail(f"error: {_shorten(path)}: the path contains a NUL byte")
+        _no_nul(path)
         try:
             out = cast(TextIO, open(path, mode, encoding="utf-8"))  # noqa: SIM115
         except OSError as exc:
@@ -210,6 +209,12 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
         click.echo("bye")
 
 
+def _no_nul(path: str) -> None:
+    """One line and exit 1 for a path with a NUL byte (open() would raise ValueError)."""
+    if "\0" in path:
+        fail(f"error: {_shorten(path)}: the path contains a NUL byte")
+
+
 def _offer_save(target: str | None, text: str) -> None:
     """Save the record so far at ``target``, or where the user says (Enter: not at all)."""
     while target is None:
@@ -221,8 +226,7 @@ def _offer_save(target: str | None, text: str) -> None:
             if sure is None or sure.strip().lower() not in ("y", "yes"):
                 continue
         target = reply.strip()
-    if "\0" in target:
-        fail(f"error: {_shorten(target)}: the path contains a NUL byte")
+    _no_nul(target)
     if os.path.exists(target) and not os.path.isfile(target):  # never a device replaced
         fail(f"error: {_shorten(target)}: not a regular file; the game is not saved there")
     tmp = f"{target}.tmp{os.getpid()}"
