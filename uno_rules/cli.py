@@ -382,9 +382,10 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               "by --record-where into DIR: DIR/game-N.jsonl, with --match DIR/match-N.jsonl "
               "(docs/records.md).")
 @click.option("--record-where", multiple=True, metavar="WHICH",
-              help="Which games --record-dir records: stalled (the default; at most 100), "
-              "longest (the most actions; with --match the most rounds), or N (game number "
-              "N, from 1); repeatable or comma-separated.")
+              help="Which games --record-dir records: stalled (at most 100), longest (the "
+              "most actions; with --match the most rounds), or N (game number N, from 1); "
+              "repeatable or comma-separated. Default: stalled,longest (every stalled game "
+              "and the longest, so a run always records one).")
 @workers_option
 @scheduler_option
 @scheduler_timeout_option
@@ -495,10 +496,10 @@ def _record_chooser(folder: str | None, where: tuple[str, ...], games: int) -> A
         if where:
             _fail("--record-where: only with --record-dir DIR")
         return None
-    from .recordsim import Chooser, parse_where
+    from .recordsim import DEFAULT_WHERE, Chooser, parse_where
 
     try:
-        stalled, longest, numbers = parse_where(where or ("stalled",), games)
+        stalled, longest, numbers = parse_where(where or DEFAULT_WHERE, games)
     except ValueError as exc:
         _fail(str(exc))
     try:
