@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -262,6 +263,21 @@ def test_a_silent_server_fails_within_the_timeout() -> None:
         f"scheduler listening there?)\n",
         f"--scheduler {address}: can't connect: Timed out during handshake while connecting "
         f"to {address} after 1 s\n"), proc.stderr
+
+
+@needs_dask
+@pytest.mark.parametrize("first", [
+    b"\xff" * 8,  # a frame of 16 EiB: numpy refuses it (ValueError, or MemoryError)
+    struct.pack("<Q", int(2.8 * 2**60)),  # 2.8 EiB: MemoryError (was exit 3)
+    struct.pack("<Q", 16) + bytes(16),  # a frame, but no message in it: dask logged a traceback
+    b"SSH-2.0-OpenSSH_9.2p1\r\n",
+], ids=["0xff", "2.8 EiB", "empty frames", "ssh"])
+def test_a_service_that_speaks_first_is_not_a_dask_scheduler(first: bytes) -> None:
+    address = load_cases("dask").speaking_first(first)
+    _one_line(_cli(["simulate", "classic", "--scheduler", address, "--scheduler-timeout",
+                    "5"], timeout=60),
+              f"--scheduler {address}: not a Dask scheduler (what it sent is not Dask's "
+              "handshake)")
 
 
 @needs_dask
