@@ -340,9 +340,11 @@ class Game(Runner):
         """Answer the pending decision with ``action``, one of its options (the interned
         object): the one way :meth:`apply` and :meth:`step` take an answer."""
         pending = self.pending  # not None: there is a decision to answer
-        if self.uno_open >= 0 and (action.seat != self.uno_open or
-                                   pending.kind == "turn"):  # type: ignore[union-attr]
-            self.uno_open = -1  # the next decision closes the chance to catch
+        # The next seat's decision closes the chance to catch; a chance node (a contest
+        # settled at the table, seat None) is no seat's action and leaves it open.
+        if self.uno_open >= 0 and pending.seat is not None and (  # type: ignore[union-attr]
+                action.seat != self.uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
+            self.uno_open = -1
         self.pending = None
         pending.answer(self, action)  # type: ignore[union-attr]
         history = self.history  # self._taken(action), inlined: this runs every action

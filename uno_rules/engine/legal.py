@@ -52,6 +52,11 @@ class Legality(State):
         faces = self.faces
         return self._distinct(c for c in self.hands[seat] if faces[c].color == color != NO_COLOR)
 
+    def _forced_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` may play on a forced play: those of the colour in force, under
+        the same conditions as any play (a last card that may not go out can't be played)."""
+        return [c for c in self._cards_of_color(seat, self.color) if self._allowed(seat, c)]
+
     def _distinct(self, cards: Iterable[int]) -> list[int]:
         """One card per face in play, in face order (copies are the same choice)."""
         faces, seen = self.faces, dict[int, int]()

@@ -549,8 +549,10 @@ class State:
         stacked.penalty = penalty
 
     def _rotate_hands(self) -> None:
-        """Every hand passes to the next player in the direction of play."""
-        seats = [s for s in range(self.players) if s not in self.eliminated]
+        """Every hand in passes to the next player in, in the direction of play: a seat that
+        is out (holds no cards, or is knocked out) neither gives nor receives one."""
+        hands = self.hands
+        seats = [s for s in range(self.players) if hands[s] and s not in self.eliminated]
         old = [self.hands[s] for s in seats]
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
