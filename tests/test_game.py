@@ -774,3 +774,22 @@ def test_after_a_give_only_giver_and_receiver_can_tell_which_card_it_was() -> No
         if found == 5:
             break
     assert found == 5
+
+
+@pytest.mark.parametrize("base", ["ted_lasso", "classic"])
+def test_each_discard_pile_starts_on_a_card_its_first_card_rules_allow(
+        tmp_path: Path, base: str) -> None:
+    """A first card put aside (`turn_again`) is replaced on its own pile, and the replacement's
+    first-card rules act on that pile too: with several discard piles no pile starts on a card
+    that the rules turn over (Ted Lasso: any action card; classic: a Wild Draw Four)."""
+    path = tmp_path / "three_piles.yaml"
+    path.write_text(f"name: three_piles\nextends: {base}\ndiscard_piles: 3\n")
+    rulebook = uno_rules.load_rulebook(path)
+    for seed in range(300):
+        game = rulebook.new_game(4, seed)
+        tops = [game.faces[pile[-1]] for pile in game._discard_piles()]
+        if base == "ted_lasso":
+            assert all(face.number for face in tops), (seed, [f.name for f in tops])
+        else:
+            assert all(face.id != "wild_draw_four" for face in tops), (seed, [f.name for f in tops])
+        assert sorted(game._all_cards()) == sorted(rulebook.deck), seed

@@ -444,7 +444,6 @@ class Game(Runner):
         for pile in reversed(range(self.rulebook.discard_piles)):  # pile 0's rules run first
             self._focus_on(pile)
             self._turn_first_card()
-            self.ctx.pile = pile
         self._run()
 
     # ------------------------------------------------------------------ internals

@@ -612,7 +612,9 @@ class State:
         self.first_turns += 1
         self.color = self.faces[card].color
         self._note("first", self.faces[card].id)
-        self.ctx = ctx = Ctx(self.dealer, card)
+        # The card's rules act on the pile it was turned onto (a card turned again onto
+        # pile 2 must not put pile 0's card back).
+        self.ctx = ctx = Ctx(self.dealer, card, pile=self.focus)
         rule = self.card_rules[card]
         if rule is not None:
             program = rule.effect if rule.first_card is None else rule.first_card
