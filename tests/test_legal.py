@@ -238,3 +238,32 @@ def test_a_knocked_out_seat_never_catches_or_calls() -> None:
             plays = [a for a in options if a.kind == "play"]
             game.apply(rng.choice(plays or options))
     assert seen > 0  # the situation arose
+
+
+def _refusal(game: uno_rules.Game, action: str) -> str:
+    """The whole refusal message of ``action``; the game must be unchanged by it."""
+    before = game.snapshot()
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(action)
+    assert game.snapshot() == before
+    return str(refused.value)
+
+
+@pytest.mark.parametrize("hand", [["red 5", "red 6", "blue 1"],
+                                  ["red 5", "red 6", "blue 1", "blue 2", "green 7"]])
+def test_calling_uno_with_three_or_more_cards_is_refused_with_its_reason(
+        hand: list[str]) -> None:
+    """RULES.md §1: UNO is called playing the next-to-last card, not earlier."""
+    game = _game([hand, ["blue 2"]], "red 3")
+    assert _refusal(game, "0 play red 5 uno") == (
+        "0 play red 5 uno: UNO is called in advance only on the next-to-last card "
+        "(or a card that may leave one)")
+    game.apply("0 play red 5")  # the same card without the call is fine
+    assert game.decision.seat == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("action", ["0 give red 5", "0 color red", "0 keep", "0 target 1",
+                                    "0 challenge"])
+def test_an_action_of_another_kind_gets_the_fallback_refusal(action: str) -> None:
+    game = _game([["red 5", "red 6", "blue 1"], ["blue 2"]], "red 3")
+    assert _refusal(game, action) == f"{action}: not an option (pending: seat 0 to turn)"
