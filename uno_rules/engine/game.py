@@ -19,6 +19,7 @@ from .decisions import Runner, Turn
 from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
+from .legal import NO_LAST
 from .model import NO_COLOR, Rules
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
@@ -286,8 +287,7 @@ class Game(Runner):
             action = self._canonical(action)
         if action.kind == "jump_in":
             if action not in self.out_of_turn_actions():
-                raise IllegalAction(f"{action}: only the exact card on top may jump in, while "
-                                    f"a turn is pending, by another seat")
+                raise IllegalAction(self._why_no_jump_in(action))
             self.uno_open = -1
             self.pending = None
             self.stack.clear()
@@ -322,6 +322,15 @@ class Game(Runner):
         if action.seat != seat:
             raise IllegalAction(f"{action}: not an action of seat {seat}, acting as seat {seat}")
         return action
+
+    def _why_no_jump_in(self, action: Action) -> str:
+        """Why a jump-in that is not allowed now is refused."""
+        if self.rulebook.settings.jump_in and any(
+                s == action.seat and self.faces[card].name == action.arg
+                for s, card in self._jump_in_cards() if self._may_not_go_out(s, card)):
+            return f"{action}: {NO_LAST}"
+        return f"{action}: only the exact card on top may jump in, while a turn is pending, " \
+               "by another seat"
 
     def _check_pass(self, action: Action) -> None:
         """Refuse ``S pass`` unless seat S has out-of-turn actions now and the pending
