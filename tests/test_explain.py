@@ -148,6 +148,11 @@ def test_sheet_words_follow_the_settings() -> None:
     assert "then if the drawn card can be played, it must be played at once." in forced
     assert "it may be played at once" not in forced
     assert "among the players still in" not in forced and "still in" not in forced
+    # Teams: a player who is out while its partner plays on is passed over too.
+    teams = explain(uno_rules.load_rulebook("teams", house=["seven_zero"]))
+    assert "- **0**: Every hand passes to the next player in the direction of play, among the " \
+           "players still in (one who is out is passed over)." in teams
+    assert "You choose another player still in, then you swap hands" in teams
     never = explain(uno_rules.load_rulebook("classic", settings={"play_drawn": "never"}))
     assert "then the drawn card is kept (it can't be played this turn)." in never
     stacking = explain(uno_rules.load_rulebook("classic", house=["stacking"]))

@@ -135,8 +135,9 @@ SAY: dict[str, Say] = {
 
 NOTHING = "nothing happens"
 
-# Words added when players can be knocked out: these steps leave them out.
-STILL_IN = {"rotate_hands": ", among the players still in (one knocked out is passed over)",
+# Words added when players can be knocked out, or be out while their team plays on: these
+# steps leave them out ({out}: how a player leaves).
+STILL_IN = {"rotate_hands": ", among the players still in (one {out} is passed over)",
             "choose_player": " still in"}
 # Seats that follow the direction of play, and the steps that name the next player without
 # a parameter: a reverse skipped on a last card changes who they are.
@@ -154,7 +155,11 @@ def _say(rulebook: Rulebook, st: Step) -> str:
     if st.op == "offer_drawn":
         return OFFER[rulebook.settings.play_drawn]
     text = SAY[st.op](dict(st.args), lambda p: describe(rulebook, p))
-    return text + STILL_IN.get(st.op, "") if knocks_out(rulebook) else text
+    if knocks_out(rulebook):
+        return text + STILL_IN.get(st.op, "").format(out="knocked out")
+    if rulebook.round_ends == "team":
+        return text + STILL_IN.get(st.op, "").format(out="who is out")
+    return text
 
 
 def describe(rulebook: Rulebook, program: int | None) -> str:
