@@ -30,6 +30,7 @@ from .load.entry import load_rulebook  # served by the cache: yaml only on a mis
 from .load.resources import shipped_names
 from .table.commands import play as table_play
 from .table.replay import replay as table_replay
+from .table.screen import label
 from .web.command import serve as web_serve
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
@@ -327,19 +328,24 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
 @click.argument("rulebook")
 @house_option
 @set_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: {total, cards}.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {total, cards}, the "
+              "cards by their ids (red draw_two).")
 def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: bool) -> None:
-    """Show a rulebook's deck composition."""
+    """Show a rulebook's deck composition: each card by its name, as play and the rules
+    sheets write it (red draw two); --json by its id."""
     rb = _rulebook(rulebook, sets, house)
     counts = rb.deck_counts()
     if as_json:
         click.echo(json.dumps({"total": len(rb.deck), "cards": counts}, indent=2))
         return
-    width = max(len(n) for n in counts)
-    click.echo(f"{rb.title}: {len(rb.deck)} cards")
-    points = {rb.face_label(f): f.points for f in rb.faces}
-    for name, n in counts.items():
-        click.echo(f"  {name:<{width}}  x{n:<2}  {points[name]:>3} pts")
+    # deck_counts' order: by side, then face; names for people (a side's name escaped)
+    faces = sorted(rb.faces, key=lambda f: (f.side, f.id))
+    names = [visible(label(rb.face_label(f))) for f in faces]
+    width = max(map(len, names))
+    click.echo(f"{visible(rb.title)}: {len(rb.deck)} cards")
+    for face, name in zip(faces, names, strict=True):
+        click.echo(f"  {name:<{width}}  x{counts[rb.face_label(face)]:<2}  "
+                   f"{face.points:>3} pts")
 
 
 @cli.command()
@@ -609,7 +615,8 @@ def explain(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...]) -> Non
     """Print the rules of RULEBOOK as a Markdown sheet (deck, cards, setup, turn, scoring)."""
     from .explain import explain as sheet
 
-    click.echo(sheet(_rulebook(rulebook, sets, house)), nl=False)
+    text = sheet(_rulebook(rulebook, sets, house))  # the rulebook's title, description, sides
+    click.echo("\n".join(map(visible, text.split("\n"))), nl=False)
 
 
 @cli.command()
