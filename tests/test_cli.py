@@ -81,6 +81,17 @@ def test_deck_json() -> None:
 def test_deck_table_and_set() -> None:
     result = runner.invoke(cli, ["deck", "classic"])
     assert result.exit_code == 0 and "108 cards" in result.output
+    # names for people, as play and the rules sheets write them; ids in the JSON (files)
+    assert "  red draw two     x2    20 pts" in result.output and "_" not in result.output
+    assert "  wild draw four   x4    50 pts" in result.output
+    ids = json.loads(runner.invoke(cli, ["deck", "classic", "--json"]).output)["cards"]
+    assert ids["red draw_two"] == 2 and "red draw two" not in ids
+    flip = runner.invoke(cli, ["deck", "flip"]).output
+    assert "  red draw one (light)" in flip and "_" not in flip
+    odd = runner.invoke(cli, ["deck", str(HERE / "hostile" / "records" /
+                                          "line_breaks.yaml")]).output
+    assert odd.startswith("Line\\rbreaks\\n# forged heading\\t: 36 cards\n")
+    assert not [c for c in odd if not c.isprintable() and c != "\n"]  # a side's name too
     bad = runner.invoke(cli, ["deck", "classic", "--set", "hand_sise=5"])
     assert bad.exit_code == 1 and "did you mean 'hand_size'" in bad.output
 

@@ -158,3 +158,14 @@ def test_sheet_words_follow_the_settings() -> None:
     stacking = explain(uno_rules.load_rulebook("classic", house=["stacking"]))
     assert "of the same value that can be played on the top card;" in stacking
     assert "As the last card" not in stacking
+
+
+def test_the_rulebooks_own_text_is_escaped_on_the_sheet() -> None:
+    """A title, a description and sides' names holding a newline, a carriage return, a tab
+    (tests/hostile/records/line_breaks.yaml): escaped, the description's lines kept."""
+    path = Path(__file__).parent / "hostile" / "records" / "line_breaks.yaml"
+    sheet = explain(uno_rules.load_rulebook(path))
+    assert not [c for c in sheet if not c.isprintable() and c != "\n"]
+    assert sheet.startswith("# Line\\rbreaks\\n# forged heading\\t\n\nfirst line\\rover it\n"
+                            "second line\n")
+    assert "colours red, blue (li\\rght side); pink, teal (da\\nrk side)." in sheet

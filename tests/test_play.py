@@ -297,3 +297,12 @@ def test_an_agents_multi_line_error_is_one_line(monkeypatch: pytest.MonkeyPatch)
     said = result.output.splitlines()[-1]
     assert said == r"agent 'cheats:Raises' at seat 0 failed: ValueError: no idea\nwhat to do"
     assert not any(line.startswith("what to do") for line in result.output.splitlines())
+
+
+def test_the_rulebooks_title_is_shown_escaped() -> None:
+    path = Path(__file__).parent / "hostile" / "records" / "line_breaks.yaml"
+    result = CliRunner().invoke(cli, ["play", str(path), "--players", "2", "--round",
+                                      "--humans", "none", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Line\\rbreaks\\n# forged heading\\t: 2 players, one round")
+    assert not [c for c in result.output if not c.isprintable() and c != "\n"]

@@ -615,8 +615,7 @@ def explain(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...]) -> Non
     """Print the rules of RULEBOOK as a Markdown sheet (deck, cards, setup, turn, scoring)."""
     from .explain import explain as sheet
 
-    text = sheet(_rulebook(rulebook, sets, house))  # the rulebook's title, description, sides
-    click.echo("\n".join(map(visible, text.split("\n"))), nl=False)
+    click.echo(sheet(_rulebook(rulebook, sets, house)), nl=False)
 
 
 @cli.command()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .engine.effects import PRIMITIVES
+from .engine.errors import visible
 from .engine.model import NO_COLOR, Step
 from .engine.model import Rules as Rulebook
 
@@ -243,7 +244,7 @@ def deck_table(rulebook: Rulebook) -> list[str]:
     sided = len(rulebook.sides) > 1
     for fid in sorted(rulebook.deck_faces(), key=lambda f: (rulebook.faces[f].side, f)):
         face = rulebook.faces[fid]
-        key = " ".join(((rulebook.sides[face.side],) if sided else ()) +
+        key = " ".join(((visible(rulebook.sides[face.side]),) if sided else ()) +
                        (rulebook.ranks[face.rank], *face.tags))
         entry = counts.setdefault(key, [set(), 0, face.points, face.side])
         if face.color != NO_COLOR:
@@ -348,13 +349,15 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
 
 def explain(rulebook: Rulebook) -> str:
     """The whole rules sheet as Markdown."""
+    # The rulebook's own text escaped (a newline, an escape sequence), the description's
+    # lines kept: a sheet is printed on a terminal.
     title = rulebook.title + (f" (with {', '.join(rulebook.house)})" if rulebook.house else "")
-    out = [f"# {title}", ""]
+    out = [f"# {visible(title)}", ""]
     if rulebook.description:
-        out += [rulebook.description.strip(), ""]
+        out += [*map(visible, rulebook.description.strip().split("\n")), ""]
     colours = "; ".join(
         ", ".join(rulebook.colors[c] for c in cols)
-        + (f" ({rulebook.sides[s]} side)" if len(rulebook.sides) > 1 else "")
+        + (f" ({visible(rulebook.sides[s])} side)" if len(rulebook.sides) > 1 else "")
         for s, cols in enumerate(rulebook.side_colors))
     out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, colours "
             f"{colours}.", "", "## Deck", "", *deck_table(rulebook), ""]
