@@ -133,6 +133,9 @@ def test_a_rulebook_with_a_rank_named_uno_replays_its_own_record(tmp_path: Path)
     recorder.end()
     assert '1 play "blue uno"' in played or '0 play "blue uno"' in played
     assert json.loads(out.getvalue().splitlines()[0])["record"] == 2
+    classic = io.StringIO()  # no quoted card: format 1, as older versions wrote and read
+    Recorder(classic, uno_rules.load_rulebook("classic").new_game(2, seed=3))
+    assert json.loads(classic.getvalue().splitlines()[0])["record"] == 1
     match = read_text(out.getvalue()).replay(rulebook=rulebook)
     assert match.game.history == game.history
 
