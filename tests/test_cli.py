@@ -123,6 +123,32 @@ def test_scenario_exit_codes(tmp_path: Path) -> None:
     assert none.exit_code == 1 and "no scenario files" in none.output
 
 
+def test_a_runaway_effect_fails_its_scenario_at_its_step(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An effect that runs away (the bound lowered: no shipped card loops) is the rules'
+    doing: that scenario fails, at its step or at the deal, exit 1 (not an internal error)."""
+    from uno_rules.engine import game as game_module
+
+    path = tmp_path / "s.yaml"
+    path.write_text("rulebook: classic\nplayers: 2\nscenarios:\n"
+                    "  - name: runs away\n    state:\n      hands: [[red draw_two, red 1], "
+                    "[blue 1]]\n      discard: [red 5]\n    steps:\n"
+                    "      - expect: {turn: 0}\n      - {seat: 0, play: red draw_two}\n"
+                    "  - name: its deal runs away\n    seed: 2\n    steps: []\n"
+                    "  - name: the others still run\n    state:\n      hands: [[red 1], "
+                    "[blue 1]]\n      discard: [red 5]\n    steps:\n"
+                    "      - {seat: 0, play: red 1}\n")
+    monkeypatch.setattr(game_module, "RUN_BUDGET", 1)
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("FAIL runs away: step 2: ")
+    assert "the effect of red draw_two ran more than 1 steps" in lines[0]
+    assert lines[0].endswith(f"({path}:10)")
+    assert lines[1].startswith("FAIL its deal runs away: the deal: ") and "ran more" in lines[1]
+    assert lines[2:] == ["PASS the others still run", "1 passed, 2 failed"]
+
+
 def test_schema_command_prints_json() -> None:
     result = runner.invoke(cli, ["schema"])
     assert result.exit_code == 0 and json.loads(result.output)["title"] == "uno-rules rulebook"

@@ -20,6 +20,7 @@ from .engine.errors import (
     NotationError,
     Problem,
     RulebookError,
+    RunawayEffect,
     ScenarioError,
     shorten,
     shorten_values,
@@ -205,8 +206,13 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
-        game, standing = _setup(located, idx, sc, data, config, path,
-                                (tuple(house), dict(settings or {})))
+        try:
+            game, standing = _setup(located, idx, sc, data, config, path,
+                                    (tuple(house), dict(settings or {})))
+        except RunawayEffect as exc:  # the deal's own effects (a first card) ran away
+            outcomes.append(Outcome(str(path), sc.get("name", path.stem), False,
+                                    f"the deal: {exc}"))
+            continue
         outcomes.append(_run_steps(located, idx, sc, game, str(path), standing))
         spent += game.steps
     return outcomes
@@ -332,8 +338,11 @@ def _standing(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mappi
     if block is None:
         return None
     fresh = Standing.fresh(players)
-    standing = Standing(list(block.get("scores", fresh.scores)), list(block.get("out", [])),
-                        block.get("dealer", fresh.dealer))
+    out = list(block.get("out", []))
+    # the default dealer: the last seat still in the match (a seat out deals no more)
+    dealer = max((s for s in range(players) if s not in out), default=fresh.dealer)
+    standing = Standing(list(block.get("scores", fresh.scores)), out,
+                        block.get("dealer", dealer))
     problems = [located.problem(at + key, f"match{f'.{key[0]}' if key else ''}: {why}")
                 for key, why in standing.problems(rulebook, players)]
     if problems:
@@ -408,7 +417,9 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
             else:
                 for action in _actions(game, step):
                     game.apply(action)
-        except (_Fail, IllegalAction, NotationError) as exc:  # the step's values cut short
+        except (_Fail, IllegalAction, NotationError, RunawayEffect) as exc:
+            # a runaway effect is the rules' doing, so this scenario's failure, not a bug
+            # (the step's values cut short)
             message = shorten_values(str(exc), _strings(step))
             return Outcome(file, name, False, f"step {k}: {message}{where}")
     return Outcome(file, name, True)
