@@ -355,6 +355,33 @@ def test_validate_a_folder_recurses_skips_scenarios_and_reports_a_broken_file(
                    "uno-rules scenario)"
 
 
+def test_scenario_a_folder_skips_the_rulebooks_kept_beside_its_scenarios(
+        tmp_path: Path) -> None:
+    """docs/authoring.md's layout: a rulebook, its overlay and its scenarios in one folder.
+    `scenario DIR` runs the scenarios and skips the rulebooks (told by content, as
+    `validate DIR` skips the scenarios); a file named alone is still read as a scenario."""
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "mercy.yaml").write_text("name: mercy\nsettings: {uno_penalty: 4}\n")
+    (tmp_path / "mine.yaml").write_text("name: mine\nextends: classic\nhouse: [house/mercy.yaml]\n")
+    (tmp_path / "mine_scenarios.yaml").write_text(
+        "rulebook: mine.yaml\nplayers: 2\nname: it loads\nsteps: []\n")
+    result = runner.invoke(cli, ["scenario", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["PASS it loads", "1 passed, 0 failed",
+                                          "skipped 2 rulebook files (uno-rules validate "
+                                          "checks them)"]
+    assert runner.invoke(cli, ["validate", str(tmp_path)]).exit_code == 0
+    alone = runner.invoke(cli, ["scenario", str(tmp_path / "mine.yaml")])
+    assert alone.exit_code == 2 and alone.output == (
+        f"{tmp_path / 'mine.yaml'}:1:1: not a scenario file (it has no `rulebook`, `scenarios`, "
+        "`steps` or `state`): a rulebook or house rule? uno-rules validate checks those "
+        "(at $)\n")
+    (tmp_path / "mine_scenarios.yaml").unlink()
+    line = _one_line_error(["scenario", str(tmp_path)])
+    assert line == f"no scenario files (*.yaml) in {tmp_path} (2 rulebook files: check them " \
+                   "with uno-rules validate)"
+
+
 def test_validate_takes_house_and_set(tmp_path: Path) -> None:
     overlay = tmp_path / "add_card.yaml"
     overlay.write_text(ADDS_A_CARD)
@@ -771,7 +798,8 @@ def test_a_folder_s_link_to_a_file_outside_it_is_not_read(tmp_path: Path, comman
     if command == "validate":
         assert f"ok {folder}/inside.yaml: own" in result.output
     named = runner.invoke(cli, [command, str(folder / "rules.yaml")])
-    assert "hunter" in named.output  # named by the user: read as any file
+    # named by the user: read as any file (`scenario` tells a rulebook by its content)
+    assert ("hunter" if command == "validate" else "not a scenario file") in named.output
 
 
 @pytest.mark.parametrize(("setting", "message"), [

@@ -227,8 +227,9 @@ MATCH = "rulebook: classic\nplayers: 4\nname: x\n"
      "match.out: no seat 7: seats are 0-3"),
     ("set: {scoring: elimination}\nmatch: {scores: [0, 500, 0, 0], out: [1, 1]}\n", ":5:42:",
      "match.out: seat 1 is given twice"),
-    ("set: {scoring: elimination}\nmatch: {scores: [0, 0, 0, 500], out: [3]}\n", ":5:8:",
-     "match.dealer: seat 3 is out of the match: it deals no more"),
+    # (without `dealer`, the last seat still in deals: SCENARIOS.md)
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 0, 0, 500], out: [3], dealer: 3}\n",
+     ":5:51:", "match.dealer: seat 3 is out of the match: it deals no more"),
     ("match: {dealer: 4}\n", ":4:17:", "match.dealer: no seat 4: seats are 0-3"),
     ("match: {scores: [0, 500, 0, 0], out: [1], dealer: 0}\n", ":4:38:",
      "match.out: seats are out of a match only under elimination scoring (this rulebook "

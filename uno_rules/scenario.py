@@ -32,6 +32,7 @@ from .engine.rulebook import Rulebook
 from .engine.state import SEED_LIMIT
 from .load.loader import (
     did_you_mean,
+    is_scenario_file,
     load_rulebook,
     outside,
     resolve,
@@ -83,6 +84,10 @@ class Outcome:
         return f"PASS {name}" if self.passed else f"FAIL {name}: {visible(self.message)}"
 
 
+NOT_A_SCENARIO = ("not a scenario file (it has no `rulebook`, `scenarios`, `steps` or "
+                  "`state`): a rulebook or house rule? uno-rules validate checks those")
+
+
 class _Fail(Exception):
     pass
 
@@ -111,6 +116,7 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     malformed: list[str] = field(default_factory=list)   # the malformed files
+    skipped: list[str] = field(default_factory=list)  # rulebooks found in a folder: not run
     errors: list[tuple[str, Exception]] = field(default_factory=list)  # bugs, by file
 
 
@@ -119,7 +125,8 @@ def run_all(paths: Iterable[str | Path], *, house: Iterable[str] = (),
             root: str | Path | None = None) -> Report:
     """Run every scenario in the given files and folders (``house``, ``settings``, ``root``:
     as in :func:`run_paths`); a malformed file (or one that trips an internal error) is
-    recorded and the others still run."""
+    recorded and the others still run. A rulebook or overlay found in a folder (told by its
+    content, as `validate` does) is skipped; one named as a file is read as a scenario file."""
     found = Report()
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     folders = _folder_of(paths)
@@ -129,6 +136,11 @@ def run_all(paths: Iterable[str | Path], *, house: Iterable[str] = (),
             found.malformed.append(str(path))
             continue
         try:
+            if is_scenario_file(path) is False:  # a rulebook: beside scenarios, or named
+                if path in folders:
+                    found.skipped.append(str(path))
+                    continue
+                raise ScenarioError([Problem(str(path), 1, 1, NOT_A_SCENARIO)])
             found.outcomes.extend(run_file(path, house=house, settings=settings, root=root))
         except ScenarioError as exc:
             found.problems.extend(exc.problems)
