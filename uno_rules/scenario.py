@@ -7,6 +7,7 @@ a malformed file raises :class:`ScenarioError` with every problem located.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -84,6 +85,8 @@ class Outcome:
         return f"PASS {name}" if self.passed else f"FAIL {name}: {visible(self.message)}"
 
 
+BOOLEAN_KEY = ("a key YAML reads as {} (a bare `on`, `off`, `yes` or `no` is a boolean): to "
+               "name the pile a card goes on, write `pile: N` or `play: CARD on N`")
 NOT_A_SCENARIO = ("not a scenario file (it has no `rulebook`, `scenarios`, `steps` or "
                   "`state`): a rulebook or house rule? uno-rules validate checks those")
 
@@ -193,7 +196,8 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
         raise ScenarioError(located.problem((), "a scenario file must be a mapping"))
     problems = schema_problems(located, _VALIDATOR)
     data = located.data
-    if not problems and "scenarios" in data and ("steps" in data or "state" in data):
+    # (a `state` beside `scenarios` is theirs to share; `steps` would be one scenario more)
+    if not problems and "scenarios" in data and "steps" in data:
         problems.append(located.problem(("scenarios",), "give either `scenarios` or a "
                                         "single scenario at top level, not both"))
     # the steps' own checks beside the schema's, so that every mistake is reported at once
@@ -225,6 +229,9 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
             outcomes.append(Outcome(str(path), sc.get("name", path.stem), False,
                                     f"the deal: {exc}"))
             continue
+        problems = _one_pile_keys(located, idx, sc, game.rulebook.discard_piles)
+        if problems:
+            raise ScenarioError(report(problems))
         outcomes.append(_run_steps(located, idx, sc, game, str(path), standing))
         spent += game.steps
     return outcomes
@@ -239,7 +246,10 @@ def _scenarios(data: Mapping[str, Any]) -> list[tuple[PathKey, Mapping[str, Any]
 def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> list[Problem]:
     out = []
     for key in step:
-        if key not in STEP_KEYS:
+        if key in ("True", "False"):  # YAML 1.1: a bare on/off/yes/no key is a boolean
+            out.append(located.problem(path + (key,), BOOLEAN_KEY.format(key.lower()),
+                                       at_key=True))
+        elif key not in STEP_KEYS:
             out.append(located.problem(path + (key,), f"unknown step key '{key}'"
                                        f"{did_you_mean(key, list(STEP_KEYS))}", at_key=True))
     if out:
@@ -256,6 +266,10 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
         out.extend(schema_problem(located, error))
     if out:
         return out
+    written = _on_pile(step["play"])[1] if isinstance(step.get("play"), str) else None
+    if written is not None and step.get("pile", written) != written:
+        out.append(located.problem(path + ("pile",), f"pile: {step['pile']}, but the card is "
+                                   f"played on {written} (`play: ... on {written}`)"))
     acts = [k for k in kinds if k != "color"] or kinds
     if len(acts) != 1:
         out.append(located.problem(path, "an action step names exactly one action (one of "
@@ -303,22 +317,23 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
     if seed is not None and abs(seed) >= SEED_LIMIT:
         raise ScenarioError(located.problem(_key_at(idx, sc, "seed"),
                                             "seed: too large (abs(seed) < 2**256)"))
-    state = sc.get("state")
+    state = sc.get("state", data.get("state"))  # the scenario's own, else the file's
+    at = _key_at(idx, sc, "state")
     standing = _standing(located, idx, sc, data, rulebook, players)
     out = standing.out if standing else []
     dealer = state.get("dealer") if state else None
     if standing:
         if dealer is not None and dealer != standing.dealer:
-            raise ScenarioError(located.problem(idx + ("state", "dealer"), f"state.dealer "
+            raise ScenarioError(located.problem(at + ("dealer",), f"state.dealer "
                                                 f"{dealer} differs from match.dealer "
                                                 f"{standing.dealer}"))
         dealer = standing.dealer
     for seat in out:  # a seat out of the match holds nothing and never has the turn
         if state is not None and seat < len(state["hands"]) and state["hands"][seat]:
-            raise ScenarioError(located.problem(idx + ("state", "hands", seat), f"seat {seat} "
+            raise ScenarioError(located.problem(at + ("hands", seat), f"seat {seat} "
                                                 "is out of the match: its hand is []"))
         if state is not None and state.get("discard") and state.get("turn", 0) == seat:
-            raise ScenarioError(located.problem(idx + ("state", "turn"), f"seat {seat} is out "
+            raise ScenarioError(located.problem(at + ("turn",), f"seat {seat} is out "
                                                 "of the match: it never has the turn"))
     try:
         if state is None:
@@ -332,8 +347,26 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=dealer, out=out), standing
     except (IllegalAction, NotationError) as exc:
-        raise ScenarioError(located.problem(idx + ("state",) if state else idx,
+        raise ScenarioError(located.problem(at if state else idx,
                                             str(exc))) from None
+
+
+def _one_pile_keys(located: Located, idx: PathKey, sc: Mapping[str, Any],
+                   piles: int) -> list[Problem]:
+    """With several discard piles, `expect` keys of one pile (`top`, `color`) would check
+    only the pile in focus: each is refused, pointing at its key for every pile."""
+    if piles < 2:
+        return []
+    out = []
+    for i, step in enumerate(sc.get("steps") or []):
+        expect = step.get("expect") if isinstance(step, dict) else None
+        for key, every in (("top", "tops"), ("color", "colors")):
+            if isinstance(expect, dict) and key in expect:
+                out.append(located.problem(idx + ("steps", i, "expect", key), f"expect `{key}`"
+                                           f": this rulebook has {piles} discard piles; check "
+                                           f"every pile's with `{every}: [...]`, one per pile",
+                                           at_key=True))
+    return out
 
 
 def _key_at(idx: PathKey, sc: Mapping[str, Any], key: str) -> PathKey:
@@ -453,9 +486,9 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
     """The engine actions one scenario step stands for (a wild + colour is two)."""
     seat = step.get("seat")
     if "play" in step:
-        card = str(step["play"])
+        card, on = _on_pile(str(step["play"]))
         hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
-        pile = step.get("pile", 0)
+        pile = step.get("pile", 0 if on is None else on)
         uno = step.get("uno", True)
         if uno and len(hand) != 2:  # called too where the card's own effect may leave one
             decision = game.decision
@@ -485,6 +518,16 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield from _gives(game, seat, [str(card) for card in step["give"]])
     elif "color" in step:
         yield Action(seat, "color", str(step["color"]))
+
+
+_ON_PILE = re.compile(r"(.*?\S)\s+(?:on\s+pile|on|pile)\s+(\d{1,9})\s*", re.IGNORECASE)
+
+
+def _on_pile(text: str) -> tuple[str, int | None]:
+    """A played card as the table writes it, ``red 5 on 1`` (also ``on pile 1``, ``pile
+    1``): the card and the pile it names (None: none named)."""
+    match = _ON_PILE.fullmatch(text)
+    return (match[1], int(match[2])) if match else (text, None)
 
 
 def _gives(game: Game, seat: Any, names: list[str]) -> list[Action]:
