@@ -24,7 +24,9 @@ def test_validate_shipped_rulebooks() -> None:
     assert "ok " in result.output and "classic, 108 cards" in result.output
 
 
-@pytest.mark.parametrize("name", ["syntax_error", "unknown_key", "wrong_type", "dangling_rank"])
+@pytest.mark.parametrize("name", ["syntax_error", "unknown_key", "wrong_type", "dangling_rank",
+                                  "challenge_without_bluff", "bluff_without_challenge",
+                                  "stack_draw_zero", "extends_a_folder"])
 def test_validate_bad_rulebook_one_line_exit_1(name: str) -> None:
     path = HERE / "rulebooks" / "negative" / f"{name}.yaml"
     result = runner.invoke(cli, ["validate", str(path)])

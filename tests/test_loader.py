@@ -313,7 +313,7 @@ def test_round_hooks_and_the_draw_program_are_compiled() -> None:
 
 COMPILED = """name: compiled
 extends: classic
-options: {n: 3, extra: false, b: true}
+options: {n: 3, extra: false, b: false}
 deck:
   blanks: {ranks: [blank], colors: [red], copies: $n, tags: [marked]}
 cards:
@@ -361,7 +361,7 @@ def test_a_card_rule_without_an_effect(tmp_path: Path) -> None:
     path.write_text(COMPILED)
     rule = _rule(uno_rules.load_rulebook(path), "red 9")
     assert rule == CardRule(rank="9", effect=None, first_card=None,
-                            legal_if=LegalIf("match", False), bluff=True, stack_value=None,
+                            legal_if=LegalIf("match", False), bluff=False, stack_value=None,
                             sheds=False)
 
 

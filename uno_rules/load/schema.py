@@ -297,8 +297,11 @@ def rulebook_schema() -> dict[str, Any]:
                                  "tag (for overlays meant for several rulebooks); otherwise "
                                  "that is an error."},
                     "bluff": _or_ref({"type": "boolean", "description":
-                                      "It may be played when not legal (a bluff, for a "
-                                      "`challenge`); false: only when legal."}),
+                                      "It may be played when not legal (a bluff), and its "
+                                      "effect must let it be challenged (a `challenge` step, "
+                                      "or a `stack_draw` with `challenge_penalty`); false: "
+                                      "only when legal, never challenged. A card with a "
+                                      "challenge says which."}),
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},
