@@ -542,7 +542,8 @@ def test_rulebook_level_fields_and_their_defaults(tmp_path: Path) -> None:
                       "pairing: null\ncards:\n  draw_two:\n    effect: [stack_draw: 2]\n")
     rb = uno_rules.load_rulebook(capped)
     assert (rb.stack_mixing, rb.stack_max) == (False, 8)
-    assert rb.description == uno_rules.load_rulebook("classic").description != ""
+    # a variant's heading is its own, never its base's (docs/authoring.md)
+    assert (rb.title, rb.description) == ("capped", "A variant of UNO (classic rules).")
 
 
 def test_an_overlay_may_set_a_card_rule_its_base_removed() -> None:

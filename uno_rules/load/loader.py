@@ -150,16 +150,30 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     elif names is not None:  # the schema reports the wrong type
         layer.data["house"] = names
     own = {k: v for k, v in data.items() if k not in ("extends", "house")}
+    heading = {**layer.heading, **{k: own[k] for k in HEADING if k in own}}
+    if isinstance(base_ref, str):  # a variant presents itself, not as what it extends
+        own = {**_variant_heading(own, layer.data), **own}
     positions = dict(layer.positions)
     positions.update(located.positions)
     merged = Located(_merge(layer.data, own), positions, located.file)
-    merged.house, merged.conflicts = layer.house, layer.conflicts
+    merged.house, merged.conflicts, merged.heading = layer.house, layer.conflicts, heading
     # the file's own keys win over its overlays': what it sets is no overlay's any more
     own_leaves = list(_leaves(own, ()))
     exact, below = set(own_leaves), _below(own_leaves)
     merged.set_by = {p: name for p, name in layer.set_by.items()
                      if not _overlapping(p, exact, below)}
     return merged
+
+
+HEADING = ("title", "description")
+
+
+def _variant_heading(own: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
+    """A variant's `title` and `description` when it gives none (inherited, its rules sheet
+    would present it as its base): its own name, and "A variant of BASE_TITLE."."""
+    name, title = own.get("name"), base.get("title", base.get("name"))
+    out = {"title": name} if isinstance(name, str) else {}
+    return {**out, "description": f"A variant of {title}."} if isinstance(title, str) else out
 
 
 def _leaves(data: Any, path: PathKey) -> Iterator[PathKey]:

@@ -116,8 +116,12 @@ def rulebook_schema() -> dict[str, Any]:
         "properties": {
             "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
                      "description": "Short identifier (lower case, digits, underscores)."},
-            "title": {"type": "string", "description": "Human-readable title."},
-            "description": {"type": "string", "description": "Notes: sources, assumptions."},
+            "title": {"type": "string", "description": "Human-readable title (not "
+                      "inherited: a rulebook that extends another and gives none is titled "
+                      "by its `name`)."},
+            "description": {"type": "string", "description": "Notes: sources, assumptions "
+                            "(not inherited: one that extends another and gives none is "
+                            "\"A variant of BASE'S TITLE.\")."},
             "extends": {"type": "string", "description":
                         "A shipped rulebook's name or a path relative to this file, under its "
                         "folder. This file's keys are merged over it: mappings merge key by key, "
