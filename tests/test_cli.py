@@ -151,6 +151,19 @@ def test_a_runaway_effect_fails_its_scenario_at_its_step(tmp_path: Path,
     assert lines[2:] == ["PASS the others still run", "1 passed, 2 failed"]
 
 
+def test_a_real_runaway_in_a_scenario_is_its_failure() -> None:
+    """tests/hostile/exits/runaway_scenario.yaml: no bound lowered, six nested `each` run past
+    the 100,000 steps an action may run."""
+    path = HERE / "hostile" / "exits" / "runaway_scenario.yaml"
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        f"FAIL a skip whose effect runs away: step 1: {path.parent / 'runaway.yaml'}:9:170: the "
+        "effect of red skip ran more than 100000 steps without asking anything (`reverse` "
+        f"loops); the round is stopped ({path}:11)",
+        "PASS the next scenario still runs", "1 passed, 1 failed"]
+
+
 def test_schema_command_prints_json() -> None:
     result = runner.invoke(cli, ["schema"])
     assert result.exit_code == 0 and json.loads(result.output)["title"] == "uno-rules rulebook"
