@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -169,3 +170,25 @@ def test_the_rulebooks_own_text_is_escaped_on_the_sheet() -> None:
     assert sheet.startswith("# Line\\rbreaks\\n# forged heading\\t\n\nfirst line\\rover it\n"
                             "second line\n")
     assert "colours red, blue (li\\rght side); pink, teal (da\\nrk side)." in sheet
+
+
+def test_a_variant_presents_itself_not_its_base(tmp_path: Path) -> None:
+    """A variant that gives no `title` or `description` is headed by its own name and "A
+    variant of BASE." (they used to be inherited: its sheet said it was classic); its digest
+    is what it was, so the games saved with it still restore."""
+    from uno_rules.engine.snapshot import digest
+
+    (tmp_path / "mine.yaml").write_text("name: mine\nextends: classic\nsettings: {hand_size: 5}\n")
+    (tmp_path / "yours.yaml").write_text("name: yours\ntitle: Your UNO\nextends: mine.yaml\n")
+    result = CliRunner().invoke(cli, ["explain", str(tmp_path / "mine.yaml")])
+    assert result.exit_code == 0
+    assert result.output.startswith("# mine\n\nA variant of UNO (classic rules).\n")
+    yours = uno_rules.load_rulebook(tmp_path / "yours.yaml")
+    assert (yours.title, yours.description) == ("Your UNO", "A variant of mine.")
+    classic = uno_rules.load_rulebook("classic")
+    (tmp_path / "written.yaml").write_text(  # the same variant, classic's heading written out
+        "name: mine\nextends: classic\nsettings: {hand_size: 5}\n"
+        f"title: {classic.title}\ndescription: {json.dumps(classic.description)}\n")
+    written = uno_rules.load_rulebook(tmp_path / "written.yaml")
+    assert written.title == classic.title
+    assert digest(uno_rules.load_rulebook(tmp_path / "mine.yaml")) == digest(written)

@@ -90,6 +90,9 @@ def rulebooks(draw: st.DrawFn, colours: list[str] = COLORS, rank_names: list[str
              for rank in draw(st.lists(st.sampled_from(ranks + wilds), max_size=4,
                                        unique=True))}
     for rank in cards:
+        if "'challenge'" in repr(cards[rank]["effect"]):  # offered only on a possible bluff
+            cards[rank].update({"bluff": True, "legal_if": {"holds_no": "color"}}
+                               if draw(st.booleans()) else {"bluff": False})
         if draw(st.booleans()):
             cards[rank]["first_card"] = draw(st.one_of(
                 steps(1), st.just([{"turn_again": {"put_back": draw(st.booleans())}}])))

@@ -296,9 +296,10 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
 @house_option
 @set_option
 def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ...]) -> None:
-    """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails, 2 if a
-    file is malformed (the others still run: the worst decides). --house and --set apply on
-    top of each scenario's own."""
+    """Run scenario files or folders (searched with their subfolders; rulebook files there
+    are skipped): PASS/FAIL per scenario; exit 1 if any fails, 2 if a file is malformed (the
+    others still run: the worst decides). --house and --set apply on top of each scenario's
+    own."""
     from .scenario import run_all
 
     overrides = _parse_sets(sets)
@@ -306,8 +307,11 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
         report = run_all(paths, house=house, settings=overrides)
     except RulebookError as exc:  # --house or --set doesn't fit a scenario's rulebook
         _fail(str(exc))
+    skipped = len(report.skipped)
     if not report.outcomes and not report.problems and not report.errors:
-        _fail(f"no scenario files (*.yaml) in {', '.join(map(_shorten, paths))}")
+        _fail(f"no scenario files (*.yaml) in {', '.join(map(_shorten, paths))}"
+              + (f" ({skipped} rulebook files: check them with uno-rules validate)"
+                 if skipped else ""))
     for o in report.outcomes:
         click.echo(str(o))
     failed = sum(not o.passed for o in report.outcomes)
@@ -315,6 +319,9 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
         click.echo(f"{len(report.outcomes) - failed} passed, {failed} failed"
                    + (f"; {len(report.malformed)} malformed file(s)" if report.malformed
                       else ""))
+    if skipped:
+        click.echo(f"skipped {skipped} rulebook file{'s' * (skipped > 1)} "
+                   "(uno-rules validate checks them)")
     for problem in report.problems:
         _say(str(problem))
     for file, bug in report.errors:

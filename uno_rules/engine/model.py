@@ -186,6 +186,10 @@ class Rules:
     # Derived tables, made on first use (interned actions): not part of the rulebook's value.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
+    # A variant that gave no title or description of its own shows its own (its name, "A
+    # variant of BASE."); its digest keeps what it inherited before they were its own,
+    # (title, description) here, so that the games saved with it still restore.
+    digested_as: tuple[str, str] | None = None
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
