@@ -72,7 +72,7 @@ def code_digest() -> str:
     """A digest of what compiles and runs a rulebook: the package version, Python's, and
     every file of the engine, the loader and the schemas (source or compiled), so that
     a changed engine never reads an entry an older one wrote."""
-    from .. import __version__
+    from .._about import __version__
 
     digest = hashlib.sha256(f"{FORMAT} {__version__} {sys.implementation.cache_tag} "
                             f"{sys.version}".encode())

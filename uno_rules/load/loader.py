@@ -8,6 +8,7 @@ checks are in :mod:`uno_rules.load.checks`, the compiling in :mod:`uno_rules.loa
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -429,8 +430,14 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
 
 
 
-# Defined where the cache serves them without yaml; still importable from here.
-from .entry import load_rulebook, restore  # noqa: E402
+def __getattr__(name: str) -> Any:
+    """``load_rulebook`` and ``restore`` at their old path: they live in :mod:`.entry` (where
+    the cache serves them without yaml), which imports this module, so they are looked up
+    when asked rather than imported here (that would be an import circle)."""
+    if name in ("load_rulebook", "restore"):
+        return getattr(importlib.import_module(".entry", __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__all__ = ["load_rulebook", "restore", "check", "resolve", "shipped_names", "house_names",
+
+__all__ = ["check", "resolve", "shipped_names", "house_names",
            "json_path", "did_you_mean", "schema_problem", "schema_problems", "strict_validator"]
