@@ -88,7 +88,14 @@ class Step:
     run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild(self)
+        # By the primitive's name, bound again when unpickled: a pickle of a rulebook names
+        # no function (the compiled-rulebook cache unpickles record classes only).
+        from .effects import PRIMITIVES, bound_step  # effects imports this module
+
+        prim = PRIMITIVES.get(self.op)
+        if prim is None or prim.run is not self.run:
+            return _rebuild(self)
+        return (bound_step, (self.op, self.args, self.at_end, self.where))
 
 
 @dataclass(frozen=True, slots=True)
