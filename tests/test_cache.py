@@ -639,3 +639,22 @@ def test_a_tampered_entry_runs_no_command_through_the_cli(tmp_path: Path) -> Non
     assert not marker.exists()
     assert path.read_bytes().startswith(cache.MAGIC) and len(path.read_bytes()) < 100_000
     assert b"_os.system" not in path.read_bytes()
+
+
+def test_a_home_folder_that_isnt_there_means_no_cache(tmp_path: Path) -> None:
+    """HOME naming a folder that doesn't exist (HOME=/no/such-xyz: a service's account):
+    `uno-rules deck classic` works and exits 0, and nothing is made — not the home folder,
+    not its .cache (docs/cache.md: no home folder, no cache). A home that exists gets its
+    .cache made."""
+    home = tmp_path / "no" / "such-xyz"
+    env = {k: v for k, v in os.environ.items() if k not in (cache.ENV, "XDG_CACHE_HOME")}
+    done = subprocess.run([sys.executable, "-m", "uno_rules", "deck", "classic"],
+                          env={**env, "HOME": str(home)}, capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "wild_draw_four   x4    50 pts" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+    home.mkdir(parents=True)
+    done = subprocess.run([sys.executable, "-m", "uno_rules", "deck", "classic"],
+                          env={**env, "HOME": str(home)}, capture_output=True, timeout=120)
+    assert done.returncode == 0 and len(entries(home / ".cache" / "uno-rules")) == 1

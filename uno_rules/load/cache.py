@@ -64,7 +64,8 @@ def folder() -> Path | None:
         home = Path.home()
     except (RuntimeError, KeyError, OSError):  # no home to find: no cache
         return None
-    return None if str(home) == "~" else home / ".cache" / "uno-rules"
+    # A home that isn't there (HOME=/nonexistent for a service) is not made for a cache.
+    return home / ".cache" / "uno-rules" if home.is_absolute() and home.is_dir() else None
 
 
 @cache  # fixed for the process
