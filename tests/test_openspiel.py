@@ -350,6 +350,7 @@ def _tampered(text: str) -> list[tuple[str, str, str]]:
         ("a huge number", text.replace('"passed":[', '"passed":[' + "9" * 5000 + ",", 1),
          "not the JSON"),
         ("history not a list", edit(history={}), "history"),
+        ("a history too long", edit(history=history + [history[-1]] * 200_000), "history:"),
         ("a deal out of range", edit(history=[[-1, 0], *history[1:]]), "history[0]"),
         ("an action by seat 9", edit(history=[*history[:-1], [9, history[-1][1]]]),
          "history["),

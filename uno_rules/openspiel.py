@@ -373,6 +373,10 @@ def _history(history: Any, spec: UnoRulesGame) -> list[tuple[int, int]]:
     size = len(spec.table)
     if type(history) is not list:
         raise SnapshotError(f"serialized state: history: {_short(history)} is not a list")
+    longest = 1 + spec.max_actions * spec.players  # the deal, then max_game_length
+    if len(history) > longest:
+        raise SnapshotError(f"serialized state: history: {len(history)} actions, more than "
+                            f"this game's {longest}")
     out = []
     for i, item in enumerate(history):
         low, high = (size, size + spec.deals) if i == 0 else (0, size)
