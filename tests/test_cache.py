@@ -431,7 +431,7 @@ def test_the_hostile_bench_cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     for name, args, code in found:
         done = CliRunner().invoke(cli, args)
         assert (done.exit_code, code) == (0, 0), (name, done.output)
-        assert "wild_draw_four   x4    50 pts" in done.output, name
+        assert "wild draw four   x4    50 pts" in done.output, name
     assert not (own / "ran").exists()
     rewritten = entries(where)  # one a request, the FIFO replaced by a file
     assert len(rewritten) == 7 and all(p.is_file() for p in rewritten)
@@ -635,7 +635,7 @@ def test_a_tampered_entry_runs_no_command_through_the_cli(tmp_path: Path) -> Non
     path.write_bytes(load_cases("cache").walked_to_system(path.read_bytes(), marker))
     done = deck()
     assert (done.returncode, done.stderr) == (0, "")
-    assert "wild_draw_four   x4    50 pts" in done.stdout
+    assert "wild draw four   x4    50 pts" in done.stdout
     assert not marker.exists()
     assert path.read_bytes().startswith(cache.MAGIC) and len(path.read_bytes()) < 100_000
     assert b"_os.system" not in path.read_bytes()
@@ -652,7 +652,7 @@ def test_a_home_folder_that_isnt_there_means_no_cache(tmp_path: Path) -> None:
                           env={**env, "HOME": str(home)}, capture_output=True, text=True,
                           timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
-    assert "wild_draw_four   x4    50 pts" in done.stdout
+    assert "wild draw four   x4    50 pts" in done.stdout
     assert list(tmp_path.iterdir()) == []
     home.mkdir(parents=True)
     done = subprocess.run([sys.executable, "-m", "uno_rules", "deck", "classic"],
