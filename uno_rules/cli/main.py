@@ -336,7 +336,7 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
 @house_option
 @set_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {total, cards}, the "
-              "cards by their ids (red draw_two).")
+              "cards by their ids (as scenarios and files write them).")
 def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: bool) -> None:
     """Show a rulebook's deck composition: each card by its name, as play and the rules
     sheets write it (red draw two); --json by its id."""

@@ -12,7 +12,7 @@ reads what it provides (RULES.md, going out).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,12 @@ def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
         if isinstance(value, str) and value in READ_BY_SEAT:
             out.add(READ_BY_SEAT[value])
     return out
+
+
+def bound_step(op: str, args: Mapping[str, Any], at_end: bool, where: str) -> Step:
+    """A compiled step made again with its primitive's run function (how a :class:`Step`
+    unpickles: the pickle names the primitive, never the function)."""
+    return Step(op, args, at_end, where, PRIMITIVES[op].run)
 
 
 # ----------------------------------------------------------------------- run functions

@@ -88,6 +88,8 @@ class Step:
     run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # The compiled-rulebook cache pickles a step by its primitive's name instead
+        # (load/cache.py's _Pickler): its entries name no function.
         return _rebuild(self)
 
 
