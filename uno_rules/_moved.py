@@ -49,11 +49,19 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         return importlib.machinery.ModuleSpec(fullname, self)
 
+    def __init__(self) -> None:
+        self.specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
+
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return importlib.import_module(MOVED[spec.name])
+        module = importlib.import_module(MOVED[spec.name])
+        self.specs[module.__name__] = module.__spec__
+        return module
 
     def exec_module(self, module: ModuleType) -> None:
-        """Nothing to run: the module ran when it was imported at its new path."""
+        """Nothing to run: the module ran when it was imported at its new path. The import
+        system has just set its ``__spec__`` to the old path's: the module's own is put
+        back, or its relative imports would read another package (and warn)."""
+        module.__spec__ = self.specs.pop(module.__name__)
 
 
 def install() -> None:

@@ -32,10 +32,10 @@ from ..engine.notation import SIDES, normalize, parse_card, parse_whole_card
 from ..engine.position import Position, game_from_position
 from ..engine.rulebook import Rulebook
 from ..engine.state import SEED_LIMIT
+from ..load.entry import load_rulebook
 from ..load.loader import (
     did_you_mean,
     is_scenario_file,
-    load_rulebook,
     outside,
     resolve,
     schema_problem,

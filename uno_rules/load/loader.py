@@ -8,7 +8,6 @@ checks are in :mod:`uno_rules.load.checks`, the compiling in :mod:`uno_rules.loa
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -428,15 +427,6 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
     source = str(name_or_path)
     return compile_rulebook(located, source, applied, overrides or {}), []
 
-
-
-def __getattr__(name: str) -> Any:
-    """``load_rulebook`` and ``restore`` at their old path: they live in :mod:`.entry` (where
-    the cache serves them without yaml), which imports this module, so they are looked up
-    when asked rather than imported here (that would be an import circle)."""
-    if name in ("load_rulebook", "restore"):
-        return getattr(importlib.import_module(".entry", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["check", "resolve", "shipped_names", "house_names",
