@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from test_record import _rechain
-from web_client import local_client
+from web_client import get_urls, local_client, views
 
 from uno_rules.play.record import read, read_text
 from uno_rules.web.limits import Limits
@@ -63,6 +63,13 @@ def create(c: TestClient, **body: Any) -> dict[str, Any]:
     r = c.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     state: dict[str, Any] = r.json()
+    return state
+
+
+def finish(c: TestClient, state: dict[str, Any]) -> dict[str, Any]:
+    """The game played to its end."""
+    while state["prompt"] is not None:
+        state = answer(c, state, pick(state))
     return state
 
 
@@ -186,6 +193,10 @@ def test_the_game_list_and_the_replay_viewer(tmp_path: Path) -> None:
     games = c.get("/api/games").json()["games"]
     assert [g["game"] for g in games] == [state["game"]]
     assert games[0]["humans"] == [0] and games[0]["status"] == "playing"
+    got = c.get(f"/api/games/{state['game']}/replay?to=1&seat=0").json()
+    assert got["step"] == 1 and got["view"]["seat"] == 0 and got["action"]
+    assert c.get(f"/api/games/{state['game']}/replay?to=1&seat=1").status_code == 403
+    state = finish(c, state)
     got = c.get(f"/api/games/{state['game']}/replay?to=1&seat=1").json()
     assert got["step"] == 1 and got["view"]["seat"] == 1 and got["action"]
     text = c.get(f"/api/games/{state['game']}/record").text
@@ -403,7 +414,7 @@ def test_a_house_rule_text_plays_over_its_base_and_comes_back(tmp_path: Path) ->
     assert record.header["rulebook"] == "classic" and len(record.header["house"]) == 1
     assert record.replay().players == 2  # its overlay is found beside the record
     # sent as text, a record naming a file is refused unread (never a path on the server)
-    text = c.get(f"/api/games/{state['game']}/record").text
+    text = c.get(f"/api/games/{finish(c, state)['game']}/record").text
     r = c.post("/api/replay", json={"record": text})
     assert r.status_code == 422 and "not a shipped one" in r.json()["error"]
     assert c.get(f"/api/games/{state['game']}/replay").status_code == 200
@@ -411,7 +422,7 @@ def test_a_house_rule_text_plays_over_its_base_and_comes_back(tmp_path: Path) ->
 
 def test_hostile_replay_requests_are_refused(tmp_path: Path) -> None:
     c = client(tmp_path)
-    state = create(c, **ROUND)
+    state = finish(c, create(c, **ROUND))
     url = f"/api/games/{state['game']}/replay"
     for query, words in [("?seat=9", "seats are 0 to 1"), ("?to=x", "whole numbers"),
                          ("?to=" + "9" * 40, "whole numbers"), ("?to=-1", "step")]:
@@ -431,7 +442,7 @@ def test_hostile_replay_requests_are_refused(tmp_path: Path) -> None:
 def test_a_record_naming_fewer_seats_than_it_plays_is_a_422(tmp_path: Path) -> None:
     """It used to crash the answer (500): the view looked up a seat's name not there."""
     c = client(tmp_path)
-    state = create(c, **ROUND)
+    state = finish(c, create(c, **ROUND))
     lines = c.get(f"/api/games/{state['game']}/record").text.splitlines()
     header = json.loads(lines[0])
     header["seats"] = header["seats"][:1]  # 1 name for 2 players, the chain made again
@@ -530,3 +541,52 @@ def test_any_create_body_is_a_game_or_a_4xx(tmp_path: Path, body: dict[str, Any]
     assert r.status_code in (201, 400, 422), r.text
     if r.status_code == 201:
         assert r.json()["status"] in ("playing", "over", "stalled")
+
+
+# ------------------------------------------------------------------ hidden information
+SEED = 4_503_599_627_370_449  # sixteen digits: in no answer by chance
+
+
+@pytest.mark.parametrize("humans", [[0], [0, 2]], ids=["one human", "hot-seat"])
+def test_no_endpoint_shows_a_game_in_play_beyond_the_seat_at_the_screen(
+        tmp_path: Path, humans: list[int]) -> None:
+    """A game in its middle: no GET endpoint, asked any seat or open variant, answers another
+    seat's hand, the seed or the record; once the game is over, the record and the open
+    replay come."""
+    with client(tmp_path) as c:  # every part of the app started: the jobs' routes too
+        hidden_then_shown(c, tmp_path, humans)
+
+
+def hidden_then_shown(c: TestClient, tmp_path: Path, humans: list[int]) -> None:
+    state = create(c, rulebook="classic", players=3, humans=humans, seed=SEED, round=True)
+    for k in range(40):  # to the middle, at a seat's choice (hot-seat: its hand shows)
+        if k >= 6 and state["prompt"]["kind"] == "choose":
+            break
+        state = answer(c, state, pick(state))
+    assert state["prompt"] is not None, "the game must still be played"
+    record = (tmp_path / "games" / f"{state['game']}.jsonl").read_text()
+    seen = state["view"]["seat"]  # the Play tab's seat now: the only hand that may show
+    assert seen is not None or humans != [0]
+    shown = 0
+    for url in get_urls(c, state["game"]):
+        r = c.get(url)
+        assert r.status_code < 500, (url, r.text)
+        text = r.text
+        assert str(SEED) not in text and record.splitlines()[0] not in text, url
+        assert '"check"' not in text, url  # no line of the record
+        data = r.json() if "json" in r.headers.get("content-type", "") else None
+        for found in views(data):
+            assert "hands" not in found, url
+            assert found["seat"] == seen or (found["seat"] is None and not found["hand"]), url
+            shown += bool(found["hand"])
+        mine = f"/api/games/{state['game']}/"
+        if url.startswith(mine + "record") or url.startswith(mine + "replay") and "open" in url:
+            assert r.status_code == 403, url  # refused, not just empty
+    assert shown > 0  # the checks saw hands: the seat's own, in the state and its replay
+    assert c.get(f"/api/games/{state['game']}").json() == state  # nothing moved
+    state = finish(c, state)
+    got = c.get(f"/api/games/{state['game']}/record")
+    assert got.status_code == 200 and read_text(got.text).header["seed"] == SEED
+    opened = c.get(f"/api/games/{state['game']}/replay?open=1&to=0")
+    assert opened.status_code == 200 and len(opened.json()["view"]["hands"]) == 3
+    assert c.get(f"/api/games/{state['game']}/replay?seat=1").json()["view"]["seat"] == 1

@@ -432,8 +432,13 @@ def test_replay_steps_through_a_finished_game_and_a_record_file(
                                       "seed": 5, "round": True})
     assert made["status"] == "over", made["status"]
     game = made["game"]
+    playing = server.post("/api/games", {"rulebook": "classic", "players": 3, "humans": [0],
+                                         "seed": 5, "round": True})["game"]
     page.click("#tab-replay")
     page.select_option("#replay-game", game)
+    # A game being played is not offered: its other seats' views come when it is over.
+    listed = page.eval_on_selector_all("#replay-game option", "os => os.map(o => o.value)")
+    assert game in listed and playing not in listed, listed
     page.click("#replay-open")
     at_step(page, "step 0 of")
     total = int(page.inner_text("#replay-pos").split()[-1])
@@ -469,6 +474,7 @@ def test_replay_steps_through_a_finished_game_and_a_record_file(
 def test_a_server_restart_mid_game_goes_on(page: Page, server: Server) -> None:
     # Last in the module: the server is a new process afterwards (same port, same data).
     new_game(page)
+    assert page.is_hidden("#game-record")  # the record (the seed, every hand): at the end
     chosen: list[str] = []
     for _ in range(2):
         step(page, chosen)
@@ -479,3 +485,4 @@ def test_a_server_restart_mid_game_goes_on(page: Page, server: Server) -> None:
     assert hand(page) == before
     play_until(page, chosen, lambda: page.get_attribute("#game-status", "data-status") != "playing")
     assert status(page).startswith("Game over")
+    assert page.is_visible("#game-record")

@@ -9,10 +9,14 @@ a line flushed per action: ``uno-rules replay`` reads it), ``ID.json``, what res
 memory (a restart, or one of more than ``max_live_games``) is dealt again from its seed
 and sent its answers again, the agents playing as they did, and the record that makes is
 checked against the file: a tampered or broken game answers 422 (410 when its files are
-gone) with the reason, and no other game is touched."""
+gone) with the reason, and no other game is touched. The files are read as hostile input
+(:mod:`.files`: regular files only, inside the data folder). While a game is played, no
+answer shows more than the seat at the screen sees: its record (the seed, every hand) and
+other seats' replays come when it is over."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -39,11 +43,23 @@ from ..load.entry import load_rulebook
 from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_names
 from ..play.agents import AGENTS
 from ..play.match import Match
-from ..play.record import Record, Recorder, RecordError, read_text
+from ..play.record import MAX_RECORD, Record, Recorder, RecordError, read_text
 from ..table.replay import action_seen, seat_of
 from ..table.screen import PLAIN, event_lines
 from ..table.session import HUMAN, Asking, Outcome, Prompt, Session
 from . import view
+from .files import (
+    MAX_META,
+    StoredFileError,
+    append,
+    check_listed,
+    check_meta,
+    confined_text_path,
+    parse_meta,
+    read_stored,
+    unwritable,
+    write_new,
+)
 from .http import ApiError, read_json
 from .limits import Limits
 from .source import builtin_agents, house_list, invalid, load_source, problem_json, set_values
@@ -59,14 +75,13 @@ T = TypeVar("T")
 
 class AppendFile:
     """The record's file, opened to append each line and closed again (no file is held
-    open for a game kept in memory)."""
+    open for a game kept in memory; a link or FIFO put in its place is never written)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
     def write(self, text: str) -> int:
-        with open(self.path, "a", encoding="utf-8") as out:
-            out.write(text)
+        append(self.path, text)
         return len(text)
 
     def flush(self) -> None:
@@ -152,7 +167,10 @@ class GameStore:
 
     def __init__(self, folder: Path, limits: Limits) -> None:
         self.folder, self.limits = folder, limits
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:  # an unwritable data folder: a 507 when a game is saved
+            pass
         self.live: OrderedDict[str, Live] = OrderedDict()
         self.locks: dict[str, threading.Lock] = {}
         self.guard = threading.Lock()
@@ -167,7 +185,7 @@ class GameStore:
             raise ApiError(404, "no such game")
         with self.guard:
             lock = self.locks.get(game_id)
-        if lock is None and not any(p.exists() for p in self.paths(game_id)[:2]):
+        if lock is None and not any(os.path.lexists(p) for p in self.paths(game_id)[:2]):
             raise ApiError(404, "no such game")  # no lock is kept for a made-up id
         with self.guard:
             return self.locks.setdefault(game_id, threading.Lock())
@@ -179,10 +197,15 @@ class GameStore:
                 live = self.live.get(game_id)
                 if live is not None:
                     self.live.move_to_end(game_id)
-            if live is None:
-                live = self.restore(game_id)
-                self.keep(live)
-            return work(live)
+            try:
+                if live is None:
+                    live = self.restore(game_id)
+                    self.keep(live)
+                return work(live)
+            except OSError as exc:  # not saved: the game comes back from disk next time
+                with self.guard:
+                    self.live.pop(game_id, None)
+                raise unwritable(exc) from None
 
     def keep(self, live: Live) -> None:
         with self.guard:
@@ -200,7 +223,10 @@ class GameStore:
         if source["rulebook"] is not None:
             return load_rulebook(source["rulebook"], house=house, settings=settings,
                                  max_bytes=max_bytes)
-        text = self.paths(game_id)[2]
+        try:  # its own folder's file, never a link: nothing elsewhere is read
+            text = confined_text_path(self.folder, game_id, EDITOR)
+        except StoredFileError as exc:
+            raise _error(422, f"game {game_id}: {exc}") from None
         if source["overlay"]:
             return load_rulebook(source["base"], house=[*house, str(text)],
                                  settings=settings, max_bytes=max_bytes)
@@ -211,7 +237,8 @@ class GameStore:
         loaded = load_source(body, limits)  # a bad key is a 400, the text's problems a 422
         if loaded.rulebook is None:
             raise invalid(loaded.problems)
-        source = {"rulebook": body.get("rulebook"), "base": body.get("base", "classic"),
+        base = body.get("base")
+        source = {"rulebook": body.get("rulebook"), "base": "classic" if base is None else base,
                   "house": house_list(body.get("house")), "set": set_values(body.get("set")),
                   "overlay": loaded.overlay}
         game_id = os.urandom(6).hex()
@@ -261,10 +288,13 @@ class GameStore:
                 raise ApiError(422, "the round can't be dealt: "
                                     f"{hide_paths(str(exc), self.folder)}") from None
             self.save(live)
-        except BaseException:
+        except BaseException as exc:
             for path in (record, meta_path):
-                path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    path.unlink(missing_ok=True)
             shutil.rmtree(text_path.parent, ignore_errors=True)
+            if isinstance(exc, OSError):  # the data folder: unwritable, or the disk full
+                raise unwritable(exc) from None
             raise
         self.keep(live)
         return live
@@ -285,35 +315,35 @@ class GameStore:
     def save(self, live: Live) -> None:
         """Write the restore file anew (a temporary file renamed: never half written)."""
         live.meta["status"], live.meta["updated"] = live.status, time.time()
-        path = self.paths(live.id)[1]
-        tmp = path.with_suffix(f".tmp{threading.get_ident()}")
-        tmp.write_text(json.dumps(live.meta), encoding="utf-8")
-        os.replace(tmp, path)
+        write_new(self.paths(live.id)[1], json.dumps(live.meta))
 
     # -------------------------------------------------------------- restoring one
+    def stored(self, game_id: str, path: Path, limit: int, parse: Callable[[str], T]) -> T:
+        """A file of the game, read as a hostile file and parsed: 410 when it is gone, 422
+        naming the game and the file (never its content or the folder) when refused."""
+        try:
+            return parse(read_stored(path, limit))
+        except FileNotFoundError:
+            raise ApiError(410, f"game {game_id}: its {path.name} is gone") from None
+        except StoredFileError as exc:
+            raise _error(422, f"game {game_id}: its {path.name} is refused: {exc}"
+                         ) from None
+
     def restore(self, game_id: str) -> Live:
         """A game back from its files: dealt again and sent every answer again; the
         record that makes must be the record on disk, line for line."""
         record_path, meta_path, _ = self.paths(game_id)
-        if not meta_path.exists() and not record_path.exists():
-            raise ApiError(404, "no such game")
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            written = record_path.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise ApiError(410, f"game {game_id}: its {Path(str(exc.filename)).name} is "
-                                "gone") from None
-        except (OSError, ValueError) as exc:
-            raise _error(422, f"game {game_id}: its files can't be read: "
-                              f"{shorten(str(exc), 120)}") from None
+        meta = self.stored(game_id, meta_path, MAX_META, parse_meta)
+        written = self.stored(game_id, record_path, MAX_RECORD, str)
         try:
             read_text(written, f"{game_id}.jsonl")  # the record's own check first
         except RecordError as exc:
             raise _error(422, str(exc)) from None
         try:
-            answers = meta["answers"]
-            if meta["format"] != FORMAT or not all(isinstance(a, str) for a in answers):
+            if meta.get("format") != FORMAT:
                 raise ValueError("format")
+            check_meta(meta, self.limits.max_steps, self.limits.max_actions)
+            answers = meta["answers"]
             rb = self.rulebook(game_id, meta["source"])
             buffer = StringIO()
             live = self.start(game_id, meta, rb, buffer)
@@ -333,9 +363,7 @@ class GameStore:
             # The server stopped between an answer's moves (written as played) and its
             # restore file: that answer was never acknowledged, so the game is where the
             # last one left it and the record goes back there.
-            tmp = record_path.with_suffix(f".tmp{threading.get_ident()}")
-            tmp.write_text(again, encoding="utf-8")
-            os.replace(tmp, record_path)
+            write_new(record_path, again)
             written = again
         if again != written:
             lines = written.splitlines()
@@ -374,34 +402,45 @@ class GameStore:
         return live.state()
 
     def listing(self) -> list[dict[str, Any]]:
+        """Every game kept, the latest first: a damaged restore file is listed "broken",
+        anything but a regular file (a link, a FIFO) is left out unopened."""
+        try:
+            entries = sorted(e.name for e in os.scandir(self.folder)
+                             if e.is_file(follow_symlinks=False))
+        except FileNotFoundError:
+            return []
+        except OSError:
+            raise ApiError(503, "can't list the games: the data folder can't be read"
+                           ) from None
         games = []
-        for path in sorted(self.folder.glob("*.json")):
-            if not ID.fullmatch(path.stem):
+        for name in entries:
+            game_id, _, ext = name.partition(".")
+            if ext != "json" or not ID.fullmatch(game_id):
                 continue
             try:
-                meta = json.loads(path.read_text(encoding="utf-8"))
-                games.append({"game": path.stem, "title": str(meta["title"]),
-                              "players": int(meta["players"]),
+                meta = parse_meta(read_stored(self.folder / name, MAX_META))
+                check_listed(meta)
+                games.append({"game": game_id, "title": meta["title"],
+                              "players": meta["players"],
                               "humans": [s for s, k in enumerate(meta["seats"])
                                          if k == HUMAN],
-                              "status": str(meta["status"]),
-                              "updated": float(meta["updated"])})
-            except (OSError, ValueError, KeyError, TypeError):
-                games.append({"game": path.stem, "title": "", "players": 0, "humans": [],
+                              "status": meta["status"], "updated": meta["updated"]})
+            except (OSError, StoredFileError):
+                games.append({"game": game_id, "title": "", "players": 0, "humans": [],
                               "status": "broken", "updated": 0.0})
         return sorted(games, key=lambda g: -g["updated"])
 
     # -------------------------------------------------------------- replaying
     def record_text(self, game_id: str) -> str:
-        return self.with_game(game_id, lambda live: self.paths(live.id)[0].read_text(
-            encoding="utf-8"))
+        """The game's record, once the game is over (it holds the seed and every hand)."""
+        def work(live: Live) -> str:
+            if live.prompt is not None:
+                raise ApiError(403, "the game is being played: its record (which holds the "
+                                    "seed and every hand) comes when it is over")
+            return self.stored(game_id, self.paths(game_id)[0], MAX_RECORD, str)
+        return self.with_game(game_id, work)
 
     def game_replay(self, game_id: str, query: Mapping[str, str]) -> dict[str, Any]:
-        def work(live: Live) -> tuple[str, Rulebook]:
-            return (self.paths(game_id)[0].read_text(encoding="utf-8"),
-                    live.match.rulebook)
-        text, rb = self.with_game(game_id, work)
-        record = _read(text, f"{game_id}.jsonl")
         args = {k: query[k] for k in ("to", "seat") if k in query}
         try:
             parsed = {k: int(v) for k, v in args.items() if len(v) < 12}
@@ -409,8 +448,31 @@ class GameStore:
             raise ApiError(400, "to and seat: whole numbers") from None
         if len(parsed) != len(args):
             raise ApiError(400, "to and seat: whole numbers")
-        return replay_view(record, rb, parsed.get("to"), parsed.get("seat"),
-                           query.get("open", "") in ("1", "true"))
+        open_hands = query.get("open", "") in ("1", "true")
+
+        def work(live: Live) -> tuple[str, Rulebook, int | None]:
+            seat = seen_seat(live, parsed.get("seat"), open_hands)
+            return (self.stored(game_id, self.paths(game_id)[0], MAX_RECORD, str),
+                    live.match.rulebook, seat)
+        text, rb, seat = self.with_game(game_id, work)
+        record = _read(text, f"{game_id}.jsonl")
+        return replay_view(record, rb, parsed.get("to"), seat, open_hands)
+
+
+def seen_seat(live: Live, seat: int | None, open_hands: bool) -> int | None:
+    """The seat whose view a replay of ``live`` may show (None: the default). Once the game
+    is over, any seat's or every hand; while it is played, only the seat whose hand the
+    game's own state shows now (with one human, that human's; hot-seat, the seat choosing):
+    anything else is a 403."""
+    if live.prompt is None:
+        return seat
+    humans = [s for s, k in enumerate(live.meta["seats"]) if k == HUMAN]
+    own = view.viewer(live.prompt, humans)
+    if open_hands or own is None or seat not in (None, own):
+        whose = "no seat's view now" if own is None else f"only seat {own}'s view"
+        raise ApiError(403, f"the game is being played: its replay shows {whose} (every "
+                            "seat's view and every hand come when it is over)")
+    return own
 
 
 def _read(text: str, name: str) -> Record:

@@ -147,6 +147,11 @@ function when(updated) {
   return date.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
 }
 
+/** Whether a game (a state or a listed game) has ended: its record and every hand are shown. */
+function ended(game) {
+  return game.status === "over" || game.status === "stalled";
+}
+
 function statusText(state) {
   if (state.status === "over") return `Game over: ${state.result ? state.result.text : "finished"}`;
   if (state.status === "stalled") return `Stalled: ${state.reason || "the round's budget ran out"}; the game is over`;
@@ -161,8 +166,12 @@ function render(state) {
   play.state = state;
   $("#game").hidden = false;
   $("#game").dataset.version = state.version;
-  $("#game-record").href = `/api/games/${encodeURIComponent(state.game)}/record`;
-  $("#game-record").setAttribute("download", `${state.game}.jsonl`);
+  // The record holds the seed and every hand: the server gives it once the game is over.
+  const record = $("#game-record");
+  record.hidden = !ended(state);
+  if (ended(state)) record.href = `/api/games/${encodeURIComponent(state.game)}/record`;
+  else record.removeAttribute("href");
+  record.setAttribute("download", `${state.game}.jsonl`);
   $("#play-setup").open = false;
   $("#game-title").textContent = `${state.title} · ${state.one_round ? "one round" : `round ${state.round}` +
     (state.target ? `, to ${state.target} points` : "")} · game ${state.game}`;
@@ -262,9 +271,11 @@ async function refreshGameLists() {
   const games = r.data.games || [];
   const label = (g) => `${g.title} · ${g.players} players · ${g.status}${g.updated ? ` · ${when(g.updated)}` : ""}`;
   $("#play-games").replaceChildren(...games.map((g) => el("option", { value: g.game }, label(g))));
+  // Only ended games can be replayed here: a game being played shows no other seat's view.
   const replay = $("#replay-game");
   const chosen = replay.value;
-  replay.replaceChildren(el("option", { value: "" }, "—"), ...games.map((g) => el("option", { value: g.game }, label(g))));
+  replay.replaceChildren(el("option", { value: "" }, "—"),
+    ...games.filter(ended).map((g) => el("option", { value: g.game }, label(g))));
   if (chosen) replay.value = chosen;
 }
 
