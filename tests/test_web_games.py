@@ -201,6 +201,13 @@ def test_null_is_the_default(tmp_path: Path) -> None:
                    agents=None, seed=None, round=None, house=None, set=None)
     assert state["players"] == 4 and state["seats"] == ["human"] + ["greedy"] * 3
     assert not state["one_round"]
+    # an overlay's base: null is classic (it was loaded as a rulebook named None: a 422)
+    c = client(tmp_path)
+    overlay = create(c, text="settings: {hand_size: 5}\n", base=None, **{**ROUND,
+                                                                       "rulebook": None})
+    assert overlay["rulebook"] == "classic" and len(overlay["view"]["hand"]) == 5
+    c.app.state.games.live.clear()  # and it comes back from its files so
+    assert c.get(f"/api/games/{overlay['game']}").json() == overlay
 
 
 @pytest.mark.parametrize(("body", "status", "words"), [

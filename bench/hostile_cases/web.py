@@ -20,7 +20,12 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
         ("serve on an unknown host", ["serve", "--port", "0", "--host", "no.such.host.invalid",
                                       "--data-dir", str(tmp / "data")], 1),
         ("serve on port 70000", ["serve", "--port", "70000"], 1),
+        ("validate 25,000 --set names", ["validate", "classic", *MANY_SETS], 1),
     ]
+
+
+# 25,000 unknown settings, a problem each (each message was cut against every value: 13 s)
+MANY_SETS = [arg for i in range(25_000) for arg in ("--set", f"name_{i:06d}=1")]
 
 
 # The last line each case prints holds this.
@@ -32,4 +37,6 @@ EXPECT = {
     "serve on an unknown host": "error: --host no.such.host.invalid: ",
     "serve on port 70000": "70000 is not in the range 0<=x<=65535. (see uno-rules serve "
                            "--help)",
+    "validate 25,000 --set names": "--set name_000100=1: 24,900 more problems from here on "
+                                   "(the first 100 are listed)",
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -33,10 +33,36 @@ def shorten_values(text: str, values: Iterable[str] = (), width: int = 80) -> st
     """``text`` with every one of ``values`` (the user's, echoed in it: any case) and any
     other run of over ``width`` characters without a space cut short by :func:`shorten`, so
     that a 5,000-character card name doesn't make a 15 KB message line."""
-    for value in sorted({v for v in values if len(v) > width}, key=len, reverse=True):
-        text = re.sub(re.escape(value), lambda m: shorten(m.group(), width), text,
-                      flags=re.IGNORECASE)
-    return re.sub(rf"\S{{{width + 1},}}", lambda m: _cut_run(m.group(), width), text)
+    return value_shortener(values, width)(text)
+
+
+def value_shortener(values: Iterable[str] = (), width: int = 80) -> Callable[[str], str]:
+    """:func:`shorten_values` for ``values``, made once for many messages: each message
+    costs its own length, not the number of values (30,000 ``--set`` values and a message
+    for each were quadratic)."""
+    # The long values, indexed by their first KEY characters (lower case): a message looks
+    # up each of its windows instead of searching for every value.
+    key = min(_KEY, width + 1)
+    index: dict[str, list[str]] = {}
+    for v in {v for v in values if len(v) > width}:
+        index.setdefault(v[:key].lower(), []).append(v)
+
+    def cut(text: str) -> str:
+        if index:
+            lowered = text.lower()
+            if len(lowered) == len(text):  # windows line up (else: every value is tried)
+                found = {v for i in range(len(text)) for v in index.get(
+                    lowered[i:i + key], ()) if lowered.startswith(v.lower(), i)}
+            else:
+                found = {v for vs in index.values() for v in vs}
+            for value in sorted(found, key=len, reverse=True):
+                text = re.sub(re.escape(value), lambda m: shorten(m.group(), width), text,
+                              flags=re.IGNORECASE)
+        return re.sub(rf"\S{{{width + 1},}}", lambda m: _cut_run(m.group(), width), text)
+    return cut
+
+
+_KEY = 16  # characters of a value's index key (at most: a narrower width, fewer)
 
 
 def _cut_run(run: str, width: int) -> str:

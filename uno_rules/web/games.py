@@ -211,7 +211,7 @@ class GameStore:
         loaded = load_source(body, limits)  # a bad key is a 400, the text's problems a 422
         if loaded.rulebook is None:
             raise invalid(loaded.problems)
-        source = {"rulebook": body.get("rulebook"), "base": body.get("base", "classic"),
+        source = {"rulebook": body.get("rulebook"), "base": body.get("base") or "classic",
                   "house": house_list(body.get("house")), "set": set_values(body.get("set")),
                   "overlay": loaded.overlay}
         game_id = os.urandom(6).hex()
