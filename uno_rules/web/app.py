@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from . import edit, games, jobs
 from .guard import LOOPBACK, Guard
 from .http import ApiError, error_response
 from .limits import Limits
+from .work import Bounded
 
 PARTS = (edit, jobs, games)
 log = logging.getLogger("uno_rules.web")
@@ -57,6 +59,8 @@ def create_app(data_dir: str | Path, limits: Limits | None = None,
     :mod:`uno_rules.web.guard`)."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
+    limits = limits if limits is not None else Limits()
+    stopping = threading.Event()  # set as the server stops: work in flight ends (work.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -65,6 +69,7 @@ def create_app(data_dir: str | Path, limits: Limits | None = None,
         try:
             yield
         finally:
+            stopping.set()
             for part in reversed(PARTS):
                 part.stop(app)
 
@@ -74,9 +79,12 @@ def create_app(data_dir: str | Path, limits: Limits | None = None,
     for part in PARTS:
         routes.extend(part.routes)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, hosts=hosts)],
+                    middleware=[Middleware(Guard, hosts=hosts),
+                                Middleware(Bounded, seconds=limits.request_seconds,
+                                           stopping=stopping)],
                     exception_handlers={ApiError: _api_error, HTTPException: _http_error,
                                         Exception: _bug})
-    app.state.limits = limits if limits is not None else Limits()
+    app.state.limits = limits
     app.state.data_dir = data
+    app.state.stopping = stopping
     return app

@@ -73,7 +73,7 @@ class Guard:
         if scope["type"] == "http":
             problem = self.problem(scope)
             if problem is not None:
-                await _refuse(send, *problem)
+                await send_error(send, *problem)
                 return
         await self.app(scope, receive, send)
 
@@ -99,7 +99,8 @@ class Guard:
         return None
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
+async def send_error(send: Send, status: int, message: str) -> None:
+    """Answer ``{"error": message}`` with ``status``, before any route (or instead of it)."""
     body = json.dumps({"error": visible(message)}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
