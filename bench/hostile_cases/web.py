@@ -1,6 +1,7 @@
 """Hostile input for the web playground's part that the command line shares (issue 19):
 the editor's hostile texts (an alias bomb, 1 MiB of nesting), which POST /api/validate loads
-through the same loader, and ``serve``'s bad options. Each ends with one line and exit 1;
+through the same loader, ``serve``'s bad options, and 25,000 ``--set`` names (issue 28: the
+``set`` of /api/validate, quadratic once). Each ends with one line and exit 1;
 tests/test_web_command.py checks the messages (EXPECT). The request bodies themselves are
 tested in tests/test_web_edit.py and tests/test_web_jobs.py (a server, not a command)."""
 

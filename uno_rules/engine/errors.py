@@ -40,21 +40,18 @@ def value_shortener(values: Iterable[str] = (), width: int = 80) -> Callable[[st
     """:func:`shorten_values` for ``values``, made once for many messages: each message
     costs its own length, not the number of values (30,000 ``--set`` values and a message
     for each were quadratic)."""
-    # The long values, indexed by their first KEY characters (lower case): a message looks
-    # up each of its windows instead of searching for every value.
+    # The long values (and their lower case), indexed by their first KEY characters in
+    # lower case: a message looks up the keys of its windows, not every value.
     key = min(_KEY, width + 1)
-    index: dict[str, list[str]] = {}
+    index: dict[str, list[tuple[str, str]]] = {}
     for v in {v for v in values if len(v) > width}:
-        index.setdefault(v[:key].lower(), []).append(v)
+        index.setdefault(_lower(v[:key]), []).append((v, _lower(v)))
 
     def cut(text: str) -> str:
         if index:
-            lowered = text.lower()
-            if len(lowered) == len(text):  # windows line up (else: every value is tried)
-                found = {v for i in range(len(text)) for v in index.get(
-                    lowered[i:i + key], ()) if lowered.startswith(v.lower(), i)}
-            else:
-                found = {v for vs in index.values() for v in vs}
+            lowered = _lower(text)
+            keys = {lowered[i:i + key] for i in range(len(text) - key + 1)} & index.keys()
+            found = {v for k in keys for v, low in index[k] if low in lowered}
             for value in sorted(found, key=len, reverse=True):
                 text = re.sub(re.escape(value), lambda m: shorten(m.group(), width), text,
                               flags=re.IGNORECASE)
@@ -63,6 +60,15 @@ def value_shortener(values: Iterable[str] = (), width: int = 80) -> Callable[[st
 
 
 _KEY = 16  # characters of a value's index key (at most: a narrower width, fewer)
+
+
+def _lower(text: str) -> str:
+    """``text`` in lower case, character for character (a letter whose lower case is
+    longer, such as 'İ', kept): windows of a message and of a value line up."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
 def _cut_run(run: str, width: int) -> str:

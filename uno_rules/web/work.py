@@ -10,8 +10,8 @@ itself bounded (``Lookahead.WORK``), so a stop comes within a decision.
 
 The bounds travel with the request as a context variable: the thread pool runs each call
 in a copy of the request's context. ``serve`` sets the stop flag as soon as Ctrl-C arrives,
-so work in flight ends before uvicorn's grace period; a request still reading its body
-when that runs out is cancelled by uvicorn and answered here in one line, quietly.
+so work in flight, and a body still arriving, end before uvicorn's grace period; a request
+that uvicorn cancels all the same is answered here in one line, quietly.
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def checked(cls: AgentClass) -> AgentClass:
 
 class Bounded:
     """ASGI middleware: each HTTP request's :class:`Bounds`; its :class:`Stopped` work
-    answered 503; and, once the server stops, a request that uvicorn cancels (its body
-    still arriving after the grace period) answered 503 instead of a traceback."""
+    answered 503; once the server stops, a body still arriving ends (503) and a request
+    that uvicorn cancels after its grace period is answered 503 instead of a traceback."""
 
     def __init__(self, app: ASGIApp, seconds: float, stopping: threading.Event) -> None:
         self.app, self.seconds, self.stopping = app, seconds, stopping
@@ -111,11 +111,13 @@ class Bounded:
             # A body still arriving when the server stops: the request ends now, rather
             # than be cancelled by uvicorn when its grace period runs out (logged).
             waiting = asyncio.ensure_future(receive())
-            while not (await asyncio.wait({waiting}, timeout=STOP_POLL))[0]:
-                if self.stopping.is_set():
-                    waiting.cancel()
-                    raise Stopped(STOPPING)
-            return waiting.result()
+            try:
+                while not (await asyncio.wait({waiting}, timeout=STOP_POLL))[0]:
+                    if self.stopping.is_set():
+                        raise Stopped(STOPPING)
+                return waiting.result()
+            finally:
+                waiting.cancel()  # (done: nothing) cancelled, or stopped: no waiter left
         token = BOUNDS.set(Bounds(time.monotonic() + self.seconds, self.seconds,
                                   self.stopping))
         try:
