@@ -102,3 +102,16 @@ def test_where_the_surrogate_is_is_said(client: TestClient) -> None:
                                                  b'"label": "B\\ud800"}]}')
     assert answer.status_code == 400
     assert answer.json()["error"].endswith("at $.variants[1].label")
+
+
+def test_a_bug_whose_message_holds_a_surrogate_is_still_one_line(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 500 (a bug of ours) is written even when its message can't be encoded as is."""
+    from uno_rules.web import edit
+
+    def broken(rb: object) -> str:
+        raise ValueError("a bug at \ud800")
+    monkeypatch.setattr(edit, "summary", broken)
+    answer = client.post("/api/validate", json={"rulebook": "classic"})
+    assert answer.status_code == 500
+    assert answer.json() == {"error": "internal error (a bug): ValueError: a bug at \\ud800"}

@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..engine.errors import visible
 from . import edit, games, jobs
 from .guard import LOOPBACK, Guard
 from .http import ApiError, error_response
@@ -43,7 +44,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 async def _bug(request: Request, exc: Exception) -> Response:
     # Our own bug: logged with its traceback, answered in one line (never the input's fault).
     log.exception("internal error on %s %s", request.method, request.url.path)
-    message = " ".join(str(exc).split())[:300]
+    message = visible(" ".join(str(exc).split())[:300])  # (a lone surrogate: escaped)
     return JSONResponse({"error": f"internal error (a bug): {type(exc).__name__}: {message}"},
                         status_code=500)
 

@@ -199,6 +199,8 @@ def play(run: Run, rulebooks: list[Rulebook], tick: Callable[[], None]) -> dict[
 def _child(run: Run, messages: Any) -> None:
     """A job's process: load the sources again, play, send progress and the result (to
     ``messages``, the write end of a pipe)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when a job stops (and
+    # it started with SIGINT blocked: _without_ctrl_c)
     try:
         rulebooks = [require_rulebook(s, run.limits) for s in run.sources]
         done, last = 0, 0.0
@@ -250,7 +252,8 @@ class Job:
                 kind, value = self.messages.recv()
             except (OSError, EOFError, ValueError, pickle.UnpicklingError):
                 # its end of the pipe closed before a result: it ended (or was cancelled)
-                self.process.join(5)
+                if self.state == "running":  # (cancel reaps its process)
+                    self.process.join(5)
                 self._end("failed", error="the job's process ended without a result "
                                           f"(exit code {self.process.exitcode})")
                 break
