@@ -96,6 +96,24 @@ def pid_alive(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[0] != "Z"
 
 
+def ctrl_c_after_count(monkeypatch: pytest.MonkeyPatch, rounds: int) -> list[Any]:
+    """Deliver a Ctrl-C (SIGINT, to this process's main thread) right after the
+    ``rounds``-th round is counted (``Stats.count``, in the process that counts: a run's
+    workers only play), before the run hands it on (``on_round``: a ``--csv`` row): where
+    the race between counting and writing fell now and then. Returns the rounds counted."""
+    from uno_rules import simulate as sim
+
+    count, counted = sim.Stats.count, []
+
+    def then_ctrl_c(self: sim.Stats, r: sim.Round, team_of: Any) -> None:
+        count(self, r, team_of)
+        counted.append(r)
+        if len(counted) == rounds:
+            signal.raise_signal(signal.SIGINT)
+    monkeypatch.setattr(sim.Stats, "count", then_ctrl_c)
+    return counted
+
+
 # CI replays a fixed set of examples (reproducible runs); local runs explore new ones.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):

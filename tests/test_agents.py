@@ -7,6 +7,7 @@ import functools
 import gc
 import json
 import random
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -632,3 +633,23 @@ def test_lookahead_bans_hold_on_greedy_hands() -> None:
         seats = [("spy", Spy), *[("greedy", Greedy)] * (players - 1)]
         play_agents_on(CLASSIC, live[0], seats)
     assert checked[0] > 20
+
+
+def test_a_module_beside_the_user_shadows_no_standard_module(tmp_path: Path) -> None:
+    """`--agents mymod:X` from a folder that also holds a random.py (raising on import):
+    the folder comes after the standard library on sys.path, so the workers start (they
+    get this sys.path) and --plot draws; mymod's own import of a helper beside it still
+    works. Run with -P, as the uno-rules command runs: the folder isn't on sys.path."""
+    (tmp_path / "random.py").write_text("raise ImportError('the folder shadowed random')\n")
+    (tmp_path / "mymod_helper.py").write_text("def first(obs):\n    return obs.ids[0]\n")
+    (tmp_path / "mymod.py").write_text(
+        "from mymod_helper import first\n\n\nclass X:\n"
+        "    def __init__(self, seat, rng):\n        pass\n\n"
+        "    def choose(self, obs):\n        return first(obs)\n")
+    done = subprocess.run(
+        [sys.executable, "-P", "-m", "uno_rules", "simulate", "classic", "--players", "2",
+         "--games", "12", "--agents", "mymod:X", "--workers", "2", "--plot", "out.png",
+         "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["agents"] == ["mymod:X", "mymod:X"]
+    assert (tmp_path / "out.png").stat().st_size > 1000

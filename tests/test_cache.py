@@ -12,6 +12,7 @@ import random
 import stat
 import subprocess
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -426,14 +427,234 @@ def test_the_hostile_bench_cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     own = tmp_path / "cache"
     own.mkdir()
     found = module.cases(own)
-    assert len(found) == 6
+    assert len(found) == 7
     for name, args, code in found:
         done = CliRunner().invoke(cli, args)
         assert (done.exit_code, code) == (0, 0), (name, done.output)
-        assert "wild_draw_four   x4    50 pts" in done.output, name
+        assert "wild draw four   x4    50 pts" in done.output, name
     assert not (own / "ran").exists()
     rewritten = entries(where)  # one a request, the FIFO replaced by a file
-    assert len(rewritten) == 6 and all(p.is_file() for p in rewritten)
+    assert len(rewritten) == 7 and all(p.is_file() for p in rewritten)
     assert all(p.stat().st_size < 100_000 for p in rewritten)
     monkeypatch.setenv(cache.ENV, str(tmp_path.parent / "elsewhere"))
     assert module.cases(own) == []  # never plants entries in another folder
+
+
+# ------------------------------------------------ every pickle opcode that names or calls code
+SENTINEL = """
+from pathlib import Path
+
+MARKER = Path({marker!r})
+MARKER.write_text("imported")  # importing this module is code too: an entry must not
+
+
+def ran(what):
+    with MARKER.open("a") as f:
+        f.write(" " + what)
+
+
+class Fire:
+    def __new__(cls, *args, **kwargs):
+        ran("new")
+        return super().__new__(cls)
+
+    def __init__(self, *args, **kwargs):
+        ran("init")
+
+    def __setstate__(self, state):
+        ran("setstate")
+
+
+Fire.Inner = type("Inner", (Fire,), {{}})  # reached only by walking a dotted name
+"""
+
+EXTENSIONS = {"EXT1": (b"\x82", 1, 0xF1), "EXT2": (b"\x83", 2, 0x1F2E),
+              "EXT4": (b"\x84", 4, 0x1F2E3D4C)}
+
+
+def _text(value: str) -> bytes:
+    return b"V" + value.encode() + b"\n"  # UNICODE: read at every protocol
+
+
+def _payload(opcode: str, protocol: int, module: str, name: str, arg: str) -> bytes:
+    """A pickle expression that names ``module.name`` and, but for GLOBAL alone, calls it
+    with ``arg`` (or builds an instance of it) through ``opcode``."""
+    named = b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+    call = b"(" + _text(arg) + b"tR"
+    if opcode in EXTENSIONS:
+        op, size, code = EXTENSIONS[opcode]
+        return op + code.to_bytes(size, "little") + call
+    made = named + b")\x81" if protocol >= 2 else b"(" + b"i" + named[1:]  # an instance
+    return {
+        "GLOBAL": named + b"0",  # named only: the import alone would run code
+        "STACK_GLOBAL": _text(module) + _text(name) + b"\x93" + call,
+        "REDUCE": named + call,
+        "INST": b"(" + _text(arg) + b"i" + named[1:],
+        "OBJ": b"(" + named + _text(arg) + b"o",
+        "NEWOBJ": named + b"(" + _text(arg) + b"t\x81",
+        "NEWOBJ_EX": named + b"(" + _text(arg) + b"t}\x92",
+        "BUILD": made + _text(arg) + b"b",  # __setstate__
+        "PERSID": b"P" + arg.encode() + b"\n",
+        "BINPERSID": _text(arg) + b"Q",
+    }[opcode]
+
+
+def _opcode_cases() -> list[tuple[str, int, str]]:
+    """(opcode, protocol, target) for each protocol that has the opcode: the sentinel's
+    class by its plain name, by a dotted name, and os.system walked to from an engine
+    module (as the issue's entry did: protocol 4's lookup walks dotted names)."""
+    cases = []
+    for opcode, first in [("GLOBAL", 0), ("REDUCE", 0), ("INST", 0), ("OBJ", 0),
+                          ("BUILD", 0), ("NEWOBJ", 2), ("STACK_GLOBAL", 4),
+                          ("NEWOBJ_EX", 4), ("EXT1", 2), ("EXT2", 2), ("EXT4", 2),
+                          ("PERSID", 0), ("BINPERSID", 1)]:
+        for protocol in range(first, 6):
+            targets = ["plain", "dotted"] if "PERSID" not in opcode else ["plain"]
+            if protocol >= 4 and opcode in ("REDUCE", "STACK_GLOBAL", "INST", "OBJ"):
+                targets.append("engine")
+            cases += [(opcode, protocol, target) for target in targets]
+    return cases
+
+
+class _Permissive(pickle.Unpickler):
+    """Python's own unpickler, with a persistent_load that runs code (for PERSID)."""
+
+    def persistent_load(self, pid: Any) -> Any:
+        return __import__(os.environ["SENTINEL"]).Fire()
+
+
+@pytest.mark.parametrize("opcode,protocol,target", _opcode_cases())
+def test_an_entry_reaches_no_code_by_any_opcode(
+        opcode: str, protocol: int, target: str, folder: Path, fresh: Fresh,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An otherwise sound entry with one expression that would run code: each opcode that
+    names a global or calls one, at each protocol that has it. Python's own unpickler runs
+    the code (so the expression is live); the cache's refuses the entry before any runs —
+    the module isn't even imported — and the rulebook loads afresh from its YAML."""
+    import copyreg
+    import io
+    import uuid
+
+    right = uno_rules.load_rulebook("classic")
+    path = _entry(folder)
+    sound = path.read_bytes()[len(cache.MAGIC):]
+    module = f"uno_sentinel_{uuid.uuid4().hex}"  # a module never imported before
+    marker = tmp_path / "ran"
+    (tmp_path / f"{module}.py").write_text(SENTINEL.format(marker=str(marker)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("SENTINEL", module)
+    module_name, name, arg = {
+        "plain": (module, "Fire", "x"), "dotted": (module, "Fire.Inner", "x"),
+        "engine": ("uno_rules.engine.game", "random._os.system", f"echo system >> {marker}"),
+    }[target]
+    head = b"\x80" + bytes([protocol]) if protocol >= 2 else b""
+    # the expression, dropped (POP), then the sound entry: only the expression differs
+    tampered = head + _payload(opcode, protocol, module_name, name, arg) + b"0" + sound
+    if opcode in EXTENSIONS:  # the code registered, as a program embedding us might
+        copyreg.add_extension(module_name, name, EXTENSIONS[opcode][2])
+
+    def refused() -> None:
+        path.write_bytes(cache.MAGIC + tampered)
+        calls = fresh.calls
+        assert uno_rules.load_rulebook("classic") == right
+        assert fresh.calls == calls + 1  # loaded afresh from the YAML
+        assert not marker.exists(), marker.read_text()
+    try:
+        refused()
+        assert module not in sys.modules
+        with suppress(Exception):  # a dotted name before protocol 4: imported, not found
+            _Permissive(io.BytesIO(tampered)).load()
+        assert marker.exists()  # the expression is live: Python's own unpickler runs it
+        if opcode in EXTENSIONS:  # now resolved in copyreg's cache, past find_class
+            marker.unlink()
+            refused()
+    finally:
+        if opcode in EXTENSIONS:
+            copyreg.remove_extension(module_name, name, EXTENSIONS[opcode][2])
+        sys.modules.pop(module, None)
+    calls = fresh.calls
+    path.write_bytes(cache.MAGIC + b"\x80\x05N0" + sound)  # the same splice, harmless:
+    assert uno_rules.load_rulebook("classic") == right and fresh.calls == calls  # served
+
+
+@pytest.mark.parametrize("module,name", [
+    ("uno_rules.engine.effects", "_draw"), ("uno_rules.engine.effects", "PRIMITIVES"),
+    ("uno_rules.engine.model", "Step"), ("uno_rules.engine.model", "Rules"),
+    ("uno_rules.engine.model", "Face.__init__"), ("uno_rules.engine.model", "sys.modules"),
+    ("uno_rules.engine.game", "random._os.system"), ("uno_rules.engine.rulebook", "Game"),
+    ("uno_rules.engine.rulebook.Rulebook", "__init__"), ("uno_rules.engine", "model"),
+    ("builtins", "eval"), ("__builtin__", "eval"), ("copyreg", "_reconstructor"),
+    ("os", "system"), ("posix", "system"), ("", ""), ("uno_rules.engine.model", "Face "),
+])
+def test_an_entry_names_only_the_records_exactly(module: str, name: str) -> None:
+    """The exact (module, name) pairs, nothing else — another name of the same modules, a
+    dotted name, a module, a name Python's own lookup would map (``__builtin__``)."""
+    import io
+
+    unpickler = cache._Unpickler(io.BytesIO(b""))
+    with pytest.raises(pickle.UnpicklingError, match="is not a rulebook record"):
+        unpickler.find_class(module, name)
+    assert sorted(cache.allowed()) == [
+        ("uno_rules.engine.effects", "bound_step"), ("uno_rules.engine.model", "CardRule"),
+        ("uno_rules.engine.model", "Face"), ("uno_rules.engine.model", "FrozenMap"),
+        ("uno_rules.engine.model", "LegalIf"), ("uno_rules.engine.model", "Settings"),
+        ("uno_rules.engine.rulebook", "Rulebook")]
+    for (where, what), found in cache.allowed().items():  # pickle writes these names
+        assert unpickler.find_class(where, what) is found
+        assert (found.__module__, found.__qualname__) == (where, what)
+
+
+def test_every_shipped_rulebook_is_served_naming_only_records(folder: Path,
+                                                              fresh: Fresh) -> None:
+    """Each shipped rulebook's entry is read (it names nothing outside the list) and is the
+    rulebook loaded afresh, its steps bound to their primitives' functions again."""
+    from uno_rules.engine.effects import PRIMITIVES
+    from uno_rules.load.resources import shipped_names
+
+    names = list(shipped_names())
+    stored = [uno_rules.load_rulebook(name) for name in names]
+    served = [uno_rules.load_rulebook(name) for name in names]
+    assert fresh.calls == len(names) and served == stored
+    for rulebook in served:
+        assert all(step.run is PRIMITIVES[step.op].run
+                   for program in rulebook.programs for step in program)
+
+
+def test_a_tampered_entry_runs_no_command_through_the_cli(tmp_path: Path) -> None:
+    """The issue's entry: `uno-rules deck classic` in a fresh process, its entry led by a
+    STACK_GLOBAL walked to os.system (bench/hostile_cases/cache.py): the deck, exit 0, and
+    no marker; the entry is written again."""
+    where, marker = tmp_path / "cache", tmp_path / "ran"
+    env = {**os.environ, cache.ENV: str(where)}
+
+    def deck() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "uno_rules", "deck", "classic"],
+                              env=env, capture_output=True, text=True, timeout=120)
+    assert deck().returncode == 0
+    path = _entry(where)
+    path.write_bytes(load_cases("cache").walked_to_system(path.read_bytes(), marker))
+    done = deck()
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "wild draw four   x4    50 pts" in done.stdout
+    assert not marker.exists()
+    assert path.read_bytes().startswith(cache.MAGIC) and len(path.read_bytes()) < 100_000
+    assert b"_os.system" not in path.read_bytes()
+
+
+def test_a_home_folder_that_isnt_there_means_no_cache(tmp_path: Path) -> None:
+    """HOME naming a folder that doesn't exist (HOME=/no/such-xyz: a service's account):
+    `uno-rules deck classic` works and exits 0, and nothing is made — not the home folder,
+    not its .cache (docs/cache.md: no home folder, no cache). A home that exists gets its
+    .cache made."""
+    home = tmp_path / "no" / "such-xyz"
+    env = {k: v for k, v in os.environ.items() if k not in (cache.ENV, "XDG_CACHE_HOME")}
+    done = subprocess.run([sys.executable, "-m", "uno_rules", "deck", "classic"],
+                          env={**env, "HOME": str(home)}, capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "wild draw four   x4    50 pts" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+    home.mkdir(parents=True)
+    done = subprocess.run([sys.executable, "-m", "uno_rules", "deck", "classic"],
+                          env={**env, "HOME": str(home)}, capture_output=True, timeout=120)
+    assert done.returncode == 0 and len(entries(home / ".cache" / "uno-rules")) == 1

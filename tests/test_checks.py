@@ -243,7 +243,8 @@ def test_a_chosen_player_must_be_chosen_before_it_is_named(tmp_path: Path) -> No
             "      - choose_player\n"
             "      - {swap_hands: {with: target}}\n"             # fine: chosen above
             "      - {challenge: {who: next, guilty: [{draw: {who: challenger, count: 1}}],"
-            " innocent: [], accepted: [{draw: {who: challenger, count: 1}}]}}\n")  # line 10
+            " innocent: [], accepted: [{draw: {who: challenger, count: 1}}]}}\n"  # line 10
+            "    bluff: true\n    legal_if: {holds_no: color}\n")  # (a challenge needs them)
     path, problems = _problems(tmp_path, text)
     assert problems == [
         f"{path}:6:20: `loser` names nobody here: it is chosen by a `contest` step before it "
@@ -385,3 +386,40 @@ def test_a_long_file_path_in_a_message_is_kept_whole() -> None:
     text = shorten_values(f"bad value (used at {path})")
     assert path in text
     assert "x" * 200 not in shorten_values("bad " + "x" * 200)
+
+
+BLUFF_HINT = ("`bluff: true` lets {} be played when its `legal_if` says no, but nothing "
+              "challenges it: add a `challenge` step to its effect (or a `stack_draw` with a "
+              "`challenge_penalty`), or write `bluff: false`")
+
+
+def test_a_bluff_and_a_challenge_go_together(tmp_path: Path) -> None:
+    """A card that may be played illegally needs a challenge, and a challenge is offered only
+    on such a card: each alone is refused, located (docs/settings.md, `bluff`)."""
+    for house in ([], ["no_bluffing"], ["stacking"], ["stacking", "no_bluffing"]):
+        assert check("classic", house=house)[1] == [], house  # bluff: false says it outright
+    path, problems = _problems(tmp_path, "name: v\nextends: classic\noptions: {b: true}\n"
+                               "cards:\n  wild:\n    bluff: $b\n")
+    assert problems == [f"{path}:6:5: {BLUFF_HINT.format('wild')} (at $.cards.wild.bluff)"]
+    assert _problems(tmp_path, "name: v\nextends: classic\noptions: {b: false}\n"
+                     "cards:\n  wild:\n    bluff: $b\n")[1] == []
+    # a tag's challenge runs on each rank with the tag: each of them needs its `bluff`
+    tagged = BASE + ("  tagged: {ranks: [8, 9], colors: [red], copies: 1, tags: [zap]}\n"
+                     "cards:\n  zap:\n    effect:\n      - challenge: {who: next, guilty: [], "
+                     "innocent: [], accepted: []}\n  '8': {bluff: false}\n")
+    path, problems = _problems(tmp_path, tagged)
+    assert problems == [f"{path}:10:9: this challenge is never offered: 9 has no `bluff`, so it "
+                        "is played only when legal and `accepted` always runs; add `bluff: true`"
+                        " under cards.9 (with a `legal_if` saying when it is legal), or `bluff: "
+                        "false` to say it is never challenged (at $.cards.zap.effect[0].challenge)"]
+    assert _problems(tmp_path, tagged + "  '9': {bluff: true, legal_if: {holds_no: color}}\n"
+                     )[1] == []
+
+
+def test_a_stacked_draw_of_nothing_is_refused(tmp_path: Path) -> None:
+    text = "name: v\nextends: classic\noptions: {n: 0}\ncards:\n  skip:\n    effect:\n"
+    path, problems = _problems(tmp_path, text + "      - stack_draw: {count: $n}\n")
+    assert problems == [f"{path}:7:29: `stack_draw` of 0 cards: nothing to draw, and no "
+                        "stacking card could answer it; give a count of 1 or more (`skip` alone "
+                        "skips the next player) (at $.cards.skip.effect[0].stack_draw.count)"]
+    assert _problems(tmp_path, text + "      - stack_draw: 1\n")[1] == []

@@ -24,7 +24,9 @@ def test_validate_shipped_rulebooks() -> None:
     assert "ok " in result.output and "classic, 108 cards" in result.output
 
 
-@pytest.mark.parametrize("name", ["syntax_error", "unknown_key", "wrong_type", "dangling_rank"])
+@pytest.mark.parametrize("name", ["syntax_error", "unknown_key", "wrong_type", "dangling_rank",
+                                  "challenge_without_bluff", "bluff_without_challenge",
+                                  "stack_draw_zero", "extends_a_folder"])
 def test_validate_bad_rulebook_one_line_exit_1(name: str) -> None:
     path = HERE / "rulebooks" / "negative" / f"{name}.yaml"
     result = runner.invoke(cli, ["validate", str(path)])
@@ -81,6 +83,17 @@ def test_deck_json() -> None:
 def test_deck_table_and_set() -> None:
     result = runner.invoke(cli, ["deck", "classic"])
     assert result.exit_code == 0 and "108 cards" in result.output
+    # names for people, as play and the rules sheets write them; ids in the JSON (files)
+    assert "  red draw two     x2    20 pts" in result.output and "_" not in result.output
+    assert "  wild draw four   x4    50 pts" in result.output
+    ids = json.loads(runner.invoke(cli, ["deck", "classic", "--json"]).output)["cards"]
+    assert ids["red draw_two"] == 2 and "red draw two" not in ids
+    flip = runner.invoke(cli, ["deck", "flip"]).output
+    assert "  red draw one (light)" in flip and "_" not in flip
+    odd = runner.invoke(cli, ["deck", str(HERE / "hostile" / "records" /
+                                          "line_breaks.yaml")]).output
+    assert odd.startswith("Line\\rbreaks\\n# forged heading\\t: 36 cards\n")
+    assert not [c for c in odd if not c.isprintable() and c != "\n"]  # a side's name too
     bad = runner.invoke(cli, ["deck", "classic", "--set", "hand_sise=5"])
     assert bad.exit_code == 1 and "did you mean 'hand_size'" in bad.output
 
@@ -121,6 +134,45 @@ def test_scenario_exit_codes(tmp_path: Path) -> None:
     empty.mkdir()
     none = runner.invoke(cli, ["scenario", str(empty)])
     assert none.exit_code == 1 and "no scenario files" in none.output
+
+
+def test_a_runaway_effect_fails_its_scenario_at_its_step(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An effect that runs away (the bound lowered: no shipped card loops) is the rules'
+    doing: that scenario fails, at its step or at the deal, exit 1 (not an internal error)."""
+    from uno_rules.engine import game as game_module
+
+    path = tmp_path / "s.yaml"
+    path.write_text("rulebook: classic\nplayers: 2\nscenarios:\n"
+                    "  - name: runs away\n    state:\n      hands: [[red draw_two, red 1], "
+                    "[blue 1]]\n      discard: [red 5]\n    steps:\n"
+                    "      - expect: {turn: 0}\n      - {seat: 0, play: red draw_two}\n"
+                    "  - name: its deal runs away\n    seed: 2\n    steps: []\n"
+                    "  - name: the others still run\n    state:\n      hands: [[red 1], "
+                    "[blue 1]]\n      discard: [red 5]\n    steps:\n"
+                    "      - {seat: 0, play: red 1}\n")
+    monkeypatch.setattr(game_module, "RUN_BUDGET", 1)
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("FAIL runs away: step 2: ")
+    assert "the effect of red draw_two ran more than 1 steps" in lines[0]
+    assert lines[0].endswith(f"({path}:10)")
+    assert lines[1].startswith("FAIL its deal runs away: the deal: ") and "ran more" in lines[1]
+    assert lines[2:] == ["PASS the others still run", "1 passed, 2 failed"]
+
+
+def test_a_real_runaway_in_a_scenario_is_its_failure() -> None:
+    """tests/hostile/exits/runaway_scenario.yaml: no bound lowered, six nested `each` run past
+    the 100,000 steps an action may run."""
+    path = HERE / "hostile" / "exits" / "runaway_scenario.yaml"
+    result = runner.invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        f"FAIL a skip whose effect runs away: step 1: {path.parent / 'runaway.yaml'}:9:170: the "
+        "effect of red skip ran more than 100000 steps without asking anything (`reverse` "
+        f"loops); the round is stopped ({path}:11)",
+        "PASS the next scenario still runs", "1 passed, 1 failed"]
 
 
 def test_schema_command_prints_json() -> None:
@@ -327,6 +379,33 @@ def test_validate_a_folder_recurses_skips_scenarios_and_reports_a_broken_file(
     line = _one_line_error(["validate", str(only)])
     assert line == f"no rulebook files (*.yaml) in {only} (1 scenario files: run them with " \
                    "uno-rules scenario)"
+
+
+def test_scenario_a_folder_skips_the_rulebooks_kept_beside_its_scenarios(
+        tmp_path: Path) -> None:
+    """docs/authoring.md's layout: a rulebook, its overlay and its scenarios in one folder.
+    `scenario DIR` runs the scenarios and skips the rulebooks (told by content, as
+    `validate DIR` skips the scenarios); a file named alone is still read as a scenario."""
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "mercy.yaml").write_text("name: mercy\nsettings: {uno_penalty: 4}\n")
+    (tmp_path / "mine.yaml").write_text("name: mine\nextends: classic\nhouse: [house/mercy.yaml]\n")
+    (tmp_path / "mine_scenarios.yaml").write_text(
+        "rulebook: mine.yaml\nplayers: 2\nname: it loads\nsteps: []\n")
+    result = runner.invoke(cli, ["scenario", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["PASS it loads", "1 passed, 0 failed",
+                                          "skipped 2 rulebook files (uno-rules validate "
+                                          "checks them)"]
+    assert runner.invoke(cli, ["validate", str(tmp_path)]).exit_code == 0
+    alone = runner.invoke(cli, ["scenario", str(tmp_path / "mine.yaml")])
+    assert alone.exit_code == 2 and alone.output == (
+        f"{tmp_path / 'mine.yaml'}:1:1: not a scenario file (it has no `rulebook`, `scenarios`, "
+        "`steps` or `state`): a rulebook or house rule? uno-rules validate checks those "
+        "(at $)\n")
+    (tmp_path / "mine_scenarios.yaml").unlink()
+    line = _one_line_error(["scenario", str(tmp_path)])
+    assert line == f"no scenario files (*.yaml) in {tmp_path} (2 rulebook files: check them " \
+                   "with uno-rules validate)"
 
 
 def test_validate_takes_house_and_set(tmp_path: Path) -> None:
@@ -745,7 +824,8 @@ def test_a_folder_s_link_to_a_file_outside_it_is_not_read(tmp_path: Path, comman
     if command == "validate":
         assert f"ok {folder}/inside.yaml: own" in result.output
     named = runner.invoke(cli, [command, str(folder / "rules.yaml")])
-    assert "hunter" in named.output  # named by the user: read as any file
+    # named by the user: read as any file (`scenario` tells a rulebook by its content)
+    assert ("hunter" if command == "validate" else "not a scenario file") in named.output
 
 
 @pytest.mark.parametrize(("setting", "message"), [

@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import child_pids, load_cases, pid_alive
+from conftest import child_pids, ctrl_c_after_count, load_cases, pid_alive
 
 import uno_rules
 from uno_rules.distributed import SchedulerError, parse_scheduler
@@ -137,6 +138,27 @@ def test_the_api_takes_a_client_and_gives_the_same_records(cluster: str) -> None
             stats[name] = out
     assert stats["one"] == stats["dask"]
     assert seen["one"] == seen["dask"] and len(seen["one"]) == 25
+
+
+@needs_dask
+def test_a_ctrl_c_between_a_rounds_count_and_its_row_waits_for_the_row(
+        cluster: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C after a round is counted, before it is handed on (a ``--csv`` row), is
+    held until it is handed on: the rounds counted are the rounds written, the first ones
+    in order (tests/test_workers.py: the same with --workers)."""
+    from distributed import Client
+
+    counted = ctrl_c_after_count(monkeypatch, 30)
+    rows: list[Round] = []
+    rulebook = uno_rules.load_rulebook("classic")
+    with Client(cluster) as client:
+        stats = simulate(rulebook, 400, 4, seed=0, client=client, on_round=rows.append)
+    assert stats.requested == 400 and stats.games == 30
+    assert rows == counted and sum(stats.wins_by_seat) + stats.stalled == 30
+    monkeypatch.undo()
+    whole: list[Round] = []
+    simulate(rulebook, 30, 4, seed=0, on_round=whole.append)
+    assert rows == whole
 
 
 @needs_dask
@@ -262,6 +284,21 @@ def test_a_silent_server_fails_within_the_timeout() -> None:
         f"scheduler listening there?)\n",
         f"--scheduler {address}: can't connect: Timed out during handshake while connecting "
         f"to {address} after 1 s\n"), proc.stderr
+
+
+@needs_dask
+@pytest.mark.parametrize("first", [
+    b"\xff" * 8,  # a frame of 16 EiB: numpy refuses it (ValueError, or MemoryError)
+    struct.pack("<Q", int(2.8 * 2**60)),  # 2.8 EiB: MemoryError (was exit 3)
+    struct.pack("<Q", 16) + bytes(16),  # a frame, but no message in it: dask logged a traceback
+    b"SSH-2.0-OpenSSH_9.2p1\r\n",
+], ids=["0xff", "2.8 EiB", "empty frames", "ssh"])
+def test_a_service_that_speaks_first_is_not_a_dask_scheduler(first: bytes) -> None:
+    address = load_cases("dask").speaking_first(first)
+    _one_line(_cli(["simulate", "classic", "--scheduler", address, "--scheduler-timeout",
+                    "5"], timeout=60),
+              f"--scheduler {address}: not a Dask scheduler (what it sent is not Dask's "
+              "handshake)")
 
 
 @needs_dask

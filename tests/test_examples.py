@@ -39,6 +39,8 @@ def test_scenario_doc_examples_pass(tmp_path: Path) -> None:
 
     blocks = _scenario_blocks()
     assert len(blocks) >= 5
+    # the rulebook a block names as a file is examples/'s
+    (tmp_path / "two_piles.yaml").write_text((ROOT / "examples" / "two_piles.yaml").read_text())
     for i, block in enumerate(blocks):
         path = tmp_path / f"block{i}.yaml"
         path.write_text(block)

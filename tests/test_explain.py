@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -148,8 +149,46 @@ def test_sheet_words_follow_the_settings() -> None:
     assert "then if the drawn card can be played, it must be played at once." in forced
     assert "it may be played at once" not in forced
     assert "among the players still in" not in forced and "still in" not in forced
+    # Teams: a player who is out while its partner plays on is passed over too.
+    teams = explain(uno_rules.load_rulebook("teams", house=["seven_zero"]))
+    assert "- **0**: Every hand passes to the next player in the direction of play, among the " \
+           "players still in (one who is out is passed over)." in teams
+    assert "You choose another player still in, then you swap hands" in teams
     never = explain(uno_rules.load_rulebook("classic", settings={"play_drawn": "never"}))
     assert "then the drawn card is kept (it can't be played this turn)." in never
     stacking = explain(uno_rules.load_rulebook("classic", house=["stacking"]))
     assert "of the same value that can be played on the top card;" in stacking
     assert "As the last card" not in stacking
+
+
+def test_the_rulebooks_own_text_is_escaped_on_the_sheet() -> None:
+    """A title, a description and sides' names holding a newline, a carriage return, a tab
+    (tests/hostile/records/line_breaks.yaml): escaped, the description's lines kept."""
+    path = Path(__file__).parent / "hostile" / "records" / "line_breaks.yaml"
+    sheet = explain(uno_rules.load_rulebook(path))
+    assert not [c for c in sheet if not c.isprintable() and c != "\n"]
+    assert sheet.startswith("# Line\\rbreaks\\n# forged heading\\t\n\nfirst line\\rover it\n"
+                            "second line\n")
+    assert "colours red, blue (li\\rght side); pink, teal (da\\nrk side)." in sheet
+
+
+def test_a_variant_presents_itself_not_its_base(tmp_path: Path) -> None:
+    """A variant that gives no `title` or `description` is headed by its own name and "A
+    variant of BASE." (they used to be inherited: its sheet said it was classic); its digest
+    is what it was, so the games saved with it still restore."""
+    from uno_rules.engine.snapshot import digest
+
+    (tmp_path / "mine.yaml").write_text("name: mine\nextends: classic\nsettings: {hand_size: 5}\n")
+    (tmp_path / "yours.yaml").write_text("name: yours\ntitle: Your UNO\nextends: mine.yaml\n")
+    result = CliRunner().invoke(cli, ["explain", str(tmp_path / "mine.yaml")])
+    assert result.exit_code == 0
+    assert result.output.startswith("# mine\n\nA variant of UNO (classic rules).\n")
+    yours = uno_rules.load_rulebook(tmp_path / "yours.yaml")
+    assert (yours.title, yours.description) == ("Your UNO", "A variant of mine.")
+    classic = uno_rules.load_rulebook("classic")
+    (tmp_path / "written.yaml").write_text(  # the same variant, classic's heading written out
+        "name: mine\nextends: classic\nsettings: {hand_size: 5}\n"
+        f"title: {classic.title}\ndescription: {json.dumps(classic.description)}\n")
+    written = uno_rules.load_rulebook(tmp_path / "written.yaml")
+    assert written.title == classic.title
+    assert digest(uno_rules.load_rulebook(tmp_path / "mine.yaml")) == digest(written)

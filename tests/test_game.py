@@ -286,6 +286,41 @@ def test_a_round_stops_when_its_step_budget_runs_out() -> None:
     assert game.stalled_reason() == "the round's budget of 50000 effect steps ran out"
 
 
+def _budgeted(rulebook: uno_rules.Rulebook, actions: list[Action], **budget: int) -> uno_rules.Game:
+    """A round of ``rulebook`` (4 players, seed 3) under ``budget``, taking ``actions`` until
+    it is over."""
+    game = rulebook.new_game(4, 3, **budget)
+    for action in actions:
+        if game.over:
+            break
+        game.apply(action)
+    return game
+
+
+def test_a_round_stalls_at_exactly_its_budgets_last_step_and_action() -> None:
+    """max_steps=N: the round runs N effect steps, and stops in the action that needs one
+    more (not one step or one action earlier or later); max_actions=N: it stops right after
+    its N-th action. A budget the whole round fits in changes nothing."""
+    rulebook = uno_rules.load_rulebook("classic")
+    free, rng = rulebook.new_game(4, 3), random.Random(8)
+    actions, steps = [], []  # steps: the round's effect steps after each action
+    while not free.over:
+        actions.append(rng.choice(free.decision.options))  # type: ignore[union-attr]
+        free.apply(actions[-1])
+        steps.append(free.steps)
+    k = next(i for i in range(1, len(steps)) if steps[i] - steps[i - 1] >= 2)
+    for n in (1, steps[k - 1], steps[k - 1] + 1, steps[k] - 1, steps[-1] - 1):
+        game = _budgeted(rulebook, actions, max_steps=n)
+        stopped_in = next(i for i, s in enumerate(steps) if s > n) + 1  # the action
+        assert (game.stalled, game.steps, len(game.history)) == ("steps", n, stopped_in), n
+    for n in (1, 2, k, len(actions) - 1):
+        game = _budgeted(rulebook, actions, max_actions=n)
+        assert (game.stalled, len(game.history), game.steps) == ("actions", n, steps[n - 1])
+    for budget in ({"max_steps": steps[-1]}, {"max_actions": len(actions)}):
+        game = _budgeted(rulebook, actions, **budget)
+        assert game.stalled is None and game.result == free.result, budget
+
+
 def test_the_default_budget_ends_a_round_that_never_would() -> None:
     from uno_rules.engine.game import GAME_ACTIONS, GAME_STEPS
     from uno_rules.simulate import play_random
@@ -774,3 +809,22 @@ def test_after_a_give_only_giver_and_receiver_can_tell_which_card_it_was() -> No
         if found == 5:
             break
     assert found == 5
+
+
+@pytest.mark.parametrize("base", ["ted_lasso", "classic"])
+def test_each_discard_pile_starts_on_a_card_its_first_card_rules_allow(
+        tmp_path: Path, base: str) -> None:
+    """A first card put aside (`turn_again`) is replaced on its own pile, and the replacement's
+    first-card rules act on that pile too: with several discard piles no pile starts on a card
+    that the rules turn over (Ted Lasso: any action card; classic: a Wild Draw Four)."""
+    path = tmp_path / "three_piles.yaml"
+    path.write_text(f"name: three_piles\nextends: {base}\ndiscard_piles: 3\n")
+    rulebook = uno_rules.load_rulebook(path)
+    for seed in range(300):
+        game = rulebook.new_game(4, seed)
+        tops = [game.faces[pile[-1]] for pile in game._discard_piles()]
+        if base == "ted_lasso":
+            assert all(face.number for face in tops), (seed, [f.name for f in tops])
+        else:
+            assert all(face.id != "wild_draw_four" for face in tops), (seed, [f.name for f in tops])
+        assert sorted(game._all_cards()) == sorted(rulebook.deck), seed

@@ -238,3 +238,48 @@ def test_a_knocked_out_seat_never_catches_or_calls() -> None:
             plays = [a for a in options if a.kind == "play"]
             game.apply(rng.choice(plays or options))
     assert seen > 0  # the situation arose
+
+
+def _refusal(game: uno_rules.Game, action: str) -> str:
+    """The whole refusal message of ``action``; the game must be unchanged by it."""
+    before = game.snapshot()
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(action)
+    assert game.snapshot() == before
+    return str(refused.value)
+
+
+@pytest.mark.parametrize("hand", [["red 5", "red 6", "blue 1"],
+                                  ["red 5", "red 6", "blue 1", "blue 2", "green 7"]])
+def test_calling_uno_with_three_or_more_cards_is_refused_with_its_reason(
+        hand: list[str]) -> None:
+    """RULES.md §1: UNO is called playing the next-to-last card, not earlier."""
+    game = _game([hand, ["blue 2"]], "red 3")
+    assert _refusal(game, "0 play red 5 uno") == (
+        "0 play red 5 uno: UNO is called in advance only on the next-to-last card "
+        "(or a card that may leave one)")
+    game.apply("0 play red 5")  # the same card without the call is fine
+    assert game.decision.seat == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("action", ["0 give red 5", "0 color red", "0 keep", "0 target 1",
+                                    "0 challenge"])
+def test_an_action_of_another_kind_gets_the_fallback_refusal(action: str) -> None:
+    game = _game([["red 5", "red 6", "blue 1"], ["blue 2"]], "red 3")
+    assert _refusal(game, action) == f"{action}: not an option (pending: seat 0 to turn)"
+
+
+def test_a_last_card_that_may_not_go_out_is_refused_as_such_on_a_play_and_a_jump_in() -> None:
+    """RULES.md §5 `no_action_finish`: no going out on an action card, on a play or a
+    jump-in; the refusal says why (not that the card doesn't match)."""
+    game = _game([["red skip", "red 1"], ["blue 1", "blue 2"], ["green 1", "green 2"],
+                  ["red skip"]], "red 3", house=("no_action_finish", "jump_in"))
+    game.apply("0 play red skip")
+    assert "3 jump_in red skip" not in map(str, game.legal_actions())
+    assert _refusal(game, "3 jump_in red skip") == \
+        "3 jump_in red skip: only a number may be the last card (go_out_on: number)"
+    assert _refusal(game, "1 jump_in red skip") == "1 jump_in red skip: only the exact card " \
+        "on top may jump in, while a turn is pending, by another seat"
+    alone = _game([["red skip"], ["blue 1"]], "red 3", house=("no_action_finish",))
+    assert _refusal(alone, "0 play red skip") == \
+        "0 play red skip: only a number may be the last card (go_out_on: number)"

@@ -313,7 +313,7 @@ def test_round_hooks_and_the_draw_program_are_compiled() -> None:
 
 COMPILED = """name: compiled
 extends: classic
-options: {n: 3, extra: false, b: true}
+options: {n: 3, extra: false, b: false}
 deck:
   blanks: {ranks: [blank], colors: [red], copies: $n, tags: [marked]}
 cards:
@@ -361,7 +361,7 @@ def test_a_card_rule_without_an_effect(tmp_path: Path) -> None:
     path.write_text(COMPILED)
     rule = _rule(uno_rules.load_rulebook(path), "red 9")
     assert rule == CardRule(rank="9", effect=None, first_card=None,
-                            legal_if=LegalIf("match", False), bluff=True, stack_value=None,
+                            legal_if=LegalIf("match", False), bluff=False, stack_value=None,
                             sheds=False)
 
 
@@ -542,7 +542,8 @@ def test_rulebook_level_fields_and_their_defaults(tmp_path: Path) -> None:
                       "pairing: null\ncards:\n  draw_two:\n    effect: [stack_draw: 2]\n")
     rb = uno_rules.load_rulebook(capped)
     assert (rb.stack_mixing, rb.stack_max) == (False, 8)
-    assert rb.description == uno_rules.load_rulebook("classic").description != ""
+    # a variant's heading is its own, never its base's (docs/authoring.md)
+    assert (rb.title, rb.description) == ("capped", "A variant of UNO (classic rules).")
 
 
 def test_an_overlay_may_set_a_card_rule_its_base_removed() -> None:

@@ -259,6 +259,24 @@ def test_ctrl_c_keeps_the_matches_finished() -> None:
     assert out["games"] == 2 == out["decided"] + out["stalled"]
 
 
+def test_a_ctrl_c_between_a_matchs_count_and_its_row_waits_for_the_row() -> None:
+    """A Ctrl-C after a match is counted, before its ``--csv`` row is written (inside
+    ``on_match``, here at its start), is held until the row is written."""
+    import signal
+
+    rows: list[MatchRecord] = []
+
+    def row(r: MatchRecord) -> None:
+        if len(rows) == 2:  # the third match counted, its row not written yet
+            signal.raise_signal(signal.SIGINT)
+        rows.append(r)
+
+    stats = simulate_matches(uno_rules.load_rulebook("classic"), 5, 2, 1, on_match=row)
+    assert stats.requested == 5 and stats.games == 3
+    assert rows == stats.records and len(rows) == 3
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
 def test_bad_arguments() -> None:
     code, out = _cli("classic", "--max-rounds", "3")
     assert code == 1 and "--max-rounds: only with --match" in out

@@ -279,3 +279,120 @@ def test_an_action_outside_legal_actions_is_refused_and_changes_nothing() -> Non
                 tried += 1
             state.apply_action(rng.choice(legal))
     assert tried > 250 and windows > 3
+
+
+class _Boom:
+    """Unpickling this creates the folder ``path``: code that must never run."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        import os
+        return (os.mkdir, (self.path,))
+
+
+def _window_state(game: Any) -> Any:
+    """A dealt state some actions in, with passes in an out-of-turn window."""
+    rng = random.Random(4)
+    for _ in range(50):
+        state = _dealt(game, rng)
+        while not state.is_terminal() and not state.passed:
+            legal = state.legal_actions()
+            passes = [a for a in legal if state.action_to_string(a).endswith(" pass")]
+            state.apply_action(passes[0] if passes else rng.choice(legal))
+        if state.passed:
+            return state
+    raise AssertionError("no window with a pass in 50 rounds")
+
+
+def test_a_serialized_state_round_trips_as_checked_json() -> None:
+    """state.serialize() is JSON of plain data (OpenSpiel's history, the window's passes,
+    the round's snapshot); deserialize_state gives the same state back, before the deal,
+    in a window and at the end."""
+    import json
+
+    game = _load("classic", 4, house="jump_in", deals=20)
+    states = [game.new_initial_state(), _window_state(game)]
+    end = states[1].clone()
+    while not end.is_terminal():
+        end.apply_action(end.legal_actions()[0])
+    for state in [*states, end]:
+        text = state.serialize()
+        fields = json.loads(text)
+        assert fields["format"] == uno_rules.openspiel.FORMAT
+        again = game.deserialize_state(text)
+        assert (str(again), again.history(), again.move_number(), again.passed,
+                again.current_player(), again.serialize()) == \
+            (str(state), state.history(), state.move_number(), state.passed,
+             state.current_player(), text)
+    assert states[1].passed and json.loads(states[1].serialize())["passed"]
+
+
+def _tampered(text: str) -> list[tuple[str, str, str]]:
+    """(what, tampered text, the message's field) for a state's serialized text."""
+    import json
+
+    fields = json.loads(text)
+
+    def edit(**changes: Any) -> str:
+        return json.dumps({**fields, **changes})
+    history, snapshot = fields["history"], fields["round"]
+    hands = [list(h) for h in snapshot["hands"]]
+    hands[0].append(hands[1][0])  # a card twice
+    return [
+        ("not JSON", "history=\nmove_number=0\n__dict__=", "not the JSON"),
+        ("a list", "[]", "format"), ("another format", edit(format="x"), "format"),
+        ("a field more", edit(extra=1), "fields"),
+        ("a field less", json.dumps({k: v for k, v in fields.items() if k != "passed"}),
+         "fields"),
+        ("deeply nested", "[" * 100_000 + "]" * 100_000, "not the JSON"),
+        ("a huge number", text.replace('"passed":[', '"passed":[' + "9" * 5000 + ",", 1),
+         "not the JSON"),
+        ("history not a list", edit(history={}), "history"),
+        ("a history too long", edit(history=history + [history[-1]] * 200_000), "history:"),
+        ("a deal out of range", edit(history=[[-1, 0], *history[1:]]), "history[0]"),
+        ("an action by seat 9", edit(history=[*history[:-1], [9, history[-1][1]]]),
+         "history["),
+        ("a player as a boolean", edit(history=[*history[:-1], [True, history[-1][1]]]),
+         "history["),
+        ("an action dropped", edit(history=history[:-2] + history[-1:]), "round:"),
+        ("a seat passed twice", edit(passed=[fields["passed"][0]] * 2), "passed"),
+        ("a pass by seat 7", edit(passed=[7]), "passed"),
+        ("no round after the deal", edit(round=None), "round:"),
+        ("a card twice", edit(round={**snapshot, "hands": hands}), "round:"),
+        ("a round of 3 players", edit(round={**snapshot, "players": 3}), "round:"),
+        ("a round before the deal", edit(history=[], passed=[]), "round:"),
+    ]
+
+
+def test_a_tampered_serialized_state_is_refused_and_runs_no_code(tmp_path: Any) -> None:
+    """deserialize_state reads its JSON field by field and unpickles nothing: OpenSpiel's
+    own format with a pickle that would run code, or any field changed, raises
+    SnapshotError naming the field, and no code runs."""
+    import base64
+    import pickle
+
+    game = _load("classic", 4, house="jump_in", deals=20)
+    state = _window_state(game)
+    marker = tmp_path / "ran"
+    evil = base64.b64encode(pickle.dumps({"_round": _Boom(str(marker))})).decode()
+    cases = [("OpenSpiel's format, a pickle running code",
+              f"history=\nmove_number=0\n__dict__={evil}", "not the JSON"),
+             ("OpenSpiel's own serialization", pyspiel.serialize_game_and_state(game, state),
+              "not the JSON"),
+             ("bytes", b"{}", "expected text")]
+    def refused(what: str, text: Any, field: str) -> None:
+        try:
+            game.deserialize_state(text)
+        except uno_rules.SnapshotError as exc:
+            message = str(exc)
+        else:
+            message = "accepted"
+        assert not marker.exists(), what  # first: the code didn't run
+        assert message.startswith("serialized state: ") and field in message, (what, message)
+        assert "\n" not in message and len(message) < 400, what
+    for case in cases:
+        refused(*case)
+    for case in _tampered(state.serialize()):
+        refused(*case)

@@ -282,3 +282,27 @@ def test_quit_asks_where_to_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     nowhere = runner.invoke(cli, ["play", *MATCH], input="q\nno/such/dir/x.jsonl\n")
     assert nowhere.exit_code == 1 and "no/such/dir" in nowhere.output
 
+
+
+def test_an_agents_multi_line_error_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """cheats:Raises fails with "no idea\\nwhat to do": said on one line, the newline
+    escaped (it was printed as two lines)."""
+    monkeypatch.chdir(Path(__file__).parent / "hostile" / "agents")
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".")])
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    result = CliRunner().invoke(cli, ["play", "classic", "--players", "2", "--round",
+                                      "--humans", "none", "--seed", "1",
+                                      "--agents", "cheats:Raises"])
+    assert result.exit_code == 1, result.output
+    said = result.output.splitlines()[-1]
+    assert said == r"agent 'cheats:Raises' at seat 0 failed: ValueError: no idea\nwhat to do"
+    assert not any(line.startswith("what to do") for line in result.output.splitlines())
+
+
+def test_the_rulebooks_title_is_shown_escaped() -> None:
+    path = Path(__file__).parent / "hostile" / "records" / "line_breaks.yaml"
+    result = CliRunner().invoke(cli, ["play", str(path), "--players", "2", "--round",
+                                      "--humans", "none", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Line\\rbreaks\\n# forged heading\\t: 2 players, one round")
+    assert not [c for c in result.output if not c.isprintable() and c != "\n"]

@@ -48,3 +48,16 @@ def test_json_schema_type_names_are_yaml_ones(tmp_path: Path) -> None:
         "(`each: {seats: ..., then: ...}`)"]
     assert _problems(tmp_path, "  skip: [skip]\n") == [
         "4:9: expected a mapping, got list ['skip']"]
+
+
+def test_a_bare_draw_is_refused_naming_both_parameters_it_needs(tmp_path: Path) -> None:
+    """`draw` has no defaults: `- draw` alone, or with `who` or `count` missing, is refused
+    (a draw of nobody or of no count is no rule a loader may guess)."""
+    assert _problems(tmp_path, "  skip:\n    effect:\n      - draw\n") == [
+        "6:9: `draw` can't stand alone: give it who, count (`draw: {...}`)"]
+    assert _problems(tmp_path, "  skip:\n    effect: [{draw: {}}]\n") == [
+        "5:21: 'who' is required but missing", "5:21: 'count' is required but missing"]
+    assert _problems(tmp_path, "  skip:\n    effect: [{draw: {who: next}}]\n") == [
+        "5:21: 'count' is required but missing"]
+    assert _problems(tmp_path, "  skip:\n    effect: [{draw: {count: 2}}]\n") == [
+        "5:21: 'who' is required but missing"]

@@ -66,13 +66,18 @@ def steps(depth: int = 2) -> st.SearchStrategy[list[Any]]:
     return st.lists(st.one_of(simple), max_size=4)
 
 
+RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "act_a", "act_b", "act_c"]
+WILDS = ["wild_x", "wild_y"]
+
+
 @st.composite
-def rulebooks(draw: st.DrawFn) -> dict[str, Any]:
-    colors = COLORS[:draw(st.integers(1, 5))]
-    ranks = draw(st.lists(st.sampled_from(["1", "2", "3", "4", "5", "6", "7", "8", "9",
-                                           "act_a", "act_b", "act_c"]),
-                          min_size=2, max_size=8, unique=True))
-    wilds = draw(st.lists(st.sampled_from(["wild_x", "wild_y"]), max_size=2, unique=True))
+def rulebooks(draw: st.DrawFn, colours: list[str] = COLORS, rank_names: list[str] = RANKS,
+              wild_names: list[str] = WILDS) -> dict[str, Any]:
+    """A random rulebook; its colours (the first few), ranks and wilds drawn from the names
+    given."""
+    colors = colours[:draw(st.integers(1, 5))]
+    ranks = draw(st.lists(st.sampled_from(rank_names), min_size=2, max_size=8, unique=True))
+    wilds = draw(st.lists(st.sampled_from(wild_names), max_size=2, unique=True))
     deck: dict[str, Any] = {
         "coloured": {"ranks": ranks, "colors": "all", "copies": draw(st.integers(1, 3)),
                      "points": draw(st.integers(0, 50))}}
@@ -85,6 +90,9 @@ def rulebooks(draw: st.DrawFn) -> dict[str, Any]:
              for rank in draw(st.lists(st.sampled_from(ranks + wilds), max_size=4,
                                        unique=True))}
     for rank in cards:
+        if "'challenge'" in repr(cards[rank]["effect"]):  # offered only on a possible bluff
+            cards[rank].update({"bluff": True, "legal_if": {"holds_no": "color"}}
+                               if draw(st.booleans()) else {"bluff": False})
         if draw(st.booleans()):
             cards[rank]["first_card"] = draw(st.one_of(
                 steps(1), st.just([{"turn_again": {"put_back": draw(st.booleans())}}])))

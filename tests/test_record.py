@@ -314,8 +314,8 @@ def test_a_rulebook_outside_the_trusted_folders_is_refused_unread(tmp_path: Path
 MALFORMED = {
     "not JSON": ("{not json", "1: not a JSON line"),
     "a list": ("[1, 2]", "1: expected a JSON object, got list"),
-    "another format": ('{"record": 2, "check": "x"}', "1: record format 2: this version "
-                       "reads format 1"),
+    "another format": ('{"record": 3, "check": "x"}', "1: record format 3: this version "
+                       "reads formats 1, 2"),
     "no kind": ('{"hello": 1, "check": "x"}', "1: not a record's line"),
     "a wrong type": (None, "1: field 'players': expected a number of players, got '4'"),
     "a NaN": ('{"step": NaN, "check": "x"}', "1: not a JSON line: NaN is not a JSON number"),

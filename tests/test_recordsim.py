@@ -46,6 +46,22 @@ def test_stalled_games_are_recorded_by_default(tmp_path: Path) -> None:
         assert record.header["match"] is False
 
 
+def test_without_record_where_a_run_with_nothing_stalled_records_its_longest(
+        tmp_path: Path) -> None:
+    """The default is stalled,longest: a run with nothing stalled still records a game."""
+    args = ["classic", "--games", "8", "--players", "3", "--seed", "2", "--csv",
+            str(tmp_path / "rows.csv")]
+    stats, said = _simulate(*args, "--record-dir", str(tmp_path / "r"))
+    assert stats["stalled"] == 0
+    actions = [int(r.split(",")[4]) for r in
+               (tmp_path / "rows.csv").read_text().splitlines()[1:]]
+    longest = actions.index(max(actions)) + 1
+    assert set(_files(tmp_path / "r")) == {f"game-{longest}.jsonl"}
+    assert f"records: 1 written in {tmp_path / 'r'}: game-{longest}.jsonl" in said
+    _, said = _simulate(*args, "--record-dir", str(tmp_path / "s"), "--record-where", "stalled")
+    assert "nothing written" in said and not list((tmp_path / "s").iterdir())
+
+
 def test_longest_and_numbered_games(tmp_path: Path) -> None:
     args = ["classic", "--games", "15", "--players", "4", "--seed", "9", "--csv",
             str(tmp_path / "rows.csv")]
@@ -105,7 +121,7 @@ def test_a_runaway_round_is_recorded_up_to_the_action(tmp_path: Path,
 
     monkeypatch.setattr(game_module, "RUN_BUDGET", 2)  # an action card now "runs away"
     stats, _ = _simulate("classic", "--games", "6", "--players", "4", "--seed", "1",
-                         "--record-dir", str(tmp_path))
+                         "--record-dir", str(tmp_path), "--record-where", "stalled")
     files = _files(tmp_path)
     assert stats["stalled_reasons"] == {"runaway": len(files)} and files
     for name, text in files.items():

@@ -3,12 +3,14 @@ one seat saw it (no other seat's hand), every hand with --open, stopping at --to
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_record import _rechain
 
 import uno_rules
 from uno_rules.cli import cli
@@ -114,3 +116,40 @@ def test_a_given_card_is_hidden_from_the_other_seats() -> None:
     assert action_seen(line, 1) == "1 give red 5"
     assert action_seen(line, None) == "1 give red 5"
     assert action_seen({"action": "1 play red 5"}, 0) == "1 play red 5"
+
+
+def _seated(path: Path, seats: list[str], players: int = 3) -> Path:
+    """A round of classic recorded with these seat names (a record's own text)."""
+    match = Match(uno_rules.load_rulebook("classic"), players, 5)
+    rng = random.Random(5)
+    with path.open("w") as out:
+        recorder = Recorder(out, match, seats, one_round=True)
+        for _ in range(12):
+            action = rng.choice(match.game.legal_actions())
+            match.game.apply(action)
+            recorder.step(action)
+    return path
+
+
+def test_a_records_text_reaches_the_terminal_escaped(tmp_path: Path) -> None:
+    """Seat names holding BEL, a newline and an escape sequence: shown as escapes, never
+    acted on; the output's only control characters are its own line ends."""
+    path = _seated(tmp_path / "forged.jsonl", ["bell\x07", "x\nstep 99: 0 play wild",
+                                               "\x1b[2Jclear"])
+    for args in ([], ["--open"], ["--seat", "1"]):
+        out = _run(str(path), *args)
+        assert not [c for c in out if not c.isprintable() and c != "\n"], args
+        assert "seats: 0: bell\\x07, 1: x\\nstep 99: 0 play wild, 2: \\x1b[2Jclear" in out
+        assert "\nstep 99" not in out
+
+
+def test_a_record_naming_fewer_seats_than_it_plays_is_refused(tmp_path: Path) -> None:
+    path = _seated(tmp_path / "short.jsonl", ["human", "greedy", "greedy"])
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["seats"] = ["human", "greedy"]  # 2 names for 3 players, the chain made again
+    path.write_text("\n".join(_rechain([json.dumps(header), *lines[1:]])) + "\n")
+    result = runner.invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.output == f"{path}:1: 2 seat names for 3 players: a record names every " \
+                            "seat, or none\n"

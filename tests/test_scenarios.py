@@ -3,6 +3,7 @@ the test rulebooks they name) passes; the runner reports failures honestly."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -227,8 +228,9 @@ MATCH = "rulebook: classic\nplayers: 4\nname: x\n"
      "match.out: no seat 7: seats are 0-3"),
     ("set: {scoring: elimination}\nmatch: {scores: [0, 500, 0, 0], out: [1, 1]}\n", ":5:42:",
      "match.out: seat 1 is given twice"),
-    ("set: {scoring: elimination}\nmatch: {scores: [0, 0, 0, 500], out: [3]}\n", ":5:8:",
-     "match.dealer: seat 3 is out of the match: it deals no more"),
+    # (without `dealer`, the last seat still in deals: SCENARIOS.md)
+    ("set: {scoring: elimination}\nmatch: {scores: [0, 0, 0, 500], out: [3], dealer: 3}\n",
+     ":5:51:", "match.dealer: seat 3 is out of the match: it deals no more"),
     ("match: {dealer: 4}\n", ":4:17:", "match.dealer: no seat 4: seats are 0-3"),
     ("match: {scores: [0, 500, 0, 0], out: [1], dealer: 0}\n", ":4:38:",
      "match.out: seats are out of a match only under elimination scoring (this rulebook "
@@ -316,3 +318,50 @@ def test_a_contest_is_settled_at_the_table_and_says_so() -> None:
     table = "not an option (pending: a contest settled at the table: one of loser 0, loser 2)"
     assert not outsider.passed and outsider.message.startswith(f"step 3: loser 3: {table}")
     assert not turn.passed and turn.message.startswith(f"step 4: 2 draw: {table}")
+
+
+PILES = ("rulebook: piles.yaml\nplayers: 2\nname: x\nstate:\n  hands: [[red 5], [blue 1]]\n"
+         "  discards: [[red 1], [blue 2]]\nsteps:\n")
+
+
+@pytest.mark.parametrize("step, where, message", [
+    # YAML 1.1 reads a bare `on` key as true: said so, with the keys to write instead
+    ("  - {seat: 0, play: red 5, on: 1}\n", ":8:28:", "a key YAML reads as true (a bare `on`, "
+     "`off`, `yes` or `no` is a boolean): to name the pile a card goes on, write `pile: N` or "
+     "`play: CARD on N`"),
+    ("  - {seat: 0, play: red 5 on 1, pile: 0}\n", ":8:39:", "pile: 0, but the card is played "
+     "on 1 (`play: ... on 1`)"),
+    # one pile's keys would check only the pile in focus
+    ("  - expect: {top: red 1}\n", ":8:14:", "expect `top`: this rulebook has 2 discard piles; "
+     "check every pile's with `tops: [...]`, one per pile"),
+    ("  - expect: {turn: 0, color: red}\n", ":8:23:", "expect `color`: this rulebook has 2 "
+     "discard piles; check every pile's with `colors: [...]`, one per pile"),
+])
+def test_several_piles_mistakes_are_located(tmp_path: Path, step: str, where: str,
+                                            message: str) -> None:
+    (tmp_path / "piles.yaml").write_text("name: piles\nextends: classic\ndiscard_piles: 2\n")
+    f, lines = _refused(tmp_path, PILES + step)
+    assert lines[0].startswith(f"{f}{where} {message} (at $."), lines
+
+
+def test_a_file_level_state_is_every_scenarios_unless_it_has_its_own(tmp_path: Path) -> None:
+    f = tmp_path / "s.yaml"
+    f.write_text(textwrap.dedent("""\
+        rulebook: classic
+        players: 2
+        state: {hands: [[red 1, red 2], [blue 1]], discard: [red 3]}
+        scenarios:
+          - {name: shared, steps: [{expect: {hand_sizes: [2, 1], top: red 3}}]}
+          - name: shared again, unchanged by the first
+            steps: [{seat: 0, play: red 1}, {expect: {hand_sizes: [1, 1]}}]
+          - {name: shared a third time, steps: [{expect: {hand_sizes: [2, 1]}}]}
+          - name: own
+            state: {hands: [[red 1], [blue 1, blue 2]], discard: [green 3], turn: 1}
+            steps: [{expect: {hand_sizes: [1, 2], top: green 3, turn: 1}}]
+        """))
+    outcomes = run_file(f)
+    assert [o.passed for o in outcomes] == [True] * 4, [str(o) for o in outcomes]
+    f.write_text("rulebook: classic\nplayers: 2\nstate:\n  hands: [[red 1], [purple 1]]\n"
+                 "scenarios:\n  - name: x\n")
+    _, lines = _refused(tmp_path, f.read_text())
+    assert lines[0].startswith(f"{tmp_path / 'bad.yaml'}:4:3: unknown card 'purple 1'"), lines

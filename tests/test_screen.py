@@ -382,3 +382,22 @@ def test_prompts_in_words() -> None:
         "seat 2, out of turn (seat 0 to play): act now, or pass"
     game.apply("0 play wild")
     assert prompt_text(game, 0) == "seat 0, choose a colour"
+
+
+def _controls(text: str) -> list[str]:
+    """The control characters of ``text`` but its line ends."""
+    return [c for c in text if not c.isprintable() and c != "\n"]
+
+
+def test_the_rulebooks_own_text_is_shown_escaped() -> None:
+    """tests/hostile/records/line_breaks.yaml names its sides with a carriage return and a
+    newline: the screen and the events show them escaped, on their own line."""
+    rb = uno_rules.load_rulebook(ROOT / "tests" / "hostile" / "records" / "line_breaks.yaml")
+    game, rng = rb.new_game(2, 3), random.Random(3)
+    while not any(e[0] == "turn_over" for e in game.log or ()):
+        game.apply(rng.choice(game.legal_actions()))
+    lines = table_lines(game, 0) + event_lines(game, 0, 0)
+    assert not _controls("\n".join(lines)), lines
+    assert "every card is turned over: the da\\nrk side is in play" in lines
+    assert any(line.startswith("side in play: da\\nrk   the backs show the li\\rght side")
+               for line in lines)

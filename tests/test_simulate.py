@@ -200,8 +200,9 @@ def test_a_chance_node_is_drawn_by_the_driver_not_the_policy(
 def test_a_ctrl_c_while_a_round_is_counted_waits_for_the_whole_round(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A Ctrl-C landing inside Stats.count (after a round's wins, before the count of
-    rounds) is held until the round is counted whole: the interrupted run's wins add up to
-    its rounds (a Dask run once reported one win too many)."""
+    rounds) is held until the round is counted whole and handed on: the interrupted run's
+    wins add up to its rounds (a Dask run once reported one win too many), and its last
+    round reaches ``on_round`` (the CSV once held a row fewer than the rounds counted)."""
     import signal
 
     from uno_rules import simulate as sim
@@ -215,7 +216,10 @@ def test_a_ctrl_c_while_a_round_is_counted_waits_for_the_whole_round(
         if len(calls) == 5:
             signal.raise_signal(signal.SIGINT)  # midway, as far as the loop is concerned
     monkeypatch.setattr(sim.Stats, "count", interrupted)
-    stats = sim.simulate(uno_rules.load_rulebook("classic"), 50, 4, seed=1)
+    rows: list[sim.Round] = []  # `simulate --csv` writes a round's row here
+    stats = sim.simulate(uno_rules.load_rulebook("classic"), 50, 4, seed=1,
+                         on_round=rows.append)
     assert stats.games == 5 and stats.requested == 50
     assert sum(stats.wins_by_seat) + stats.stalled == 5 == len(stats.turn_counts)
+    assert rows == calls  # counted and handed on: the round's row too (it was held back)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

@@ -22,6 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx2
     from starlette.testclient import TestClient
 
+from test_record import _rechain
 from web_client import local_client
 
 from uno_rules.record import read, read_text
@@ -462,6 +463,20 @@ def test_hostile_replay_requests_are_refused(tmp_path: Path) -> None:
     foreign = text.replace('"source": "classic"', '"source": "/etc/passwd"')
     r = c.post("/api/replay", json={"record": foreign})
     assert r.status_code == 422  # its chain is broken before its path is looked at
+
+
+def test_a_record_naming_fewer_seats_than_it_plays_is_a_422(tmp_path: Path) -> None:
+    """It used to crash the answer (500): the view looked up a seat's name not there."""
+    c = client(tmp_path)
+    state = create(c, **ROUND)
+    lines = c.get(f"/api/games/{state['game']}/record").text.splitlines()
+    header = json.loads(lines[0])
+    header["seats"] = header["seats"][:1]  # 1 name for 2 players, the chain made again
+    r = c.post("/api/replay", json={"record": "\n".join(_rechain([json.dumps(header),
+                                                                   *lines[1:]])) + "\n"})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == "record:1: 1 seat names for 2 players: a record names every " \
+                                "seat, or none"
 
 
 def test_any_line_typed_is_a_200_or_a_400(tmp_path: Path) -> None:

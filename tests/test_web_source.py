@@ -168,7 +168,7 @@ def test_the_editor_file_naming_itself_or_its_folder() -> None:
     for text, message in (("extends: editor.yaml\n", "extends cycle: editor.yaml -> "
                                                      "editor.yaml"),
                           ("extends: classic\nhouse: [./editor.yaml]\n", "includes itself"),
-                          ("extends: .\n", "can't read file: not a regular file"),
+                          ("extends: .\n", "can't read '.': a folder, not a rulebook file"),
                           ("extends: /proc/self/environ\n", "outside this file's folder")):
         loaded = load_source({"text": text}, LIMITS)
         assert loaded.rulebook is None

@@ -462,8 +462,8 @@ AGENTS: dict[str, AgentClass] = {"uniform": Uniform, "play_first": PlayFirst,
 
 # ------------------------------------------------------------------ naming agents
 def load_agent(name: str) -> AgentClass:
-    """A built-in agent by name, or ``module:Class`` imported from the current directory
-    or ``sys.path``. Raises :class:`AgentError` in one line when it can't."""
+    """A built-in agent by name, or ``module:Class`` imported from ``sys.path`` or, after
+    it, the current directory. Raises :class:`AgentError` in one line when it can't."""
     if name in AGENTS:
         return AGENTS[name]
     if ":" not in name:
@@ -473,7 +473,10 @@ def load_agent(name: str) -> AgentClass:
     if not module_name or not class_name:
         raise AgentError(f"agent {name!r}: expected MODULE:CLASS")
     if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())  # a module beside the user, as `python -m` finds it
+        # A module beside the user, and the helpers it imports; last, so that a file there
+        # named like a standard module (random.py) shadows nothing, here or in the workers
+        # (which get this sys.path and import the class by name).
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except (Exception, SystemExit) as exc:  # anything its import raises: one line

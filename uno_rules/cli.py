@@ -30,6 +30,7 @@ from .load.entry import load_rulebook  # served by the cache: yaml only on a mis
 from .load.resources import shipped_names
 from .table.commands import play as table_play
 from .table.replay import replay as table_replay
+from .table.screen import label
 from .web.command import serve as web_serve
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
@@ -295,9 +296,10 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
 @house_option
 @set_option
 def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ...]) -> None:
-    """Run scenario files or folders: PASS/FAIL per scenario; exit 1 if any fails, 2 if a
-    file is malformed (the others still run: the worst decides). --house and --set apply on
-    top of each scenario's own."""
+    """Run scenario files or folders (searched with their subfolders; rulebook files there
+    are skipped): PASS/FAIL per scenario; exit 1 if any fails, 2 if a file is malformed (the
+    others still run: the worst decides). --house and --set apply on top of each scenario's
+    own."""
     from .scenario import run_all
 
     overrides = _parse_sets(sets)
@@ -305,8 +307,11 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
         report = run_all(paths, house=house, settings=overrides)
     except RulebookError as exc:  # --house or --set doesn't fit a scenario's rulebook
         _fail(str(exc))
+    skipped = len(report.skipped)
     if not report.outcomes and not report.problems and not report.errors:
-        _fail(f"no scenario files (*.yaml) in {', '.join(map(_shorten, paths))}")
+        _fail(f"no scenario files (*.yaml) in {', '.join(map(_shorten, paths))}"
+              + (f" ({skipped} rulebook files: check them with uno-rules validate)"
+                 if skipped else ""))
     for o in report.outcomes:
         click.echo(str(o))
     failed = sum(not o.passed for o in report.outcomes)
@@ -314,6 +319,9 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
         click.echo(f"{len(report.outcomes) - failed} passed, {failed} failed"
                    + (f"; {len(report.malformed)} malformed file(s)" if report.malformed
                       else ""))
+    if skipped:
+        click.echo(f"skipped {skipped} rulebook file{'s' * (skipped > 1)} "
+                   "(uno-rules validate checks them)")
     for problem in report.problems:
         _say(str(problem))
     for file, bug in report.errors:
@@ -327,19 +335,24 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
 @click.argument("rulebook")
 @house_option
 @set_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: {total, cards}.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {total, cards}, the "
+              "cards by their ids (as scenarios and files write them).")
 def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: bool) -> None:
-    """Show a rulebook's deck composition."""
+    """Show a rulebook's deck composition: each card by its name, as play and the rules
+    sheets write it (red draw two); --json by its id."""
     rb = _rulebook(rulebook, sets, house)
     counts = rb.deck_counts()
     if as_json:
         click.echo(json.dumps({"total": len(rb.deck), "cards": counts}, indent=2))
         return
-    width = max(len(n) for n in counts)
-    click.echo(f"{rb.title}: {len(rb.deck)} cards")
-    points = {rb.face_label(f): f.points for f in rb.faces}
-    for name, n in counts.items():
-        click.echo(f"  {name:<{width}}  x{n:<2}  {points[name]:>3} pts")
+    # deck_counts' order: by side, then face; names for people (a side's name escaped)
+    faces = sorted(rb.faces, key=lambda f: (f.side, f.id))
+    names = [visible(label(rb.face_label(f))) for f in faces]
+    width = max(map(len, names))
+    click.echo(f"{visible(rb.title)}: {len(rb.deck)} cards")
+    for face, name in zip(faces, names, strict=True):
+        click.echo(f"  {name:<{width}}  x{counts[rb.face_label(face)]:<2}  "
+                   f"{face.points:>3} pts")
 
 
 @cli.command()
@@ -382,9 +395,10 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               "by --record-where into DIR: DIR/game-N.jsonl, with --match DIR/match-N.jsonl "
               "(docs/records.md).")
 @click.option("--record-where", multiple=True, metavar="WHICH",
-              help="Which games --record-dir records: stalled (the default; at most 100), "
-              "longest (the most actions; with --match the most rounds), or N (game number "
-              "N, from 1); repeatable or comma-separated.")
+              help="Which games --record-dir records: stalled (at most 100), longest (the "
+              "most actions; with --match the most rounds), or N (game number N, from 1); "
+              "repeatable or comma-separated. Default: stalled,longest (every stalled game "
+              "and the longest, so a run always records one).")
 @workers_option
 @scheduler_option
 @scheduler_timeout_option
@@ -495,10 +509,10 @@ def _record_chooser(folder: str | None, where: tuple[str, ...], games: int) -> A
         if where:
             _fail("--record-where: only with --record-dir DIR")
         return None
-    from .recordsim import Chooser, parse_where
+    from .recordsim import DEFAULT_WHERE, Chooser, parse_where
 
     try:
-        stalled, longest, numbers = parse_where(where or ("stalled",), games)
+        stalled, longest, numbers = parse_where(where or DEFAULT_WHERE, games)
     except ValueError as exc:
         _fail(str(exc))
     try:

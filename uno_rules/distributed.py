@@ -104,8 +104,16 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
             box["error"] = exc
 
     thread = threading.Thread(target=connect, name="uno-rules connect", daemon=True)
-    thread.start()
-    thread.join(timeout + 1)  # dask's own timeout first, when it applies
+    # dask logs what it can't read of a peer's handshake with a traceback ("Failed to
+    # deserialize", CRITICAL): the failure is said below, in one line.
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL + 1)
+    try:
+        thread.start()
+        thread.join(timeout + 1)  # dask's own timeout first, when it applies
+    finally:
+        log.setLevel(level)
     if thread.is_alive():
         raise SchedulerError(f"--scheduler {address}: can't connect: no Dask handshake "
                              f"within {timeout:g} s (is a Dask scheduler listening there?)")
@@ -114,7 +122,12 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
         why = " ".join(str(error).split()) or type(error).__name__
         raise SchedulerError(f"--scheduler {address}: can't connect: {why}")
     if error is not None:
-        raise error
+        # Whatever else the handshake raised, the peer sent it: a service that speaks first
+        # has its first bytes read as a frame's length (8 bytes of 0xff: numpy refuses the
+        # buffer, ValueError or MemoryError), or as frames msgpack can't read. Only a
+        # scheduler can make dask's handshake, and it made none.
+        raise SchedulerError(f"--scheduler {address}: not a Dask scheduler (what it sent "
+                             "is not Dask's handshake)")
     return box["client"]
 
 

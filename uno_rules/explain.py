@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .engine.effects import PRIMITIVES
+from .engine.errors import visible
 from .engine.model import NO_COLOR, Step
 from .engine.model import Rules as Rulebook
 
@@ -135,8 +136,9 @@ SAY: dict[str, Say] = {
 
 NOTHING = "nothing happens"
 
-# Words added when players can be knocked out: these steps leave them out.
-STILL_IN = {"rotate_hands": ", among the players still in (one knocked out is passed over)",
+# Words added when players can be knocked out, or be out while their team plays on: these
+# steps leave them out ({out}: how a player leaves).
+STILL_IN = {"rotate_hands": ", among the players still in (one {out} is passed over)",
             "choose_player": " still in"}
 # Seats that follow the direction of play, and the steps that name the next player without
 # a parameter: a reverse skipped on a last card changes who they are.
@@ -154,7 +156,11 @@ def _say(rulebook: Rulebook, st: Step) -> str:
     if st.op == "offer_drawn":
         return OFFER[rulebook.settings.play_drawn]
     text = SAY[st.op](dict(st.args), lambda p: describe(rulebook, p))
-    return text + STILL_IN.get(st.op, "") if knocks_out(rulebook) else text
+    if knocks_out(rulebook):
+        return text + STILL_IN.get(st.op, "").format(out="knocked out")
+    if rulebook.round_ends == "team":
+        return text + STILL_IN.get(st.op, "").format(out="who is out")
+    return text
 
 
 def describe(rulebook: Rulebook, program: int | None) -> str:
@@ -238,7 +244,7 @@ def deck_table(rulebook: Rulebook) -> list[str]:
     sided = len(rulebook.sides) > 1
     for fid in sorted(rulebook.deck_faces(), key=lambda f: (rulebook.faces[f].side, f)):
         face = rulebook.faces[fid]
-        key = " ".join(((rulebook.sides[face.side],) if sided else ()) +
+        key = " ".join(((visible(rulebook.sides[face.side]),) if sided else ()) +
                        (rulebook.ranks[face.rank], *face.tags))
         entry = counts.setdefault(key, [set(), 0, face.points, face.side])
         if face.color != NO_COLOR:
@@ -343,13 +349,15 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
 
 def explain(rulebook: Rulebook) -> str:
     """The whole rules sheet as Markdown."""
+    # The rulebook's own text escaped (a newline, an escape sequence), the description's
+    # lines kept: a sheet is printed on a terminal.
     title = rulebook.title + (f" (with {', '.join(rulebook.house)})" if rulebook.house else "")
-    out = [f"# {title}", ""]
+    out = [f"# {visible(title)}", ""]
     if rulebook.description:
-        out += [rulebook.description.strip(), ""]
+        out += [*map(visible, rulebook.description.strip().split("\n")), ""]
     colours = "; ".join(
         ", ".join(rulebook.colors[c] for c in cols)
-        + (f" ({rulebook.sides[s]} side)" if len(rulebook.sides) > 1 else "")
+        + (f" ({visible(rulebook.sides[s])} side)" if len(rulebook.sides) > 1 else "")
         for s, cols in enumerate(rulebook.side_colors))
     out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, colours "
             f"{colours}.", "", "## Deck", "", *deck_table(rulebook), ""]

@@ -15,7 +15,7 @@ from .engine.errors import RunawayEffect
 from .engine.game import Game, check_arguments, refuse_argument
 from .engine.rulebook import Rulebook
 from .match import Match
-from .simulate import POLICIES, STALLED, _need_seed, game_seeds, play_on
+from .simulate import POLICIES, STALLED, Counting, _need_seed, game_seeds, play_on
 
 if TYPE_CHECKING:
     from .agents import AgentClass
@@ -229,11 +229,12 @@ def simulate_matches(rulebook: Rulebook, games: int, players: int, seed: int,
                                   play=play_match)
     start = time.perf_counter()
     try:
-        with closing(matches):  # a pool's workers are stopped however the loop ends
+        with closing(matches), Counting() as counting:  # the pool stopped however it ends
             for record in matches:
-                stats.records.append(record)  # one append: Ctrl-C can't leave half a match
-                if on_match is not None:
-                    on_match(record)
+                with counting:  # a Ctrl-C here waits until the match is counted and handed on
+                    stats.records.append(record)
+                    if on_match is not None:
+                        on_match(record)
     except KeyboardInterrupt:  # the match under way is dropped; the finished ones count
         stats.requested, stats.games = games, len(stats.records)
     stats.seconds = time.perf_counter() - start

@@ -27,6 +27,10 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 * Observations: the observation tensor is :class:`uno_rules.observation.Observer`'s
   encoding of what the seat sees; the information-state string its ``view``, the public
   history and the open window's passes; the observation string the view.
+* Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
+  JSON checked field by field, nothing unpickled; OpenSpiel's own
+  ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
+  ``pickle.loads`` (docs/embedding.md: only for text you wrote).
 * Returns, zero-sum: each winner (a team wins together) ``+1``, each other seat
   ``-w / (n - w)`` (``w`` winners of ``n`` seats): ``+1/-1`` at two players; all ``0`` for
   a round stopped by its budget.
@@ -34,7 +38,9 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 
 from __future__ import annotations
 
+import base64
 import json
+import pickle
 import random
 from typing import Any
 
@@ -45,7 +51,7 @@ except ImportError as exc:  # the optional extra is missing: say which
     raise ImportError(f"uno_rules.openspiel needs OpenSpiel and NumPy ({exc.name} is "
                       "missing): pip install 'uno-rules[rl]'") from None
 
-from .engine.errors import IllegalAction
+from .engine.errors import IllegalAction, SnapshotError
 from .engine.game import Game
 from .engine.rulebook import Rulebook
 from .observation import Observer
@@ -55,6 +61,7 @@ DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "players": 2, "s
                             "deals": 1024, "max_actions": 2000}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
+FORMAT = "uno_rules.openspiel state 1"  # the first field of state.serialize()'s JSON
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -87,9 +94,9 @@ def _rulebook(name: str, house: tuple[str, ...]) -> Rulebook:
 
 class _Round:
     """The uno-rules round a state holds. OpenSpiel clones a Python state with
-    ``copy.deepcopy`` of its attributes and serializes it by pickling them: this wrapper
-    makes the first :meth:`Game.clone` (tens of µs, not a deep copy's hundreds) and the
-    second the round's snapshot (restored, every field checked)."""
+    ``copy.deepcopy`` of its attributes and (in its own format, C++'s) serializes it by
+    pickling them: this wrapper makes the first :meth:`Game.clone` (tens of µs, not a deep
+    copy's hundreds) and the second the round's snapshot (restored, every field checked)."""
 
     __slots__ = ("game", "house")
 
@@ -147,6 +154,30 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
 
     def max_chance_nodes_in_history(self) -> int:
         return self.max_actions + 1  # the deal, then contests (actions of the round)
+
+    def deserialize_state(self, text: Any) -> UnoRulesState:
+        """The state ``state.serialize()`` wrote, every field checked (JSON: nothing in it
+        is unpickled or called); anything else raises :class:`SnapshotError` naming the
+        field. (``pyspiel.deserialize_game_and_state`` is OpenSpiel's own format: a pickle.)"""
+        fields = _fields(text)
+        history = _history(fields["history"], self)
+        passed = fields["passed"]
+        if not (type(passed) is list and all(type(s) is int for s in passed)
+                and len(set(passed)) == len(passed) < self.players
+                and all(0 <= s < self.players for s in passed)):
+            raise SnapshotError(f"serialized state: passed: {_short(passed)} is not a list "
+                                f"of distinct seats of {self.players}")
+        round_ = _restored(fields["round"], self, history)
+        if round_ is None and passed:
+            raise SnapshotError("serialized state: passed: no window before the deal")
+        # OpenSpiel's own deserialization sets the C++ side (history, move number) from
+        # this checked text; the Python side it would unpickle is empty here.
+        state = pyspiel.Game.deserialize_state(self, "history=" + ",".join(
+            f"{p}:{a}" for p, a in history) + f"\nmove_number={len(history)}\n__dict__="
+            + _NO_ATTRIBUTES)
+        assert isinstance(state, UnoRulesState)
+        state._round, state._passed = round_, list(passed)
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> _Observer:
@@ -266,6 +297,16 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                                 self._round.house)
         return new
 
+    def serialize(self) -> str:
+        """The state as JSON text for :meth:`UnoRulesGame.deserialize_state`: OpenSpiel's
+        history, the window's passes and the round's snapshot (OpenSpiel's C++ side, as
+        ``pyspiel.serialize_game_and_state``, still writes its own format: a pickle)."""
+        game = self.uno_game
+        return json.dumps({
+            "format": FORMAT, "history": [[h.player, h.action] for h in self.full_history()],
+            "passed": self._passed, "round": None if game is None else game.snapshot()},
+            separators=(",", ":"))
+
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self._spec()
         if 0 <= action < len(spec.table):
@@ -297,6 +338,77 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         what = "over" if decision is None else \
             f"{'table' if decision.seat is None else decision.seat} to {decision.kind}"
         return f"top {game.top} ({game.color_name}), {game.direction_name}; {hands}; {what}"
+
+
+# OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
+_NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _fields(text: Any) -> dict[str, Any]:
+    """The serialized state's JSON object, its fields all there and none other."""
+    if not isinstance(text, str):
+        raise SnapshotError(f"serialized state: expected text, not {type(text).__name__}")
+    try:
+        fields = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, nested absurdly deep, a huge number
+        raise SnapshotError("serialized state: not the JSON state.serialize() writes "
+                            "(pyspiel.serialize_game_and_state's format is not read "
+                            "here)") from None
+    if type(fields) is not dict or fields.get("format") != FORMAT:
+        raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
+    if sorted(fields) != ["format", "history", "passed", "round"]:
+        raise SnapshotError(f"serialized state: expected the fields format, history, "
+                            f"passed and round, not {_short(sorted(fields))}")
+    return fields
+
+
+def _history(history: Any, spec: UnoRulesGame) -> list[tuple[int, int]]:
+    """OpenSpiel's history, checked: the deal (chance, one of the deal outcomes), then
+    actions of the table by a seat or chance."""
+    size = len(spec.table)
+    if type(history) is not list:
+        raise SnapshotError(f"serialized state: history: {_short(history)} is not a list")
+    longest = 1 + spec.max_actions * spec.players  # the deal, then max_game_length
+    if len(history) > longest:
+        raise SnapshotError(f"serialized state: history: {len(history)} actions, more than "
+                            f"this game's {longest}")
+    out = []
+    for i, item in enumerate(history):
+        low, high = (size, size + spec.deals) if i == 0 else (0, size)
+        if not (type(item) is list and len(item) == 2 and all(type(x) is int for x in item)
+                and (item[0] == -1 if i == 0 else -1 <= item[0] < spec.players)
+                and low <= item[1] < high):
+            raise SnapshotError(f"serialized state: history[{i}]: {_short(item)} is not "
+                                "[player, action] of this game")
+        out.append((item[0], item[1]))
+    return out
+
+
+def _restored(snapshot: Any, spec: UnoRulesGame,
+              history: list[tuple[int, int]]) -> _Round | None:
+    """The round from its snapshot (checked by :meth:`Game.restore`), which must be dealt
+    exactly when the history holds the deal and have taken its other actions but passes."""
+    if snapshot is None:
+        if history:
+            raise SnapshotError("serialized state: round: none, yet the history holds a deal")
+        return None
+    if type(snapshot) is not dict or not history:
+        raise SnapshotError("serialized state: round: expected a snapshot after the deal")
+    try:
+        game = Game.restore(spec.rulebook, snapshot)
+    except SnapshotError as exc:
+        raise SnapshotError(f"serialized state: round: {exc}") from None
+    taken = sum(spec.table[a].kind != "pass" for _, a in history[1:])
+    if game.players != spec.players or len(game.history) != taken:
+        raise SnapshotError(f"serialized state: round: {game.players} players and "
+                            f"{len(game.history)} actions, not the history's {spec.players} "
+                            f"and {taken}")
+    return _Round(game, spec.house)
 
 
 def public_history(game: Game, seat: int) -> list[str]:

@@ -42,11 +42,14 @@ from .engine.errors import (
 )
 from .engine.events import describe_event
 from .engine.game import Game
+from .engine.notation import card_token
 from .engine.rulebook import Rulebook
 from .engine.snapshot import digest
+from .engine.tables import action_names
 from .match import IDENTITY, Match
 
-FORMAT = 1          # the record format this version writes and reads
+FORMAT = 2          # the newest record format, and the formats this version reads:
+FORMATS = (1, 2)    # 2 may quote a card in an action ('1 play "blue uno"'), 1 never does
 MAX_LINE = 1 << 20  # the longest line read (bytes): a step's line is well under 1 KiB
 MAX_RECORD = 32 << 20  # the largest record read (bytes): a 20,000-action round is ~3 MiB
 MAX_TEXT = 4096     # the longest string a header field holds (a path)
@@ -75,6 +78,13 @@ def _words(game: Game, since: int) -> list[str]:
     """The events logged since ``since``, in words (what Game.events shows)."""
     log = game.log
     return [describe_event(game, e) for e in log[since:]] if log is not None else []
+
+
+def _format(rulebook: Rulebook) -> int:
+    """The record format a game of ``rulebook`` is written in: 1, which older versions
+    read too, unless a card's name is quoted in an action's notation (format 2)."""
+    quoted = any(card_token(name, True) != name for name in action_names(rulebook))
+    return FORMAT if quoted else 1
 
 
 def _identity(rulebook: Rulebook) -> dict[str, Any]:
@@ -122,7 +132,7 @@ class Recorder:
         self.seen = 0      # events of the current round written
         rulebook = self.match.rulebook
         seed = game.seed if isinstance(match, Game) else match.seed
-        self._write({"record": FORMAT, "engine": _version(), **_identity(rulebook),
+        self._write({"record": _format(rulebook), "engine": _version(), **_identity(rulebook),
                      "players": game.players, "seed": seed, "match": not one_round,
                      "budgets": _budgets(game), "seats": seats})
         self._round_line()
@@ -354,7 +364,7 @@ LINES: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
               "out": (_is_ints, "a list of seats"),
               "events": (lambda v: _is_strs(v, MAX_LINE), "a list of events")},
     "step": {"step": (lambda v: _is_int(v, 1), "a step number"),
-             "action": (lambda v: _is_str(v, 200), "an action's notation"),
+             "action": (lambda v: _is_str(v, MAX_LINE), "an action's notation"),
              "events": (lambda v: _is_strs(v, MAX_LINE), "a list of events")},
     "scored": {"scored": (_is_scored, "scores, out and winners (lists of whole numbers)")},
     "end": {"end": (_is_end, "winners and scores (or points), stalled, or quit")},
@@ -446,9 +456,10 @@ def _line(where: str, raw: bytes) -> dict[str, Any]:
                           f"{', '.join(LINES)}")
     kind = kinds[0]
     spec = LINES[kind]
-    if kind == "record" and (type(value["record"]) is not int or value["record"] != FORMAT):
+    if kind == "record" and (type(value["record"]) is not int or
+                             value["record"] not in FORMATS):
         raise RecordError(f"{where}: record format {visible(shorten(repr(value['record'])))}: "
-                          f"this version reads format {FORMAT}")
+                          f"this version reads formats {', '.join(map(str, FORMATS))}")
     for key in spec:
         if key not in value:
             raise RecordError(f"{where}: the {kind} line has no {key!r}")
@@ -499,6 +510,10 @@ class Record:
         if number == 1:
             if kind != "record":
                 raise self.error(number, "the first line is not a record's header")
+            seats, players = len(line["seats"]), line["players"]
+            if seats and seats != players:  # shown seat by seat: every seat or none is named
+                raise self.error(number, f"{seats} seat names for {players} players: a "
+                                         "record names every seat, or none")
             self.header = line
             return
         if kind == "record":

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from .simulate import Round
 
 MOST = 100  # the most records `stalled` writes in one run
+# Without --record-where: the stalled games and the longest, so that a run always records
+# one game (a run with nothing stalled recorded nothing, which looked like a failure).
+DEFAULT_WHERE = ("stalled", "longest")
 
 
 def parse_where(values: Sequence[str], games: int) -> tuple[bool, bool, list[int]]:

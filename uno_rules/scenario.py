@@ -7,6 +7,7 @@ a malformed file raises :class:`ScenarioError` with every problem located.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from .engine.errors import (
     NotationError,
     Problem,
     RulebookError,
+    RunawayEffect,
     ScenarioError,
     shorten,
     shorten_values,
@@ -31,6 +33,7 @@ from .engine.rulebook import Rulebook
 from .engine.state import SEED_LIMIT
 from .load.loader import (
     did_you_mean,
+    is_scenario_file,
     load_rulebook,
     outside,
     resolve,
@@ -82,6 +85,12 @@ class Outcome:
         return f"PASS {name}" if self.passed else f"FAIL {name}: {visible(self.message)}"
 
 
+BOOLEAN_KEY = ("a key YAML reads as {} (a bare `on`, `off`, `yes` or `no` is a boolean): to "
+               "name the pile a card goes on, write `pile: N` or `play: CARD on N`")
+NOT_A_SCENARIO = ("not a scenario file (it has no `rulebook`, `scenarios`, `steps` or "
+                  "`state`): a rulebook or house rule? uno-rules validate checks those")
+
+
 class _Fail(Exception):
     pass
 
@@ -110,6 +119,7 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     malformed: list[str] = field(default_factory=list)   # the malformed files
+    skipped: list[str] = field(default_factory=list)  # rulebooks found in a folder: not run
     errors: list[tuple[str, Exception]] = field(default_factory=list)  # bugs, by file
 
 
@@ -118,7 +128,8 @@ def run_all(paths: Iterable[str | Path], *, house: Iterable[str] = (),
             root: str | Path | None = None) -> Report:
     """Run every scenario in the given files and folders (``house``, ``settings``, ``root``:
     as in :func:`run_paths`); a malformed file (or one that trips an internal error) is
-    recorded and the others still run."""
+    recorded and the others still run. A rulebook or overlay found in a folder (told by its
+    content, as `validate` does) is skipped; one named as a file is read as a scenario file."""
     found = Report()
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     folders = _folder_of(paths)
@@ -128,6 +139,11 @@ def run_all(paths: Iterable[str | Path], *, house: Iterable[str] = (),
             found.malformed.append(str(path))
             continue
         try:
+            if is_scenario_file(path) is False:  # a rulebook: beside scenarios, or named
+                if path in folders:
+                    found.skipped.append(str(path))
+                    continue
+                raise ScenarioError([Problem(str(path), 1, 1, NOT_A_SCENARIO)])
             found.outcomes.extend(run_file(path, house=house, settings=settings, root=root))
         except ScenarioError as exc:
             found.problems.extend(exc.problems)
@@ -180,7 +196,8 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
         raise ScenarioError(located.problem((), "a scenario file must be a mapping"))
     problems = schema_problems(located, _VALIDATOR)
     data = located.data
-    if not problems and "scenarios" in data and ("steps" in data or "state" in data):
+    # (a `state` beside `scenarios` is theirs to share; `steps` would be one scenario more)
+    if not problems and "scenarios" in data and "steps" in data:
         problems.append(located.problem(("scenarios",), "give either `scenarios` or a "
                                         "single scenario at top level, not both"))
     # the steps' own checks beside the schema's, so that every mistake is reported at once
@@ -205,8 +222,16 @@ def run_file(path: str | Path, *, house: Iterable[str] = (),
         config = {k: sc.get(k, data.get(k)) for k in SHARED_KEYS}
         if config["seed"] is None:
             config["seed"] = 0  # scenarios are reproducible even without a seed
-        game, standing = _setup(located, idx, sc, data, config, path,
-                                (tuple(house), dict(settings or {})))
+        try:
+            game, standing = _setup(located, idx, sc, data, config, path,
+                                    (tuple(house), dict(settings or {})))
+        except RunawayEffect as exc:  # the deal's own effects (a first card) ran away
+            outcomes.append(Outcome(str(path), sc.get("name", path.stem), False,
+                                    f"the deal: {exc}"))
+            continue
+        problems = _one_pile_keys(located, idx, sc, game.rulebook.discard_piles)
+        if problems:
+            raise ScenarioError(report(problems))
         outcomes.append(_run_steps(located, idx, sc, game, str(path), standing))
         spent += game.steps
     return outcomes
@@ -221,7 +246,10 @@ def _scenarios(data: Mapping[str, Any]) -> list[tuple[PathKey, Mapping[str, Any]
 def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> list[Problem]:
     out = []
     for key in step:
-        if key not in STEP_KEYS:
+        if key in ("True", "False"):  # YAML 1.1: a bare on/off/yes/no key is a boolean
+            out.append(located.problem(path + (key,), BOOLEAN_KEY.format(key.lower()),
+                                       at_key=True))
+        elif key not in STEP_KEYS:
             out.append(located.problem(path + (key,), f"unknown step key '{key}'"
                                        f"{did_you_mean(key, list(STEP_KEYS))}", at_key=True))
     if out:
@@ -238,6 +266,10 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
         out.extend(schema_problem(located, error))
     if out:
         return out
+    written = _on_pile(step["play"])[1] if isinstance(step.get("play"), str) else None
+    if written is not None and step.get("pile", written) != written:
+        out.append(located.problem(path + ("pile",), f"pile: {step['pile']}, but the card is "
+                                   f"played on {written} (`play: ... on {written}`)"))
     acts = [k for k in kinds if k != "color"] or kinds
     if len(acts) != 1:
         out.append(located.problem(path, "an action step names exactly one action (one of "
@@ -285,22 +317,23 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
     if seed is not None and abs(seed) >= SEED_LIMIT:
         raise ScenarioError(located.problem(_key_at(idx, sc, "seed"),
                                             "seed: too large (abs(seed) < 2**256)"))
-    state = sc.get("state")
+    state = sc.get("state", data.get("state"))  # the scenario's own, else the file's
+    at = _key_at(idx, sc, "state")
     standing = _standing(located, idx, sc, data, rulebook, players)
     out = standing.out if standing else []
     dealer = state.get("dealer") if state else None
     if standing:
         if dealer is not None and dealer != standing.dealer:
-            raise ScenarioError(located.problem(idx + ("state", "dealer"), f"state.dealer "
+            raise ScenarioError(located.problem(at + ("dealer",), f"state.dealer "
                                                 f"{dealer} differs from match.dealer "
                                                 f"{standing.dealer}"))
         dealer = standing.dealer
     for seat in out:  # a seat out of the match holds nothing and never has the turn
         if state is not None and seat < len(state["hands"]) and state["hands"][seat]:
-            raise ScenarioError(located.problem(idx + ("state", "hands", seat), f"seat {seat} "
+            raise ScenarioError(located.problem(at + ("hands", seat), f"seat {seat} "
                                                 "is out of the match: its hand is []"))
         if state is not None and state.get("discard") and state.get("turn", 0) == seat:
-            raise ScenarioError(located.problem(idx + ("state", "turn"), f"seat {seat} is out "
+            raise ScenarioError(located.problem(at + ("turn",), f"seat {seat} is out "
                                                 "of the match: it never has the turn"))
     try:
         if state is None:
@@ -314,8 +347,26 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=dealer, out=out), standing
     except (IllegalAction, NotationError) as exc:
-        raise ScenarioError(located.problem(idx + ("state",) if state else idx,
+        raise ScenarioError(located.problem(at if state else idx,
                                             str(exc))) from None
+
+
+def _one_pile_keys(located: Located, idx: PathKey, sc: Mapping[str, Any],
+                   piles: int) -> list[Problem]:
+    """With several discard piles, `expect` keys of one pile (`top`, `color`) would check
+    only the pile in focus: each is refused, pointing at its key for every pile."""
+    if piles < 2:
+        return []
+    out = []
+    for i, step in enumerate(sc.get("steps") or []):
+        expect = step.get("expect") if isinstance(step, dict) else None
+        for key, every in (("top", "tops"), ("color", "colors")):
+            if isinstance(expect, dict) and key in expect:
+                out.append(located.problem(idx + ("steps", i, "expect", key), f"expect `{key}`"
+                                           f": this rulebook has {piles} discard piles; check "
+                                           f"every pile's with `{every}: [...]`, one per pile",
+                                           at_key=True))
+    return out
 
 
 def _key_at(idx: PathKey, sc: Mapping[str, Any], key: str) -> PathKey:
@@ -332,8 +383,11 @@ def _standing(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mappi
     if block is None:
         return None
     fresh = Standing.fresh(players)
-    standing = Standing(list(block.get("scores", fresh.scores)), list(block.get("out", [])),
-                        block.get("dealer", fresh.dealer))
+    out = list(block.get("out", []))
+    # the default dealer: the last seat still in the match (a seat out deals no more)
+    dealer = max((s for s in range(players) if s not in out), default=fresh.dealer)
+    standing = Standing(list(block.get("scores", fresh.scores)), out,
+                        block.get("dealer", dealer))
     problems = [located.problem(at + key, f"match{f'.{key[0]}' if key else ''}: {why}")
                 for key, why in standing.problems(rulebook, players)]
     if problems:
@@ -408,7 +462,9 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
             else:
                 for action in _actions(game, step):
                     game.apply(action)
-        except (_Fail, IllegalAction, NotationError) as exc:  # the step's values cut short
+        except (_Fail, IllegalAction, NotationError, RunawayEffect) as exc:
+            # a runaway effect is the rules' doing, so this scenario's failure, not a bug
+            # (the step's values cut short)
             message = shorten_values(str(exc), _strings(step))
             return Outcome(file, name, False, f"step {k}: {message}{where}")
     return Outcome(file, name, True)
@@ -430,9 +486,9 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
     """The engine actions one scenario step stands for (a wild + colour is two)."""
     seat = step.get("seat")
     if "play" in step:
-        card = str(step["play"])
+        card, on = _on_pile(str(step["play"]))
         hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
-        pile = step.get("pile", 0)
+        pile = step.get("pile", 0 if on is None else on)
         uno = step.get("uno", True)
         if uno and len(hand) != 2:  # called too where the card's own effect may leave one
             decision = game.decision
@@ -462,6 +518,16 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield from _gives(game, seat, [str(card) for card in step["give"]])
     elif "color" in step:
         yield Action(seat, "color", str(step["color"]))
+
+
+_ON_PILE = re.compile(r"(.*?\S)\s+(?:on\s+pile|on|pile)\s+(\d{1,9})\s*", re.IGNORECASE)
+
+
+def _on_pile(text: str) -> tuple[str, int | None]:
+    """A played card as the table writes it, ``red 5 on 1`` (also ``on pile 1``, ``pile
+    1``): the card and the pile it names (None: none named)."""
+    match = _ON_PILE.fullmatch(text)
+    return (match[1], int(match[2])) if match else (text, None)
 
 
 def _gives(game: Game, seat: Any, names: list[str]) -> list[Action]:

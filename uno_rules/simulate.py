@@ -323,19 +323,20 @@ def play_round(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
     return round_record(game)
 
 
-class _Counting:
-    """Ctrl-C held off while a round is counted, so that the statistics of an interrupted
-    run are those of whole rounds (a Ctrl-C between a round's wins and its count of rounds
-    reported one win too many). Entered once around the run, it installs a SIGINT handler
-    that defers KeyboardInterrupt while ``with counting:`` is open; elsewhere it raises at
-    once, as Python's own does. Off the main thread, or when the program has a handler of
-    its own, it changes nothing."""
+class Counting:
+    """Ctrl-C held off while a record is counted and handed on, so that an interrupted
+    run's statistics and what it handed on (``--csv`` rows) are the same whole records: a
+    Ctrl-C between a round's count and its row left the CSV one row short of the count (or
+    between a round's wins and its count of rounds, one win too many). Entered once around
+    the run, it installs a SIGINT handler that defers KeyboardInterrupt while ``with
+    counting:`` is open; elsewhere it raises at once, as Python's own does. Off the main
+    thread, or when the program has a handler of its own, it changes nothing."""
 
     def __init__(self) -> None:
         self.active = self.counting = self.pending = False
         self.before: Any = None
 
-    def __enter__(self) -> _Counting:
+    def __enter__(self) -> Counting:
         if not self.active:  # the run's outer `with`
             self.active = True
             if threading.current_thread() is threading.main_thread() and \
@@ -345,11 +346,11 @@ class _Counting:
         self.counting = True
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
         if self.counting:
             self.counting = False
-            if self.pending:
-                self.pending = False
+            pending, self.pending = self.pending, False
+            if pending and kind is None:  # an error on its way out says more than Ctrl-C
                 raise KeyboardInterrupt
             return
         if self.before is not None:
@@ -415,13 +416,13 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     start = time.perf_counter()
     played = 0
     try:
-        with closing(rounds), _Counting() as counting:  # the pool stopped however it ends
+        with closing(rounds), Counting() as counting:  # the pool stopped however it ends
             for record in rounds:
-                with counting:  # a Ctrl-C here waits until the round is counted whole
+                with counting:  # a Ctrl-C here waits until the round is counted and handed on
                     stats.count(record, team_of)
                     played += 1
-                if on_round is not None:
-                    on_round(record)
+                    if on_round is not None:
+                        on_round(record)
     except KeyboardInterrupt:  # the round under way is dropped; the finished ones count
         stats.requested, stats.games = games, played
         # A round interrupted inside Stats.count may have left a list one longer: trim.

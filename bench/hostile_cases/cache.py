@@ -23,6 +23,18 @@ class _System:
         return (os.system, (f"touch {self.marker}",))
 
 
+def walked_to_system(entry: bytes, marker: Path) -> bytes:
+    """A sound entry with, before it, protocol 4's STACK_GLOBAL of ``random._os.system``
+    from an engine module (a lookup that walks dotted names reaches ``os.system``), called
+    to create ``marker``."""
+    def text(value: str) -> bytes:
+        return b"\x8c" + bytes([len(value)]) + value.encode()  # SHORT_BINUNICODE
+    command = f"touch '{marker}'"
+    return (cache.MAGIC + b"\x80\x04" + text("uno_rules.engine.game")
+            + text("random._os.system") + b"\x93" + text(command) + b"\x85R0"
+            + entry[len(cache.MAGIC):])
+
+
 def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
     where = Path(os.environ.get(cache.ENV, "off"))
     if not where.is_absolute() or not where.is_relative_to(tmp.parent):
@@ -53,6 +65,8 @@ def cases(tmp: Path) -> list[tuple[str, list[str], int]]:
     path.write_bytes(cache.MAGIC + b"(" * n + b"t" * n + b".")
     path = entry(8, "a pickle calling os.system")
     path.write_bytes(cache.MAGIC + pickle.dumps(_System(tmp / "ran")))
+    path = entry(10, "STACK_GLOBAL of random._os.system from an engine module")
+    path.write_bytes(walked_to_system(path.read_bytes(), tmp / "ran"))
     path = entry(9, "a FIFO")
     path.unlink()
     os.mkfifo(path)

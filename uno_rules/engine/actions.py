@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple, cast
 
 from .errors import NotationError
+from .notation import QUOTE, card_token, tokens, unquote
 
 KINDS_WITH_CARD = ("play", "give", "jump_in")
 KINDS_WITH_SEAT = ("target", "catch", "loser", "uno")
@@ -25,7 +26,8 @@ class Action(NamedTuple):
     partner calls UNO for seat 1), ``"2 pass"`` (seat 2 lets an out-of-turn chance go: it
     changes nothing), and ``"loser 2"`` for a contest settled at the table.
     With several discard piles a play names its pile: ``"1 play red 5 on 1"`` (pile 0 is
-    written without ``on``).
+    written without ``on``). A card whose name would read as something else is quoted (a
+    JSON string): ``'1 play "blue uno"'`` plays the card ``blue uno`` without calling UNO.
     """
 
     seat: int | None
@@ -40,7 +42,9 @@ class Action(NamedTuple):
         seat, kind, arg, uno, pile = cast("tuple[object, ...]", self)
         parts = [] if seat is None else [str(seat)]
         parts.append(str(kind))
-        if arg is not None:
+        if isinstance(arg, str) and kind in KINDS_WITH_CARD:
+            parts.append(card_token(arg, kind == "play"))
+        elif arg is not None:
             parts.append(str(arg))
         if pile:
             parts += ["on", str(pile)]
@@ -54,7 +58,7 @@ class Action(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Action:
         """Read an action from its notation (card names are checked by the game, not here)."""
-        words = str(text).strip().lower().split()
+        words = tokens(str(text))
         seat: int | None = None
         if words and _number(words[0], signed=True):
             seat = int(words.pop(0))
@@ -72,6 +76,11 @@ class Action(NamedTuple):
             raise NotationError(f"can't read action {text!r}: {kind} takes no argument")
         if kind not in KINDS_BARE and not rest:
             raise NotationError(f"can't read action {text!r}: {kind} needs an argument")
+        if any(w.startswith(QUOTE) for w in rest):
+            if kind not in KINDS_WITH_CARD or len(rest) != 1:
+                raise NotationError(f"can't read action {text!r}: a quoted card is the whole "
+                                    "card of a play, give or jump_in")
+            arg = unquote(rest[0])
         if kind in KINDS_WITH_SEAT:
             if not (len(rest) == 1 and _number(rest[0])):
                 raise NotationError(f"can't read action {text!r}: {kind} needs a seat number")

@@ -278,8 +278,7 @@ class ForcedPlay(Ask):
     def options(self, g: Legality) -> list[int]:
         seat = self.seat
         assert seat is not None
-        return g._play_ids(seat, g._cards_of_color(seat, g.color), len(g.hands[seat]),
-                              g.focus)
+        return g._play_ids(seat, g._forced_cards(seat), len(g.hands[seat]), g.focus)
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None

@@ -12,7 +12,7 @@ reads what it provides (RULES.md, going out).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -75,9 +75,23 @@ def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
     return out
 
 
+def bound_step(op: str, args: Mapping[str, Any], at_end: bool, where: str) -> Step:
+    """A compiled step made again with its primitive's run function (how a :class:`Step`
+    unpickles: the pickle names the primitive, never the function)."""
+    return Step(op, args, at_end, where, PRIMITIVES[op].run)
+
+
 # ----------------------------------------------------------------------- run functions
-def _draw(game: Game, ctx: Ctx, step: Step) -> None:
+def _drawer(game: Game, ctx: Ctx, step: Step) -> int:
+    """The seat a draw step's ``who`` names, or -1 for nobody: a player never chosen, or the
+    player of a card that ended the round (it has gone out: its own card makes it draw
+    nothing, RULES.md §1 and §3)."""
     seat = game._seat(step.args["who"], ctx)
+    return -1 if ctx.final and seat == ctx.actor else seat
+
+
+def _draw(game: Game, ctx: Ctx, step: Step) -> None:
+    seat = _drawer(game, ctx, step)
     if seat < 0:
         return  # a player never chosen: nobody draws
     got = game._draw_cards(seat, step.args["count"])
@@ -86,7 +100,7 @@ def _draw(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _draw_until_color(game: Game, ctx: Ctx, step: Step) -> None:
-    seat = game._seat(step.args["who"], ctx)
+    seat = _drawer(game, ctx, step)
     faces = game.faces
     while seat >= 0:
         got = game._draw_cards(seat, 1)
@@ -128,8 +142,10 @@ def _choose_player(game: Game, ctx: Ctx, step: Step) -> None:
     seat = game._seat(step.args["who"], ctx)
     among = step.args["among"]
     team = game.team_of
-    seats = [s for s in range(game.players) if s != seat and s not in game.eliminated
-             and (among != "opponents" or team(s) != team(seat))]
+    hands = game.hands
+    # A seat that is out (no cards: gone out, knocked out, out of the match) is never chosen.
+    seats = [s for s in range(game.players) if s != seat and hands[s]
+             and s not in game.eliminated and (among != "opponents" or team(s) != team(seat))]
     if seats and seat >= 0:
         game.pending = Target(seat, ctx, tuple(seats))
 
@@ -220,7 +236,7 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
         if step.args["else"] is not None:
             game._push(step.args["else"], ctx)
         return
-    cards = game._cards_of_color(partner, game.color) if partner != ctx.actor else []
+    cards = game._forced_cards(partner) if partner != ctx.actor else []
     if cards:
         game.pending = ForcedPlay(partner, ctx, ctx.actor, step.args["else"])
     else:
@@ -276,11 +292,13 @@ SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or
 
 PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("draw", "`who` draws `count` cards from the draw pile (reshuffling the discard "
-              "pile, all but its top card, when it runs out; what can't be drawn is forgiven).",
+              "pile, all but its top card, when it runs out; what can't be drawn is forgiven). "
+              "The player of a card that ended the round draws nothing: it has gone out.",
               _draw, {"who": SEAT_SCHEMA, "count": COUNT_SCHEMA}, ("who", "count"), at_end=True),
     Primitive("draw_until_color", "`who` draws one card at a time until it draws a card of the "
               "colour in force (wilds don't count) and keeps them all; it stops if both piles "
-              "run out.", _draw_until_color, {"who": SEAT_SCHEMA}, ("who",), at_end=True,
+              "run out. As `draw`, never the player of a card that ended the round.",
+              _draw_until_color, {"who": SEAT_SCHEMA}, ("who",), at_end=True,
               reads=("color",), main="who"),
     Primitive("discard_color", "`who` discards every card of the colour in force from its "
               "hand, under the top card (which stays on top).", _discard_color,
@@ -297,7 +315,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               defaults={"who": "self"}),
     Primitive("choose_player", "`who` (default `self`) chooses another player, the card's "
               "`target`: among `others` (default) or `opponents` (not of its team); a player "
-              "knocked out is never chosen.",
+              "that is out (holds no cards, or is knocked out) is never chosen.",
               _choose_player, {"who": SEAT_SCHEMA, "among": {
                   "enum": ["others", "opponents"], "description": "Who may be chosen."}},
               bare=True, provides="target",
@@ -386,7 +404,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("swap_hands", "The player swaps hands with `with` (default `target`).",
               _swap_hands, {"with": SEAT_SCHEMA}, bare=True, reads=("target",), main="with",
               defaults={"with": "target"}),
-    Primitive("rotate_hands", "Every hand passes to the next player in the direction of play.",
+    Primitive("rotate_hands", "Every hand passes to the next player in the direction of play; "
+              "a player that is out (holds no cards, or is knocked out) is passed over.",
               _rotate_hands, bare=True),
     Primitive("knock_out", "`who` (default `self`) is knocked out of the round: its cards go "
               "onto the pile `to` (one the rulebook declares in `piles`), or else "

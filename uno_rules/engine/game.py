@@ -19,6 +19,7 @@ from .decisions import Runner, Turn
 from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
+from .legal import NO_LAST
 from .model import NO_COLOR, Rules
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
@@ -286,8 +287,7 @@ class Game(Runner):
             action = self._canonical(action)
         if action.kind == "jump_in":
             if action not in self.out_of_turn_actions():
-                raise IllegalAction(f"{action}: only the exact card on top may jump in, while "
-                                    f"a turn is pending, by another seat")
+                raise IllegalAction(self._why_no_jump_in(action))
             self.uno_open = -1
             self.pending = None
             self.stack.clear()
@@ -323,6 +323,15 @@ class Game(Runner):
             raise IllegalAction(f"{action}: not an action of seat {seat}, acting as seat {seat}")
         return action
 
+    def _why_no_jump_in(self, action: Action) -> str:
+        """Why a jump-in that is not allowed now is refused."""
+        if self.rulebook.settings.jump_in and any(
+                s == action.seat and self.faces[card].name == action.arg
+                for s, card in self._jump_in_cards() if self._may_not_go_out(s, card)):
+            return f"{action}: {NO_LAST}"
+        return f"{action}: only the exact card on top may jump in, while a turn is pending, " \
+               "by another seat"
+
     def _check_pass(self, action: Action) -> None:
         """Refuse ``S pass`` unless seat S has out-of-turn actions now and the pending
         decision is not its own (:meth:`legal_ids` offers it exactly then)."""
@@ -340,9 +349,11 @@ class Game(Runner):
         """Answer the pending decision with ``action``, one of its options (the interned
         object): the one way :meth:`apply` and :meth:`step` take an answer."""
         pending = self.pending  # not None: there is a decision to answer
-        if self.uno_open >= 0 and (action.seat != self.uno_open or
-                                   pending.kind == "turn"):  # type: ignore[union-attr]
-            self.uno_open = -1  # the next decision closes the chance to catch
+        # The next seat's decision closes the chance to catch; a chance node (a contest
+        # settled at the table, seat None) is no seat's action and leaves it open.
+        if self.uno_open >= 0 and pending.seat is not None and (  # type: ignore[union-attr]
+                action.seat != self.uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
+            self.uno_open = -1
         self.pending = None
         pending.answer(self, action)  # type: ignore[union-attr]
         history = self.history  # self._taken(action), inlined: this runs every action
@@ -442,7 +453,6 @@ class Game(Runner):
         for pile in reversed(range(self.rulebook.discard_piles)):  # pile 0's rules run first
             self._focus_on(pile)
             self._turn_first_card()
-            self.ctx.pile = pile
         self._run()
 
     # ------------------------------------------------------------------ internals

@@ -13,6 +13,9 @@ from .notation import parse_card
 from .state import State
 from .tables import calls_uno, matching
 
+# The refusal of a last card that may not go out (``go_out_on: number``).
+NO_LAST = "only a number may be the last card (go_out_on: number)"
+
 
 class Legality(State):
     """Options, legality checks and refusal messages over a round's state."""
@@ -37,20 +40,34 @@ class Legality(State):
             mates = self._mates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late and s not in self.eliminated]
-        pending = self.pending
-        if self.rulebook.settings.jump_in and pending is not None and \
-                pending.kind in ("turn", "drawn") and self.discard:
-            top = self.discard[-1]
-            face = self.faces[top]
-            if face.color != NO_COLOR:
-                out += [acts[s].jump_in[face.id] for s in range(self.players)
-                        if s != pending.seat and self._held(s, face.id) is not None]
+        if self.rulebook.settings.jump_in:  # a jump-in is a play: its conditions hold too
+            faces = self.faces
+            out += [acts[s].jump_in[faces[card].id] for s, card in self._jump_in_cards()
+                    if self._allowed(s, card)]
         return out
+
+    def _jump_in_cards(self) -> list[tuple[int, int]]:
+        """The seats that hold the exact card on top (not a wild) while another seat's turn
+        or drawn card is pending, each with that card: who may jump in, unless the card's
+        conditions (:meth:`_allowed`) forbid it."""
+        pending = self.pending
+        if pending is None or pending.kind not in ("turn", "drawn") or not self.discard:
+            return []
+        face = self.faces[self.discard[-1]]
+        if face.color == NO_COLOR:
+            return []
+        held = ((s, self._held(s, face.id)) for s in range(self.players) if s != pending.seat)
+        return [(s, card) for s, card in held if card is not None]
 
     def _cards_of_color(self, seat: int, color: int) -> list[int]:
         """The distinct faces of colour ``color`` in ``seat``'s hand (wilds never match)."""
         faces = self.faces
         return self._distinct(c for c in self.hands[seat] if faces[c].color == color != NO_COLOR)
+
+    def _forced_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` may play on a forced play: those of the colour in force, under
+        the same conditions as any play (a last card that may not go out can't be played)."""
+        return [c for c in self._cards_of_color(seat, self.color) if self._allowed(seat, c)]
 
     def _distinct(self, cards: Iterable[int]) -> list[int]:
         """One card per face in play, in face order (copies are the same choice)."""
@@ -111,14 +128,19 @@ class Legality(State):
     def _allowed(self, seat: int, card: int) -> bool:
         """The conditions on a matching card: a number to go out on (``go_out_on``), and its
         ``legal_if`` when it may not be bluffed."""
-        if len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number" \
-                and not self.faces[card].number:
+        if self._may_not_go_out(seat, card):
             return False
         if card not in self.guarded:
             return True
         rule = self.card_rules[card]  # guarded: it has a rule with a `legal_if`
         assert rule is not None and rule.legal_if is not None
         return self._legal(seat, card, rule.legal_if)
+
+    def _may_not_go_out(self, seat: int, card: int) -> bool:
+        """Whether ``card``, ``seat``'s last, may not be played: not a number under
+        ``go_out_on: number``."""
+        return len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number" \
+            and not self.faces[card].number
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
@@ -222,7 +244,8 @@ class Legality(State):
         if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
                                                                  "forced_play"):
             fid = self._face_named(str(action.arg))
-            if self._held(action.seat, fid) is None:
+            held = self._held(action.seat, fid)
+            if held is None:
                 return f"{action}: {action.arg} is not in seat {action.seat}'s hand"
             if (action.kind == "give") != (decision.kind == "give"):
                 return f"{action}: not an option ({pending})"
@@ -231,6 +254,8 @@ class Legality(State):
             if action.uno and len(self.hands[action.seat]) != 2:
                 return f"{action}: UNO is called in advance only on the next-to-last card " \
                        "(or a card that may leave one)"
+            if action.kind == "play" and self._may_not_go_out(action.seat, held):
+                return f"{action}: {NO_LAST}"
             if decision.kind == "forced_play":
                 return f"{action}: a card of the colour {self.color_name} must be played"
             if decision.kind == "turn" and self.stacked.total:

@@ -88,7 +88,14 @@ class Step:
     run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild(self)
+        # By the primitive's name, bound again when unpickled: a pickle of a rulebook names
+        # no function (the compiled-rulebook cache unpickles record classes only).
+        from .effects import PRIMITIVES, bound_step  # effects imports this module
+
+        prim = PRIMITIVES.get(self.op)
+        if prim is None or prim.run is not self.run:
+            return _rebuild(self)
+        return (bound_step, (self.op, self.args, self.at_end, self.where))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +193,10 @@ class Rules:
     # Derived tables, made on first use (interned actions): not part of the rulebook's value.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
+    # A variant that gave no title or description of its own shows its own (its name, "A
+    # variant of BASE."); its digest keeps what it inherited before they were its own,
+    # (title, description) here, so that the games saved with it still restore.
+    digested_as: tuple[str, str] | None = None
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -1,7 +1,10 @@
-"""Card notation against a rulebook: ``red 5``, ``blue skip``, ``wild``, ``red 5 pass``."""
+"""Card notation against a rulebook: ``red 5``, ``blue skip``, ``wild``, ``red 5 pass``;
+and a card's token in an action's notation: its name, quoted where the bare words would read
+back as something else (``1 play "blue uno"``: the card ``blue uno``, UNO not called)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from .errors import NotationError
@@ -15,6 +18,45 @@ def normalize(text: str) -> str:
     return " ".join(str(text).lower().split())
 
 
+QUOTE = '"'  # opens a quoted card token (a JSON string): never part of a card's name
+_STRING = json.JSONDecoder()
+
+
+def card_token(name: str, play: bool) -> str:
+    """``name`` as an action's notation writes it: bare when its words read back as that
+    name, else quoted as a JSON string (ASCII). A play's name is misread bare when it ends
+    in the word ``uno`` or in ``on N`` (read as calling UNO, as a pile); any name whose
+    spacing the words don't keep (two spaces, a trailing one), or holding a quote."""
+    words = name.split()
+    bare = bool(words) and name == " ".join(words) and QUOTE not in name and not (
+        play and (len(words) > 1 and words[-1] == "uno"
+                  or len(words) > 2 and words[-2] == "on" and words[-1].isdigit()))
+    return name if bare else json.dumps(name)
+
+
+def tokens(text: str) -> list[str]:
+    """The words of an action's notation, lower-cased, a quoted card (see
+    :func:`card_token`) kept whole and as written, quotes included: one token that is
+    never a keyword or a number (:func:`unquote` reads it)."""
+    out: list[str] = []
+    at = 0
+    while (start := text.find(QUOTE, at)) >= 0:
+        out += text[at:start].lower().split()
+        try:
+            at = _STRING.raw_decode(text, start)[1]
+        except ValueError:
+            raise NotationError(f"can't read action {text!r}: a quoted card needs its closing "
+                                "quote") from None
+        out.append(text[start:at])
+    return out + text[at:].lower().split()
+
+
+def unquote(token: str) -> str:
+    """The card a quoted token (from :func:`tokens`) names."""
+    value: str = _STRING.decode(token)
+    return value
+
+
 SIDES = "//"  # between the faces of a card with sides: ``red 5 // pink 2``
 
 
@@ -22,10 +64,11 @@ def parse_card(rulebook: Rules, text: str, side: int | None = None) -> int:
     """The face id named by ``text`` in ``rulebook`` (read on ``side`` first, when a name is
     printed on several sides); raises :class:`NotationError`."""
     index = rulebook.by_name
+    # The name as written first: a quoted card keeps its spacing (``red a  b``).
+    fid = _named(rulebook, str(text), side)
     key = normalize(text)
-    fid = None if side is None else rulebook.side_by_name[side].get(key)
     if fid is None:
-        fid = index.get(key)
+        fid = _named(rulebook, key, side)
     if fid is None:
         import difflib
 
@@ -33,6 +76,12 @@ def parse_card(rulebook: Rules, text: str, side: int | None = None) -> int:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise NotationError(f"unknown card {text!r} in rulebook {rulebook.name!r}{hint}")
     return fid
+
+
+def _named(rulebook: Rules, key: str, side: int | None) -> int | None:
+    """The face id named exactly ``key`` (on ``side`` first), or None."""
+    fid = None if side is None else rulebook.side_by_name[side].get(key)
+    return rulebook.by_name.get(key) if fid is None else fid
 
 
 def parse_sides(rulebook: Rules, text: str) -> list[int | None]:

@@ -34,12 +34,17 @@ def digest(rules: Rules) -> str:
     loaded from): two rulebooks with the same digest play alike."""
     memo = rules.memo.get("digest")
     if memo is None:
-        text = repr(_canonical(rules)).encode()
+        kind, items = _canonical(rules)
+        if rules.digested_as is not None:  # a variant's heading, digested as it was
+            was = dict(zip(("title", "description"), rules.digested_as, strict=True))
+            items = tuple((k, was.get(k, v)) for k, v in items)
+        text = repr((kind, items)).encode()
         memo = rules.memo["digest"] = "sha256:" + hashlib.sha256(text).hexdigest()[:32]
     return str(memo)
 
 
-_NOT_CONTENT = {"source", "memo", "color_ids", "where", "run"}  # places and derived tables
+# places, derived tables, and what the digest reads instead of a variant's own heading
+_NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
 
 
 def _canonical(value: Any) -> Any:

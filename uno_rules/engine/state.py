@@ -549,8 +549,10 @@ class State:
         stacked.penalty = penalty
 
     def _rotate_hands(self) -> None:
-        """Every hand passes to the next player in the direction of play."""
-        seats = [s for s in range(self.players) if s not in self.eliminated]
+        """Every hand in passes to the next player in, in the direction of play: a seat that
+        is out (holds no cards, or is knocked out) neither gives nor receives one."""
+        hands = self.hands
+        seats = [s for s in range(self.players) if hands[s] and s not in self.eliminated]
         old = [self.hands[s] for s in seats]
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
@@ -610,7 +612,9 @@ class State:
         self.first_turns += 1
         self.color = self.faces[card].color
         self._note("first", self.faces[card].id)
-        self.ctx = ctx = Ctx(self.dealer, card)
+        # The card's rules act on the pile it was turned onto (a card turned again onto
+        # pile 2 must not put pile 0's card back).
+        self.ctx = ctx = Ctx(self.dealer, card, pile=self.focus)
         rule = self.card_rules[card]
         if rule is not None:
             program = rule.effect if rule.first_card is None else rule.first_card

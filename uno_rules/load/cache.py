@@ -64,7 +64,8 @@ def folder() -> Path | None:
         home = Path.home()
     except (RuntimeError, KeyError, OSError):  # no home to find: no cache
         return None
-    return None if str(home) == "~" else home / ".cache" / "uno-rules"
+    # A home that isn't there (HOME=/nonexistent for a service) is not made for a cache.
+    return home / ".cache" / "uno-rules" if home.is_absolute() and home.is_dir() else None
 
 
 @cache  # fixed for the process
@@ -149,13 +150,43 @@ def _read_file(name: str, limit: int) -> bytes | None:
     return data if len(data) <= limit else None
 
 
+@cache
+def allowed() -> dict[tuple[str, str], Any]:
+    """What an entry may name, by its exact ``(module, name)`` as pickle writes it: the
+    record classes a compiled rulebook is made of (and the function that makes a step again
+    from its primitive's name). Nothing else: not another name of the same modules, and no
+    dotted name (``random._os.system``), which Python's own lookup would walk."""
+    from ..engine.effects import bound_step
+    from ..engine.model import CardRule, Face, FrozenMap, LegalIf, Settings
+
+    return {(o.__module__, o.__qualname__): o
+            for o in (Rulebook, Face, CardRule, LegalIf, Settings, FrozenMap, bound_step)}
+
+
+def _extensions() -> bool:
+    """Whether this process has copyreg extension codes: the EXT opcodes take one resolved
+    before from copyreg's cache without asking ``find_class``, so entries are then not read."""
+    import copyreg
+
+    return any(getattr(copyreg, name, None) for name in (
+        "_extension_registry", "_inverted_registry", "_extension_cache"))
+
+
 class _Unpickler(pickle.Unpickler):
-    """Unpickles the engine's records only: an entry never names another module."""
+    """Unpickles the engine's records only. Every opcode that names or calls a global
+    (GLOBAL, STACK_GLOBAL, INST, OBJ, REDUCE, NEWOBJ, an EXT code not resolved before) gets
+    it here, so only these can be called; BUILD reaches only their ``__setstate__`` or
+    attributes."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if not module.startswith("uno_rules.engine."):
-            raise pickle.UnpicklingError(f"{module}.{name} is not the engine's")
-        return super().find_class(module, name)
+        # the pair itself, looked up: never an import, an attribute walk or a name mapped
+        found = allowed().get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a rulebook record")
+        return found
+
+    def persistent_load(self, pid: Any) -> Any:
+        raise pickle.UnpicklingError("an entry has no persistent ids")
 
 
 def _entry_path(where: Path, key: Key) -> Path:
@@ -166,7 +197,7 @@ def lookup(where: Path, key: Key) -> Rulebook | None:
     """The rulebook stored for ``key`` if the entry is sound and still holds, else None."""
     path = _entry_path(where, key)
     try:
-        if not _trusted(os.stat(where), True):
+        if not _trusted(os.stat(where), True) or _extensions():
             return None
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError):

@@ -39,7 +39,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
-                 _check_steps, _check_choices):
+                 _check_steps, _check_choices, _check_bluffs):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -283,12 +283,18 @@ def _check_steps(located: Located) -> list[Problem]:
     naming one would quietly mean the player itself); a pile must be declared."""
     partnered = ((located.data.get("team") or {}).get("size") or 1) > 1
     piles = list(located.data.get("piles") or {})
+    options = located.data.get("options") or {}
     problems = []
     for path, steps in _programs(located.data):
         for at, name, params in _steps(steps, path):
             if path[0] == "after_draw" and name in DRAWING:
                 problems.append(located.problem(at, f"`after_draw` can't `{name}`: the draw "
                                                 "would run `after_draw` again, without end"))
+            if name == "stack_draw" and opt(params.get("count"), options) == 0:
+                problems.append(located.problem(at + ("count",), "`stack_draw` of 0 cards: "
+                                                "nothing to draw, and no stacking card could "
+                                                "answer it; give a count of 1 or more (`skip` "
+                                                "alone skips the next player)"))
             if name == "knock_out" and "to" in params and params["to"] not in piles:
                 problems.append(located.problem(at + ("to",), f"no pile {params['to']!r}"
                                                 f"{did_you_mean(str(params['to']), piles)}: "
@@ -304,6 +310,63 @@ def _check_steps(located: Located) -> list[Problem]:
                         problems.append(located.problem(at + (key,), f"`{seat}` needs "
                                                         "partnerships, and this rulebook has "
                                                         f"none {HOW}"))
+    return problems
+
+
+def _challenges(data: Mapping[str, Any], key: str) -> list[PathKey]:
+    """Where the effect of card rule ``key`` lets the next player challenge the card: its
+    `challenge` steps and its `stack_draw` steps with a `challenge_penalty`."""
+    steps = ((data.get("cards") or {}).get(key) or {}).get("effect")
+    path = ("cards", key, "effect")
+    return [at for at, name, params in _steps(steps if isinstance(steps, list) else [], path)
+            if name == "challenge" or (name == "stack_draw" and "challenge_penalty" in params)]
+
+
+def _check_bluffs(located: Located) -> list[Problem]:
+    """`bluff` and a challenge go together: a card played illegally (`bluff: true`) must be
+    open to a challenge, and a `challenge` step is offered only on a card that may be a
+    bluff (without `bluff`, it would silently never be)."""
+    data, problems = located.data, []
+    cards, options = data.get("cards") or {}, data.get("options") or {}
+    tags: dict[str, list[str]] = {}  # each rank's tags
+    for group in _mapping(data.get("deck")).values():
+        for rank in (group or {}).get("ranks") or []:
+            tags.setdefault(str(rank), []).extend((group or {}).get("tags") or [])
+    for rank, card in cards.items():
+        if rank in tags and opt(_mapping(card).get("bluff"), options) is True and not any(
+                _challenges(data, key) for key in (rank, *tags[rank])):
+            problems.append(located.problem(_written(located, rank), f"`bluff: true` lets "
+                                            f"{rank} be played when its `legal_if` says no, "
+                                            "but nothing challenges it: add a `challenge` step "
+                                            "to its effect (or a `stack_draw` with a "
+                                            "`challenge_penalty`), or write `bluff: false`",
+                                            at_key=True))
+    return problems + _unbluffed(located, cards, tags)
+
+
+def _written(located: Located, rank: str) -> PathKey:
+    """Where a bluff without a challenge is the checked file's doing: its `bluff`, else its
+    `effect` (a variant that replaced the effect of a card its base lets be bluffed)."""
+    bluff, effect = ("cards", rank, "bluff"), ("cards", rank, "effect")
+    mine = located.pos(bluff)[0] == located.file or located.pos(effect)[0] != located.file
+    return bluff if mine else effect
+
+
+def _unbluffed(located: Located, cards: Mapping[str, Any],
+               tags: Mapping[str, list[str]]) -> list[Problem]:
+    """The `challenge` steps of ranks (or tags) with no `bluff` given: never offered."""
+    problems = []
+    for key in cards:
+        unbluffed = [r for r in tags if key in (r, *tags[r])
+                     and "bluff" not in _mapping(cards.get(r))]
+        for at in _challenges(located.data, key)[:1] if unbluffed else []:
+            problems.append(located.problem(at, f"this challenge is never offered: "
+                                            f"{unbluffed[0]} has no `bluff`, so it is played "
+                                            "only when legal and `accepted` always runs; add "
+                                            f"`bluff: true` under cards.{unbluffed[0]} (with a "
+                                            "`legal_if` saying when it is legal), or `bluff: "
+                                            "false` to say it is never challenged",
+                                            at_key=True))
     return problems
 
 

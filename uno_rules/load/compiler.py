@@ -219,7 +219,17 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         discard_piles=data.get("discard_piles", 1),
         reshuffle_piles=tuple(i for i, spec in enumerate((data.get("piles") or {}).values())
                               if (spec or {}).get("reshuffle")),
+        digested_as=_digested_as(located),
     )
+
+
+def _digested_as(located: Located) -> tuple[str, str] | None:
+    """The title and description a variant's digest reads (what it inherited, before it
+    had its own: see loader._variant_heading); None when they are the ones it shows."""
+    data, was = located.data, located.heading
+    old = (was.get("title", data["name"]), was.get("description", ""))
+    return None if old == (data.get("title", data["name"]), data.get("description", "")) \
+        else old
 
 
 def _pair_sides(faces: list[Face], side_decks: list[list[int]], shift: int

@@ -74,6 +74,14 @@ def _real(path: Path) -> tuple[Path | None, str]:
             (exc.strerror or str(exc)).lower()
 
 
+def _irregular(real: Path | None) -> str:
+    """Why an existing path can't be read as a rulebook file ("" if it can, or if there is
+    none): said where it is named, not at the path's own first line."""
+    if real is None or real.is_file():
+        return ""
+    return "a folder, not a rulebook file" if real.is_dir() else "not a regular file"
+
+
 def overlay_hint(name: str, how: str = "--house {} on a rulebook") -> str:
     """Why a shipped overlay's name is no rulebook, and how to use it, ``how`` with the
     name in it; "" for any other name."""
@@ -105,11 +113,12 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     if isinstance(base_ref, str):  # another type: the schema reports it
         base_path = resolve(base_ref, path.parent)
         real, why = _real(base_path)
+        if not why and not allowed(base_path, path.parent):
+            problems.append(located.problem(("extends",), outside("extends", base_ref), True))
+            return None
+        why = why or _irregular(real)  # a folder, a device: said here, not at its 1:1
         if why:
             problems.append(located.problem(("extends",), f"can't read {_ref(base_ref)}: {why}"))
-            return None
-        if not allowed(base_path, path.parent):
-            problems.append(located.problem(("extends",), outside("extends", base_ref), True))
             return None
         if real in here:
             cycle = " -> ".join(p.name for p in (*here, real))
@@ -141,16 +150,30 @@ def read(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> L
     elif names is not None:  # the schema reports the wrong type
         layer.data["house"] = names
     own = {k: v for k, v in data.items() if k not in ("extends", "house")}
+    heading = {**layer.heading, **{k: own[k] for k in HEADING if k in own}}
+    if isinstance(base_ref, str):  # a variant presents itself, not as what it extends
+        own = {**_variant_heading(own, layer.data), **own}
     positions = dict(layer.positions)
     positions.update(located.positions)
     merged = Located(_merge(layer.data, own), positions, located.file)
-    merged.house, merged.conflicts = layer.house, layer.conflicts
+    merged.house, merged.conflicts, merged.heading = layer.house, layer.conflicts, heading
     # the file's own keys win over its overlays': what it sets is no overlay's any more
     own_leaves = list(_leaves(own, ()))
     exact, below = set(own_leaves), _below(own_leaves)
     merged.set_by = {p: name for p, name in layer.set_by.items()
                      if not _overlapping(p, exact, below)}
     return merged
+
+
+HEADING = ("title", "description")
+
+
+def _variant_heading(own: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
+    """A variant's `title` and `description` when it gives none (inherited, its rules sheet
+    would present it as its base): its own name, and "A variant of BASE_TITLE."."""
+    name, title = own.get("name"), base.get("title", base.get("name"))
+    out = {"title": name} if isinstance(name, str) else {}
+    return {**out, "description": f"A variant of {title}."} if isinstance(title, str) else out
 
 
 def _leaves(data: Any, path: PathKey) -> Iterator[PathKey]:
@@ -245,13 +268,16 @@ def is_overlay(path: str | Path) -> bool:
         key in data for key in ("colors", "sides", "players")))
 
 
-def is_scenario_file(path: str | Path) -> bool:
+def is_scenario_file(path: str | Path) -> bool | None:
     """Whether a file is a scenario file (docs/scenarios.md: a `scenarios` list, or one
-    scenario's `steps` or `state` at top level, and the `rulebook` they test): keys no
-    rulebook has."""
+    scenario's `steps` or `state` at top level, and the `rulebook` they test: keys no
+    rulebook has) or a rulebook or overlay (False). None: no telling (not YAML, or not a
+    mapping), so whichever command reads it says why. `validate` and `scenario` decide by
+    this which files of a folder are theirs."""
     located, _ = load_file(path)
-    return located is not None and isinstance(located.data, dict) and any(
-        key in located.data for key in ("scenarios", "steps", "state", "rulebook"))
+    if located is None or not isinstance(located.data, dict):
+        return None
+    return any(key in located.data for key in ("scenarios", "steps", "state", "rulebook"))
 
 
 OVERLAY_OWN = ("name", "title", "description", "conflicts")  # an overlay's, not merged
@@ -286,6 +312,7 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
             continue
         path = find(name, relative_to, overlay=True)
         real, why = _real(path)
+        why = why or (_irregular(real) if path.suffix in (".yaml", ".yml") else "")
         if why:
             problems.append(Problem(*where, f"can't read house rule {_ref(name)}: {why}"))
             continue

@@ -116,8 +116,12 @@ def rulebook_schema() -> dict[str, Any]:
         "properties": {
             "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
                      "description": "Short identifier (lower case, digits, underscores)."},
-            "title": {"type": "string", "description": "Human-readable title."},
-            "description": {"type": "string", "description": "Notes: sources, assumptions."},
+            "title": {"type": "string", "description": "Human-readable title (not "
+                      "inherited: a rulebook that extends another and gives none is titled "
+                      "by its `name`)."},
+            "description": {"type": "string", "description": "Notes: sources, assumptions "
+                            "(not inherited: one that extends another and gives none is "
+                            "\"A variant of BASE'S TITLE.\")."},
             "extends": {"type": "string", "description":
                         "A shipped rulebook's name or a path relative to this file, under its "
                         "folder. This file's keys are merged over it: mappings merge key by key, "
@@ -297,8 +301,11 @@ def rulebook_schema() -> dict[str, Any]:
                                  "tag (for overlays meant for several rulebooks); otherwise "
                                  "that is an error."},
                     "bluff": _or_ref({"type": "boolean", "description":
-                                      "It may be played when not legal (a bluff, for a "
-                                      "`challenge`); false: only when legal."}),
+                                      "It may be played when not legal (a bluff), and its "
+                                      "effect must let it be challenged (a `challenge` step, "
+                                      "or a `stack_draw` with `challenge_penalty`); false: "
+                                      "only when legal, never challenged. A card with a "
+                                      "challenge says which."}),
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},

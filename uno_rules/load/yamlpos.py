@@ -43,6 +43,8 @@ class Located:
         self.house: list[str] = []                   # overlays merged in, in order
         self.conflicts: dict[str, list[str]] = {}    # each overlay's declared conflicts
         self.set_by: dict[PathKey, str] = {}         # values an overlay set: which one
+        self.heading: dict[str, Any] = {}  # title, description as merged before variants
+        #                                    had headings of their own (see digested_as)
 
     def pos(self, path: PathKey) -> Pos:
         """The position of the deepest known node on ``path``."""

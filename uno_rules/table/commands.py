@@ -15,7 +15,7 @@ from click.core import ParameterSource
 
 from ..cli_common import fail, house_option, os_problem, rulebook_or_fail, set_option
 from ..cli_common import shorten_path as _shorten
-from ..engine.errors import shorten
+from ..engine.errors import shorten, visible
 
 DEFAULT_AGENT = "greedy"
 QUIT = ("q", "quit", "exit")
@@ -157,7 +157,7 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
         try:
             names = [n for n, _ in parse_agents(agents, players)]
         except AgentError as exc:
-            fail(str(exc))
+            fail(visible(str(exc)))
         seats = [HUMAN if s in seated else names[s] for s in range(players)]
         if seed is None:  # shown below, so that the game can be played again
             seed = random.SystemRandom().randrange(10 ** 6)
@@ -170,8 +170,8 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
     try:
         classes = dict(parse_agents(",".join(s for s in seats if s != HUMAN) or DEFAULT_AGENT,
                                     len([s for s in seats if s != HUMAN]) or 1))
-    except AgentError as exc:
-        fail(str(exc))
+    except AgentError as exc:  # an agent's own error may run over lines: one line here
+        fail(visible(str(exc)))
     tee: Any = Tee(*streams)
     recorder: Any = None
     if resume is None:
@@ -188,14 +188,14 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
     people = [s for s, k in enumerate(seats) if k == HUMAN]
     what = "one round" if one_round else \
         f"a match to {rb.settings.target_score} points ({rb.settings.scoring})"
-    click.echo(f"{rb.title}: {players} players, {what}; "
+    click.echo(f"{visible(rb.title)}: {players} players, {what}; "
                f"{'you are seat(s) ' + ', '.join(map(str, people)) if people else 'agents only'}"
                f", seat 0 sits left of the dealer. Seed {seed}"
-               f"{' (resumed from ' + resume + ')' if resume else ''}.")
+               f"{' (resumed from ' + _shorten(resume) + ')' if resume else ''}.")
     try:
         outcome = session.run()
-    except AgentError as exc:
-        fail(str(exc))
+    except AgentError as exc:  # an agent's own error may run over lines: one line here
+        fail(visible(str(exc)))
     except Diverged as exc:
         fail(f"{_shorten(str(resume))}: {exc}")
     except RunawayEffect as exc:  # the rulebook's effects never end: its problem, not ours

@@ -9,6 +9,8 @@ from typing import Any
 import click
 
 from ..cli_common import fail
+from ..engine.actions import Action
+from ..engine.errors import NotationError, visible
 from ..match import Match
 from ..record import Record, RecordError, read
 from .screen import Style, event_lines, scores_lines, table_lines
@@ -23,28 +25,33 @@ def seat_of(record: Record) -> int:
 def action_seen(line: dict[str, Any], seat: int | None) -> str:
     """A step's action as ``seat`` saw it (None: every seat's view, open): a card another
     seat gave away is hidden, as agents are shown it (uno_rules.agents.observation)."""
-    words = line["action"].split()
-    if seat is not None and len(words) > 2 and words[1] == "give" and words[0] != str(seat):
-        return f"{words[0]} give a card"
-    return str(line["action"])
+    try:
+        action = Action.parse(line["action"])  # shown as this version writes it
+    except NotationError:
+        return visible(str(line["action"]))
+    if seat is not None and action.kind == "give" and action.seat != seat:
+        return f"{action.seat} give a card"
+    return visible(str(action))
 
 
 def header_lines(record: Record) -> list[str]:
-    """What the record is: rulebook, house rules, settings, players, who sat where."""
+    """What the record is: rulebook, house rules, settings, players, who sat where (the
+    file's text escaped: a seat named with a newline or an escape sequence forges nothing)."""
     h = record.header
     house = "".join(f" + {x}" for x in h["house"])
     sets = "".join(f" --set {k}={v}" for k, v in h["set"].items())
     kind = "a match" if h["match"] else "one round"
     seats = ", ".join(f"{s}: {name}" for s, name in enumerate(h["seats"]))
-    return [f"{h['rulebook']}{house}{sets}: {kind}, {h['players']} players, seed {h['seed']} "
-            f"(recorded by uno-rules {h['engine']})"] + ([f"seats: {seats}"] if seats else [])
+    return [visible(text) for text in
+            [f"{h['rulebook']}{house}{sets}: {kind}, {h['players']} players, seed {h['seed']} "
+             f"(recorded by uno-rules {h['engine']})"] + ([f"seats: {seats}"] if seats else [])]
 
 
 def end_text(end: dict[str, Any]) -> str:
     if "quit" in end:
         return "stopped: a player quit (the record may be resumed)"
     if "stalled" in end:
-        return f"stopped: stalled ({end['stalled']})"
+        return f"stopped: stalled ({visible(end['stalled'])})"
     who = ", ".join(map(str, end["winners"]))
     if "points" in end:
         return f"round over: seat(s) {who} win {end['points']} points"
@@ -112,5 +119,5 @@ def replay(file: str, seat: int | None, open_hands: bool, to: int | None,
     record.replay(to=to, on_line=show)  # as checked above: it can't differ now
     if record.rules_changed:
         click.echo(f"note: the rulebook has changed since the record was made (digest "
-                   f"{record.header['digest']}); it replayed identically all the same",
+                   f"{visible(record.header['digest'])}); it replayed identically all the same",
                    err=True)

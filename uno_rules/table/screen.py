@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..engine.actions import Action
+from ..engine.errors import visible as escaped
 from ..engine.events import describe_event
 from ..engine.game import Game
 from ..engine.model import NO_COLOR, Face
@@ -199,7 +200,8 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
     if "side" in view:
         other = view["other_side"]
         back = other["draw_pile_top"]
-        lines.append(f"side in play: {view['side']}   the backs show the {other['side']} side"
+        lines.append(f"side in play: {escaped(view['side'])}   the backs show the "
+                     f"{escaped(other['side'])} side"
                      + ("" if back is None else
                         f"; draw pile top: {_back(game, back, style)}"))
     if view["stacked_draw"]:
@@ -316,7 +318,7 @@ def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, 
     lines = []
     for i in range(since, len(log)):
         event = log[i]
-        text = describe_event(game, event)
+        text = escaped(describe_event(game, event))  # a side's name is the rulebook's text
         kind = event[0]
         seen = open_hands or (seat is not None and (
             kind in ("draw", "give") and event[1] == seat))
