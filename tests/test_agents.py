@@ -451,6 +451,60 @@ def test_lookahead_finishes_rounds_of_every_shipped_rulebook() -> None:
         assert game.result is not None, name
 
 
+def test_lookahead_thinks_within_its_budget_of_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision's work is bounded by ``Lookahead.WORK`` whatever the rulebook: in one of
+    9,000 cards whose every card makes the next player draw 20 (hands of thousands, a
+    rollout's action reading one), the deck's cards handled per resample and per clone,
+    plus 1 + the acting hand's cards per action a rollout takes, plus the effect steps, stay
+    within it (each decision took seconds, 32 rollouts of 400 actions an option); counted,
+    not timed, so the same seed makes the same choice."""
+    from uno_rules.agents import Lookahead, observation
+
+    fat = uno_rules.load_rulebook(Path(__file__).parent / "hostile" / "exits" /
+                                  "fat_hands.yaml")
+    cards = len(fat.deck)
+    game = fat.new_game(2, 3)
+    for _ in range(40):  # hands grow to hundreds of cards
+        game.step(game.legal_ids()[0])
+    while game.pending is None or len(game.legal_ids()) < 2:
+        game.step(game.legal_ids()[0])
+    seat = game.pending.seat
+    assert seat is not None and len(game.hands[1 - seat]) > 200
+    obs = observation(game, seat, game.legal_ids(seat), game.pending.kind, 0)
+    work = 0
+    legal_ids, clone, resample = Game.legal_ids, Game.clone, Game.resample
+
+    def counted_legal_ids(self: Game, *args: Any) -> tuple[int, ...]:
+        nonlocal work
+        ids = legal_ids(self, *args)
+        actor = obs.table[ids[0]].seat
+        work += 1 + len(self.hands[actor if actor is not None else 0])
+        return ids
+
+    def counted_clone(self: Game) -> Game:
+        nonlocal work
+        work += cards
+        return clone(self)
+
+    def counted_resample(self: Game, *args: Any) -> Game:
+        nonlocal work
+        work += cards
+        return resample(self, *args)
+
+    def choice() -> int | None:
+        nonlocal work
+        work = 0
+        with monkeypatch.context() as m:
+            m.setattr(Game, "legal_ids", counted_legal_ids)
+            m.setattr(Game, "clone", counted_clone)
+            m.setattr(Game, "resample", counted_resample)
+            return Lookahead(seat, random.Random(7)).choose(obs)
+    first = choice()
+    # (a rollout stops after the action that went over: a hand's worth more at most)
+    assert 0 < work <= Lookahead.WORK * 1.05, work
+    assert choice() == first
+
+
 def test_lookahead_hostile_cases() -> None:
     """bench/hostile_cases/determinize.py (timed there in fresh processes): lookahead plays
     from the command line; a misspelt name next to it is refused in one line."""

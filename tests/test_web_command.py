@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -26,11 +27,15 @@ URL = re.compile(r"uno-rules playground on (http://\S+/) \(games kept in (.+)\);
 
 
 @contextmanager
-def serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]]:
-    """The server started with ``args``, its URL and the lines it wrote before it."""
+def serving(*args: str, session: bool = False
+            ) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]]:
+    """The server started with ``args``, its URL and the lines it wrote before it
+    (``session``: in a session of its own, as a terminal's foreground job is: a Ctrl-C
+    there reaches its whole process group)."""
     process = subprocess.Popen([sys.executable, "-m", "uno_rules", "serve", *args],
                                stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                               start_new_session=session)
     try:
         assert process.stderr is not None
         lines: list[str] = []
@@ -43,7 +48,10 @@ def serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]
         raise AssertionError(f"no address printed: {lines}")
     finally:
         if process.poll() is None:
-            process.kill()
+            if session:
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                process.kill()
         process.wait()
 
 
@@ -161,3 +169,102 @@ def test_a_nul_byte_in_the_data_dir_is_a_usage_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--data-dir", str(tmp_path / "a\0b")])
     assert result.exit_code == 1, result.output
     assert result.output.count("\n") == 1 and "contains a NUL byte" in result.output
+
+
+def post(url: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
+    """The status and JSON answer of a POST."""
+    request = urllib.request.Request(url, method="POST", data=json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return int(answer.status), json.load(answer)
+    except urllib.error.HTTPError as error:
+        return int(error.code), json.load(error)
+
+
+def stopped(process: subprocess.Popen[str], how: signal.Signals = signal.SIGINT,
+            group: bool = False) -> tuple[int, str]:
+    """Stop the server (``group``: its whole process group, as a terminal's Ctrl-C does):
+    its exit code and all it wrote on stderr after its first line, read to the end (what a
+    process it started wrote too)."""
+    if group:
+        os.killpg(process.pid, how)
+    else:
+        process.send_signal(how)
+    code = process.wait(timeout=30)  # a hang fails the test here
+    assert process.stderr is not None
+    return code, process.stderr.read()
+
+
+def test_ctrl_c_while_agents_think_stops_the_server_at_once(tmp_path: Path) -> None:
+    """A request whose agents would think for an hour (lookahead on hands of thousands of
+    cards, 1,000 actions) ends with a 503 at Ctrl-C, and the server with it: quietly,
+    exit 0 (a worker thread used to keep the process alive until the work was done)."""
+    text = (Path(__file__).parent / "hostile" / "exits" / "fat_hands.yaml").read_text()
+    with serving("--port", "0", "--data-dir", str(tmp_path), "--max-seconds", "3600") as \
+            (process, url, _):
+        answers: list[tuple[int, dict[str, object]]] = []
+        asking = threading.Thread(target=lambda: answers.append(post(url + "api/games", {
+            "text": text, "players": 2, "humans": [], "agents": "lookahead", "seed": 1,
+            "round": True})))
+        asking.start()
+        deadline = time.monotonic() + 60
+        while not any(len(p.read_text().splitlines()) > 5  # its agents are at work
+                      for p in (tmp_path / "games").glob("*.jsonl")):
+            assert time.monotonic() < deadline and asking.is_alive()
+            time.sleep(0.05)
+        assert stopped(process) == (0, "")
+        asking.join(30)
+    assert answers and answers[0][0] == 503, answers
+    assert "the server is stopping" in str(answers[0][1]["error"])
+    assert not list((tmp_path / "games").glob("*.jsonl"))  # nothing kept of it
+
+
+def test_ctrl_c_while_bodies_arrive_is_quiet(tmp_path: Path) -> None:
+    """Requests whose bodies are still arriving at Ctrl-C are each answered 503 in one
+    line, and the server stops without a traceback (one a request, before)."""
+    with serving("--port", "0", "--data-dir", str(tmp_path)) as (process, url, _):
+        host, port = url.split("/")[2].split(":")
+        waiting = []
+        for path in ("/api/validate", "/api/games", "/api/simulate"):
+            connection = socket.create_connection((host, int(port)), timeout=30)
+            connection.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                               "Content-Length: 1000\r\n\r\n{\"text\": \"".encode())
+            waiting.append(connection)
+        status_for_host(url, "127.0.0.1")  # answered after the three were taken in
+        assert stopped(process) == (0, "")
+        for connection in waiting:
+            with connection:
+                answer = connection.recv(4096).decode()
+            assert answer.startswith("HTTP/1.1 503 "), answer
+            assert answer.endswith('{"error": "the server is stopping: the request was '
+                                   'not finished, nothing of it is kept"}')
+
+
+def test_a_server_stopped_by_a_signal_leaks_nothing(tmp_path: Path) -> None:
+    """SIGTERM with a job running: the job's process ends, and nothing is reported leaked
+    (a job's multiprocessing queue left 'leaked semaphore objects' to the resource tracker
+    when the server ended by the signal, as uvicorn ends it)."""
+    with serving("--port", "0", "--data-dir", str(tmp_path)) as (process, url, _):
+        status, started = post(url + "api/simulate", {"rulebook": "classic", "games": 100000})
+        assert status == 202
+        deadline = time.monotonic() + 60
+        while True:  # it plays
+            with urllib.request.urlopen(f"{url}api/jobs/{started['job']}", timeout=30) as a:
+                if json.load(a)["done"]:
+                    break
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        code, err = stopped(process, signal.SIGTERM)
+    assert code == -signal.SIGTERM and err == ""
+
+
+def test_ctrl_c_at_the_terminal_reaches_no_job(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C goes to the server's whole process group: a job's process
+    still starting up took it too, and printed its KeyboardInterrupt traceback. Jobs start
+    with SIGINT blocked: the server alone stops them."""
+    with serving("--port", "0", "--data-dir", str(tmp_path), session=True) as \
+            (process, url, _):
+        for _ in range(2):
+            assert post(url + "api/simulate", {"rulebook": "classic", "games": 100000}
+                        )[0] == 202
+        assert stopped(process, group=True) == (0, "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -210,3 +211,30 @@ def test_json_infinity_and_nan(client: TestClient) -> None:
     answer = client.post("/api/validate", content=b'{"rulebook": "classic", "set": '
                                                   b'{"hand_size": Infinity}}')
     assert answer.status_code == 200 and answer.json()["problems"][0]["line"] == 0
+
+
+def test_thousands_of_set_names_cost_linear_work(client: TestClient,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """30,000 unknown ``set`` names (450 KB) are 30,000 problems, each message cut against
+    the values given: that work grows with the names (it grew with their square: minutes
+    for 30,000), counted by the ``len`` calls of uno_rules.engine.errors, not by a clock."""
+    from uno_rules.engine import errors
+
+    def work(names: int) -> int:
+        calls = 0
+
+        def counted(value: Any) -> int:
+            nonlocal calls
+            calls += 1
+            return len(value)
+        monkeypatch.setattr(errors, "len", counted, raising=False)
+        sets = {f"setting_{i:06d}": "1" for i in range(names)}
+        answer = client.post("/api/validate", json={"rulebook": "classic", "set": sets})
+        monkeypatch.delattr(errors, "len")
+        assert answer.status_code == 200 and not answer.json()["ok"]
+        problems = answer.json()["problems"]
+        assert problems[0]["message"] == "unknown setting 'setting_000000'"
+        assert f"{names - 100:,} more problems" in problems[-1]["message"]
+        return calls
+    assert work(6_000) < 6 * work(1_500)  # 4 times the names: about 4 times the work
+    work(30_000)

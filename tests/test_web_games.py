@@ -213,6 +213,13 @@ def test_null_is_the_default(tmp_path: Path) -> None:
                    agents=None, seed=None, round=None, house=None, set=None)
     assert state["players"] == 4 and state["seats"] == ["human"] + ["greedy"] * 3
     assert not state["one_round"]
+    # an overlay's base: null is classic (it was loaded as a rulebook named None: a 422)
+    c = client(tmp_path)
+    overlay = create(c, text="settings: {hand_size: 5}\n", base=None, **{**ROUND,
+                                                                       "rulebook": None})
+    assert overlay["rulebook"] == "classic" and len(overlay["view"]["hand"]) == 5
+    c.app.state.games.live.clear()  # and it comes back from its files so
+    assert c.get(f"/api/games/{overlay['game']}").json() == overlay
 
 
 @pytest.mark.parametrize(("body", "status", "words"), [
@@ -282,6 +289,36 @@ def test_a_round_that_never_ends_stalls_within_its_budget(tmp_path: Path) -> Non
     assert again.json() == state  # its rulebook (the editor's text) loads after a restart
     record = tmp_path / "games" / f"{state['game']}.jsonl"
     assert read(record).replay().game.stalled == "actions"  # uno-rules replay reads it
+
+
+def test_work_over_its_time_or_at_a_stop_is_a_503_keeping_nothing(tmp_path: Path) -> None:
+    """The agents check the request's bounds (uno_rules.web.work) before each choice: a
+    request over ``request_seconds`` (0 here: at the first choice), or still at work when
+    the server stops, answers 503 and keeps nothing: no game made, or the game back where
+    its last answer left it, going on from there (also after a restart)."""
+    text = (HOSTILE / "exits" / "fat_hands.yaml").read_text()
+    r = client(tmp_path, Limits(request_seconds=0)).post("/api/games", json={
+        "text": text, "players": 2, "humans": [], "agents": "lookahead", "seed": 1,
+        "round": True})
+    assert r.status_code == 503, r.text
+    assert r.json()["error"] == ("the request's work ran over 0 s (serve --max-seconds) and "
+                                 "was stopped: nothing of it is kept")
+    assert not list((tmp_path / "games").iterdir())
+    c = client(tmp_path)
+    state = create(c, **{**ROUND, "agents": "lookahead"})
+    stopping = c.app.state.stopping
+    while True:  # an answer after which the agent moves
+        stopping.set()  # as serve does at Ctrl-C
+        r = c.post(f"/api/games/{state['game']}/answer",
+                   json={"version": state["version"], "answer": pick(state)})
+        stopping.clear()
+        if r.status_code != 200:
+            break
+        state = r.json()  # (a colour to choose: the human's turn again)
+    assert r.status_code == 503 and "the server is stopping" in r.json()["error"], r.text
+    assert c.get(f"/api/games/{state['game']}").json() == state
+    after = answer(c, state, pick(state))
+    assert client(tmp_path).get(f"/api/games/{state['game']}").json() == after
 
 
 def test_a_broken_rulebook_text_is_a_422_with_its_problems(tmp_path: Path) -> None:

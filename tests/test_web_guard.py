@@ -37,7 +37,9 @@ def test_this_machines_names_are_answered(tmp_path: Path, host: str) -> None:
 
 @pytest.mark.parametrize("host", ["rebound.example", "rebound.example:8000", "",
                                   "127.0.0.1.rebound.example", "localhost.", "[::2]:80",
-                                  "127.0.0.2", "x" * 5000])
+                                  "127.0.0.2", "x" * 5000, "[::1]evil.example", "[::1",
+                                  "127.0.0.1:80@evil.example", "localhost:"
+                                  "evil.example"])
 def test_another_host_name_is_refused(tmp_path: Path, host: str) -> None:
     with local_client(tmp_path) as client:
         for response in (client.get("/api/rulebooks", headers={"Host": host}),
@@ -89,6 +91,10 @@ def test_allowed_hosts() -> None:
 
 @pytest.mark.parametrize(("value", "name"), [("127.0.0.1:80", "127.0.0.1"), ("[::1]:8", "::1"),
                                              ("LocalHost", "localhost"), ("::1", "::1"),
-                                             ("[::1", "::1"), ("", "")])
-def test_host_name(value: str, name: str) -> None:
+                                             ("[::1]:", "::1"), ("", ""),
+                                             # malformed: no name matches them
+                                             ("[::1", None), ("[::1]evil.example", None),
+                                             ("[::1]:80x", None), ("127.0.0.1:x", None),
+                                             ("localhost:８０", None)])
+def test_host_name(value: str, name: str | None) -> None:
     assert host_name(value) == name

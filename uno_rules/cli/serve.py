@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -44,8 +46,12 @@ def default_data_dir() -> Path:
 @click.option("--max-jobs", "max_jobs", default=Limits.max_jobs, show_default=True,
               type=click.IntRange(1, 64), metavar="N",
               help="Simulations running at once (each in a process of its own).")
+@click.option("--max-seconds", "max_seconds", default=Limits.request_seconds,
+              show_default=True, type=click.FloatRange(0.1, 86400), metavar="SECONDS",
+              help="The longest one request may work (the agents' moves in a game): then "
+                   "it stops and answers 503, keeping nothing of it.")
 def serve(port: int, host: str, data_dir: Path | None, max_body: int, max_games: int,
-          max_jobs: int) -> None:
+          max_jobs: int, max_seconds: float) -> None:
     """Serve the web playground (docs/web.md): write a rulebook and see its problems and
     rules sheet, simulate and compare variants, play them. Needs the web extra
     (pip install 'uno-rules[web]'). Ctrl-C stops it; games in play are kept in --data-dir
@@ -60,7 +66,8 @@ def serve(port: int, host: str, data_dir: Path | None, max_body: int, max_games:
     folder = data_dir if data_dir is not None else default_data_dir()
     try:
         app = create_app(folder, Limits(max_body=max_body, max_games=max_games,
-                                        max_jobs=max_jobs), allowed_hosts(host))
+                                        max_jobs=max_jobs, request_seconds=max_seconds),
+                         allowed_hosts(host))
     except OSError as exc:
         fail(os_problem(exc))
     if host not in LOOPBACK:
@@ -73,7 +80,13 @@ def serve(port: int, host: str, data_dir: Path | None, max_body: int, max_games:
     name = sock.getsockname()
     shown = f"[{name[0]}]" if ":" in name[0] else name[0]
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    stopping: threading.Event = app.state.stopping
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stopping.set()  # at once: work in flight stops before the grace period ends
+            super().handle_exit(sig, frame)
+    server = Server(config)
     try:
         click.echo(f"uno-rules playground on http://{shown}:{name[1]}/ (games kept in "
                    f"{folder}); Ctrl-C stops it", err=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -33,10 +33,42 @@ def shorten_values(text: str, values: Iterable[str] = (), width: int = 80) -> st
     """``text`` with every one of ``values`` (the user's, echoed in it: any case) and any
     other run of over ``width`` characters without a space cut short by :func:`shorten`, so
     that a 5,000-character card name doesn't make a 15 KB message line."""
-    for value in sorted({v for v in values if len(v) > width}, key=len, reverse=True):
-        text = re.sub(re.escape(value), lambda m: shorten(m.group(), width), text,
-                      flags=re.IGNORECASE)
-    return re.sub(rf"\S{{{width + 1},}}", lambda m: _cut_run(m.group(), width), text)
+    return value_shortener(values, width)(text)
+
+
+def value_shortener(values: Iterable[str] = (), width: int = 80) -> Callable[[str], str]:
+    """:func:`shorten_values` for ``values``, made once for many messages: each message
+    costs its own length, not the number of values (30,000 ``--set`` values and a message
+    for each were quadratic)."""
+    # The long values (and their lower case), indexed by their first KEY characters in
+    # lower case: a message looks up the keys of its windows, not every value.
+    key = min(_KEY, width + 1)
+    index: dict[str, list[tuple[str, str]]] = {}
+    for v in {v for v in values if len(v) > width}:
+        index.setdefault(_lower(v[:key]), []).append((v, _lower(v)))
+
+    def cut(text: str) -> str:
+        if index:
+            lowered = _lower(text)
+            keys = {lowered[i:i + key] for i in range(len(text) - key + 1)} & index.keys()
+            found = {v for k in keys for v, low in index[k] if low in lowered}
+            for value in sorted(found, key=len, reverse=True):
+                text = re.sub(re.escape(value), lambda m: shorten(m.group(), width), text,
+                              flags=re.IGNORECASE)
+        return re.sub(rf"\S{{{width + 1},}}", lambda m: _cut_run(m.group(), width), text)
+    return cut
+
+
+_KEY = 16  # characters of a value's index key (at most: a narrower width, fewer)
+
+
+def _lower(text: str) -> str:
+    """``text`` in lower case, character for character (a letter whose lower case is
+    longer, such as 'İ', kept): windows of a message and of a value line up."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
 def _cut_run(run: str, width: int) -> str:

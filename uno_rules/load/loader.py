@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import Problem, shorten, shorten_values, show
+from ..engine.errors import Problem, shorten, shorten_values, show, value_shortener
 from ..engine.rulebook import Rulebook
 from .checks import RULEBOOK_VALIDATOR, semantic
 from .compiler import compile_rulebook
@@ -422,7 +422,8 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
     problems.extend(semantic(located, "hand_size" in (overrides or {}), not problems))
     if problems:
         given = [v for v in (overrides or {}).values() if isinstance(v, str)]
-        return None, dedupe([replace(p, message=shorten_values(p.message, given))
+        cut = value_shortener(given)  # once: a message each for 30,000 values
+        return None, dedupe([replace(p, message=cut(p.message))
                              if p.line <= 0 and given else p for p in problems])
     source = str(name_or_path)
     return compile_rulebook(located, source, applied, overrides or {}), []

@@ -201,9 +201,14 @@ class Lookahead(Greedy):
     two differ: ``(better - worse) / sqrt(better + worse) > Z``). Out-of-turn actions,
     single options and observations without ``determinize`` are decided as
     :class:`Greedy` does. Cost per decision: ``ROLLOUTS`` resamples and ``ROLLOUTS x
-    options`` rollouts."""
+    options`` rollouts, within a budget of ``WORK`` (:meth:`_budget`): counted, never
+    timed, so a seed plays the same game on every machine."""
 
     ROLLOUTS = 32
+    # A decision's work, in cards handled: a resample or a clone costs the deck's cards, a
+    # rollout's action 1 + the cards in the acting hand (what finding its options reads).
+    # Shipped rulebooks never reach it; hands of thousands of cards would take minutes.
+    WORK = 3_000_000
     Z = 1.5        # the sign test's bar for leaving greedy's choice
     HORIZON = 400  # actions a rollout may take (an unfinished one counts half)
     BANS = 6       # the most recent bans kept per seat
@@ -297,14 +302,19 @@ class Lookahead(Greedy):
         options = [i for i, a in mine if a not in called]
         if len(options) < 2 or fallback not in options:
             return fallback
-        results = [[0.0] * self.ROLLOUTS for _ in options]
-        for r in range(self.ROLLOUTS):
-            deal = self._deal(determinize, obs.kind == "challenge")
+        exact = obs.kind == "challenge"
+        rollouts, allowance = self._budget(sum(obs.deck.values()), len(options), exact)
+        if rollouts < 3:  # too few for the sign test to leave greedy's choice
+            return fallback
+        results = [[0.0] * rollouts for _ in options]
+        for r in range(rollouts):
+            deal = self._deal(determinize, exact)
             seed = self.rng.getrandbits(32)
             for k, option in enumerate(options):
                 game = deal.clone()
                 game.step(option)
-                results[k][r] = self._rollout(game, obs.table, random.Random(seed))
+                results[k][r] = self._rollout(game, obs.table, random.Random(seed),
+                                              allowance)
         mine_k = options.index(fallback)
         best, best_z = fallback, self.Z
         for k, option in enumerate(options):
@@ -352,18 +362,35 @@ class Lookahead(Greedy):
                 return game
         return game
 
-    def _rollout(self, game: Game, table: tuple[Action, ...], rng: random.Random) -> float:
+    def _budget(self, cards: int, options: int, exact: bool) -> tuple[int, int]:
+        """The rollouts per option and each rollout's work (see ``WORK``) for a decision
+        among ``options`` in a game of ``cards``: ``ROLLOUTS`` unless their deals and clones
+        would take over half the work (``exact``: up to 32 resamples a deal)."""
+        deal = cards * ((32 if exact else 1) + options)
+        rollouts = min(self.ROLLOUTS, self.WORK // 2 // max(deal, 1))
+        if rollouts <= 0:
+            return 0, 0
+        return rollouts, (self.WORK - rollouts * deal) // (rollouts * options)
+
+    def _rollout(self, game: Game, table: tuple[Action, ...], rng: random.Random,
+                 work: int | None = None) -> float:
         """Play ``game`` on with greedy's rule for every seat (the play with most points,
         coloured before wild, then of the colour held most, UNO called; the colour held
         most; a challenge when the card's player holds 2 cards or more; else the first
-        option): 1 if this seat's side wins, else 0."""
+        option) for at most ``HORIZON`` actions and ``work`` (:attr:`WORK`'s units): 1 if
+        this seat's side wins, 0 if it loses, 0.5 unfinished."""
         keys = self._keys(game, table)
         faces, hands, history = game.faces, game.hands, game.history
         ncolors = len(game.rulebook.colors)
+        left, spent, most = game.steps_left, 0, self.WORK if work is None else work
         for _ in range(self.HORIZON):
             if game.over:
                 break
             ids = game.legal_ids()
+            actor = table[ids[0]].seat
+            spent += 1 + len(hands[actor if actor is not None else 0])
+            if spent + left - game.steps_left > most:  # the effect steps run count too
+                break
             if len(ids) > 1:
                 top = max(keys[i] for i in ids)
                 pick = [i for i in ids if keys[i] == top]

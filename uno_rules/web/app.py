@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
@@ -19,10 +20,12 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..engine.errors import visible
 from . import edit, games, jobs
 from .guard import LOOPBACK, Guard
 from .http import ApiError, error_response
 from .limits import Limits
+from .work import Bounded
 
 PARTS = (edit, jobs, games)
 log = logging.getLogger("uno_rules.web")
@@ -41,7 +44,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 async def _bug(request: Request, exc: Exception) -> Response:
     # Our own bug: logged with its traceback, answered in one line (never the input's fault).
     log.exception("internal error on %s %s", request.method, request.url.path)
-    message = " ".join(str(exc).split())[:300]
+    message = visible(" ".join(str(exc).split())[:300])  # (a lone surrogate: escaped)
     return JSONResponse({"error": f"internal error (a bug): {type(exc).__name__}: {message}"},
                         status_code=500)
 
@@ -57,6 +60,8 @@ def create_app(data_dir: str | Path, limits: Limits | None = None,
     :mod:`uno_rules.web.guard`)."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
+    limits = limits if limits is not None else Limits()
+    stopping = threading.Event()  # set as the server stops: work in flight ends (work.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -65,6 +70,7 @@ def create_app(data_dir: str | Path, limits: Limits | None = None,
         try:
             yield
         finally:
+            stopping.set()
             for part in reversed(PARTS):
                 part.stop(app)
 
@@ -74,9 +80,12 @@ def create_app(data_dir: str | Path, limits: Limits | None = None,
     for part in PARTS:
         routes.extend(part.routes)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, hosts=hosts)],
+                    middleware=[Middleware(Guard, hosts=hosts),
+                                Middleware(Bounded, seconds=limits.request_seconds,
+                                           stopping=stopping)],
                     exception_handlers={ApiError: _api_error, HTTPException: _http_error,
                                         Exception: _bug})
-    app.state.limits = limits if limits is not None else Limits()
+    app.state.limits = limits
     app.state.data_dir = data
+    app.state.stopping = stopping
     return app

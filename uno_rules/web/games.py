@@ -63,6 +63,7 @@ from .files import (
 from .http import ApiError, read_json
 from .limits import Limits
 from .source import builtin_agents, house_list, invalid, load_source, problem_json, set_values
+from .work import Stopped, checked
 
 FORMAT = 1              # the restore file's format
 ID = re.compile(r"[0-9a-f]{12}")
@@ -206,6 +207,10 @@ class GameStore:
                 with self.guard:
                     self.live.pop(game_id, None)
                 raise unwritable(exc) from None
+            except Stopped:  # its session stopped midway: back from its files next time
+                with self.guard:
+                    self.live.pop(game_id, None)
+                raise
 
     def keep(self, live: Live) -> None:
         with self.guard:
@@ -304,7 +309,7 @@ class GameStore:
         seats = list(meta["seats"])
         match = Match(rb, meta["players"], meta["seed"], **meta["budgets"])
         recorder = Recorder(out, match, seats, one_round=meta["one_round"])
-        classes = {s: AGENTS[s] for s in seats if s != HUMAN}
+        classes = {s: checked(AGENTS[s]) for s in seats if s != HUMAN}  # stop in time
         session = Session(match, seats, classes, lambda prompt: None, lambda line: None,
                           one_round=meta["one_round"], style=PLAIN, clear=lambda: None,
                           recorder=recorder)

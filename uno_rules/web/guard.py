@@ -21,6 +21,7 @@ for an origin.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -43,13 +44,21 @@ def allowed_hosts(host: str) -> frozenset[str] | None:
     return frozenset(name.lower() for name in (*LOOPBACK, host.strip("[]")))
 
 
-def host_name(value: str) -> str:
+def host_name(value: str) -> str | None:
     """The host part of a ``Host`` header or an origin's authority (``[::1]:8000`` ->
-    ``::1``), lower case."""
+    ``::1``), lower case; None when it is malformed (``[::1]evil.example``, ``[::1``, a port
+    that is not a number), which no name matches."""
     value = value.strip().lower()
-    if value.startswith("["):  # an IPv6 address, bracketed
-        return value[1:value.find("]")] if "]" in value else value[1:]
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+    if value.startswith("["):  # an IPv6 address, bracketed: then nothing but a port
+        name, closed, rest = value[1:].partition("]")
+        return name if closed and PORT.fullmatch(rest) else None
+    if value.count(":") == 1:
+        name, _, port = value.partition(":")
+        return name if PORT.fullmatch(":" + port) else None
+    return value  # no port (several colons: an IPv6 address left bare)
+
+
+PORT = re.compile(r"(:[0-9]*)?")  # what may follow the host in Host (RFC 3986's port)
 
 
 class Guard:
@@ -64,7 +73,7 @@ class Guard:
         if scope["type"] == "http":
             problem = self.problem(scope)
             if problem is not None:
-                await _refuse(send, *problem)
+                await send_error(send, *problem)
                 return
         await self.app(scope, receive, send)
 
@@ -90,7 +99,8 @@ class Guard:
         return None
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
+async def send_error(send: Send, status: int, message: str) -> None:
+    """Answer ``{"error": message}`` with ``status``, before any route (or instead of it)."""
     body = json.dumps({"error": visible(message)}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),

@@ -9,7 +9,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from ..engine.errors import visible
+from ..engine.errors import shorten, visible
 from .limits import Limits
 
 
@@ -78,7 +78,39 @@ async def read_json(request: Request) -> dict[str, Any]:
         raise ApiError(400, f"the request's body is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request's body must be a JSON object")
+    where = _lone_surrogate(data)
+    if where is not None:
+        raise ApiError(400, f"the request's JSON holds a lone surrogate (a \\ud800-\\udfff "
+                            f"escape not in a pair: not text) at {where}")
     return data
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """Where (``$.set`` ...) a string or key of the parsed body holds a lone surrogate, which
+    JSON's ``\\ud800`` allows and UTF-8 can't encode: refused here, once, or every answer that
+    echoes it would fail to be written (a 500, and a job's label broke its every answer)."""
+    stack: list[tuple[str, Any]] = [("$", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            if not value.isascii() and not _encodes(value):
+                return path
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not key.isascii() and not _encodes(key):
+                    return path
+                stack.append((f"{path}.{shorten(visible(key), 40)}", item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{k}]", item) for k, item in enumerate(value))
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def error_response(status: int, message: str, **extra: Any) -> JSONResponse:

@@ -1,6 +1,6 @@
 """Simulations and comparisons in the background (docs/web.md, "The JSON API"): each job
 runs in a process of its own (spawned: nothing of the server's state is inherited), reports
-its progress through a queue and its result — exactly what ``simulate --json`` /
+its progress through a pipe and its result — exactly what ``simulate --json`` /
 ``compare --json`` print — at the end. Cancelling stops the process at once. The arguments
 are checked before the process starts, by the same checks as the command line's (a bad one:
 400, an invalid rulebook: 422, too many jobs running: 429); a rulebook whose rounds never
@@ -8,16 +8,18 @@ end only gives stalled rounds, within each round's budget."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
-import queue
+import pickle
 import secrets
 import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -195,8 +197,10 @@ def play(run: Run, rulebooks: list[Rulebook], tick: Callable[[], None]) -> dict[
 
 
 def _child(run: Run, messages: Any) -> None:
-    """A job's process: load the sources again, play, send progress and the result."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when a job stops
+    """A job's process: load the sources again, play, send progress and the result (to
+    ``messages``, the write end of a pipe)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when a job stops (and
+    # it started with SIGINT blocked: _without_ctrl_c)
     try:
         rulebooks = [require_rulebook(s, run.limits) for s in run.sources]
         done, last = 0, 0.0
@@ -207,15 +211,15 @@ def _child(run: Run, messages: Any) -> None:
             now = time.monotonic()
             if now - last >= PROGRESS_EVERY:
                 last = now
-                messages.put(("progress", done))
+                messages.send(("progress", done))
         result = finite(play(run, rulebooks, tick))
-        messages.put(("progress", done))
-        messages.put(("result", result))
+        messages.send(("progress", done))
+        messages.send(("result", result))
     except ApiError as exc:  # the rulebook changed meanwhile? (it can't: same text)
-        messages.put(("error", exc.message))
+        messages.send(("error", exc.message))
     except Exception as exc:  # noqa: BLE001 - a bug of ours: one line, the job failed
-        messages.put(("error", f"internal error (a bug): {type(exc).__name__}: "
-                               f"{shorten(' '.join(str(exc).split()), 300)}"))
+        messages.send(("error", f"internal error (a bug): {type(exc).__name__}: "
+                                f"{shorten(' '.join(str(exc).split()), 300)}"))
 
 
 # ------------------------------------------------------------------ the jobs
@@ -243,17 +247,15 @@ class Job:
         """Read the process's messages until its result, its error or its end (a thread)."""
         while self.state == "running":
             try:
-                kind, value = self.messages.get(timeout=0.2)
-            except queue.Empty:
-                if self.process.is_alive():
+                if not self.messages.poll(0.2):
                     continue
-                try:  # what it put just before ending may still be on its way
-                    kind, value = self.messages.get(timeout=0.5)
-                except (queue.Empty, OSError, EOFError, ValueError):
-                    self._end("failed", error="the job's process ended without a result "
-                                              f"(exit code {self.process.exitcode})")
-                    break
-            except (OSError, EOFError, ValueError):  # the queue closed: cancelled
+                kind, value = self.messages.recv()
+            except (OSError, EOFError, ValueError, pickle.UnpicklingError):
+                # its end of the pipe closed before a result: it ended (or was cancelled)
+                if self.state == "running":  # (cancel reaps its process)
+                    self.process.join(5)
+                self._end("failed", error="the job's process ended without a result "
+                                          f"(exit code {self.process.exitcode})")
                 break
             if kind == "progress":
                 with self.lock:
@@ -266,7 +268,7 @@ class Job:
                 break
         if self.state != "cancelled":  # (cancel reaps its process)
             self.process.join(5)
-        self.messages.close()  # its pipe's descriptors: a finished job keeps none
+        self.messages.close()  # its pipe's descriptor: a finished job keeps none
         finished(self)
 
     def _end(self, state: str, result: dict[str, Any] | None = None,
@@ -285,6 +287,21 @@ class Job:
                 return
             self.state = "cancelled"
         stop_process(self.process)
+
+
+@contextlib.contextmanager
+def _without_ctrl_c() -> Iterator[None]:
+    """SIGINT blocked in this thread while a job's process starts: the process inherits the
+    mask and never takes a Ctrl-C at the terminal (the server decides when a job stops);
+    ignoring it in the process itself came too late for one still starting up (a
+    KeyboardInterrupt traceback from its imports)."""
+    # Started first, the one thing start() spawns that unblocks SIGINT when it is done.
+    resource_tracker.ensure_running()
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def stop_process(process: BaseProcess) -> None:
@@ -316,16 +333,21 @@ class Jobs:
                 raise ApiError(429, f"{self.limits.max_jobs} jobs are running already (the "
                                     "most at once: serve --max-jobs); wait for one or "
                                     "cancel one")
-            messages = self.context.Queue()
-            process = self.context.Process(target=_child, args=(run, messages), daemon=True,
+            # A pipe, not a queue: a queue's semaphores outlive a server stopped by a signal
+            # ("leaked semaphore objects"); one writer, one reader need none.
+            reader, writer = self.context.Pipe(duplex=False)
+            process = self.context.Process(target=_child, args=(run, writer), daemon=True,
                                            name="uno-rules-job")
-            job = Job(secrets.token_hex(8), run, process, messages)
+            job = Job(secrets.token_hex(8), run, process, reader)
             try:
-                process.start()
+                with _without_ctrl_c():
+                    process.start()
             except OSError as exc:  # no more processes or memory: the machine's state
-                messages.close()
+                reader.close()
                 raise ApiError(503, f"can't start the job's process: "
                                     f"{(exc.strerror or str(exc)).lower()}") from None
+            finally:
+                writer.close()  # the child's now: its end closing is the job's end
             self.jobs[job.id] = job
         threading.Thread(target=job.listen, args=(self._finished,), daemon=True,
                          name=f"uno-rules-job-{job.id}").start()

@@ -27,3 +27,6 @@ class Limits:
     # cards take half a minute; over 1,000, about a second; the longest No Mercy round in
     # 200 is about 260 actions)
     play_actions: int = 1000
+    # seconds of work one request may take (the agents' moves, a game brought back from
+    # its answers): then it stops and answers 503 (uno_rules.web.work)
+    request_seconds: float = 30.0
