@@ -458,7 +458,7 @@ def test_lookahead_thinks_within_its_budget_of_work(monkeypatch: pytest.MonkeyPa
     plus 1 + the acting hand's cards per action a rollout takes, plus the effect steps, stay
     within it (each decision took seconds, 32 rollouts of 400 actions an option); counted,
     not timed, so the same seed makes the same choice."""
-    from uno_rules.agents import Lookahead, observation
+    from uno_rules.play.agents import Lookahead, observation
 
     fat = uno_rules.load_rulebook(Path(__file__).parent / "hostile" / "exits" /
                                   "fat_hands.yaml")
