@@ -7,10 +7,12 @@ from pathlib import Path
 
 from setuptools import setup
 
-# Every engine module (a new one included) but errors.py (exception classes) and __init__.py,
-# which stay Python: nothing hot lives there.
+# Every engine module (a new one included) but errors.py (exception classes), position.py
+# (games from described positions, for scenarios and tests) and __init__.py, which stay
+# Python: nothing hot lives there.
+PURE = ("__init__", "errors", "position")
 ENGINE = sorted(path.stem for path in (Path(__file__).parent / "uno_rules" / "engine").glob("*.py")
-                if path.stem not in ("__init__", "errors"))
+                if path.stem not in PURE)
 
 # UNO_RULES_LISTING_REQUIRES: the backend (_build/uno_build.py) is only asking for the build
 # requirements, mypy among them, which is not installed yet.

@@ -12,8 +12,8 @@ import argparse
 import time
 
 import uno_rules
-from uno_rules.agents import AGENTS, play_agents
-from uno_rules.stats import wilson
+from uno_rules.play.agents import AGENTS, play_agents
+from uno_rules.sim.stats import wilson
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Environment steps per second: our PettingZoo env (uno_rules.pettingzoo) beside RLCard's
+"""Environment steps per second: our PettingZoo env (uno_rules.rl.pettingzoo) beside RLCard's
 ``rlcard.make('uno')`` environment, random policy, in one run (see bench/README.md).
 
 The comparison is kept fair, as bench.py's:
@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 import numpy
 
-from uno_rules.pettingzoo import env as make_env
+from uno_rules.rl.pettingzoo import env as make_env
 
 # A runner takes at least ``steps`` env steps (whole rounds) and returns how many it took.
 Runner = Callable[[int], int]

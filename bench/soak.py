@@ -11,7 +11,7 @@ import sys
 
 import uno_rules
 from uno_rules.load.loader import shipped_names
-from uno_rules.simulate import POLICIES, simulate
+from uno_rules.sim.simulate import POLICIES, simulate
 
 
 def main() -> int:

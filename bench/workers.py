@@ -20,8 +20,8 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import uno_rules
-from uno_rules.simulate import simulate
-from uno_rules.workers import cores
+from uno_rules.sim.simulate import simulate
+from uno_rules.sim.workers import cores
 
 
 def main() -> None:
@@ -46,7 +46,7 @@ def main() -> None:
     def cluster(w: str) -> AbstractContextManager[Any]:
         if not w.startswith("dask"):
             return nullcontext()
-        from uno_rules.distributed import open_client
+        from uno_rules.sim.distributed import open_client
 
         return open_client("local", int(w[4:]))
 

@@ -8,7 +8,7 @@ or run this file to see one observation and a short simulation (docs/agents.md).
 
 import random
 
-from uno_rules.agents import Observation
+from uno_rules.play.agents import Observation
 
 
 class LowFirst:
@@ -30,8 +30,8 @@ class LowFirst:
 
 if __name__ == "__main__":
     import uno_rules
-    from uno_rules.agents import AGENTS, play_agents
-    from uno_rules.simulate import simulate
+    from uno_rules.play.agents import AGENTS, play_agents
+    from uno_rules.sim.simulate import simulate
 
     rulebook = uno_rules.load_rulebook("classic")
     seats = [("my_agent:LowFirst", LowFirst), ("greedy", AGENTS["greedy"])]

@@ -1,10 +1,10 @@
 """Train a small policy with NumPy alone on a house-rule variant, then measure it.
 
-The policy is linear softmax over the observation vector (``uno_rules.observation``): one
+The policy is linear softmax over the observation vector (``uno_rules.rl.observation``): one
 row of weights per action of its seat, a score ``weights[action] @ features`` for each
 legal action (the mask), a softmax over them. It learns by REINFORCE: after each round
 every choice it made is pushed towards (won) or away from (lost) by how much the result
-beat the running average. It plays one seat against a built-in agent (``uno_rules.agents``),
+beat the running average. It plays one seat against a built-in agent (``uno_rules.play.agents``),
 alternating seats so that neither starts more often, then plays fresh rounds choosing its
 most likely action and prints its win rate with a 95% Wilson interval, next to a uniform
 random player's measured the same way (same rounds, same opponent) and the fair share.
@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 
 import uno_rules
-from uno_rules.agents import AGENTS, Observation, play_agents_on
-from uno_rules.observation import Observer
-from uno_rules.stats import wilson
+from uno_rules.play.agents import AGENTS, Observation, play_agents_on
+from uno_rules.rl.observation import Observer
+from uno_rules.sim.stats import wilson
 
 
 class Policy:

@@ -101,7 +101,7 @@ def ctrl_c_after_count(monkeypatch: pytest.MonkeyPatch, rounds: int) -> list[Any
     ``rounds``-th round is counted (``Stats.count``, in the process that counts: a run's
     workers only play), before the run hands it on (``on_round``: a ``--csv`` row): where
     the race between counting and writing fell now and then. Returns the rounds counted."""
-    from uno_rules import simulate as sim
+    from uno_rules.sim import simulate as sim
 
     count, counted = sim.Stats.count, []
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 import uno_rules
-from uno_rules.agents import load_agent
-from uno_rules.match import Match
-from uno_rules.record import Recorder
+from uno_rules.play.agents import load_agent
+from uno_rules.play.match import Match
+from uno_rules.play.record import Recorder
 from uno_rules.table.screen import Style, table_lines
 from uno_rules.table.session import HUMAN, Session
 

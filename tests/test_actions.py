@@ -19,7 +19,7 @@ from uno_rules import Action, NotationError
 from uno_rules.engine.actions import ALL_KINDS
 from uno_rules.engine.errors import RunawayEffect
 from uno_rules.load.loader import check
-from uno_rules.record import Recorder, read_text
+from uno_rules.play.record import Recorder, read_text
 
 
 @pytest.mark.parametrize("text", ["1 play red 5", "1 play red 5 uno", "0 draw", "0 keep",

@@ -1,4 +1,4 @@
-"""Agents (uno_rules/agents.py): what an agent is shown, the built-ins, --agents."""
+"""Agents (uno_rules/play/agents.py): what an agent is shown, the built-ins, --agents."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 import uno_rules
-from uno_rules.agents import (
+from uno_rules.cli import cli
+from uno_rules.engine.game import Game
+from uno_rules.play.agents import (
     AGENTS,
     Agent,
     AgentError,
@@ -27,10 +29,8 @@ from uno_rules.agents import (
     parse_agents,
     play_agents,
 )
-from uno_rules.cli import cli
-from uno_rules.engine.game import Game
-from uno_rules.simulate import simulate
-from uno_rules.stats import wilson
+from uno_rules.sim.simulate import simulate
+from uno_rules.sim.stats import wilson
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE / "hostile" / "agents"
@@ -202,7 +202,7 @@ def _obs(hand: list[str], options: list[str], kind: str | None = "turn",
          sizes: tuple[int, ...] = (3, 7)) -> Observation:
     table = CLASSIC.action_table(2)
     actions = tuple(uno_rules.Action.parse(o) for o in options)
-    from uno_rules.agents import _public
+    from uno_rules.play.agents import _public
 
     cards, deck = _public(CLASSIC)
     view = {"seat": 0, "hand": sorted(hand), "hand_sizes": list(sizes), "color": color}
@@ -415,7 +415,7 @@ def test_each_seat_has_its_own_rng_and_a_round_replays() -> None:
 def test_lookahead_searches_only_through_determinize() -> None:
     """Lookahead resamples through the observation's determinize (never the live game): each
     game it gets is a new one; without determinize it decides as greedy does."""
-    from uno_rules.agents import Greedy, Lookahead, observation
+    from uno_rules.play.agents import Greedy, Lookahead, observation
 
     game = CLASSIC.new_game(2, 11)
     while game.pending is None or len(game.legal_ids()) < 2:
@@ -458,7 +458,7 @@ def test_lookahead_thinks_within_its_budget_of_work(monkeypatch: pytest.MonkeyPa
     plus 1 + the acting hand's cards per action a rollout takes, plus the effect steps, stay
     within it (each decision took seconds, 32 rollouts of 400 actions an option); counted,
     not timed, so the same seed makes the same choice."""
-    from uno_rules.agents import Lookahead, observation
+    from uno_rules.play.agents import Lookahead, observation
 
     fat = uno_rules.load_rulebook(Path(__file__).parent / "hostile" / "exits" /
                                   "fat_hands.yaml")
@@ -531,7 +531,7 @@ def test_lookahead_choice_depends_only_on_the_determinization() -> None:
     """Two games that look the same from the seat (the second one the first with the
     hidden cards dealt again) get the same choice from the same determinize: the agent
     reads nothing hidden anywhere else; a different determinize may change it."""
-    from uno_rules.agents import Lookahead, observation
+    from uno_rules.play.agents import Lookahead, observation
 
     for seed in range(6):
         game, seat = _two_player_turn(seed)
@@ -558,7 +558,7 @@ def test_lookahead_follows_what_a_greedy_opponent_revealed() -> None:
     """A seat that drew and kept the card held nothing playable (bans on the colour in
     force, the rank on top and wilds); a wild played means no coloured card played instead.
     Determinizations are mended to fit: the opponent's hand holds no banned card."""
-    from uno_rules.agents import Lookahead, observation
+    from uno_rules.play.agents import Lookahead, observation
 
     game, seat = _two_player_turn(3)
     other = 1 - seat
@@ -612,7 +612,7 @@ def test_lookahead_bans_hold_on_greedy_hands() -> None:
     """Against greedy players what lookahead infers is exact: at every decision of some
     2- and 3-player rounds, each ban holds on the real hand (no more banned cards than the
     cards drawn since allow), and some bans are made."""
-    from uno_rules.agents import Lookahead, play_agents_on
+    from uno_rules.play.agents import Lookahead, play_agents_on
 
     live: list[Game] = []
     checked = [0]

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules.engine.actions import KINDS_WITH_CARD, Action
 from uno_rules.engine.game import Game
+from uno_rules.engine.position import Position, game_from_position
 from uno_rules.load.resources import shipped_names
-from uno_rules.position import Position, game_from_position
 from uno_rules.table.answers import (
     Blank,
     Chosen,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import uno_rules
-from uno_rules.authoring import diff, starter
+from uno_rules.authoring.variants import diff, starter
 from uno_rules.load.loader import check
 
 HERE = Path(__file__).resolve().parent

@@ -322,12 +322,12 @@ def test_house_and_scenario_set_problems_name_what_was_given(tmp_path: Path) -> 
 
 def test_an_internal_error_is_one_line_exit_3_and_debug_shows_where(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import uno_rules.explain
+    import uno_rules.authoring.explain
 
     def broken(rulebook: object) -> str:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(uno_rules.explain, "explain", broken)
+    monkeypatch.setattr(uno_rules.authoring.explain, "explain", broken)
     result = runner.invoke(cli, ["explain", "classic"])
     assert result.exit_code == 3
     lines = result.output.strip().splitlines()
@@ -641,17 +641,17 @@ def test_scenario_folder_without_malformed_files_exits_1_on_a_failure(tmp_path: 
 
 def test_a_bug_in_one_scenario_file_is_exit_3_and_the_rest_still_run(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import uno_rules.scenario
+    import uno_rules.authoring.scenario
 
     folder = _scenario_folder(tmp_path, malformed=False)
-    real = uno_rules.scenario.run_file
+    real = uno_rules.authoring.scenario.run_file
 
-    def broken(path: str | Path, **options: Any) -> list[uno_rules.scenario.Outcome]:
+    def broken(path: str | Path, **options: Any) -> list[uno_rules.authoring.scenario.Outcome]:
         if Path(path).name == "a_good.yaml":
             raise KeyError("a bug")
         return real(path, **options)
 
-    monkeypatch.setattr(uno_rules.scenario, "run_file", broken)
+    monkeypatch.setattr(uno_rules.authoring.scenario, "run_file", broken)
     result = runner.invoke(cli, ["scenario", str(folder)])
     assert result.exit_code == 3, result.output
     assert "FAIL fails" in result.output

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from uno_rules import Game, Rulebook, load_rulebook
 from uno_rules.load.resources import shipped_names
-from uno_rules.observation import Observer
+from uno_rules.rl.observation import Observer
 
 LONG = os.environ.get("UNO_LONG", "") not in ("", "0")
 # UNO_RESAMPLE_STATES=N: N per rulebook, whatever the run.
@@ -229,7 +229,7 @@ def test_bad_arguments() -> None:
 
 def observed(g: Game, seat: int) -> Any:
     """What an agent at ``seat`` can reach, as its observation is built (agents.py)."""
-    from uno_rules.agents import observation
+    from uno_rules.play.agents import observation
     pending = g.pending
     kind = pending.kind if pending is not None and pending.seat == seat else None
     obs = observation(g, seat, g.legal_ids(seat), kind, 0)

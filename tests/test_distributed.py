@@ -23,9 +23,9 @@ import pytest
 from conftest import child_pids, ctrl_c_after_count, load_cases, pid_alive
 
 import uno_rules
-from uno_rules.distributed import SchedulerError, parse_scheduler
-from uno_rules.simulate import Round, simulate
-from uno_rules.workers import chunk_size
+from uno_rules.sim.distributed import SchedulerError, parse_scheduler
+from uno_rules.sim.simulate import Round, simulate
+from uno_rules.sim.workers import chunk_size
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 needs_dask = pytest.mark.skipif(not HAS_DASK, reason="the [dask] extra is not installed")
@@ -482,8 +482,8 @@ class _Client:
 
 
 def _records_of(client: _Client) -> list[Round]:
-    from uno_rules.distributed import dask_rounds
-    from uno_rules.simulate import game_seeds
+    from uno_rules.sim.distributed import dask_rounds
+    from uno_rules.sim.simulate import game_seeds
 
     return list(dask_rounds(client, (), game_seeds(1, 40), 40))
 
@@ -492,7 +492,7 @@ def _records_of(client: _Client) -> list[Round]:
 def test_a_worker_dying_under_every_try_is_a_worker_error() -> None:
     from distributed import KilledWorker
 
-    from uno_rules.workers import WorkerError
+    from uno_rules.sim.workers import WorkerError
 
     client = _Client(KilledWorker("chunk", "tcp://b", 3))
     with pytest.raises(WorkerError, match=r"^a Dask worker died playing a chunk, on every "
@@ -510,7 +510,7 @@ def test_a_worker_dying_under_every_try_is_a_worker_error() -> None:
 @pytest.mark.parametrize("at_scatter", [True, False], ids=["scatter", "chunk"])
 def test_an_import_failure_on_a_worker_is_a_worker_error(error: Exception,
                                                          at_scatter: bool) -> None:
-    from uno_rules.workers import WorkerError
+    from uno_rules.sim.workers import WorkerError
 
     with pytest.raises(WorkerError, match=r"^a Dask worker could not import what the run "
                                           r"needs \((No module named 'mine'|cannot import "

@@ -14,8 +14,8 @@ import yaml
 from click.testing import CliRunner
 
 import uno_rules
-from uno_rules import docs
-from uno_rules.authoring import diff
+from uno_rules.authoring import docs
+from uno_rules.authoring.variants import diff
 from uno_rules.cli import cli
 from uno_rules.engine.model import Settings
 from uno_rules.load.resources import shipped_names
@@ -23,7 +23,7 @@ from uno_rules.load.schema import rulebook_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-REGENERATE = "regenerate (from the repository root): python -m uno_rules.docs"
+REGENERATE = "regenerate (from the repository root): python -m uno_rules.authoring.docs"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 GENERATED = docs.generated_docs()
 

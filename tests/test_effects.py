@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import uno_rules
-from uno_rules.position import Position, game_from_position
+from uno_rules.engine.position import Position, game_from_position
 
 
 def _rulebook(tmp_path: Path, effect: str) -> uno_rules.Rulebook:

@@ -35,7 +35,7 @@ def _scenario_blocks() -> list[str]:
 
 
 def test_scenario_doc_examples_pass(tmp_path: Path) -> None:
-    from uno_rules.scenario import run_file
+    from uno_rules.authoring.scenario import run_file
 
     blocks = _scenario_blocks()
     assert len(blocks) >= 5
@@ -52,7 +52,7 @@ def test_scenario_doc_failure_sample_is_real(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The FAIL line docs/scenarios.md shows is what the runner prints for the change it
     describes (its first worked example without `uno: false`)."""
-    from uno_rules.scenario import run_file
+    from uno_rules.authoring.scenario import run_file
 
     [block] = [b for b in _scenario_blocks() if "a forgotten UNO is caught" in b]
     monkeypatch.chdir(tmp_path)
@@ -74,7 +74,7 @@ def test_scenario_doc_python_blocks_run(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_scenarios_tour_example_passes() -> None:
-    from uno_rules.scenario import run_file
+    from uno_rules.authoring.scenario import run_file
 
     outcomes = run_file(ROOT / "examples" / "scenarios_tour.yaml")
     assert len(outcomes) >= 5 and all(o.passed for o in outcomes), [str(o) for o in outcomes]
@@ -85,8 +85,8 @@ def test_two_discard_piles_example() -> None:
     import random
 
     import uno_rules
-    from uno_rules.scenario import run_file
-    from uno_rules.simulate import random_moves
+    from uno_rules.authoring.scenario import run_file
+    from uno_rules.sim.simulate import random_moves
 
     outcomes = run_file(ROOT / "examples" / "two_piles_scenarios.yaml")
     assert outcomes and all(o.passed for o in outcomes), [str(o) for o in outcomes]

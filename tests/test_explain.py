@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 import uno_rules
-from uno_rules.authoring import diff
+from uno_rules.authoring.explain import NOTHING, SAY, describe, explain
+from uno_rules.authoring.variants import diff
 from uno_rules.cli import cli
 from uno_rules.engine.effects import PRIMITIVES
-from uno_rules.explain import NOTHING, SAY, describe, explain
 from uno_rules.load.loader import check, shipped_names
 
 runner = CliRunner()

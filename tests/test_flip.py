@@ -18,9 +18,9 @@ import pytest
 
 import uno_rules
 from uno_rules import Action, Game
-from uno_rules.match import Match
-from uno_rules.position import Position, game_from_position
-from uno_rules.simulate import random_moves
+from uno_rules.engine.position import Position, game_from_position
+from uno_rules.play.match import Match
+from uno_rules.sim.simulate import random_moves
 
 RB = uno_rules.load_rulebook("flip")
 RB_DIR = Path(uno_rules.__file__).resolve().parent / "rulebooks"

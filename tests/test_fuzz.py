@@ -11,9 +11,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from uno_rules.authoring.scenario import run_file
 from uno_rules.engine.errors import ScenarioError
 from uno_rules.load.loader import check
-from uno_rules.scenario import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "rulebooks" / f"{n}.yaml" for n in ("classic", "teams", "no_mercy")]

@@ -11,8 +11,8 @@ import pytest
 
 import uno_rules
 from uno_rules import Action, IllegalAction, SnapshotError
-from uno_rules.position import Position, game_from_position
-from uno_rules.simulate import random_moves as _play
+from uno_rules.engine.position import Position, game_from_position
+from uno_rules.sim.simulate import random_moves as _play
 
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "exits"
 
@@ -139,7 +139,7 @@ def test_view_hides_other_hands(classic: uno_rules.Rulebook) -> None:
 def test_view_shows_the_table_facts_a_player_sees() -> None:
     """The stacked draw's total, the seat open to an UNO catch, teams and the seats out,
     knocked out and out of the match: what a player at the table knows."""
-    from uno_rules.position import Position, game_from_position
+    from uno_rules.engine.position import Position, game_from_position
 
     stacking = uno_rules.load_rulebook("classic", house=("stacking",))
     game = game_from_position(stacking, 3, Position(
@@ -323,7 +323,7 @@ def test_a_round_stalls_at_exactly_its_budgets_last_step_and_action() -> None:
 
 def test_the_default_budget_ends_a_round_that_never_would() -> None:
     from uno_rules.engine.game import GAME_ACTIONS, GAME_STEPS
-    from uno_rules.simulate import play_random
+    from uno_rules.sim.simulate import play_random
 
     game = play_random(uno_rules.load_rulebook(HOSTILE / "retrigger.yaml"), 10, 1)
     assert game.stalled == "steps" and game.steps == GAME_STEPS

@@ -32,7 +32,7 @@ def test_schema_and_table_name_the_same_primitives() -> None:
 
 
 def test_primitives_doc_is_up_to_date() -> None:
-    from uno_rules.docs import primitives_markdown
+    from uno_rules.authoring.docs import primitives_markdown
 
     doc = (ROOT / "docs" / "primitives.md").read_text()
     assert doc == primitives_markdown(), "regenerate: uno-rules primitives > docs/primitives.md"

@@ -1,4 +1,4 @@
-"""The Gymnasium single-agent environment (uno_rules.gymnasium): Gymnasium's env_checker,
+"""The Gymnasium single-agent environment (uno_rules.rl.gymnasium): Gymnasium's env_checker,
 masked random episodes to the end for every shipped rulebook against built-in agents,
 seeding, illegal actions (penalized or raised) and the arguments."""
 
@@ -13,9 +13,9 @@ from gymnasium.utils.env_checker import check_env
 
 import uno_rules
 from uno_rules import IllegalAction
-from uno_rules.agents import AgentError
-from uno_rules.gymnasium import UnoEnv
 from uno_rules.load.resources import shipped_names
+from uno_rules.play.agents import AgentError
+from uno_rules.rl.gymnasium import UnoEnv
 
 
 def episode(e: UnoEnv, seed: int, rng: random.Random) -> tuple[list[int], float, bool, bool]:
@@ -119,7 +119,7 @@ def test_render_ansi_is_the_learners_view() -> None:
 def test_gymnasium_make_finds_the_registered_env() -> None:
     import gymnasium
 
-    from uno_rules.gymnasium import ENV_ID
+    from uno_rules.rl.gymnasium import ENV_ID
 
     made = gymnasium.make(ENV_ID, rulebook="flip", players=3, opponents="uniform")
     assert isinstance(made.unwrapped, UnoEnv) and made.unwrapped.players == 3

@@ -18,7 +18,7 @@ import uno_rules
 from uno_rules.cli import cli
 from uno_rules.engine import game as game_module
 from uno_rules.load.loader import check, is_scenario_file
-from uno_rules.simulate import random_moves
+from uno_rules.sim.simulate import random_moves
 
 HERE = Path(__file__).resolve().parent
 FILES = sorted((HERE / "hostile").glob("*.yaml"))
@@ -114,9 +114,9 @@ def test_a_runaway_effect_is_stopped_with_a_typed_error(monkeypatch: pytest.Monk
     """No shipped primitive can loop (the loader refuses draws in after_draw; first-card
     rules stop once every card has come up); the bound is tested by lowering it."""
     rulebook = uno_rules.load_rulebook("classic")
-    position = uno_rules.position.Position(hands=[["red draw_two", "red 1"], ["blue 1"]],
+    position = uno_rules.engine.position.Position(hands=[["red draw_two", "red 1"], ["blue 1"]],
                                            discard=["red 5"], draw_pile=["green 1"] * 0)
-    game = uno_rules.position.game_from_position(rulebook, 2, position)
+    game = uno_rules.engine.position.game_from_position(rulebook, 2, position)
     monkeypatch.setattr(game_module, "RUN_BUDGET", 1)
     with pytest.raises(uno_rules.RunawayEffect, match="the effect of red draw_two ran more "
                                                       "than 1 steps"):

@@ -93,8 +93,8 @@ def test_every_public_name_resolves() -> None:
     namespace: dict[str, object] = {}
     exec("from uno_rules import *", namespace)
     assert set(uno_rules.__all__) <= set(namespace)
-    assert uno_rules.load_rulebook is uno_rules.load.loader.load_rulebook
-    assert uno_rules.restore is uno_rules.load.loader.restore
+    assert uno_rules.load_rulebook is uno_rules.load.entry.load_rulebook
+    assert uno_rules.restore is uno_rules.load.entry.restore
     assert uno_rules.Rulebook is uno_rules.engine.rulebook.Rulebook
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import uno_rules
 from uno_rules import Action, IllegalAction
-from uno_rules.position import Position, game_from_position
+from uno_rules.engine.position import Position, game_from_position
 
 
 def _game(hands: list[list[str]], top: str, name: str = "classic",
@@ -147,7 +147,7 @@ def test_the_short_turn_path_offers_what_the_general_one_does(
 
     monkeypatch.setattr(decisions, "BIG_HAND", big_hand)
 
-    from uno_rules.simulate import random_moves
+    from uno_rules.sim.simulate import random_moves
 
     checked = 0
     for name, house in [("classic", ()), ("pokemon", ()), ("ted_lasso", ()),

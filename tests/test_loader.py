@@ -636,8 +636,8 @@ def test_load_rulebook_raises_only_rulebook_errors_for_bad_paths(
 def test_a_root_with_a_nul_byte_trusts_nothing(tmp_path: Path) -> None:
     """root= is the caller's input too: a NUL byte in it is no folder (it was a raw
     ValueError from load_rulebook, restore and run_paths)."""
+    from uno_rules.authoring.scenario import run_paths
     from uno_rules.engine.errors import ScenarioError, SnapshotError
-    from uno_rules.scenario import run_paths
 
     (tmp_path / "secret.yaml").write_text("name: s\ndb_password: hunter2\n")
     folder = tmp_path / "rules"

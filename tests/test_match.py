@@ -11,8 +11,8 @@ import pytest
 
 import uno_rules
 from uno_rules import IllegalAction, SnapshotError
-from uno_rules.match import Match
-from uno_rules.simulate import random_moves
+from uno_rules.play.match import Match
+from uno_rules.sim.simulate import random_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,8 +18,8 @@ from conftest import load_cases, reaped
 import uno_rules
 from uno_rules.cli import cli
 from uno_rules.load.resources import shipped_names
-from uno_rules.match import Match
-from uno_rules.matchsim import (
+from uno_rules.play.match import Match
+from uno_rules.sim.matchsim import (
     CSV_COLUMNS,
     MATCH_STALLED,
     MAX_ROUNDS,
@@ -28,7 +28,7 @@ from uno_rules.matchsim import (
     play_match,
     simulate_matches,
 )
-from uno_rules.simulate import random_moves
+from uno_rules.sim.simulate import random_moves
 
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "exits"
 
@@ -163,7 +163,7 @@ def test_other_scoring_methods(scoring: str, agents: str | None) -> None:
                                                       "target_score": 150})
     seated = None
     if agents is not None:
-        from uno_rules.agents import parse_agents
+        from uno_rules.play.agents import parse_agents
 
         seated = parse_agents(agents, 3)
     stats = simulate_matches(rb, 6, 3, 4, agents=seated)

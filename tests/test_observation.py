@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules.engine.game import Game
 from uno_rules.load.resources import shipped_names
-from uno_rules.observation import CAP, DECISION_KINDS, Observer
+from uno_rules.rl.observation import CAP, DECISION_KINDS, Observer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 LONG = os.environ.get("UNO_LONG", "") not in ("", "0")  # long run: conftest.py
@@ -326,7 +326,7 @@ def test_encode_needs_no_numpy_array_does(classic: uno_rules.Rulebook,
 def test_the_module_imports_without_numpy_yaml_or_click() -> None:
     import subprocess
 
-    child = ("import sys, uno_rules.observation\n"
+    child = ("import sys, uno_rules.rl.observation\n"
              "print(sorted(m for m in sys.modules if m.split('.')[0] in "
              "('numpy', 'yaml', 'jsonschema', 'click')))")
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,

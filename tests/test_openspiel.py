@@ -1,4 +1,4 @@
-"""The OpenSpiel game (uno_rules/openspiel.py, the ``rl`` extra): it loads by name for the
+"""The OpenSpiel game (uno_rules/rl/openspiel.py, the ``rl`` extra): it loads by name for the
 shipped rulebooks, passes OpenSpiel's own random-simulation test, holds up played by hand
 (clones independent, serialization exact, chance outcomes summing to 1, legal actions until
 the end, zero-sum returns), and OpenSpiel's MCTS bot plays it."""
@@ -13,8 +13,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
 
 import uno_rules  # noqa: E402
-import uno_rules.openspiel  # noqa: E402,F401  (registers "uno_rules")
-from uno_rules.observation import Observer  # noqa: E402
+import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
+from uno_rules.rl.observation import Observer  # noqa: E402
 
 
 def _load(rulebook: str, players: int, **more: object) -> object:
@@ -148,7 +148,7 @@ def test_the_information_state_hides_the_deal_and_others_hands() -> None:
         assert all(name in text for name in uno.hand(1))
         assert "deal" not in text and str(uno.hand(0)) not in text
         assert len(state.observation_tensor(1)) == game.observation_tensor_size()
-        # the observation tensor is uno_rules.observation's encoding of what seat 1 sees
+        # the observation tensor is uno_rules.rl.observation's encoding of what seat 1 sees
         encoding = Observer(uno.rulebook, 3).encode(uno, 1)
         assert state.observation_tensor(1) == [float(v) for v in encoding]
     assert one.information_state_string(1) != two.information_state_string(1)
@@ -320,7 +320,7 @@ def test_a_serialized_state_round_trips_as_checked_json() -> None:
     for state in [*states, end]:
         text = state.serialize()
         fields = json.loads(text)
-        assert fields["format"] == uno_rules.openspiel.FORMAT
+        assert fields["format"] == uno_rules.rl.openspiel.FORMAT
         again = game.deserialize_state(text)
         assert (str(again), again.history(), again.move_number(), again.passed,
                 again.current_player(), again.serialize()) == \

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (uno_rules.pettingzoo): PettingZoo's own API and seed tests
+"""The PettingZoo AEC environment (uno_rules.rl.pettingzoo): PettingZoo's own API and seed tests
 for every shipped rulebook at its smallest and a larger player count, with and without the
 jump_in house rule; rounds played to the end by masked random agents; rewards, truncation,
 seeding, refusals and rendering."""
@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test
 import uno_rules
 from uno_rules import IllegalAction
 from uno_rules.load.resources import shipped_names
-from uno_rules.pettingzoo import env, raw_env
+from uno_rules.rl.pettingzoo import env, raw_env
 
 # PettingZoo's checks warn about any Dict observation with an action mask, its own classic
 # environments' too: these two and no other warning are expected.
@@ -256,8 +256,8 @@ def test_out_of_turn_windows_come_before_the_decider_in_seat_order_and_pass_chan
     assert windows > 100 and passes > 50, (windows, passes)
 
 
-@pytest.mark.parametrize(("module", "missing"), [("uno_rules.pettingzoo", "pettingzoo"),
-                                                 ("uno_rules.gymnasium", "gymnasium")])
+@pytest.mark.parametrize(("module", "missing"), [("uno_rules.rl.pettingzoo", "pettingzoo"),
+                                                 ("uno_rules.rl.gymnasium", "gymnasium")])
 def test_without_the_rl_extra_the_import_says_what_to_install(module: str,
                                                               missing: str) -> None:
     code = (f"import sys; sys.modules[{missing!r}] = None\n"

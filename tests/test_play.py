@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from table_driver import Turn, run
 
 from uno_rules.cli import cli
-from uno_rules.record import read
+from uno_rules.play.record import read
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 MATCH = ["classic", "--players", "3", "--seed", "27", "--set", "target_score=100",

@@ -1,4 +1,4 @@
-"""``--plot FILE.png|.svg`` on simulate and compare (uno_rules/plots.py): the picture opens,
+"""``--plot FILE.png|.svg`` on simulate and compare (uno_rules/sim/plots.py): the picture opens,
 has the documented size and is not blank; bad paths and a missing matplotlib give one line,
 exit 1, before any game is played."""
 
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from uno_rules import compare as cmp
 from uno_rules.cli import cli
-from uno_rules.plots import COMPARE_SIZE, NEEDS, SIMULATE_SIZE
+from uno_rules.sim import compare as cmp
+from uno_rules.sim.plots import COMPARE_SIZE, NEEDS, SIMULATE_SIZE
 
 matplotlib = pytest.importorskip("matplotlib", reason="the [plot] extra is not installed")
 
@@ -96,7 +96,7 @@ def test_a_bad_suffix_is_one_line_before_any_game(command: list[str], tmp_path: 
     def never(*args: Any, **kw: Any) -> Any:
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr("uno_rules.simulate.play_round", never)
+    monkeypatch.setattr("uno_rules.sim.simulate.play_round", never)
     monkeypatch.setattr(cmp, "play_round", never)
     result = run(*command, "--games", "5", "--plot", str(tmp_path / "out.jpg"))
     assert result.exit_code == 1
@@ -116,7 +116,7 @@ def test_without_matplotlib_one_line_and_nothing_simulated(
     def never(*args: Any, **kw: Any) -> Any:
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr("uno_rules.simulate.play_round", never)
+    monkeypatch.setattr("uno_rules.sim.simulate.play_round", never)
     monkeypatch.setattr(cmp, "play_round", never)
     result = run(*command, "--games", "5", "--plot", str(tmp_path / "out.png"))
     assert result.exit_code == 1 and result.stdout == ""

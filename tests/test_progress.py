@@ -1,4 +1,4 @@
-"""The progress bar (uno_rules/progress.py): its line, its redraw rate, that it is cleared,
+"""The progress bar (uno_rules/cli/progress.py): its line, its redraw rate, that it is cleared,
 and that it shows on a real terminal only (a pseudo-terminal running ``uno-rules``), never
 piped, with --json or with --quiet; Ctrl-C on the terminal keeps what was simulated."""
 
@@ -16,9 +16,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import reaped
 
-from uno_rules import progress
-from uno_rules.cli import cli
-from uno_rules.progress import Progress, wanted
+from uno_rules.cli import cli, progress
+from uno_rules.cli.progress import Progress, wanted
 
 
 class Clock:

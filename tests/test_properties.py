@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules import IllegalAction
 from uno_rules.load.loader import shipped_names
-from uno_rules.simulate import POLICIES, random_moves
+from uno_rules.sim.simulate import POLICIES, random_moves
 
 # Every shipped rulebook, plus overlays that make new rules (name, house).
 VARIANTS = [(name, ()) for name in shipped_names()] + [

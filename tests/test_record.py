@@ -1,4 +1,4 @@
-"""Records (uno_rules.record): written as a game is played, read back with the chain of
+"""Records (uno_rules.play.record): written as a game is played, read back with the chain of
 checks verified, replayed to identical events; tampering and divergence refused with one
 line; resume appends and the chain still holds; reading is bounded."""
 
@@ -22,8 +22,8 @@ from uno_rules.engine.actions import Action
 from uno_rules.engine.events import describe_event
 from uno_rules.engine.tables import action_table
 from uno_rules.load.resources import house_names, shipped_names
-from uno_rules.match import Match
-from uno_rules.record import (
+from uno_rules.play.match import Match
+from uno_rules.play.record import (
     MAX_LINE,
     Record,
     Recorder,
@@ -32,7 +32,7 @@ from uno_rules.record import (
     read,
     record_game,
 )
-from uno_rules.simulate import POLICIES, _chance
+from uno_rules.sim.rounds import POLICIES, _chance
 
 LONG = os.environ.get("UNO_LONG", "") not in ("", "0")
 runner = CliRunner()
@@ -419,7 +419,7 @@ def test_replay_to_a_step(recorded: Path) -> None:
 
 def test_record_game_writes_a_finished_game_or_match(tmp_path: Path,
                                                      classic: uno_rules.Rulebook) -> None:
-    from uno_rules.simulate import play_random
+    from uno_rules.sim.simulate import play_random
 
     game = play_random(classic, 4, 17, log=True)
     path = tmp_path / "g.jsonl"

@@ -1,4 +1,4 @@
-"""simulate --record-dir / --record-where (uno_rules.recordsim): the games chosen are
+"""simulate --record-dir / --record-where (uno_rules.sim.recordsim): the games chosen are
 recorded (played again from their seeds), their records replay, and the run's statistics
 are the same with or without records, with any number of workers."""
 
@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from uno_rules.cli import cli
-from uno_rules.record import read
-from uno_rules.recordsim import parse_where
+from uno_rules.play.record import read
+from uno_rules.sim.recordsim import parse_where
 
 runner = CliRunner()
 

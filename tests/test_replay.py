@@ -14,8 +14,8 @@ from test_record import _rechain
 
 import uno_rules
 from uno_rules.cli import cli
-from uno_rules.match import Match
-from uno_rules.record import Recorder, read
+from uno_rules.play.match import Match
+from uno_rules.play.record import Recorder, read
 from uno_rules.table.replay import action_seen
 from uno_rules.table.screen import label
 

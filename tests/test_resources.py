@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 import uno_rules
+from uno_rules.authoring.scenario import run_file, run_paths
 from uno_rules.cli import cli
 from uno_rules.load.loader import check
 from uno_rules.load.resources import ROOT, allowed, find, house_dir, rulebooks_dir
-from uno_rules.scenario import run_file, run_paths
 
 HERE = Path(__file__).resolve().parent
 CONFINE = HERE / "hostile" / "confine"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from uno_rules.authoring.scenario import run_file
 from uno_rules.engine.errors import ScenarioError
-from uno_rules.scenario import run_file
 
 HERE = Path(__file__).resolve().parent
 # A scenario may name only files under its own folder: those of the test rulebooks sit above
@@ -164,7 +164,7 @@ def test_a_rulebook_name_never_reads_a_file_of_the_working_directory(
 
 def test_run_paths_takes_one_path_alone_as_one(tmp_path: Path) -> None:
     """`run_paths("folder")` iterated the string: one missing file per character."""
-    from uno_rules.scenario import run_paths
+    from uno_rules.authoring.scenario import run_paths
 
     (tmp_path / "s.yaml").write_text("rulebook: classic\nplayers: 2\nsteps: []\n")
     for one in (str(tmp_path), tmp_path, str(tmp_path / "s.yaml")):
@@ -175,8 +175,8 @@ def test_a_file_of_many_costly_rounds_stops_at_its_budget(tmp_path: Path) -> Non
     """Each round ends within its own budget, but 2,000 of them in a 60 KB scenario file
     (rounds of a re-triggering rulebook: ~40 ms each) ran for over a minute. A file's
     scenarios share one budget of effect steps; past it, the rest are one FAIL, not run."""
+    from uno_rules.authoring.scenario import FILE_STEPS, run_paths
     from uno_rules.engine.game import GAME_STEPS
-    from uno_rules.scenario import FILE_STEPS, run_paths
 
     (tmp_path / "retrigger.yaml").write_text(
         (HERE / "hostile" / "exits" / "retrigger.yaml").read_text())

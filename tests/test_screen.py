@@ -13,9 +13,9 @@ import pytest
 
 import uno_rules
 from uno_rules.engine.game import Game
+from uno_rules.engine.position import Position, game_from_position
 from uno_rules.load.resources import shipped_names
-from uno_rules.match import Match
-from uno_rules.position import Position, game_from_position
+from uno_rules.play.match import Match
 from uno_rules.table.screen import (
     PLAIN,
     Style,

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from table_driver import run
 
 import uno_rules
-from uno_rules.agents import load_agent, play_agents_on
-from uno_rules.match import Match
-from uno_rules.position import Position, game_from_position
+from uno_rules.engine.position import Position, game_from_position
+from uno_rules.play.agents import load_agent, play_agents_on
+from uno_rules.play.match import Match
 from uno_rules.table.screen import Style, table_lines
 from uno_rules.table.session import HUMAN, Session
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import uno_rules
-from uno_rules.simulate import simulate
+from uno_rules.sim.simulate import simulate
 
 LONG = os.environ.get("UNO_LONG", "") not in ("", "0")  # the long run (conftest.py)
 TEAMS_GAMES = 1000 if LONG else 100
@@ -54,9 +54,10 @@ def test_a_runaway_effect_is_a_stalled_game_not_the_end_of_the_run(
 
 
 def test_ctrl_c_keeps_the_games_finished(monkeypatch: pytest.MonkeyPatch) -> None:
-    import uno_rules.simulate as module
+    import uno_rules.sim.rounds as rounds
+    import uno_rules.sim.simulate as module
 
-    real, calls = module.play_random, []
+    real, calls = rounds.play_random, []
 
     def interrupted_third(*args: object, **kwargs: object) -> object:
         calls.append(1)
@@ -64,7 +65,7 @@ def test_ctrl_c_keeps_the_games_finished(monkeypatch: pytest.MonkeyPatch) -> Non
             raise KeyboardInterrupt
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(module, "play_random", interrupted_third)
+    monkeypatch.setattr(rounds, "play_random", interrupted_third)  # play_round's
     stats = module.simulate(uno_rules.load_rulebook("classic"), 10, 4, seed=1).to_json()
     assert stats["games"] == 2 and stats["interrupted"] is True
     assert stats["games_requested"] == 10 and sum(stats["wins_by_seat"]) == 2
@@ -99,7 +100,7 @@ def test_simulate_checks_its_arguments_first(args: tuple[object, ...], kwargs: d
 
 
 def test_statistics_with_confidence_agree_with_the_counts() -> None:
-    from uno_rules.simulate import Round
+    from uno_rules.sim.simulate import Round
 
     rounds: list[Round] = []
     stats = simulate(uno_rules.load_rulebook("classic"), 60, 3, seed=5,
@@ -120,7 +121,7 @@ def test_statistics_with_confidence_agree_with_the_counts() -> None:
 
 
 def test_cards_drawn_count_every_card_that_left_the_draw_pile() -> None:
-    from uno_rules.simulate import Round, game_seeds, play_random
+    from uno_rules.sim.simulate import Round, game_seeds, play_random
 
     rulebook, checked = uno_rules.load_rulebook("classic"), 0
     for seed in range(8):
@@ -152,7 +153,7 @@ def test_team_rates_and_first_player_by_team() -> None:
 
 def test_ctrl_c_keeps_the_statistics_and_csv_rows_of_the_games_finished(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import uno_rules.simulate as module
+    import uno_rules.sim.simulate as module
 
     real, calls = module.Stats.count, []
 
@@ -178,7 +179,7 @@ def test_a_chance_node_is_drawn_by_the_driver_not_the_policy(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """random_moves draws a contest (no seat) with its own RNG: the policy is never asked
     there; the rounds are those the golden files hold (tests/test_golden.py)."""
-    from uno_rules import simulate as sim
+    from uno_rules.sim import simulate as sim
 
     asked = []
     policy = sim.POLICIES["play_first"]
@@ -205,7 +206,7 @@ def test_a_ctrl_c_while_a_round_is_counted_waits_for_the_whole_round(
     round reaches ``on_round`` (the CSV once held a row fewer than the rounds counted)."""
     import signal
 
-    from uno_rules import simulate as sim
+    from uno_rules.sim import simulate as sim
 
     count = sim.Stats.count
     calls = []

@@ -21,7 +21,7 @@ from test_properties import MAX_ACTIONS, RULEBOOKS, VARIANTS, _check_result, che
 
 import uno_rules
 from uno_rules import SnapshotError
-from uno_rules.simulate import POLICIES, random_moves
+from uno_rules.sim.simulate import POLICIES, random_moves
 
 CLASSIC = uno_rules.load_rulebook("classic")
 SEVEN_ZERO = uno_rules.load_rulebook("classic", house=("seven_zero",))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import uno_rules
-from uno_rules.spaces import ActionSpace
+from uno_rules.rl.spaces import ActionSpace
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SEEDS = 30 if os.environ.get("UNO_LONG", "") not in ("", "0") else 3  # long run: conftest.py

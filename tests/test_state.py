@@ -10,7 +10,7 @@ import random
 import pytest
 
 import uno_rules
-from uno_rules.simulate import random_moves
+from uno_rules.sim.simulate import random_moves
 
 VARIANTS = [("classic", ()), ("teams", ()), ("no_mercy", ()),
             ("classic", ("stacking", "seven_zero", "jump_in"))]

@@ -1,4 +1,4 @@
-"""The statistics formulas (uno_rules/stats.py) on known values and hand-made inputs."""
+"""The statistics formulas (uno_rules/sim/stats.py) on known values and hand-made inputs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from uno_rules import stats as st
+from uno_rules.sim import stats as st
 
 
 @pytest.mark.parametrize(("k", "n", "low", "high"), [

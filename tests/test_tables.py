@@ -113,7 +113,7 @@ def test_action_table_refuses_a_player_count_the_rulebook_cannot_play() -> None:
 def test_every_option_of_thousands_of_decisions_is_in_the_table() -> None:
     """The options of seeded games under a uniform policy (catches, jump-ins, targets,
     contests and gifts come up) are the table's own objects at their ids."""
-    from uno_rules.simulate import random_moves
+    from uno_rules.sim.simulate import random_moves
 
     seen = 0
     for name, house, players in [("classic", ("jump_in", "stacking", "seven_zero"), 4),

@@ -15,7 +15,7 @@ pytest.importorskip("starlette", reason="the [web] extra is not installed")
 
 from web_client import TestClient, local_client  # noqa: E402
 
-from uno_rules.authoring import starter  # noqa: E402
+from uno_rules.authoring.variants import starter  # noqa: E402
 from uno_rules.load.entry import load_rulebook  # noqa: E402
 from uno_rules.load.resources import house_names, shipped_names  # noqa: E402
 from uno_rules.web.limits import Limits  # noqa: E402

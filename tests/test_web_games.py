@@ -25,7 +25,7 @@ with warnings.catch_warnings():
 from test_record import _rechain
 from web_client import get_urls, local_client, views
 
-from uno_rules.record import read, read_text
+from uno_rules.play.record import read, read_text
 from uno_rules.web.limits import Limits
 
 HOSTILE = Path(__file__).parent / "hostile"

@@ -8,11 +8,11 @@ Rulebooks are YAML files; :func:`load_rulebook` validates and compiles one, and
 from __future__ import annotations
 
 import importlib
-from importlib.machinery import EXTENSION_SUFFIXES
 from typing import TYPE_CHECKING, Any
 
-from .engine import game as _game
-from .engine import rulebook as _rulebook
+from . import _moved
+from ._about import COMPILED
+from ._about import __version__ as __version__
 from .engine.actions import Action, Decision, Result
 from .engine.errors import (
     IllegalAction,
@@ -35,11 +35,7 @@ __all__ = [
     "Result", "Rulebook", "RulebookError", "RunawayEffect", "ScenarioError", "SnapshotError",
     "UnoRulesError", "load_rulebook", "restore",
 ]
-__version__ = "0.1.0"
-#: True when the engine runs compiled (``UNO_RULES_COMPILE=1`` at install: mypyc C extensions),
-#: False for the pure-Python build. Read from the modules' files, never set by hand.
-COMPILED: bool = all((module.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
-                     for module in (_game, _rulebook))
+_moved.install()  # the modules' old paths (uno_rules.sim.simulate, ...) still import
 
 # The load side needs yaml and jsonschema (~0.2 s to import) to load a rulebook afresh: its
 # entry points are imported on first use, and import those only on a miss of the compiled-

@@ -1,6 +1,6 @@
 """``python -m uno_rules``: the ``uno-rules`` command (same options, messages and exit
 codes)."""
 
-from .cli import main
+from .cli.main import main
 
 main()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from uno_rules.record import _check
+from uno_rules.play.record import _check
 
 LONG = "x" * 100_000  # under the 128 KiB a single argument may have
 

@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 
 import uno_rules
-from uno_rules.match import Match
-from uno_rules.record import Recorder, _check
+from uno_rules.play.match import Match
+from uno_rules.play.record import Recorder, _check
 
 KEYWORDS = Path(__file__).resolve().parents[2] / "tests" / "hostile" / "records" / \
     "keyword_ranks.yaml"

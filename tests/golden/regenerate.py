@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import uno_rules
-from uno_rules.simulate import POLICIES
+from uno_rules.sim.simulate import POLICIES
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = [("classic", (), 4, 1), ("classic", (), 2, 2), ("pokemon", (), 3, 3),

@@ -88,14 +88,9 @@ class Step:
     run: Any = None    # the primitive's run function, bound when the rulebook compiles
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # By the primitive's name, bound again when unpickled: a pickle of a rulebook names
-        # no function (the compiled-rulebook cache unpickles record classes only).
-        from .effects import PRIMITIVES, bound_step  # effects imports this module
-
-        prim = PRIMITIVES.get(self.op)
-        if prim is None or prim.run is not self.run:
-            return _rebuild(self)
-        return (bound_step, (self.op, self.args, self.at_end, self.where))
+        # The compiled-rulebook cache pickles a step by its primitive's name instead
+        # (load/cache.py's _Pickler): its entries name no function.
+        return _rebuild(self)
 
 
 @dataclass(frozen=True, slots=True)

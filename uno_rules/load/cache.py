@@ -73,7 +73,7 @@ def code_digest() -> str:
     """A digest of what compiles and runs a rulebook: the package version, Python's, and
     every file of the engine, the loader and the schemas (source or compiled), so that
     a changed engine never reads an entry an older one wrote."""
-    from .. import __version__
+    from .._about import __version__
 
     digest = hashlib.sha256(f"{FORMAT} {__version__} {sys.implementation.cache_tag} "
                             f"{sys.version}".encode())
@@ -234,14 +234,35 @@ def _valid(entry: Any, key: Key) -> Rulebook | None:
     return rulebook
 
 
+class _Pickler(pickle.Pickler):
+    """Pickles a compiled step by its primitive's name (``effects.bound_step`` binds the run
+    function again when the entry is read), so that an entry names no function: the
+    unpickler allows the records' classes and that one function only."""
+
+    def __init__(self, file: io.BytesIO) -> None:
+        from ..engine.effects import PRIMITIVES, bound_step
+        from ..engine.model import Step
+
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.step, self.bound, self.runs = Step, bound_step, {
+            name: prim.run for name, prim in PRIMITIVES.items()}
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is self.step and self.runs.get(obj.op) is obj.run:
+            return (self.bound, (obj.op, obj.args, obj.at_end, obj.where))
+        return NotImplemented
+
+
 def store(where: Path, key: Key, rulebook: Rulebook, reads: Reads) -> None:
     """Write the entry for ``key``, whole or not at all; any failure just means no entry."""
     files = sorted({(name, os.path.realpath(name), digest) for name, digest in reads.files})
     if len(files) > MAX_FILES or len(reads.allowed) > MAX_FILES:
         return
     rulebook_digest(rulebook)  # computed once here and stored with it (snapshots, records)
-    data = MAGIC + pickle.dumps({"key": key, "files": files, "allowed": sorted(set(
-        reads.allowed)), "rulebook": rulebook}, protocol=pickle.HIGHEST_PROTOCOL)
+    out = io.BytesIO()
+    _Pickler(out).dump({
+        "key": key, "files": files, "allowed": sorted(set(reads.allowed)), "rulebook": rulebook})
+    data = MAGIC + out.getvalue()
     if len(data) > MAX_ENTRY:
         return
     import tempfile

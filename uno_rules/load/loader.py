@@ -430,8 +430,5 @@ def _check(name_or_path: str | Path, overrides: Mapping[str, Any] | None,
 
 
 
-# Defined where the cache serves them without yaml; still importable from here.
-from .entry import load_rulebook, restore  # noqa: E402
-
-__all__ = ["load_rulebook", "restore", "check", "resolve", "shipped_names", "house_names",
+__all__ = ["check", "resolve", "shipped_names", "house_names",
            "json_path", "did_you_mean", "schema_problem", "schema_problems", "strict_validator"]

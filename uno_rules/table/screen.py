@@ -3,7 +3,7 @@ card(s) and the colour in force, every seat's cards count and marks, the last ev
 the options, with plain ANSI colours when the terminal takes them.
 
 Everything shown comes from ``game.view(seat)`` and the public state (what
-:mod:`uno_rules.observation` encodes too): no line ever names a card of another seat's hand,
+:mod:`uno_rules.rl.observation` encodes too): no line ever names a card of another seat's hand,
 nor a card another seat drew. Card names are shown with spaces for underscores
 (``wild draw four``); :mod:`uno_rules.table.answers` reads both spellings.
 """
@@ -24,7 +24,7 @@ from ..engine.model import NO_COLOR, Face
 from ..engine.notation import normalize
 
 if TYPE_CHECKING:
-    from ..match import Match
+    from ..play.match import Match
 
 WIDTH = 96  # lines are wrapped to this many visible columns
 RESET = "\x1b[0m"

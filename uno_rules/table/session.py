@@ -25,12 +25,12 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Optional, TextIO, TypeVar
 
-from ..agents import AgentClass, choice_of, make_agent, observation, round_rng
 from ..engine.actions import Action
 from ..engine.errors import NotationError
 from ..engine.game import Game
 from ..engine.tables import action_table
-from ..match import Match
+from ..play.agents import AgentClass, choice_of, make_agent, observation, round_rng
+from ..play.match import Match
 from .answers import Blank, Chosen, Help, Hint, Quit, interpret
 from .screen import Style, event_lines, option_lines, scores_lines, table_lines
 

@@ -65,7 +65,7 @@ async def rulebook_text(request: Request) -> Response:
 
 @lru_cache(maxsize=64)  # by name too: bounded, whatever names are asked for
 def _template(name: str, base: str) -> str:
-    from ..authoring import starter
+    from ..authoring.variants import starter
 
     text = starter(name, base, Path(rulebooks_dir()))
     # Its first line points an editor at the schema file by a path on this server: not
@@ -111,7 +111,7 @@ async def validate(request: Request) -> Response:
 
 
 def _explain(body: dict[str, Any], request: Request) -> dict[str, str]:
-    from ..explain import explain as sheet
+    from ..authoring.explain import explain as sheet
 
     markdown = sheet(require_rulebook(body, limits_of(request)))
     return {"markdown": markdown, "html": to_html(markdown)}
@@ -124,7 +124,7 @@ async def explain(request: Request) -> Response:
 
 
 def _diff(body: dict[str, Any], request: Request) -> dict[str, str]:
-    from ..authoring import diff as changes
+    from ..authoring.variants import diff as changes
     from ..load.entry import load_rulebook
 
     base = shipped_rulebook_name(

@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..agents import AGENTS
 from ..load.resources import house_names, shipped_names
+from ..play.agents import AGENTS
 from .http import ApiError
 
 MAX_META = 8 << 20      # bytes of a restore file (each answer at most 200 characters)

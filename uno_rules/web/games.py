@@ -2,7 +2,7 @@
 :class:`~uno_rules.table.session.Session` — the terminal table's own loop — stopped at each
 prompt (:meth:`Session.play` yields it) and sent the next answer in a later request.
 
-Every game lives in ``DATA/games``: ``ID.jsonl``, its record (:mod:`uno_rules.record`,
+Every game lives in ``DATA/games``: ``ID.jsonl``, its record (:mod:`uno_rules.play.record`,
 a line flushed per action: ``uno-rules replay`` reads it), ``ID.json``, what restores it
 (the rulebook's source, seats, seed and every answer typed, written anew after each), and
 ``ID/editor.yaml``, the editor's text of a rulebook that came from the page. A game not in
@@ -37,13 +37,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..agents import AGENTS
 from ..engine.errors import IllegalAction, RulebookError, RunawayEffect, shorten
 from ..engine.rulebook import Rulebook
 from ..load.entry import load_rulebook
 from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_names
-from ..match import Match
-from ..record import MAX_RECORD, Record, Recorder, RecordError, read_text
+from ..play.agents import AGENTS
+from ..play.match import Match
+from ..play.record import MAX_RECORD, Record, Recorder, RecordError, read_text
 from ..table.replay import action_seen, seat_of
 from ..table.screen import PLAIN, event_lines
 from ..table.session import HUMAN, Asking, Outcome, Prompt, Session

@@ -142,7 +142,7 @@ def parse_run(kind: str, body: Mapping[str, Any], limits: Limits) -> tuple[Run,
     rulebooks = [require_rulebook(_source(b), limits) for b in bodies]
     labels = tuple(_label(b, rb, k) for k, (b, rb) in enumerate(zip(bodies, rulebooks,
                                                                      strict=True)))
-    from ..compare import check_run
+    from ..sim.compare import check_run
 
     try:  # the checks compare and simulate make before playing
         check_run(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
@@ -171,7 +171,7 @@ def play(run: Run, rulebooks: list[Rulebook], tick: Callable[[], None]) -> dict[
     called after each round (match)."""
     agents = builtin_agents(run.agents, run.players)
     if run.kind == "compare":
-        from ..compare import compare
+        from ..sim.compare import compare
 
         result = compare(rulebooks, run.labels, run.games, run.players, run.seed,
                          run.max_actions, run.policy, max_steps=run.max_steps,
@@ -180,14 +180,14 @@ def play(run: Run, rulebooks: list[Rulebook], tick: Callable[[], None]) -> dict[
             entry["settings"] = set_values(source.get("set"))
         return result
     if run.match:
-        from ..matchsim import MAX_ROUNDS, simulate_matches
+        from ..sim.matchsim import MAX_ROUNDS, simulate_matches
 
         stats: Any = simulate_matches(rulebooks[0], run.games, run.players, run.seed,
                                       run.max_actions, run.policy, max_steps=run.max_steps,
                                       agents=agents, max_rounds=run.max_rounds or MAX_ROUNDS,
                                       on_match=lambda r: tick())
     else:
-        from ..simulate import simulate
+        from ..sim.simulate import simulate
 
         stats = simulate(rulebooks[0], run.games, run.players, run.seed, run.max_actions,
                          run.policy, max_steps=run.max_steps, agents=agents,

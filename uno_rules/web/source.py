@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..agents import AGENTS, AgentClass, AgentError, parse_agents
 from ..engine.errors import Problem, shorten
 from ..engine.rulebook import Rulebook
 from ..load.loader import check, is_overlay, overlay_hint
 from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_names
+from ..play.agents import AGENTS, AgentClass, AgentError, parse_agents
 from .http import ApiError
 from .limits import Limits
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.model import NO_COLOR
-from ..match import Match
+from ..play.match import Match
 from ..table.screen import (
     PLAIN,
     colour_code,

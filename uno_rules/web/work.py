@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-    from ..agents import Agent, AgentClass, Observation
+    from ..play.agents import Agent, AgentClass, Observation
 
 
 class Stopped(BaseException):

@@ -14,7 +14,7 @@ from typing import Any
 
 import uno_rules
 from uno_rules.engine.records import Frame, Resume
-from uno_rules.simulate import random_moves
+from uno_rules.sim.simulate import random_moves
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent.parent

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .simulate import Round
+    from .rounds import Round
 
 FORMATS = {".png": "png", ".svg": "svg"}
 DPI = 100
@@ -164,7 +164,7 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
                    out: IO[bytes], fmt: str) -> None:
     """``compare``'s picture: each variant's win rate per seat (95% intervals), its round
     length distribution, and the paired differences against the first variant with their
-    95% intervals; ``result`` is :func:`uno_rules.compare.compare`'s, ``records`` the
+    95% intervals; ``result`` is :func:`uno_rules.sim.compare.compare`'s, ``records`` the
     rounds of each variant."""
     variants = result["variants"]
     letters = [chr(ord("A") + i) for i in range(len(variants))]

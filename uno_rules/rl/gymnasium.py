@@ -2,9 +2,9 @@
 (``pip install 'uno-rules[rl]'``).
 
 ``UnoEnv(rulebook="classic", players=2, opponents="greedy", seat=0, ...)`` runs the
-PettingZoo environment (:mod:`uno_rules.pettingzoo`: the same turns, out-of-turn windows,
+PettingZoo environment (:mod:`uno_rules.rl.pettingzoo`: the same turns, out-of-turn windows,
 contests, rewards, truncation and seeding) and plays every other seat with an agent of
-:mod:`uno_rules.agents` (a name, ``MODULE:CLASS``, or an agent class; or one per seat, the
+:mod:`uno_rules.play.agents` (a name, ``MODULE:CLASS``, or an agent class; or one per seat, the
 learner's entry ignored), each seeded from the round's seed as ``play_agents`` seeds them.
 The learner observes ``Observer.array(game, seat)`` (``observation_space``: a Box) with its
 mask in ``info["action_mask"]`` (NumPy ``int8`` over ``rulebook.action_table(players)``);
@@ -26,13 +26,13 @@ from typing import Any, cast
 try:
     import gymnasium
 except ImportError:  # the optional extra is missing: say how to get it
-    raise ImportError("uno_rules.gymnasium needs Gymnasium: pip install 'uno-rules[rl]'") \
+    raise ImportError("uno_rules.rl.gymnasium needs Gymnasium: pip install 'uno-rules[rl]'") \
         from None
 
-from .agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
-from .engine.actions import Action
-from .engine.errors import IllegalAction, shorten
-from .engine.rulebook import Rulebook
+from ..engine.actions import Action
+from ..engine.errors import IllegalAction, shorten
+from ..engine.rulebook import Rulebook
+from ..play.agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
 from .pettingzoo import MAX_STEPS, RENDER_MODES, raw_env
 
 Opponents = str | AgentClass | Sequence[str | AgentClass]

@@ -7,9 +7,9 @@ import os
 from dataclasses import fields
 from pathlib import Path
 
-from .engine.rulebook import Rulebook
+from ..engine.rulebook import Rulebook
+from ..load.resources import find, house_names, is_shipped, schema_file
 from .explain import card_sections, deck_table, rule_lines
-from .load.resources import find, house_names, is_shipped, schema_file
 
 
 def _deck_rows(rb: Rulebook) -> dict[str, str]:
@@ -79,8 +79,9 @@ def starter(name: str, base: str, directory: Path) -> str:
     ref = base if is_shipped(base_path) else os.path.relpath(base_path.resolve(),
                                                              directory.resolve())
     schema = os.path.relpath(schema_file("rulebook"), directory.resolve())
+    from ..load.entry import load_rulebook
+    from ..load.loader import check
     from .explain import describe
-    from .load.loader import check, load_rulebook
 
     rb = load_rulebook(base)
     acting = next((f for f in rb.faces if rb.rules[f.id] is not None

@@ -1,7 +1,7 @@
 """Playing a simulation's rounds on a Dask cluster (``simulate --scheduler ADDRESS``; its
 matches with ``--match``, ``compare``'s deals the same way).
 
-The same chunks of consecutive round seeds as ``--workers`` (:mod:`uno_rules.workers`),
+The same chunks of consecutive round seeds as ``--workers`` (:mod:`uno_rules.sim.workers`),
 merged in round order, so the statistics, ``--json`` (less timing) and ``--csv`` are
 byte-identical to one process. What crosses to the cluster: the compiled rulebook, pickled
 (house rules and settings already applied: a worker reads no file), sent once and shared by
@@ -27,7 +27,7 @@ from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit
 
-from .simulate import play_round
+from .rounds import play_round
 from .workers import R, WorkerError, chunk_size, cores
 
 TIMEOUT = 10.0  # seconds to reach a scheduler and find a worker there (--scheduler-timeout)
@@ -224,7 +224,7 @@ def _sigint_held() -> Iterator[list[bool]]:
 
 def _play(play: Callable[..., Any], args: tuple[Any, ...], seeds: list[int]) -> list[Any]:
     """One chunk, on a worker (``play`` and ``args`` as
-    :func:`uno_rules.workers.parallel_rounds`)."""
+    :func:`uno_rules.sim.workers.parallel_rounds`)."""
     rulebook, players, *rest = args
     return [play(rulebook, players, s, *rest) for s in seeds]
 
@@ -233,7 +233,7 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games:
                 play: Callable[..., R] = play_round  # type: ignore[assignment]
                 ) -> Generator[R, None, None]:
     """The records of the rounds of ``seeds`` (``games`` of them), played on ``client``'s
-    cluster, in round order: as :func:`uno_rules.workers.parallel_rounds` (its chunks, its
+    cluster, in round order: as :func:`uno_rules.sim.workers.parallel_rounds` (its chunks, its
     Ctrl-C, its ``play``: a round, a match or a deal per seed, a module-level function the
     workers import by name), sized to the cluster's worker threads. A task's exception is
     raised here; a worker that keeps dying under a chunk (dask retries it elsewhere first)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, overload
 
-from .engine.actions import Action
-from .engine.game import Game
-from .engine.rulebook import Rulebook
+from ..engine.actions import Action
+from ..engine.game import Game
+from ..engine.rulebook import Rulebook
 
 
 class ActionSpace(Sequence[Action]):

@@ -2,7 +2,7 @@
 
 ``env(rulebook="classic", players=2, house=(), settings=None, ...)`` plays one round per
 episode. Agents are ``"player_0"`` ... (seat numbers); each observes ``{"observation":
-Observer.array(game, seat)`` (:mod:`uno_rules.observation`: uint8, bounded by its segments)
+Observer.array(game, seat)`` (:mod:`uno_rules.rl.observation`: uint8, bounded by its segments)
 ``, "action_mask": an int8 mask over rulebook.action_table(players)}`` and acts with an id
 of that table (``Discrete(len(table))``).
 
@@ -12,7 +12,7 @@ Who acts (``agent_selection``):
 * before it, an **out-of-turn window**: after every change of the game, each other seat
   that may act out of turn now (catch an uncalled UNO, call UNO for a partner, jump in)
   gets one turn, in seat order from the seat after the decider (the order the built-in
-  agents' loop uses, :func:`uno_rules.agents.play_agents`). Its mask holds those actions
+  agents' loop uses, :func:`uno_rules.play.agents.play_agents`). Its mask holds those actions
   and its ``pass`` (letting them go changes nothing). Taking one changes the game and a
   new window opens; when every such seat has passed, the decider acts (its own out-of-turn
   actions, such as a catch, are in its mask beside its options);
@@ -48,12 +48,12 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
 except ImportError as exc:  # the optional extra is missing: say which, and how to get it
-    raise ImportError(f"uno_rules.pettingzoo needs PettingZoo, Gymnasium and NumPy ({exc.name} "
+    raise ImportError(f"uno_rules.rl.pettingzoo needs PettingZoo, Gymnasium and NumPy ({exc.name} "
                       "is missing): pip install 'uno-rules[rl]'") from None
 
-from .engine.errors import IllegalAction
-from .engine.game import Game
-from .engine.rulebook import Rulebook
+from ..engine.errors import IllegalAction
+from ..engine.game import Game
+from ..engine.rulebook import Rulebook
 from .observation import Observer
 
 MAX_STEPS = 10_000  # agent steps before truncation (the engine stops a round at 20,000 actions)
@@ -71,7 +71,7 @@ def load(rulebook: str | Path | Rulebook, house: Iterable[str] = (),
             raise ValueError("house rules and settings apply to a rulebook as it is loaded: "
                              "pass its name (or load_rulebook(name, house=..., settings=...))")
         return rulebook
-    from .load.entry import load_rulebook
+    from ..load.entry import load_rulebook
 
     return load_rulebook(rulebook, house=house, settings=settings)
 

@@ -18,11 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from .engine.actions import Action
-from .engine.game import Game
-from .engine.model import NO_COLOR, Face, FrozenMap
-from .engine.rulebook import Rulebook
-from .engine.tables import action_table
+from ..engine.actions import Action
+from ..engine.game import Game
+from ..engine.model import NO_COLOR, Face, FrozenMap
+from ..engine.rulebook import Rulebook
+from ..engine.tables import action_table
 
 
 @dataclass(frozen=True, slots=True)

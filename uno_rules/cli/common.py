@@ -10,9 +10,9 @@ from typing import Any, NoReturn
 
 import click
 
-from .engine.errors import RulebookError, shorten, shorten_values, visible
-from .engine.rulebook import Rulebook
-from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
+from ..engine.errors import RulebookError, shorten, shorten_values, visible
+from ..engine.rulebook import Rulebook
+from ..load.entry import load_rulebook  # served by the cache: yaml only on a miss
 
 
 def say(message: str) -> None:

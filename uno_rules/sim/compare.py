@@ -1,6 +1,6 @@
 """Comparing rule variants with common random numbers (``uno-rules compare``).
 
-Every variant plays the same round seeds (:func:`uno_rules.simulate.game_seeds`) with the
+Every variant plays the same round seeds (:func:`uno_rules.sim.rounds.game_seeds`) with the
 same players, so a round of one variant and the round with the same seed of another start
 from the same shuffle: their per-round difference measures the rules, not the luck of the
 deal. Each metric gets its value per variant (a rate with its Wilson interval, or a mean
@@ -16,14 +16,14 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..engine.errors import IllegalAction
+from ..engine.game import check_arguments, refuse_argument
+from ..engine.rulebook import Rulebook
 from . import stats as st
-from .engine.errors import IllegalAction
-from .engine.game import check_arguments, refuse_argument
-from .engine.rulebook import Rulebook
-from .simulate import POLICIES, Round, game_seeds, play_round
+from .rounds import POLICIES, Round, game_seeds, play_round
 
 if TYPE_CHECKING:
-    from .agents import AgentClass
+    from ..play.agents import AgentClass
 
 
 MAX_VARIANTS = 26  # A to Z in the report; more would be a table nobody reads
@@ -172,7 +172,7 @@ def _deals(rulebooks: Sequence[Rulebook], players: int, seed: int, games: int,
            agents: Sequence[tuple[str, AgentClass]] | None, workers: int,
            client: Any) -> Generator[list[Round], None, None]:
     """The deals' records in deal order, played by ``workers`` processes or on
-    ``client``'s Dask cluster (their chunks and Ctrl-C: :mod:`uno_rules.workers`)."""
+    ``client``'s Dask cluster (their chunks and Ctrl-C: :mod:`uno_rules.sim.workers`)."""
     args = (tuple(rulebooks), players, max_actions, policy, max_steps, agents)
     if client is not None:
         from .distributed import dask_rounds
@@ -187,7 +187,7 @@ def _deals(rulebooks: Sequence[Rulebook], players: int, seed: int, games: int,
 def check_run(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int,
               max_actions: int | None, policy: str, max_steps: int | None,
               agents: Sequence[tuple[str, AgentClass]] | None) -> None:
-    """The checks :func:`uno_rules.simulate.simulate` makes, before any round is played,
+    """The checks :func:`uno_rules.sim.simulate.simulate` makes, before any round is played,
     and that every rulebook is for ``players`` (the web's jobs check a run with it before
     starting its process)."""
     if type(games) is not int or games < 1:
@@ -207,7 +207,7 @@ def check_run(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int
 
 
 def _decided(r: Round) -> bool:
-    """Whether a round counts as decided (as :meth:`uno_rules.simulate.Stats.count`)."""
+    """Whether a round counts as decided (as :meth:`uno_rules.sim.simulate.Stats.count`)."""
     return r.stalled is None and r.points is not None and r.first is not None
 
 

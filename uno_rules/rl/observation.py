@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .engine.decisions import KINDS
-from .engine.game import Game
-from .engine.model import NO_COLOR
-from .engine.rulebook import Rulebook
+from ..engine.decisions import KINDS
+from ..engine.game import Game
+from ..engine.model import NO_COLOR
+from ..engine.rulebook import Rulebook
 
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
 # The decision kinds, in the order of their one-hot segment (version 1's): the engine's.

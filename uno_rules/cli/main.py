@@ -15,23 +15,23 @@ from typing import Any
 
 import click
 
-from . import COMPILED
-from .cli_common import FloatRange, PathType, house_option, quiet_option, set_option
-from .cli_common import fail as _fail
-from .cli_common import mute_stdout as _mute_stdout
-from .cli_common import os_problem as _os_problem
-from .cli_common import parse_sets as _parse_sets
-from .cli_common import rulebook_or_fail as _rulebook
-from .cli_common import say as _say
-from .cli_common import shorten_path as _shorten
-from .engine.errors import Problem, RulebookError, UnoRulesError, shorten_values, visible
-from .engine.game import GAME_ACTIONS, GAME_STEPS
-from .load.entry import load_rulebook  # served by the cache: yaml only on a miss
-from .load.resources import shipped_names
-from .table.commands import play as table_play
-from .table.replay import replay as table_replay
-from .table.screen import label
-from .web.command import serve as web_serve
+from .._about import COMPILED
+from ..engine.errors import Problem, RulebookError, UnoRulesError, shorten_values, visible
+from ..engine.game import GAME_ACTIONS, GAME_STEPS
+from ..load.entry import load_rulebook  # served by the cache: yaml only on a miss
+from ..load.resources import shipped_names
+from ..table.screen import label
+from .common import FloatRange, PathType, house_option, quiet_option, set_option
+from .common import fail as _fail
+from .common import mute_stdout as _mute_stdout
+from .common import os_problem as _os_problem
+from .common import parse_sets as _parse_sets
+from .common import rulebook_or_fail as _rulebook
+from .common import say as _say
+from .common import shorten_path as _shorten
+from .play import play as table_play
+from .replay import replay as table_replay
+from .serve import serve as web_serve
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
 
@@ -46,7 +46,7 @@ def _open_plot(path: str | None) -> tuple[Any, str] | None:
     played (a bad suffix, no matplotlib, a path that can't be written: one line)."""
     if path is None:
         return None
-    from .plots import NEEDS, PlotError, plot_format, require_matplotlib
+    from ..sim.plots import NEEDS, PlotError, plot_format, require_matplotlib
 
     try:
         fmt = plot_format(path)
@@ -62,7 +62,7 @@ def _open_plot(path: str | None) -> tuple[Any, str] | None:
 
 def _write_plot(plot: tuple[Any, str], path: str, draw: Any) -> None:
     """Draw into the opened --plot file (``draw(file, format)``); a full disk: one line."""
-    from .plots import PlotError
+    from ..sim.plots import PlotError
 
     out, fmt = plot
     try:
@@ -75,7 +75,7 @@ def _write_plot(plot: tuple[Any, str], path: str, draw: Any) -> None:
 
 
 def _progress(total: int, quiet: bool, as_json: bool) -> Any:
-    """A progress bar on standard error when it is a terminal (uno_rules.progress)."""
+    """A progress bar on standard error when it is a terminal (uno_rules.cli.progress)."""
     from .progress import Progress, wanted
 
     return Progress(total) if wanted(sys.stderr, quiet, as_json) else None
@@ -101,10 +101,10 @@ scheduler_timeout_option = click.option(
 def _processes(workers: str | None, scheduler: str | None) -> int:
     """``--workers`` (with ``--scheduler``) as a count of processes, 0 for one per core;
     each bad value or combination one line, exit 1."""
-    from .workers import resolve_workers
+    from ..sim.workers import resolve_workers
 
     if scheduler is not None:
-        from .distributed import SchedulerError, parse_scheduler
+        from ..sim.distributed import SchedulerError, parse_scheduler
 
         try:
             parse_scheduler(scheduler)
@@ -136,7 +136,7 @@ def _cluster(scheduler: str | None, workers: int, timeout: float) -> Iterator[An
     if scheduler is None:
         yield None
         return
-    from .distributed import SchedulerError, open_client
+    from ..sim.distributed import SchedulerError, open_client
 
     try:
         with open_client(scheduler, workers, timeout) as client:
@@ -213,12 +213,12 @@ class _Cli(click.Group):
 def cli(max_bytes: int | None, root: Path | None, debug: bool) -> None:
     """A declarative rules engine for UNO and its editions."""
     if max_bytes is not None:
-        from .load.resources import MAX_BYTES
+        from ..load.resources import MAX_BYTES
 
         token = MAX_BYTES.set(max_bytes)
         click.get_current_context().call_on_close(lambda: MAX_BYTES.reset(token))
     if root is not None:
-        from .load.resources import ROOT
+        from ..load.resources import ROOT
 
         trusted = ROOT.set(root)
         click.get_current_context().call_on_close(lambda: ROOT.reset(trusted))
@@ -242,8 +242,8 @@ def validate(paths: tuple[str, ...], on: str, house: tuple[str, ...],
     file that neither extends a rulebook nor has a deck with its own colours or players is
     an overlay: it is checked applied to --on (after --house). --house and --set apply to
     every rulebook checked."""
-    from .load.loader import check, is_overlay, is_scenario_file
-    from .load.resources import outside_folder, shipped_overlay, shipped_rulebook, within
+    from ..load.loader import check, is_overlay, is_scenario_file
+    from ..load.resources import outside_folder, shipped_overlay, shipped_rulebook, within
 
     overrides = _parse_sets(sets)
     targets: list[tuple[str, bool]] = []   # (reference, is an overlay)
@@ -300,7 +300,7 @@ def scenario(paths: tuple[str, ...], house: tuple[str, ...], sets: tuple[str, ..
     are skipped): PASS/FAIL per scenario; exit 1 if any fails, 2 if a file is malformed (the
     others still run: the worst decides). --house and --set apply on top of each scenario's
     own."""
-    from .scenario import run_all
+    from ..authoring.scenario import run_all
 
     overrides = _parse_sets(sets)
     try:
@@ -414,10 +414,10 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
     early: the statistics of the rounds (matches) finished are printed, and the exit code
     is 130."""
-    from . import matchsim
-    from . import simulate as rounds
-    from .agents import AgentError, parse_agents
-    from .workers import WorkerError
+    from ..play.agents import AgentError, parse_agents
+    from ..sim import matchsim
+    from ..sim import simulate as rounds
+    from ..sim.workers import WorkerError
 
     if max_rounds is not None and not matches:
         _fail("--max-rounds: only with --match (a match's budget of rounds)")
@@ -479,7 +479,7 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     else:
         click.echo("\n".join(tool.report(stats, games)))
     if chooser is not None and record_dir is not None:
-        from .recordsim import write_chosen
+        from ..sim.recordsim import write_chosen
 
         try:
             said = write_chosen(Path(record_dir), chooser, rb, players, max_actions, policy,
@@ -494,7 +494,7 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
         for line in said:
             click.echo(line, err=True)
     if plot is not None:
-        from .plots import simulate_figure
+        from ..sim.plots import simulate_figure
 
         _write_plot(plot, str(plot_path), lambda f, fmt: simulate_figure(stats, f, fmt))
     if interrupted:
@@ -509,7 +509,7 @@ def _record_chooser(folder: str | None, where: tuple[str, ...], games: int) -> A
         if where:
             _fail("--record-where: only with --record-dir DIR")
         return None
-    from .recordsim import DEFAULT_WHERE, Chooser, parse_where
+    from ..sim.recordsim import DEFAULT_WHERE, Chooser, parse_where
 
     try:
         stalled, longest, numbers = parse_where(where or DEFAULT_WHERE, games)
@@ -556,10 +556,10 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     classic classic+stacking`. Every variant plays the same round seeds with the same
     players; each metric gets its value per variant and the paired difference against the
     first with a 95% interval (docs/simulation.md)."""
-    from .agents import AgentError, parse_agents
-    from .compare import VariantError, parse_variants, report
-    from .compare import compare as run
-    from .workers import WorkerError
+    from ..play.agents import AgentError, parse_agents
+    from ..sim.compare import VariantError, parse_variants, report
+    from ..sim.compare import compare as run
+    from ..sim.workers import WorkerError
 
     processes = _processes(workers, scheduler)
     def is_file(word: str) -> bool:
@@ -606,7 +606,7 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     else:
         click.echo("\n".join(report(result)))
     if plot is not None:
-        from .plots import compare_figure
+        from ..sim.plots import compare_figure
 
         _write_plot(plot, str(plot_path),
                     lambda f, fmt: compare_figure(result, records, f, fmt))
@@ -620,7 +620,7 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
 @set_option
 def explain(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...]) -> None:
     """Print the rules of RULEBOOK as a Markdown sheet (deck, cards, setup, turn, scoring)."""
-    from .explain import explain as sheet
+    from ..authoring.explain import explain as sheet
 
     click.echo(sheet(_rulebook(rulebook, sets, house)), nl=False)
 
@@ -632,7 +632,7 @@ def explain(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...]) -> Non
 @set_option
 def diff(base: str, variant: str, house: tuple[str, ...], sets: tuple[str, ...]) -> None:
     """What VARIANT (with --house/--set applied) changes against BASE, in rules terms."""
-    from .authoring import diff as compare
+    from ..authoring.variants import diff as compare
 
     click.echo(compare(_rulebook(base, ()), _rulebook(variant, sets, house)), nl=False)
 
@@ -647,9 +647,9 @@ def new(name: str, base: str, output: str | None) -> None:
     """Write a commented starter rulebook NAME that extends another and validates."""
     import re
 
-    from .authoring import starter
-    from .load.loader import overlay_hint
-    from .load.resources import allowed, find
+    from ..authoring.variants import starter
+    from ..load.loader import overlay_hint
+    from ..load.resources import allowed, find
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         _fail(f"{name!r}: a rulebook name is lower case letters, digits and underscores")
@@ -690,7 +690,7 @@ def new(name: str, base: str, output: str | None) -> None:
 @cli.command()
 def schema() -> None:
     """Print the rulebook JSON Schema (what schemas/rulebook.schema.json holds)."""
-    from .load.schema import schema_json
+    from ..load.schema import schema_json
 
     click.echo(schema_json(), nl=False)
 
@@ -698,7 +698,7 @@ def schema() -> None:
 @cli.command()
 def primitives() -> None:
     """Print the effect primitives reference (Markdown)."""
-    from .docs import primitives_markdown
+    from ..authoring.docs import primitives_markdown
 
     click.echo(primitives_markdown(), nl=False)
 
@@ -708,7 +708,7 @@ def primitives() -> None:
 def list_rulebooks(quiet: bool) -> None:
     """List the shipped rulebooks (a RULEBOOK argument of any command) and house-rule
     overlays (--house NAME). `validate` takes either."""
-    from .load.loader import house_names, overlay_summary
+    from ..load.loader import house_names, overlay_summary
 
     rulebooks = [load_rulebook(n) for n in shipped_names()]
     overlays = [(n, overlay_summary(n)) for n in house_names()]

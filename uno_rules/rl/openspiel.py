@@ -1,4 +1,4 @@
-"""An OpenSpiel game of any rulebook: ``import uno_rules.openspiel`` registers ``"uno_rules"``
+"""An OpenSpiel game of any rulebook: ``import uno_rules.rl.openspiel`` registers ``"uno_rules"``
 with ``pyspiel`` (the ``rl`` extra: ``pip install 'uno-rules[rl]'``), so that
 ``pyspiel.load_game("uno_rules", {"rulebook": "classic", "players": 3})`` loads it and
 OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.md, section
@@ -24,7 +24,7 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
   ``game.resample(player, rng)``, the OpenSpiel history kept (so not one of the seeded
   deals' worlds: docs/embedding.md).
-* Observations: the observation tensor is :class:`uno_rules.observation.Observer`'s
+* Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
   encoding of what the seat sees; the information-state string its ``view``, the public
   history and the open window's passes; the observation string the view.
 * Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
@@ -48,12 +48,12 @@ try:
     import numpy as np
     import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 except ImportError as exc:  # the optional extra is missing: say which
-    raise ImportError(f"uno_rules.openspiel needs OpenSpiel and NumPy ({exc.name} is "
+    raise ImportError(f"uno_rules.rl.openspiel needs OpenSpiel and NumPy ({exc.name} is "
                       "missing): pip install 'uno-rules[rl]'") from None
 
-from .engine.errors import IllegalAction, SnapshotError
-from .engine.game import Game
-from .engine.rulebook import Rulebook
+from ..engine.errors import IllegalAction, SnapshotError
+from ..engine.game import Game
+from ..engine.rulebook import Rulebook
 from .observation import Observer
 
 SHORT_NAME = "uno_rules"
@@ -61,7 +61,7 @@ DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "players": 2, "s
                             "deals": 1024, "max_actions": 2000}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
-FORMAT = "uno_rules.openspiel state 1"  # the first field of state.serialize()'s JSON
+FORMAT = "uno_rules.rl.openspiel state 1"  # the first field of state.serialize()'s JSON
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -86,9 +86,9 @@ def _rulebook(name: str, house: tuple[str, ...]) -> Rulebook:
     """A shipped rulebook with house rules, loaded once per process."""
     key = (name, house)
     if key not in _RULEBOOKS:
-        import uno_rules
+        from ..load.entry import load_rulebook
 
-        _RULEBOOKS[key] = uno_rules.load_rulebook(name, house=list(house))
+        _RULEBOOKS[key] = load_rulebook(name, house=list(house))
     return _RULEBOOKS[key]
 
 
@@ -419,7 +419,7 @@ def public_history(game: Game, seat: int) -> list[str]:
 
 class _Observer:
     """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (a named view of it per
-    segment of :class:`uno_rules.observation.Observer`) filled by :meth:`set_from`, strings
+    segment of :class:`uno_rules.rl.observation.Observer`) filled by :meth:`set_from`, strings
     by :meth:`string_from`. The information state is the seat's view plus the public
     history; the observation its view alone."""
 

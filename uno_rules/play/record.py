@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .engine.actions import Action
-from .engine.errors import (
+from ..engine.actions import Action
+from ..engine.errors import (
     IllegalAction,
     NotationError,
     RulebookError,
@@ -40,12 +40,12 @@ from .engine.errors import (
     shorten,
     visible,
 )
-from .engine.events import describe_event
-from .engine.game import Game
-from .engine.notation import card_token
-from .engine.rulebook import Rulebook
-from .engine.snapshot import digest
-from .engine.tables import action_names
+from ..engine.events import describe_event
+from ..engine.game import Game
+from ..engine.notation import card_token
+from ..engine.rulebook import Rulebook
+from ..engine.snapshot import digest
+from ..engine.tables import action_names
 from .match import IDENTITY, Match
 
 FORMAT = 2          # the newest record format, and the formats this version reads:
@@ -201,7 +201,7 @@ class Recorder:
 
 
 def _version() -> str:
-    from . import __version__
+    from .._about import __version__
 
     return __version__
 
@@ -544,8 +544,8 @@ class Record:
         rulebook's file from another installation is taken by its name), with its house
         rules and settings. Another digest than the recorded one is not an error: replay
         goes on and reports the first difference (``rules_changed`` tells)."""
-        from .load.entry import load_as_written
-        from .load.resources import allowed, find, shipped_rulebook
+        from ..load.entry import load_as_written
+        from ..load.resources import allowed, find, shipped_rulebook
 
         h = self.header
         source = h["source"]

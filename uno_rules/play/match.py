@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine.errors import IllegalAction, SnapshotError, show
-from .engine.game import Game, check_arguments
-from .engine.model import Rules
-from .engine.rulebook import Rulebook
+from ..engine.errors import IllegalAction, SnapshotError, show
+from ..engine.game import Game, check_arguments
+from ..engine.model import Rules
+from ..engine.rulebook import Rulebook
 
 FORMAT = 1  # the match snapshot's format
 IDENTITY = ("rulebook", "digest", "source", "house", "set")  # as Game.snapshot writes them

@@ -1,6 +1,6 @@
 """Playing a simulation's rounds in several processes (``simulate --workers N``).
 
-The rounds are cut into chunks of consecutive seeds (:func:`uno_rules.simulate.game_seeds`,
+The rounds are cut into chunks of consecutive seeds (:func:`uno_rules.sim.rounds.game_seeds`,
 as one process uses them); each worker process receives the pickled rulebook and the
 arguments once, plays its chunks and sends back the rounds' records, which are handed on
 IN ROUND ORDER: the statistics, ``--json`` (less timing) and ``--csv`` are byte-identical
@@ -21,7 +21,7 @@ from itertools import islice
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
-from .simulate import play_round
+from .rounds import play_round
 
 R = TypeVar("R")  # a record: a round's (Round), or a match's
 
@@ -88,8 +88,8 @@ def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
     first, then KeyboardInterrupt is raised again.
 
     ``play``: what plays one seed, ``play(rulebook, players, seed, *rest)`` for ``args`` =
-    (rulebook, players, *rest) — :func:`~uno_rules.simulate.play_round`, or a whole match
-    per seed (:func:`uno_rules.matchsim.play_match`); a module-level function, as the
+    (rulebook, players, *rest) — :func:`~uno_rules.sim.rounds.play_round`, or a whole match
+    per seed (:func:`uno_rules.sim.matchsim.play_match`); a module-level function, as the
     workers import it by name."""
     size = chunk_size(games, workers)
     workers = min(workers, -(-games // size))  # no idle processes

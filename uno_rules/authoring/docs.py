@@ -1,6 +1,6 @@
 """Reference documentation generated from the code: the primitives (``docs/primitives.md``),
 the settings and rulebook keys (``docs/settings.md``) and one rules sheet per shipped
-rulebook (``docs/rulebooks/NAME.md``). ``python -m uno_rules.docs`` rewrites them all."""
+rulebook (``docs/rulebooks/NAME.md``). ``python -m uno_rules.authoring.docs`` rewrites them all."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .engine.effects import PRIMITIVES, SEATS
+from ..engine.effects import PRIMITIVES, SEATS
 
 
 def _param_text(schema: dict[str, Any]) -> str:
@@ -133,8 +133,8 @@ def _meaning(schema: dict[str, Any]) -> str:
 def _setting_rows() -> list[str]:
     from dataclasses import MISSING, fields
 
-    from .engine.model import Settings
-    from .load.schema import rulebook_schema
+    from ..engine.model import Settings
+    from ..load.schema import rulebook_schema
 
     defaults = {f.name: f.default for f in fields(Settings) if f.default is not MISSING}
     rows = ["| setting | value | default | meaning |", "|---|---|---|---|"]
@@ -193,8 +193,8 @@ def _ref_sites(schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[
 
 def settings_markdown() -> str:
     """The settings and rulebook keys reference as Markdown (``docs/settings.md``)."""
-    from .engine.effects import PRIMITIVES
-    from .load.schema import rulebook_schema
+    from ..engine.effects import PRIMITIVES
+    from ..load.schema import rulebook_schema
 
     schema = rulebook_schema()
     defs = schema["$defs"]
@@ -208,7 +208,7 @@ def settings_markdown() -> str:
     out = [
         "# Settings and rulebook keys", "",
         "Generated from the rulebook schema (`uno_rules/load/schema.py`) by "
-        "`python -m uno_rules.docs`; do not edit. `uno-rules schema` prints the schema "
+        "`python -m uno_rules.authoring.docs`; do not edit. `uno-rules schema` prints the schema "
         "itself; [primitives.md](primitives.md) lists the steps that card effects are made of.",
         "", "## Settings", "",
         "Plain rule settings, under `settings:`. A rulebook that `extends` another inherits "
@@ -270,9 +270,9 @@ def settings_markdown() -> str:
 # ------------------------------------------------------------------ all generated docs
 def generated_docs() -> dict[str, str]:
     """Every generated page, by its path under ``docs/``."""
+    from ..load.entry import load_rulebook
+    from ..load.resources import shipped_names
     from .explain import explain
-    from .load.loader import load_rulebook
-    from .load.resources import shipped_names
 
     pages = {"primitives.md": primitives_markdown(), "settings.md": settings_markdown()}
     for name in shipped_names():
@@ -292,7 +292,8 @@ def write_docs(directory: str | Path = "docs") -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m uno_rules.docs [DIR]``: regenerate the generated docs (default ``docs``)."""
+    """``python -m uno_rules.authoring.docs [DIR]``: regenerate the generated docs (default
+    ``docs``)."""
     args = sys.argv[1:] if argv is None else argv
     for path in write_docs(args[0] if args else "docs"):
         print(f"wrote {path}")

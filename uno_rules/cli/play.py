@@ -13,9 +13,9 @@ from typing import Any, TextIO, cast
 import click
 from click.core import ParameterSource
 
-from ..cli_common import fail, house_option, os_problem, rulebook_or_fail, set_option
-from ..cli_common import shorten_path as _shorten
 from ..engine.errors import shorten, visible
+from .common import fail, house_option, os_problem, rulebook_or_fail, set_option
+from .common import shorten_path as _shorten
 
 DEFAULT_AGENT = "greedy"
 QUIT = ("q", "quit", "exit")
@@ -83,12 +83,12 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
          resume: str | None, record: str | None, no_color: bool) -> None:
     """Play a match (or --round, one round) in the terminal: you at the --humans seats,
     agents at the others; q quits (offering to save). docs/play.md shows a game."""
-    from ..agents import AgentError, parse_agents
     from ..engine.errors import IllegalAction, RunawayEffect
-    from ..match import Match
-    from ..record import Recorder, RecordError, read
-    from .screen import Style
-    from .session import HUMAN, Diverged, Session, Tee
+    from ..play.agents import AgentError, parse_agents
+    from ..play.match import Match
+    from ..play.record import Recorder, RecordError, read
+    from ..table.screen import Style
+    from ..table.session import HUMAN, Diverged, Session, Tee
 
     style = Style(False) if no_color else Style.detect(sys.stdout)
     buffer = io.StringIO()           # the record so far: what q saves

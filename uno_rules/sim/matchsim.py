@@ -1,5 +1,5 @@
 """Simulating whole matches (``simulate --match``): each match's rounds played by random
-legal choices or agents and scored by :class:`uno_rules.match.Match`; statistics per match
+legal choices or agents and scored by :class:`uno_rules.play.match.Match`; statistics per match
 with 95% intervals (docs/simulation.md, "Matches")."""
 
 from __future__ import annotations
@@ -10,15 +10,16 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..engine.errors import RunawayEffect
+from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.rulebook import Rulebook
+from ..play.match import Match
 from . import stats as st
-from .engine.errors import RunawayEffect
-from .engine.game import Game, check_arguments, refuse_argument
-from .engine.rulebook import Rulebook
-from .match import Match
-from .simulate import POLICIES, STALLED, Counting, _need_seed, game_seeds, play_on
+from .rounds import POLICIES, _need_seed, game_seeds, play_on
+from .simulate import STALLED, Counting
 
 if TYPE_CHECKING:
-    from .agents import AgentClass
+    from ..play.agents import AgentClass
 
 # Each match's budget of rounds: a match still undecided after this many is stalled
 # ("rounds"). A classic match to 500 takes about 11 rounds at 4 players (docs/simulation.md),
@@ -197,7 +198,7 @@ def simulate_matches(rulebook: Rulebook, games: int, players: int, seed: int,
     ``max_rounds`` each match's; a match that runs out of one is stalled. Ctrl-C ends the
     run early: the statistics are those of the matches finished, ``requested`` set.
     ``on_match`` is given each match's record as it ends, in match order. ``client``: a
-    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.distributed`)."""
+    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`)."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     if type(max_rounds) is not int or max_rounds < 1:

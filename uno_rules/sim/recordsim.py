@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .engine.errors import RunawayEffect
-from .engine.rulebook import Rulebook
-from .match import Match
-from .record import record_game
+from ..engine.errors import RunawayEffect
+from ..engine.rulebook import Rulebook
+from ..play.match import Match
+from ..play.record import record_game
 
 if TYPE_CHECKING:
-    from .agents import AgentClass
+    from ..play.agents import AgentClass
     from .matchsim import MatchRecord
-    from .simulate import Round
+    from .rounds import Round
 
 MOST = 100  # the most records `stalled` writes in one run
 # Without --record-where: the stalled games and the longest, so that a run always records
@@ -109,9 +109,9 @@ def _open(path: Path) -> Any:
 def record_rounds(folder: Path, chosen: dict[int, Round], rulebook: Rulebook, players: int,
                   max_actions: int | None, policy: str, max_steps: int | None,
                   agents: Sequence[tuple[str, AgentClass]] | None) -> list[Path]:
-    """Play the chosen rounds again (as :func:`uno_rules.simulate.play_round` does) and
+    """Play the chosen rounds again (as :func:`uno_rules.sim.simulate.play_round` does) and
     write ``folder/game-N.jsonl`` for each; returns the files written."""
-    from .simulate import play_on, round_record, runaway_record
+    from .rounds import play_on, round_record, runaway_record
 
     seats = [name for name, _ in agents] if agents is not None else [policy] * players
     written = []
@@ -142,7 +142,7 @@ def record_matches(folder: Path, chosen: dict[int, MatchRecord], rulebook: Ruleb
                    players: int, max_actions: int | None, policy: str,
                    max_steps: int | None, agents: Sequence[tuple[str, AgentClass]] | None,
                    max_rounds: int) -> list[Path]:
-    """Play the chosen matches again (:func:`uno_rules.matchsim.play_match`, each round's
+    """Play the chosen matches again (:func:`uno_rules.sim.matchsim.play_match`, each round's
     actions kept) and write ``folder/match-N.jsonl`` for each; returns the files written."""
     from .matchsim import play_match
 

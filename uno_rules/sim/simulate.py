@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.rulebook import Rulebook
 from . import stats as st
-from .engine.errors import IllegalAction, RunawayEffect
-from .engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
-from .engine.rulebook import Rulebook
-from .engine.tables import action_table
+
+# The unit of work lives in .rounds; its public names are importable from here too, as
+# they were before it moved (docs/matches.md, examples/).
+from .rounds import MAX_ACTIONS as MAX_ACTIONS
+from .rounds import POLICIES as POLICIES
+from .rounds import Round as Round
+from .rounds import _has_challenges, _need_seed
+from .rounds import game_seeds as game_seeds
+from .rounds import play_on as play_on
+from .rounds import play_random as play_random
+from .rounds import play_round as play_round
+from .rounds import random_moves as random_moves
+from .rounds import round_record as round_record
+from .rounds import runaway_record as runaway_record
 
 if TYPE_CHECKING:
-    from .agents import AgentClass
-
-MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
+    from ..play.agents import AgentClass
 
 
 @dataclass
@@ -151,176 +160,12 @@ class Stats:
         }
 
 
-class Round(NamedTuple):
-    """One round's record (a row of ``simulate --csv``); ``stalled`` names the budget that
-    ran out (then no winners, no points)."""
-
-    seed: int | None
-    winners: tuple[int, ...]
-    points: int | None
-    turns: int | None
-    actions: int | None
-    drawn: int | None
-    challenges: int | None
-    challenges_won: int | None
-    first: int | None
-    runner_up: int | None  # the fewest cards a losing seat held at the end
-    stalled: str | None
-
-
-def round_record(game: Game) -> Round:
-    """The record of one round played to its end or stalled (what :meth:`Stats.count`
-    counts: a worker process sends these back, not the game)."""
-    turns, actions = game.turns, len(game.history)
-    drawn = made = won = 0
-    for event in game.log or ():
-        if event[0] == "draw":
-            drawn += len(event[3])
-        elif event[0] == "challenge":
-            made += 1
-            won += event[3] is True  # the card was played illegally: challenger wins
-    first = (game.dealer + 1) % game.players
-    result = game.result
-    if not game.over or result is None:
-        return Round(game.seed, (), None, turns, actions, drawn, made, won, first, None,
-                     game.stalled or "actions")
-    winners = result.winners
-    side = {game.team_of(w) for w in winners}
-    left = [len(game.hands[s]) for s in range(game.players)
-            if game.team_of(s) not in side and s not in game.eliminated]
-    best = min(left) if left else None
-    return Round(game.seed, tuple(winners), result.points, turns, actions, drawn, made, won,
-                 first, best, None)
-
-
-def runaway_record(seed: int) -> Round:
-    """The record of a round whose action ran away (RunawayEffect): only its seed known."""
-    return Round(seed, (), None, None, None, None, None, None, None, None, "runaway")
-
-
 def _mean(values: list[int]) -> float | int:
     total, count = sum(values), max(1, len(values))
     try:
         return round(total / count, 3)
     except OverflowError:  # card points beyond a float: the integer part, exactly
         return total // count
-
-
-def game_seeds(seed: int, games: int) -> Iterator[int]:
-    """The per-game seeds a run with master ``seed`` uses (deterministic), one at a time."""
-    master = random.Random(seed)
-    for _ in range(games):
-        yield master.getrandbits(63)
-
-
-def _uniform(game: Game, rng: random.Random) -> int:
-    ids = game.legal_ids() + tuple(game.out_of_turn_ids())  # the order of legal_actions()
-    return ids[rng.randrange(len(ids))]
-
-
-def _play_first(game: Game, rng: random.Random) -> int:
-    table = action_table(game.rulebook, game.players)  # the rulebook's, made once
-    plays = [i for i in game.legal_ids() if table[i].kind == "play"]
-    return plays[rng.randrange(len(plays))] if plays else _uniform(game, rng)
-
-
-def _chance(game: Game, rng: random.Random) -> int:
-    """A chance node (a contest, settled at the table): no policy chooses; the outcome is
-    drawn with the moves' RNG, every outcome equally likely (``decision.chance``), and an
-    out-of-turn action open then (a catch) as likely as any one outcome: one draw over both,
-    the very draw the policies made when a contest was shown as a seat's decision."""
-    ids = game.legal_ids()
-    extra = game.out_of_turn_ids()
-    k = rng.randrange(len(ids) + len(extra))
-    return ids[k] if k < len(ids) else extra[k - len(ids)]
-
-
-# A policy returns an action id for :meth:`Game.step` (the integer lane), picking by index
-# among the options in the order of the object API's, so the same index is the same action.
-POLICIES: dict[str, Callable[[Game, random.Random], int]] = {
-    "uniform": _uniform,        # every legal action equally likely (catches included)
-    "play_first": _play_first,  # a random playable card when there is one, else uniform
-}
-
-
-def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
-                 policy: str = "play_first") -> None:
-    """Apply up to ``max_actions`` random legal actions chosen by ``policy``; a chance node
-    (a contest) is drawn with ``rng`` instead (:func:`_chance`)."""
-    choose = POLICIES.get(policy)
-    if choose is None:  # was a bare KeyError
-        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
-    for _ in range(max_actions):
-        if game.over:
-            return
-        pending = game.pending
-        chance = pending is not None and pending.seat is None  # no seat: a chance node
-        game.step(_chance(game, rng) if chance else choose(game, rng))
-
-
-def _need_seed(seed: object) -> None:
-    if seed is None:
-        raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
-                            "games)")
-
-
-def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | None = None,
-                policy: str = "play_first", *, max_steps: int | None = None,
-                log: bool = False) -> Game:
-    """Play one round with random legal actions; returns the game, over (``result`` set) or
-    stalled (``stalled`` names the budget that ran out: ``max_steps`` effect steps or
-    ``max_actions`` actions, default the game's; a runaway effect raises RunawayEffect).
-    ``log``: keep the event log (``game.events``), for statistics of draws and challenges."""
-    _need_seed(seed)  # None would deal at random, and can't seed the moves
-    game = rulebook.new_game(players, seed, log=log, max_steps=max_steps,
-                             max_actions=max_actions)
-    play_on(rulebook, game, policy, None)
-    return game
-
-
-def play_on(rulebook: Rulebook, game: Game, policy: str,
-            agents: Sequence[tuple[str, AgentClass]] | None) -> None:
-    """Play ``game``, a round dealt with a seed, to its end as a run plays its rounds:
-    random moves by ``policy`` from an RNG seeded from the round's seed, or ``agents``
-    (:func:`uno_rules.agents.play_agents_on`). A runaway effect raises RunawayEffect."""
-    from .agents import play_agents_on, round_rng
-
-    if agents is None:
-        random_moves(game, round_rng(game.seed or 0), game.max_actions, policy)
-    else:
-        play_agents_on(rulebook, game, agents)
-
-
-def _has_challenges(rulebook: Rulebook) -> bool:
-    """Whether a card may be challenged: one that may be played illegally (``bluff``) and
-    a ``challenge`` step or a stacked draw with a challenge penalty (the primitives that
-    ask for one)."""
-    rules = [r for side in (rulebook.side_rules or (rulebook.rules,)) for r in side]
-    if not any(r is not None and r.bluff for r in rules):
-        return False
-    return any(step.op == "challenge" or (step.op == "stack_draw" and step.args.get(
-        "challenge_penalty") is not None) for program in rulebook.programs for step in program)
-
-
-def play_round(rulebook: Rulebook, players: int, seed: int, max_actions: int | None,
-               policy: str, max_steps: int | None,
-               agents: Sequence[tuple[str, AgentClass]] | None) -> Round:
-    """Play one round of a run (random moves by ``policy``, or ``agents``) and return its
-    record; a runaway effect is recorded, not raised."""
-    try:
-        if agents is None:
-            # The log counts cards drawn and challenges (its cost is within the noise of
-            # a run: docs/simulation.md).
-            game = play_random(rulebook, players, seed, max_actions, policy,
-                               max_steps=max_steps, log=True)
-        else:
-            from .agents import play_agents
-
-            game = play_agents(rulebook, players, seed, agents, max_actions,
-                               max_steps=max_steps)
-    except RunawayEffect:
-        return runaway_record(seed)
-    return round_record(game)
 
 
 class Counting:
@@ -374,12 +219,12 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
     or is counted stalled, with the reason. Ctrl-C (KeyboardInterrupt) ends the run early:
     the statistics are those of the rounds finished, ``requested`` set. With ``agents``
-    (name and class per seat, :func:`uno_rules.agents.parse_agents`) they play instead of
-    ``policy``: see :func:`uno_rules.agents.play_agents`. ``on_round`` is given each
+    (name and class per seat, :func:`uno_rules.play.agents.parse_agents`) they play instead of
+    ``policy``: see :func:`uno_rules.play.agents.play_agents`. ``on_round`` is given each
     round's record as it ends (``simulate --csv`` writes them), in round order.
-    ``workers``: processes to play in (0: one per core; :mod:`uno_rules.workers`); the
+    ``workers``: processes to play in (0: one per core; :mod:`uno_rules.sim.workers`); the
     statistics and records are the same as with 1, only faster. ``client``: a
-    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.distributed`;
+    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`;
     ``workers`` is then unused), with the same statistics and records."""
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")

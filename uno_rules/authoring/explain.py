@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .engine.effects import PRIMITIVES
-from .engine.errors import visible
-from .engine.model import NO_COLOR, Step
-from .engine.model import Rules as Rulebook
+from ..engine.effects import PRIMITIVES
+from ..engine.errors import visible
+from ..engine.model import NO_COLOR, Step
+from ..engine.model import Rules as Rulebook
 
 WHO = {"self": "you", "next": "the next player", "prev": "the previous player",
        "partner": "your partner", "next_partner": "the next player's partner",

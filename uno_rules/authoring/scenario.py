@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .engine.actions import Action
-from .engine.decisions import Give
-from .engine.errors import (
+from ..engine.actions import Action
+from ..engine.decisions import Give
+from ..engine.errors import (
     IllegalAction,
     NotationError,
     Problem,
@@ -27,14 +27,15 @@ from .engine.errors import (
     shorten_values,
     visible,
 )
-from .engine.game import GAME_STEPS, Game
-from .engine.notation import SIDES, normalize, parse_card, parse_whole_card
-from .engine.rulebook import Rulebook
-from .engine.state import SEED_LIMIT
-from .load.loader import (
+from ..engine.game import GAME_STEPS, Game
+from ..engine.notation import SIDES, normalize, parse_card, parse_whole_card
+from ..engine.position import Position, game_from_position
+from ..engine.rulebook import Rulebook
+from ..engine.state import SEED_LIMIT
+from ..load.entry import load_rulebook
+from ..load.loader import (
     did_you_mean,
     is_scenario_file,
-    load_rulebook,
     outside,
     resolve,
     schema_problem,
@@ -42,8 +43,8 @@ from .load.loader import (
     shipped_names,
     strict_validator,
 )
-from .load.problems import dedupe, report
-from .load.resources import (
+from ..load.problems import dedupe, report
+from ..load.resources import (
     ROOT,
     allowed,
     find,
@@ -53,9 +54,8 @@ from .load.resources import (
     shipped_rulebook,
     within,
 )
-from .load.yamlpos import Located, PathKey, load_file
-from .match import Standing
-from .position import Position, game_from_position
+from ..load.yamlpos import Located, PathKey, load_file
+from ..play.match import Standing
 
 _VALIDATOR = strict_validator(schema("scenario"))
 # An action step's values, checked against the schema's `action` (its keys are checked

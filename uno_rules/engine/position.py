@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .engine.decisions import Turn
-from .engine.errors import IllegalAction
-from .engine.game import Game
-from .engine.model import NO_COLOR, Rules
-from .engine.notation import SIDES, parse_card, parse_sides
+from .decisions import Turn
+from .errors import IllegalAction
+from .game import Game
+from .model import NO_COLOR, Rules
+from .notation import SIDES, parse_card, parse_sides
 
 
 @dataclass

@@ -12,10 +12,10 @@ from types import FrameType
 
 import click
 
-from ..cli_common import PathType, fail, os_problem
 from ..engine.errors import shorten
-from .guard import LOOPBACK, allowed_hosts
-from .limits import Limits
+from ..web.guard import LOOPBACK, allowed_hosts
+from ..web.limits import Limits
+from .common import PathType, fail, os_problem
 
 
 def default_data_dir() -> Path:
@@ -59,7 +59,7 @@ def serve(port: int, host: str, data_dir: Path | None, max_body: int, max_games:
     try:
         import uvicorn
 
-        from .app import create_app
+        from ..web.app import create_app
     except ImportError as exc:
         fail(f"uno-rules serve needs the web extra: pip install 'uno-rules[web]' "
              f"({exc.name or exc} is missing)")

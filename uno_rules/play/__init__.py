@@ -1,0 +1,1 @@
+"""Playing games: agents (the players), matches of rounds, and records of games."""
