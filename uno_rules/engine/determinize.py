@@ -40,6 +40,7 @@ from typing import Any
 
 from .records import Ctx, Resume
 from .state import shuffle
+from .view import hides
 
 # Operations after which the history no longer tells where a card given went.
 HAND_MOVES = frozenset({"swap_hands", "rotate_hands"})
@@ -71,7 +72,7 @@ def known_given(game: Any, seat: int) -> dict[int, list[int]]:
     names: list[str] = []  # the names of the cards given and not seen leaving since
     for action in game.history:
         kind = action.kind
-        if kind == "give" and action.seat == seat:
+        if kind == "give" and not hides(kind, action.seat, seat):  # a give it saw: its own
             names.append(str(action.arg))
         elif names and action.seat == partner and kind in ("play", "give", "jump_in"):
             if action.arg in names:

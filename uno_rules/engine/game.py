@@ -20,10 +20,11 @@ from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
 from .legal import NO_LAST
-from .model import NO_COLOR, Rules
+from .model import Rules
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
 from .state import REBUILT, SEED_LIMIT, SHARED, Field, shuffle
+from .view import SeatView, seat_view, view_dict
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
 # The round's budget, on top of the per-action one, so that any valid rulebook's round ends
@@ -374,54 +375,25 @@ class Game(Runner):
         """What ``seat`` may see: its own hand, the others' hand sizes, the table (the
         stacked draw's total, who is open to an UNO catch, each seat's side, seats out,
         knocked out and out of the match), and the decision, with its options only when it
-        is ``seat``'s (or a chance node's, settled at the table)."""
+        is ``seat``'s (or a chance node's, settled at the table): :meth:`seat_view` in
+        names (:func:`uno_rules.engine.view.view_dict`)."""
+        return view_dict(self.seat_view(seat), self.rulebook, self._table)
+
+    def seat_view(self, seat: object) -> SeatView:
+        """What ``seat`` may know now, as one frozen record (:mod:`uno_rules.engine.view`)."""
         seat = self._at_table(seat)  # -1 showed the last seat's hand, True seat 1's
-        names = self.faces
-        decision = self.decision
-        sides = self.rulebook.sides
-        other = None
-        if len(sides) > 1:  # the side turned away from the table: seen by everyone else
-            back = self.rulebook.side_faces[(self.side + 1) % len(sides)]
-            other = {"side": sides[(self.side + 1) % len(sides)],
-                     "hands": [None if s == seat else sorted(back[c].name for c in h)
-                               for s, h in enumerate(self.hands)],
-                     "draw_pile_top": back[self.draw_pile[-1]].name if self.draw_pile
-                     else None}
-        return {
-            "seat": seat,
-            **({} if other is None else {"side": sides[self.side]}),
-            "hand": sorted(names[c].name for c in self.hands[seat]),
-            "hand_sizes": [len(h) for h in self.hands],
-            "top": names[self.discard[-1]].name if self.discard else None,
-            "color": self.color_name,
-            "direction": self.direction_name,
-            "draw_pile_size": len(self.draw_pile),
-            "discard_size": len(self.discard),
-            **({"discards": [{"top": names[p[-1]].name if p else None,
-                              "color": None if c == NO_COLOR else self.rulebook.colors[c],
-                              "size": len(p)}
-                             for p, c in zip(self.discards, self._discard_colors(),
-                                             strict=True)]}
-               if self.rulebook.discard_piles > 1 else {}),
-            **({"piles": {name: len(pile) for name, pile in
-                          zip(self.rulebook.piles, self.piles, strict=True)}}
-               if self.rulebook.piles else {}),
-            "stacked_draw": self.stacked.total,  # cards a stacked draw makes the next draw
-            "uno_open": None if self.uno_open < 0 else self.uno_open,  # may be caught now
-            **({"team_by_seat": [self.team_of(s) for s in range(self.players)]}
-               if self.rulebook.team_size > 1 else {}),
-            "out": sorted(self.out_seats),          # went out, their team playing on
-            "knocked_out": sorted(self.eliminated),  # out of the round (absent ones too)
-            "absent": sorted(self.absent),           # out of the match: never dealt in
-            "decision": None if decision is None else {
-                "seat": decision.seat, "kind": decision.kind,
-                # a chance node's outcomes (a contest's) are public
-                "options": [str(a) for a in decision.options]
-                if decision.seat == seat or decision.seat is None else None},
-            "over": self.over,
-            "result": None if self.result is None else self.result._asdict(),
-            **({} if other is None else {"other_side": other}),
-        }
+        return seat_view(self, seat, self._options_for(seat))
+
+    def _options_for(self, seat: int) -> tuple[int, ...] | None:
+        """The pending decision's option ids (:meth:`legal_ids`) when ``seat`` may see them:
+        its own decision's, or a chance node's (a contest's outcomes are public)."""
+        pending = self.pending
+        if pending is None or (pending.seat != seat and pending.seat is not None):
+            return None
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = tuple(pending.options(self))
+        return ids
 
     @property
     def events(self) -> list[str]:

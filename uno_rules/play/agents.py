@@ -23,6 +23,7 @@ from ..engine.game import Game
 from ..engine.model import NO_COLOR, Face, FrozenMap
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
+from ..engine.view import seen_actions
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,8 +562,7 @@ def observation(game: Game, seat: int, ids: tuple[int, ...], kind: str | None, s
     if table is None:
         table = action_table(rb, game.players)
     cards, deck = _public(rb)
-    events = tuple(a._replace(arg=None) if a.kind == "give" and a.seat != seat else a
-                   for a in game.history[since:])
+    events = tuple(seen_actions(game.history[since:], seat))
     return Observation(seat, game.players, game.view(seat), kind, kind is None, ids,
                        tuple(table[i] for i in ids), events, cards, rb.colors, deck, table,
                        _determinizer(game, seat))

@@ -29,9 +29,9 @@ except ImportError:  # the optional extra is missing: say how to get it
     raise ImportError("uno_rules.rl.gymnasium needs Gymnasium: pip install 'uno-rules[rl]'") \
         from None
 
-from ..engine.actions import Action
 from ..engine.errors import IllegalAction, shorten
 from ..engine.rulebook import Rulebook
+from ..engine.view import seen_actions
 from ..play.agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
 from .pettingzoo import MAX_STEPS, RENDER_MODES, raw_env
 
@@ -165,9 +165,7 @@ class UnoEnv(gymnasium.Env[Any, int]):
         assert game is not None
         table = self.aec.table
         history = game.history
-        events: list[Action] = []
-        for a in history[self._seen[seat]:]:  # the public record: another's given card hidden
-            events.append(a._replace(arg=None) if a.kind == "give" and a.seat != seat else a)
+        events = seen_actions(history[self._seen[seat]:], seat)  # the public record
         self._seen[seat] = len(history)
         obs = Observation(seat, self.players, game.view(seat), kind, kind is None, ids,
                           tuple(table[i] for i in ids), tuple(events), self._cards,

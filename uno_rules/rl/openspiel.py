@@ -54,6 +54,7 @@ except ImportError as exc:  # the optional extra is missing: say which
 from ..engine.errors import IllegalAction, SnapshotError
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
+from ..engine.view import seen_actions
 from .observation import Observer
 
 SHORT_NAME = "uno_rules"
@@ -413,8 +414,7 @@ def _restored(snapshot: Any, spec: UnoRulesGame,
 
 def public_history(game: Game, seat: int) -> list[str]:
     """The actions taken, as ``seat`` saw them: a card given between others is hidden."""
-    return [str(a._replace(arg=None)) if a.kind == "give" and a.seat != seat else str(a)
-            for a in game.history]
+    return [str(a) for a in seen_actions(game.history, seat)]
 
 
 class _Observer:

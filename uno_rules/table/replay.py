@@ -8,6 +8,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.errors import NotationError, visible
+from ..engine.view import hides
 from ..play.record import Record
 
 
@@ -19,12 +20,12 @@ def seat_of(record: Record) -> int:
 
 def action_seen(line: dict[str, Any], seat: int | None) -> str:
     """A step's action as ``seat`` saw it (None: every seat's view, open): a card another
-    seat gave away is hidden, as agents are shown it (uno_rules.play.agents.observation)."""
+    seat gave away is hidden (uno_rules.engine.view.hides)."""
     try:
         action = Action.parse(line["action"])  # shown as this version writes it
     except NotationError:
         return visible(str(line["action"]))
-    if seat is not None and action.kind == "give" and action.seat != seat:
+    if hides(action.kind, action.seat, seat):
         return f"{action.seat} give a card"
     return visible(str(action))
 

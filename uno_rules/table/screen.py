@@ -22,6 +22,7 @@ from ..engine.events import describe_event
 from ..engine.game import Game
 from ..engine.model import NO_COLOR, Face
 from ..engine.notation import normalize
+from ..engine.view import hides
 
 if TYPE_CHECKING:
     from ..play.match import Match
@@ -321,7 +322,8 @@ def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, 
         text = escaped(describe_event(game, event))  # a side's name is the rulebook's text
         kind = event[0]
         seen = open_hands or (seat is not None and (
-            kind in ("draw", "give") and event[1] == seat))
+            kind == "draw" and event[1] == seat or kind == "give" and not hides(kind, event[1],
+                                                                               seat)))
         if kind in ("play", "first", "return"):
             name = rb.faces[event[2 if kind != "first" else 1]].name
             text = text.replace(name, card_text(game, name, style, rb.faces[
