@@ -71,44 +71,51 @@ def seen_actions(history: Iterable[Action], seat: int | None) -> list[Action]:
 def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatView:
     """``seat``'s view of ``game`` (a seat of it), with the pending decision's ``options``
     when it may see them (``Game.seat_view`` says when)."""
-    # Built every RL step: map() and lists over generators, the faces' ids from a table.
+    # Built every RL step: comprehensions over typed lists (native loops when compiled),
+    # the faces' ids from a table.
     rules, side = game.rulebook, game.side
-    face = _face_ids(rules, side)
+    face_ids = _face_ids(rules)
+    face = face_ids[side]
     hands, discards, draw = game.hands, game.discards, game.draw_pile
     backs: tuple[tuple[int, ...] | None, ...] = ()
     draw_back = -1
     sides = len(rules.sides)
     if sides > 1:  # the side turned away from the table: seen by everyone else
-        back = _face_ids(rules, (side + 1) % sides).__getitem__
-        backs = tuple([None if s == seat else tuple(map(back, h)) for s, h in enumerate(hands)])
+        back = face_ids[(side + 1) % sides]
+        backs = tuple([None if s == seat else tuple([back[c] for c in h])
+                       for s, h in enumerate(hands)])
         if draw:
-            draw_back = back(draw[-1])
+            draw_back = back[draw[-1]]
     if len(discards) == 1:  # the common table: one pile, its colour the one in force
         pile = discards[0]
         tops: tuple[int, ...] = (face[pile[-1]] if pile else -1,)
         colors: tuple[int, ...] = (game.color,)
+        sizes: tuple[int, ...] = (len(pile),)
     else:
         tops = tuple([face[p[-1]] if p else -1 for p in discards])
         colors = tuple(game._discard_colors())
+        sizes = tuple(map(len, discards))
+    piles = game.piles
     out, knocked, absent = game.out_seats, game.eliminated, game.absent
     pending = game.pending
     # tuple.__new__: without the named tuple's Python-level __new__ (its 22 arguments)
     return tuple.__new__(SeatView, (
-        seat, game.players, side, tuple(map(face.__getitem__, hands[seat])),
-        tuple(map(len, hands)), tops, colors, tuple(map(len, discards)), game.focus,
-        game.direction, len(draw), tuple(map(len, game.piles)), game.stacked.total,
+        seat, game.players, side, tuple([face[c] for c in hands[seat]]),
+        tuple([len(h) for h in hands]), tops, colors, sizes, game.focus, game.direction, len(draw),
+        tuple(map(len, piles)) if piles else (), game.stacked.total,
         game.uno_open, tuple(sorted(out)) if out else (),
         tuple(sorted(knocked)) if knocked else (), tuple(sorted(absent)) if absent else (),
         None if pending is None else pending.kind, None if pending is None else pending.seat,
         options, game.over, game.result, backs, draw_back))
 
 
-def _face_ids(rules: Rules, side: int) -> tuple[int, ...]:
-    """Each card's face id on ``side`` (cached in the rulebook's memo, as its tables are)."""
-    key = ("face_ids", side)
-    got: tuple[int, ...] | None = rules.memo.get(key)
+def _face_ids(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """Per side, each card's face id there (cached in the rulebook's memo, as its tables
+    are: a string key, its hash kept)."""
+    got: tuple[tuple[int, ...], ...] | None = rules.memo.get("face_ids")
     if got is None:
-        got = rules.memo[key] = tuple(f.id for f in rules.side_faces[side])
+        got = rules.memo["face_ids"] = tuple(tuple(f.id for f in side)
+                                             for side in rules.side_faces)
     return got
 
 

@@ -1,8 +1,9 @@
 """Observations: what one seat sees of a round, as a fixed-length vector of small integers.
 
 An :class:`Observer` is made for one rulebook and player count; its :meth:`~Observer.encode`
-(a list of ints) and :meth:`~Observer.array` (a NumPy ``uint8`` array) read the game's
-state directly, never ``view()``'s strings, and show only what ``game.view(seat)`` shows.
+(a list of ints) and :meth:`~Observer.array` (a NumPy ``uint8`` array) encode the seat's
+:class:`~uno_rules.engine.view.SeatView` (``game.seat_view(seat)``, what ``game.view(seat)``
+is made from too; :meth:`~Observer.fill` takes one), never ``view()``'s strings.
 The layout is described by :attr:`Observer.spaces` (named segments whose concatenation is
 the vector) and promised by :attr:`Observer.VERSION`: any change to it bumps the version.
 
@@ -24,7 +25,7 @@ from ..engine.decisions import KINDS
 from ..engine.game import Game
 from ..engine.model import NO_COLOR
 from ..engine.rulebook import Rulebook
-from ..engine.view import SeatView, seat_view
+from ..engine.view import SeatView
 
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
 # The decision kinds, in the order of their one-hot segment (version 1's): the engine's.
@@ -187,7 +188,7 @@ class Observer:
         if game.rulebook is not self.rulebook or game.players != self.players or \
                 type(seat) is not int or not 0 <= seat < self.players:
             self._check(game, seat)
-        return self.fill(seat_view(game, seat, game._options_for(seat)))  # seat checked
+        return self.fill(game.seat_view(seat))
 
     def fill(self, view: SeatView) -> bytearray:
         """``view`` (a seat's view of a game of this layout's) as the vector's bytes."""
