@@ -1,9 +1,11 @@
 """One seat's view: what a seat may know of a round, as one frozen record (:class:`SeatView`),
 and the one rule that hides another seat's given card (:func:`hides`).
 
-Every form of a seat's view derives from these: ``Game.view``'s dict (:func:`view_dict`),
-the agents' :class:`~uno_rules.play.agents.Observation`, the RL observers
-(:mod:`uno_rules.rl.observation`), OpenSpiel's strings and the table's screens and replays.
+The forms of a seat's view derive from these: ``Game.view``'s dict (:func:`view_dict`), the
+agents' :class:`~uno_rules.play.agents.Observation`, OpenSpiel's strings, the table's
+screens and replays. The RL observer (:mod:`uno_rules.rl.observation`) reads the same facts
+straight from the state: it runs every env step, and building this record first cost the
+pure-Python PettingZoo env ~15 % of its steps (tests/test_view.py holds it to the record).
 A card is named by its face id (``rulebook.faces``) on the side where the seat sees it: the
 engine's card numbers would tell both sides of a card, and one of them is hidden.
 """
@@ -71,8 +73,7 @@ def seen_actions(history: Iterable[Action], seat: int | None) -> list[Action]:
 def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatView:
     """``seat``'s view of ``game`` (a seat of it), with the pending decision's ``options``
     when it may see them (``Game.seat_view`` says when)."""
-    # Built every RL step: comprehensions over typed lists (native loops when compiled),
-    # the faces' ids from a table.
+    # Comprehensions over typed lists (native loops when compiled), face ids from a table.
     rules, side = game.rulebook, game.side
     face_ids = _face_ids(rules)
     face = face_ids[side]

@@ -1,9 +1,8 @@
 """Observations: what one seat sees of a round, as a fixed-length vector of small integers.
 
 An :class:`Observer` is made for one rulebook and player count; its :meth:`~Observer.encode`
-(a list of ints) and :meth:`~Observer.array` (a NumPy ``uint8`` array) encode the seat's
-:class:`~uno_rules.engine.view.SeatView` (``game.seat_view(seat)``, what ``game.view(seat)``
-is made from too; :meth:`~Observer.fill` takes one), never ``view()``'s strings.
+(a list of ints) and :meth:`~Observer.array` (a NumPy ``uint8`` array) read the game's
+state directly, never ``view()``'s strings, and show only what ``game.view(seat)`` shows.
 The layout is described by :attr:`Observer.spaces` (named segments whose concatenation is
 the vector) and promised by :attr:`Observer.VERSION`: any change to it bumps the version.
 
@@ -25,7 +24,6 @@ from ..engine.decisions import KINDS
 from ..engine.game import Game
 from ..engine.model import NO_COLOR
 from ..engine.rulebook import Rulebook
-from ..engine.view import SeatView
 
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
 # The decision kinds, in the order of their one-hot segment (version 1's): the engine's.
@@ -188,89 +186,90 @@ class Observer:
         if game.rulebook is not self.rulebook or game.players != self.players or \
                 type(seat) is not int or not 0 <= seat < self.players:
             self._check(game, seat)
-        return self.fill(game.seat_view(seat))
-
-    def fill(self, view: SeatView) -> bytearray:
-        """``view`` (a seat's view of a game of this layout's) as the vector's bytes."""
         out = bytearray(self._template)
-        # One unpacking, not 20 field look-ups: this runs every env step.
-        (seat, _, side, hand_faces, hand_sizes, tops, colors_, discard_sizes, _, direction,
-         draw_size, pile_sizes, total, uno_open, out_, knocked, absent, kind, decider, _,
-         over, _, _, _) = view
+        side, hands = game.side, game.hands
+        slot = self._card_slot[side]
         hand = self._hand
-        for face in hand_faces:
-            i = hand + face
+        for card in hands[seat]:
+            i = hand + slot[card]
             if out[i] < CAP:  # a face's copies: few, but a deck may hold 256 of one
                 out[i] += 1
         if self._side >= 0:
             out[self._side + side] = 1
-        if self._focus < 0:  # one discard pile: the common table, without the loop
-            top, color, size = tops[0], colors_[0], discard_sizes[0]
-            if top >= 0:
-                out[self._top + top] = 1
-            if color != NO_COLOR:
-                out[self._color + color] = 1
+        faces, colors = len(self.rulebook.faces), len(self.rulebook.colors)
+        discards = game.discards
+        if len(discards) == 1:
+            discard = discards[0]
+            if discard:
+                out[self._top + slot[discard[-1]]] = 1
+            if game.color != NO_COLOR:
+                out[self._color + game.color] = 1
+            size = len(discard)
             out[self._discard_size] = size if size < CAP else CAP
         else:
-            self._fill_piles(view, out)
-        if direction == 1:
+            focus = game.focus
+            out[self._focus + focus] = 1
+            for k, discard in enumerate(discards):
+                if discard:
+                    out[self._top + k * faces + slot[discard[-1]]] = 1
+                color = game.color if k == focus else game.colors[k]
+                if color != NO_COLOR:
+                    out[self._color + k * colors + color] = 1
+                size = len(discard)
+                out[self._discard_size + k] = size if size < CAP else CAP
+        if game.direction == 1:
             out[self._direction] = 1
         sizes = self._sizes
         for k, s in enumerate(self._order[seat]):
-            size = hand_sizes[s]
+            size = len(hands[s])
             out[sizes + k] = size if size < CAP else CAP
-        out[self._draw] = draw_size if draw_size < CAP else CAP
-        for k, size in enumerate(pile_sizes):
-            out[self._piles + k] = size if size < CAP else CAP
+        size = len(game.draw_pile)
+        out[self._draw] = size if size < CAP else CAP
+        if self._piles >= 0:
+            for k, pile in enumerate(game.piles):
+                size = len(pile)
+                out[self._piles + k] = size if size < CAP else CAP
         rel = self._rel[seat]
-        for s in out_:
+        for s in game.out_seats:
             out[self._out + rel[s]] = 1
-        for s in knocked:
+        for s in game.eliminated:
             out[self._knocked + rel[s]] = 1
-        for s in absent:
+        for s in game.absent:
             out[self._absent + rel[s]] = 1
+        total = game.stacked.total
         if total:
             out[self._stacked] = total if total < CAP else CAP
-        if uno_open >= 0:
-            out[self._uno + rel[uno_open]] = 1
-        if kind is not None:
-            out[self._kind_slot[kind]] = 1
+        if game.uno_open >= 0:
+            out[self._uno + rel[game.uno_open]] = 1
+        pending = game.pending
+        if pending is not None:
+            out[self._kind_slot[pending.kind]] = 1
+            decider = pending.seat
             if decider is not None:
                 out[self._decider + rel[decider]] = 1
                 if decider == seat:
                     out[self._mine] = 1
-        if over:
+        if game.over:
             out[self._over] = 1
         if self._side >= 0:
-            self._fill_backs(view, out)
+            self._fill_backs(game, seat, out)
         return out
 
-    def _fill_piles(self, view: SeatView, out: bytearray) -> None:
-        """The discard piles: each one's top, colour in force and size, and the focus."""
-        faces, colors = len(self.rulebook.faces), len(self.rulebook.colors)
-        out[self._focus + view.focus] = 1
-        for k, top in enumerate(view.tops):
-            if top >= 0:
-                out[self._top + k * faces + top] = 1
-            color = view.colors[k]
-            if color != NO_COLOR:
-                out[self._color + k * colors + color] = 1
-            size = view.discard_sizes[k]
-            out[self._discard_size + k] = size if size < CAP else CAP
-
-    def _fill_backs(self, view: SeatView, out: bytearray) -> None:
+    def _fill_backs(self, game: Game, seat: int, out: bytearray) -> None:
         """The side turned away of the others' cards and of the draw pile's top card."""
-        faces, backs = len(self.rulebook.faces), view.backs
+        back = self._back_of[game.side]
+        faces, hands = len(self.rulebook.faces), game.hands
         base = self._backs - faces  # relative seat k's counts start at base + k * faces
-        order = self._order[view.seat]
+        order = self._order[seat]
         for k in range(1, self.players):
             start = base + k * faces
-            for face in backs[order[k]] or ():
-                i = start + face
+            for card in hands[order[k]]:
+                i = start + back[card].id
                 if out[i] < CAP:
                     out[i] += 1
-        if view.draw_back >= 0:
-            out[self._back_top + view.draw_back] = 1
+        pile = game.draw_pile
+        if pile:
+            out[self._back_top + back[pile[-1]].id] = 1
 
 
 __all__ = ["CAP", "DECISION_KINDS", "Observer", "Segment"]
