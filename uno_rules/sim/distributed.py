@@ -27,7 +27,7 @@ from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit
 
-from .rounds import play_round
+from .rounds import play_seed
 from .workers import R, WorkerError, chunk_size, cores
 
 TIMEOUT = 10.0  # seconds to reach a scheduler and find a worker there (--scheduler-timeout)
@@ -222,22 +222,22 @@ def _sigint_held() -> Iterator[list[bool]]:
             signal.signal(signal.SIGINT, handler)
 
 
-def _play(play: Callable[..., Any], args: tuple[Any, ...], seeds: list[int]) -> list[Any]:
-    """One chunk, on a worker (``play`` and ``args`` as
+def _play(play: Callable[[Any, int], Any], work: Any, seeds: list[int]) -> list[Any]:
+    """One chunk, on a worker (``play`` and ``work`` as
     :func:`uno_rules.sim.workers.parallel_rounds`)."""
-    rulebook, players, *rest = args
-    return [play(rulebook, players, s, *rest) for s in seeds]
+    return [play(work, s) for s in seeds]
 
 
-def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games: int,
-                play: Callable[..., R] = play_round  # type: ignore[assignment]
+def dask_rounds(client: Any, work: Any, seeds: Iterator[int], games: int,
+                play: Callable[[Any, int], R] = play_seed  # type: ignore[assignment]
                 ) -> Generator[R, None, None]:
     """The records of the rounds of ``seeds`` (``games`` of them), played on ``client``'s
-    cluster, in round order: as :func:`uno_rules.sim.workers.parallel_rounds` (its chunks, its
-    Ctrl-C, its ``play``: a round, a match or a deal per seed, a module-level function the
-    workers import by name), sized to the cluster's worker threads. A task's exception is
-    raised here; a worker that keeps dying under a chunk (dask retries it elsewhere first)
-    raises :class:`WorkerError`."""
+    cluster, in round order: as :func:`uno_rules.sim.workers.parallel_rounds` (its ``work``,
+    a :class:`~uno_rules.sim.rounds.RunSpec` sent once; its chunks, its Ctrl-C, its
+    ``play``: a round, a match or a deal per seed, a module-level function the workers
+    import by name), sized to the cluster's worker threads. A task's exception is raised
+    here; a worker that keeps dying under a chunk (dask retries it elsewhere first) raises
+    :class:`WorkerError`."""
     if id(client) in _INTERRUPTED:  # a Ctrl-C while its cluster started (open_client)
         _INTERRUPTED.discard(id(client))
         raise KeyboardInterrupt
@@ -246,7 +246,7 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games:
     size = chunk_size(games, threads)
     # Sent once (not with every chunk), and to every worker up front.
     try:
-        [shared] = client.scatter([args], broadcast=True, hash=False)
+        [shared] = client.scatter([work], broadcast=True, hash=False)
     except Exception as exc:  # a worker unpickles it at once: an agent's module, say
         _raise_import_failure(exc)
         raise

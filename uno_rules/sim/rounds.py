@@ -1,12 +1,14 @@
 """A run's unit of work: one round dealt from its seed and played to its end by a random
-policy (:data:`POLICIES`) or by agents, and its record (:class:`Round`). One process, the
-worker processes (:mod:`.workers`) and a Dask cluster (:mod:`.distributed`) all play
-:func:`play_round`; :mod:`.simulate` counts what it returns."""
+policy (:data:`POLICIES`) or by agents, and its record (:class:`Round`); what a run plays,
+named once (:class:`RunSpec`). One process, the worker processes (:mod:`.workers`) and a
+Dask cluster (:mod:`.distributed`) all play :func:`play_seed`; :mod:`.simulate` counts what
+it returns."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.errors import IllegalAction, RunawayEffect
@@ -182,3 +184,45 @@ def play_round(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
     except RunawayEffect:
         return runaway_record(seed)
     return round_record(game)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run plays, named once (it was an unnamed 6-item tuple): the compiled rulebook
+    (its house rules and settings applied: a worker reads no file), the players and who plays
+    them (random moves by ``policy``, or ``agents``: a name and a class per seat), each
+    round's budgets (``max_steps`` / ``max_actions``, None: the game's), each match's
+    (``max_rounds``, None: :data:`uno_rules.sim.matchsim.MAX_ROUNDS`; matches only), the
+    master ``seed`` and how many ``games``. Picklable: sent once to each worker process or
+    Dask worker (an agent class by name: the workers import it). The command line parses
+    into it; :func:`uno_rules.sim.simulate.simulate_spec` and its kin take it."""
+
+    rulebook: Rulebook
+    players: int
+    seed: int
+    games: int = 1
+    policy: str = "play_first"
+    agents: Sequence[tuple[str, AgentClass]] | None = None
+    max_steps: int | None = None
+    max_actions: int | None = None
+    max_rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.agents is not None and not isinstance(self.agents, tuple):
+            # a tuple (parse_agents gives a list): a frozen spec holds nothing mutable
+            object.__setattr__(self, "agents", tuple(self.agents))
+
+    def seeds(self) -> Iterator[int]:
+        """The per-game seeds of the run (:func:`game_seeds`)."""
+        return game_seeds(self.seed, self.games)
+
+    def on(self, rulebook: Rulebook) -> RunSpec:
+        """The same run on another rulebook (a variant of ``compare``)."""
+        return replace(self, rulebook=rulebook)
+
+
+def play_seed(spec: RunSpec, seed: int) -> Round:
+    """One round of the run ``spec``, dealt from ``seed`` (:func:`play_round`): what a worker
+    plays per seed."""
+    return play_round(spec.rulebook, spec.players, seed, spec.max_actions, spec.policy,
+                      spec.max_steps, spec.agents)

@@ -19,11 +19,13 @@ from . import stats as st
 from .rounds import MAX_ACTIONS as MAX_ACTIONS
 from .rounds import POLICIES as POLICIES
 from .rounds import Round as Round
+from .rounds import RunSpec as RunSpec
 from .rounds import _has_challenges, _need_seed
 from .rounds import game_seeds as game_seeds
 from .rounds import play_on as play_on
 from .rounds import play_random as play_random
 from .rounds import play_round as play_round
+from .rounds import play_seed as play_seed
 from .rounds import random_moves as random_moves
 from .rounds import round_record as round_record
 from .rounds import runaway_record as runaway_record
@@ -225,11 +227,24 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     ``workers``: processes to play in (0: one per core; :mod:`uno_rules.sim.workers`); the
     statistics and records are the same as with 1, only faster. ``client``: a
     ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`;
-    ``workers`` is then unused), with the same statistics and records."""
+    ``workers`` is then unused), with the same statistics and records. The same as
+    :func:`simulate_spec` with the run named in a :class:`RunSpec`."""
+    spec = RunSpec(rulebook, players, seed, games, policy, agents, max_steps,
+                   max_actions)
+    return simulate_spec(spec, on_round=on_round, workers=workers, client=client)
+
+
+def simulate_spec(spec: RunSpec, *, on_round: Callable[[Round], None] | None = None,
+                  workers: int = 1, client: Any = None) -> Stats:
+    """Play the run ``spec`` names (its rounds: ``spec.games`` of them); as
+    :func:`simulate`, whose arguments a :class:`RunSpec` holds (``max_rounds`` unused)."""
+    rulebook, games, players, seed = spec.rulebook, spec.games, spec.players, spec.seed
+    policy, agents = spec.policy, spec.agents
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     _need_seed(seed)
-    check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
+    check_arguments(rulebook, players, seed, max_steps=spec.max_steps,
+                    max_actions=spec.max_actions)
     from .workers import parallel_rounds, resolve_workers
 
     workers = resolve_workers(workers)
@@ -246,18 +261,15 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     if _has_challenges(rulebook):
         stats.challenges = 0
     team_of = rulebook.new_game(players, seed).team_of  # the same for every round
-    args = (rulebook, players, max_actions, policy, max_steps, agents)
     if client is not None:
         from .distributed import dask_rounds
 
-        rounds: Generator[Round, None, None] = dask_rounds(client, args,
-                                                           game_seeds(seed, games), games)
+        rounds: Generator[Round, None, None] = dask_rounds(client, spec, spec.seeds(),
+                                                           games)
     elif workers == 1:
-        rounds = (
-            play_round(rulebook, players, s, max_actions, policy, max_steps, agents)
-            for s in game_seeds(seed, games))
+        rounds = (play_seed(spec, s) for s in spec.seeds())
     else:
-        rounds = parallel_rounds(args, game_seeds(seed, games), games, workers)
+        rounds = parallel_rounds(spec, spec.seeds(), games, workers)
     start = time.perf_counter()
     played = 0
     try:
