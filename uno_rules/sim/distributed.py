@@ -3,10 +3,11 @@ matches with ``--match``, ``compare``'s deals the same way).
 
 The same chunks of consecutive round seeds as ``--workers`` (:mod:`uno_rules.sim.workers`),
 merged in round order, so the statistics, ``--json`` (less timing) and ``--csv`` are
-byte-identical to one process. What crosses to the cluster: the compiled rulebook, pickled
-(house rules and settings already applied: a worker reads no file), sent once and shared by
-every chunk, with the players, budgets, policy and agent classes (a ``MODULE:CLASS`` agent
-is pickled by name: the workers must be able to import it); then each chunk's seeds. Back
+byte-identical to one process. What crosses to the cluster: the run's
+:class:`~uno_rules.sim.rounds.RunSpec`, pickled (its compiled rulebook with house rules and
+settings already applied: a worker reads no file), sent once and shared by every chunk, with
+the players, budgets, policy and agent classes (a ``MODULE:CLASS`` agent is pickled by name:
+the workers must be able to import it); then each chunk's seeds. Back
 come the rounds' records. ``dask[distributed]`` is an optional extra:
 ``pip install 'uno-rules[dask]'`` (docs/simulation.md, "On a Dask cluster").
 """
