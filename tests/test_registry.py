@@ -1,6 +1,7 @@
-"""The primitive and condition tables are the one place a step or an ``if`` condition is
-written: the schema, checks, compiler, docs and rules sheet derive from them (a toy primitive
-and a toy condition registered at run time reach all of them)."""
+"""The primitive, condition and decision-kind tables are the one place a step, an ``if``
+condition or a kind's words are written: the schema, checks, compiler, docs, rules sheet and
+tables derive from them (a toy primitive and a toy condition registered at run time reach all
+of them)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from uno_rules.authoring.docs import primitives_markdown
 from uno_rules.authoring.explain import describe, explain
 from uno_rules.engine import effects
 from uno_rules.engine.conditions import CONDITIONS, Condition
+from uno_rules.engine.decisions import KINDS, WORDS
 from uno_rules.engine.effects import PRIMITIVES, Primitive, register_condition
 from uno_rules.engine.words import SEAT_SCHEMA
 from uno_rules.load import checks, loader
 from uno_rules.load.loader import check
 from uno_rules.load.schema import rulebook_schema
+from uno_rules.table import screen, session
 
 TOY = """\
 name: toy
@@ -146,3 +149,12 @@ def test_a_schema_without_a_registered_condition_is_caught(
             test_the_if_schema_names_exactly_the_registered_conditions()
     finally:
         rulebook_schema.cache_clear()
+
+
+def test_every_decision_kind_has_its_words() -> None:
+    """One table of words per kind (the tables' marks and prompts derive from it)."""
+    assert list(WORDS) == list(KINDS)
+    for kind, words in WORDS.items():
+        assert words.waiting and words.prompt and words.brief, kind
+        assert screen.decision_words(kind) == words.waiting
+        assert screen.PROMPTS[kind] == words.prompt and session.PROMPTS[kind] == words.brief
