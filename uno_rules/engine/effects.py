@@ -367,6 +367,7 @@ SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or
                 "anyOf": [SEAT_SCHEMA, {"const": "all"},
                           {"type": "array", "items": SEAT_SCHEMA, "minItems": 1}]}
 
+
 def _if_primitive() -> Primitive:
     """The ``if`` primitive, its parameters and description made from :data:`CONDITIONS`."""
     return Primitive(
