@@ -5,6 +5,7 @@ of them)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -130,9 +131,18 @@ def test_a_new_primitive_and_condition_are_one_entry_each(
     assert describe(rb, gift.effect) == \
         "when you hold 2 cards or fewer: next gets a card; otherwise the next player loses its turn"
     assert "Next gets a card" not in explain(rb) and "next gets a card" in explain(rb)
-    game = rb.new_game(2, seed=1)
     assert all(s.run is _gift for p in rb.programs for s in p if s.op == "toy_gift")
-    assert game is not None
+    # The engine runs both: whole rounds end, and the toy step dealt cards out of turn.
+    gifts = 0
+    for seed in range(20):
+        game, rng = rb.new_game(2, seed=seed), random.Random(seed)
+        while not game.over:
+            seat = game.decision.seat if game.decision is not None else None
+            before = len(game.hands[1 - seat]) if seat is not None else 0
+            game.step(rng.choice(game.legal_ids()))
+            if seat is not None and len(game.hands[1 - seat]) > before:
+                gifts += 1
+    assert gifts > 0
 
 
 def test_a_schema_without_a_registered_condition_is_caught(
