@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import uno_rules
-from uno_rules.authoring.explain import NOTHING, SAY, describe, explain
+from uno_rules.authoring.explain import NOTHING, describe, explain
 from uno_rules.authoring.variants import diff
 from uno_rules.cli import cli
 from uno_rules.engine.effects import PRIMITIVES
@@ -20,7 +20,7 @@ runner = CliRunner()
 
 
 def test_every_primitive_has_words() -> None:
-    assert set(SAY) == set(PRIMITIVES)
+    assert all(callable(p.say) for p in PRIMITIVES.values())
 
 
 @pytest.mark.parametrize("name", shipped_names())

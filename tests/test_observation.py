@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules.engine.game import Game
 from uno_rules.load.resources import shipped_names
+from uno_rules.rl import observation
 from uno_rules.rl.observation import CAP, DECISION_KINDS, Observer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -332,3 +333,17 @@ def test_the_module_imports_without_numpy_yaml_or_click() -> None:
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_new_decision_kind_changes_the_layout_version_visibly() -> None:
+    """The layout is made from the engine's kinds: another kind gives another digest, which
+    has no version until one is given (importing the module then fails, never silently)."""
+    assert observation.VERSIONS == {"d37c960a8403b2c1": 1}
+    assert observation.layout_digest(DECISION_KINDS) == "d37c960a8403b2c1"
+    assert observation.layout_version(DECISION_KINDS) == Observer.VERSION == 1
+    more = (*DECISION_KINDS, "toy_kind")
+    with pytest.raises(RuntimeError, match="give it version 2"):
+        observation.layout_version(more)
+    with pytest.raises(RuntimeError):
+        observation.layout_version(tuple(reversed(DECISION_KINDS)))
+

@@ -299,6 +299,31 @@ KINDS: Mapping[str, type[Ask]] = {str(f.default): cls for cls in (
     for f in fields(cls) if f.name == "kind"}
 
 
+@dataclass(frozen=True)
+class KindWords:
+    """A decision kind in words, for the terminal and the web tables."""
+
+    waiting: str  # what a seat is marked as waiting for: "to choose a colour"
+    prompt: str   # what the seat is asked, in full: "choose a colour"
+    brief: str    # the terminal session's question: "choose a colour"
+
+
+# The one table of each kind's words (a test holds it to KINDS).
+WORDS: Mapping[str, KindWords] = {
+    "turn": KindWords("to play", "your turn: play a card or draw", "your turn"),
+    "drawn": KindWords("to play or keep the card drawn", "play the card you drew, or keep it",
+                       "you drew a card: play it or keep it"),
+    "color": KindWords("to choose a colour", "choose a colour", "choose a colour"),
+    "challenge": KindWords("to challenge or accept", "challenge the card played, or accept it",
+                           "challenge or accept"),
+    "target": KindWords("to choose a seat", "choose a seat", "choose a player"),
+    "contest": KindWords("a contest", "settle the contest", "contest"),
+    "give": KindWords("to give a card", "give a card to your partner", "choose a card to give"),
+    "forced_play": KindWords("to play the colour", "play a card of the colour in force",
+                             "play the card"),
+}
+
+
 def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> Ask:
     """Rebuild a record from its snapshot form (``KeyError``/``ValueError`` if malformed)."""
     cls = KINDS[kind]
@@ -343,5 +368,5 @@ def next_give(g: Legality, ctx: Ctx) -> None:
     g.giving.pop()
 
 
-__all__ = ["KINDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay", "Give",
-           "Runner", "Target", "Turn", "ask_from_json", "give_card", "start_giving"]
+__all__ = ["KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay", "Give",
+           "KindWords", "Runner", "Target", "Turn", "ask_from_json", "give_card", "start_giving"]

@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.conditions import decided_at_load
 from ..engine.effects import PRIMITIVES, step_reads
 from ..engine.model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
 from ..engine.rulebook import Rulebook
@@ -44,10 +45,10 @@ class _Compiler:
             params = {prim.main: params}
         params = dict(params or {})
         args: dict[str, Any] = {}
-        if name == "if" and "option" in params:
+        loaded = decided_at_load(params, self.options) if name == "if" else None
+        if loaded is not None:
             # Options are fixed when the rulebook loads: keep only the branch that applies.
-            chosen = "then" if self.options[params["option"]] else "else"
-            params = {"then": params.get(chosen) or []}
+            params = {"then": params.get("then" if loaded else "else") or []}
         for key, value in params.items():
             if key in prim.programs:
                 args[key] = self.program(value, path + (name, key))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Optional, TextIO, TypeVar
 
 from ..engine.actions import Action
+from ..engine.decisions import WORDS
 from ..engine.errors import NotationError
 from ..engine.game import Game
 from ..engine.tables import action_table
@@ -36,10 +37,7 @@ from .screen import Style, event_lines, option_lines, scores_lines, table_lines
 
 HUMAN = "human"
 PUBLIC = ("catch", "uno")  # out-of-turn kinds anyone can see coming (jump-ins are private)
-PROMPTS = {"turn": "your turn", "drawn": "you drew a card: play it or keep it",
-           "color": "choose a colour", "challenge": "challenge or accept",
-           "target": "choose a player", "give": "choose a card to give",
-           "forced_play": "play the card"}
+PROMPTS = {kind: words.brief for kind, words in WORDS.items()}
 
 
 class Quitting(Exception):
