@@ -23,6 +23,7 @@ from ..engine.errors import (
     RulebookError,
     RunawayEffect,
     ScenarioError,
+    UnoRulesError,
     shorten,
     shorten_values,
     visible,
@@ -91,7 +92,7 @@ NOT_A_SCENARIO = ("not a scenario file (it has no `rulebook`, `scenarios`, `step
                   "`state`): a rulebook or house rule? uno-rules validate checks those")
 
 
-class _Fail(Exception):
+class _Fail(UnoRulesError):
     pass
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.actions import Action
+from ..engine.errors import UnoRulesError
 from ..engine.game import Game
 from ..engine.model import NO_COLOR, Face, FrozenMap
 from ..engine.rulebook import Rulebook
@@ -79,7 +80,7 @@ class Agent(Protocol):
 AgentClass = Callable[[int, random.Random], Agent]
 
 
-class AgentError(Exception):
+class AgentError(UnoRulesError):
     """An agent failed: its class couldn't be found or made, or it chose what it may not."""
 
 

@@ -16,7 +16,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.errors import IllegalAction
+from ..engine.errors import IllegalAction, UnoRulesError
 from ..engine.game import check_arguments, refuse_argument
 from ..engine.rulebook import Rulebook
 from . import stats as st
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 MAX_VARIANTS = 26  # A to Z in the report; more would be a table nobody reads
 
 
-class VariantError(ValueError):
+class VariantError(UnoRulesError):  # a ValueError, as before
     """A variant the command line can't make sense of (one line, exit 1)."""
 
 

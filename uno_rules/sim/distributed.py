@@ -28,6 +28,7 @@ from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..engine.errors import UnoRulesError
 from .rounds import play_seed
 from .workers import R, WorkerError, chunk_size, cores
 
@@ -38,7 +39,7 @@ NEEDS_DASK = "--scheduler needs dask: pip install 'uno-rules[dask]'"
 _INTERRUPTED: set[int] = set()
 
 
-class SchedulerError(Exception):
+class SchedulerError(UnoRulesError):
     """A scheduler that can't be used: malformed, unreachable, no workers, dask missing."""
 
 

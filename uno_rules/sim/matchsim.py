@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.errors import RunawayEffect
 from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..play.match import Match
 from . import stats as st
@@ -40,7 +41,7 @@ class MatchRecord(NamedTuple):
     first: int             # the first player of the first round (left of the first dealer)
     lead_changes: int | None
     led_from: int | None   # the round from which the winner was among the leaders to the end
-    stalled: str | None
+    stalled: Termination | None
 
 
 def _round_seats(match: Match, game: Game) -> tuple[list[int], list[int]]:
@@ -64,7 +65,7 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
     highest = rulebook.settings.scoring == "winner_takes"
     leaders: list[frozenset[int]] = []  # after each round: the seats ahead
 
-    def stalled(reason: str, rounds: int) -> MatchRecord:
+    def stalled(reason: Termination, rounds: int) -> MatchRecord:
         return MatchRecord(seed, (), rounds, tuple(match.scores), first, None, None, reason)
 
     while True:
@@ -74,12 +75,12 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
             play_on(rulebook, game, policy, None if agents is None else
                     [agents[s] for s in seats])
         except RunawayEffect:
-            return stalled("runaway", len(leaders) + 1)
+            return stalled(Termination.RUNAWAY, len(leaders) + 1)
         finally:
             if on_round is not None:
                 on_round(match)
         if not game.over or game.result is None:
-            return stalled(game.stalled or "actions", len(leaders) + 1)
+            return stalled(game.stalled or Termination.ACTIONS, len(leaders) + 1)
         match.next_round()
         scores = match.scores
         best = (max if highest else min)(scores[s] for s in playing)
@@ -87,7 +88,7 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
         if match.over:
             break
         if len(leaders) >= max_rounds:
-            return stalled("rounds", len(leaders))
+            return stalled(Termination.ROUNDS, len(leaders))
     won = frozenset(match.winners)
     led_from = len(leaders)
     while led_from > 1 and leaders[led_from - 2] & won:
@@ -136,7 +137,8 @@ class MatchStats:
         first_wins = tied = 0
         for r in self.records:
             if r.stalled is not None or r.lead_changes is None or r.led_from is None:
-                reasons[r.stalled or "rounds"] = reasons.get(r.stalled or "rounds", 0) + 1
+                why = r.stalled or Termination.ROUNDS
+                reasons[why] = reasons.get(why, 0) + 1
                 continue
             for w in r.winners:
                 wins_by_seat[w] += 1
@@ -274,7 +276,7 @@ def csv_row(r: MatchRecord) -> list[object]:
             r.first, cell(r.lead_changes), cell(r.led_from), cell(r.stalled)]
 
 
-MATCH_STALLED = STALLED | {"rounds": "used up the match's budget of rounds"}
+MATCH_STALLED = STALLED | {Termination.ROUNDS: "used up the match's budget of rounds"}
 
 
 def report(stats: dict[str, Any], games: int) -> list[str]:

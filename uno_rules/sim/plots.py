@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from ..engine.errors import UnoRulesError
 from . import stats as st
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 KEY = "filled dot: significant (the interval excludes 0)"
 
 
-class PlotError(ValueError):
+class PlotError(UnoRulesError):  # a ValueError, as before
     """A --plot that can't be made: a bad suffix, no matplotlib (one line, exit 1)."""
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import RunawayEffect
+from ..engine.outcome import BUDGETS, Termination
 from ..play.match import Match
 from ..play.record import record_game
 
@@ -129,12 +130,12 @@ def record_rounds(folder: Path, chosen: dict[int, Round], spec: RunSpec) -> list
                                      max_actions=max_actions)
         except RunawayEffect:  # the deal itself ran away: no round to record
             continue
-        how = "over"
+        how = Termination.OVER
         try:
             play_on(rulebook, game, policy, agents)
         except RunawayEffect:
-            how = "runaway"
-        again = runaway_record(seed) if how == "runaway" else round_record(game)
+            how = Termination.RUNAWAY
+        again = runaway_record(seed) if how is Termination.RUNAWAY else round_record(game)
         if again != counted:  # the same seed must play the same round: else a bug
             raise RuntimeError(f"game {number} played again differs from the run's")
         path = folder / f"game-{number}.jsonl"
@@ -161,7 +162,7 @@ def record_matches(folder: Path, chosen: dict[int, MatchRecord], spec: RunSpec) 
                            on_round=rounds)
         if again != counted or rounds.match is None:
             raise RuntimeError(f"match {number} played again differs from the run's")
-        how = "over" if counted.stalled in (None, "steps", "actions") else counted.stalled
+        how = Termination.OVER if counted.stalled in (None, *BUDGETS) else counted.stalled
         path = folder / f"match-{number}.jsonl"
         with _open(path) as out:
             record_game(out, rulebook, rounds.match, seats, histories=rounds.histories,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.errors import IllegalAction, RunawayEffect
 from ..engine.game import GAME_ACTIONS, Game
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
 
@@ -36,7 +37,7 @@ class Round(NamedTuple):
     challenges_won: int | None
     first: int | None
     runner_up: int | None  # the fewest cards a losing seat held at the end
-    stalled: str | None
+    stalled: Termination | None
 
 
 def round_record(game: Game) -> Round:
@@ -54,7 +55,7 @@ def round_record(game: Game) -> Round:
     result = game.result
     if not game.over or result is None:
         return Round(game.seed, (), None, turns, actions, drawn, made, won, first, None,
-                     game.stalled or "actions")
+                     game.stalled or Termination.ACTIONS)
     winners = result.winners
     side = {game.team_of(w) for w in winners}
     left = [len(game.hands[s]) for s in range(game.players)
@@ -66,7 +67,8 @@ def round_record(game: Game) -> Round:
 
 def runaway_record(seed: int) -> Round:
     """The record of a round whose action ran away (RunawayEffect): only its seed known."""
-    return Round(seed, (), None, None, None, None, None, None, None, None, "runaway")
+    return Round(seed, (), None, None, None, None, None, None, None, None,
+                 Termination.RUNAWAY)
 
 
 def game_seeds(seed: int, games: int) -> Iterator[int]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from . import stats as st
 
@@ -50,8 +51,8 @@ class Stats:
     policy: str | None = "play_first"  # None when agents played
     house: list[str] = field(default_factory=list)
     wins_by_team: list[int] | None = None
-    # Why games stalled: "steps" / "actions" (the round's budget ran out), "runaway" (one
-    # action ran over its own budget: RunawayEffect).
+    # Why games stalled, by Termination: STEPS / ACTIONS (the round's budget ran out),
+    # RUNAWAY (one action ran over its own budget: RunawayEffect).
     stalled_reasons: dict[str, int] = field(default_factory=dict)
     requested: int | None = None  # the games asked for, when Ctrl-C stopped the run early
     # Per round played (runaways excepted, as turn_counts): actions taken, cards drawn.
@@ -78,8 +79,8 @@ class Stats:
     def count(self, r: Round, team_of: Callable[[int], int]) -> None:
         """Count one round from its record (``team_of``: the game's seat -> team); a
         record counts as the game it was made from (:func:`round_record`)."""
-        if r.stalled == "runaway":  # its turns are unknown: counted stalled only
-            self.count_stalled("runaway")
+        if r.stalled is Termination.RUNAWAY:  # its turns are unknown: counted stalled only
+            self.count_stalled(Termination.RUNAWAY)
             return
         assert r.turns is not None and r.actions is not None and r.drawn is not None
         self.turn_counts.append(r.turns)
@@ -89,7 +90,7 @@ class Stats:
             self.challenges += r.challenges or 0
             self.challenges_won += r.challenges_won or 0
         if r.stalled is not None or r.points is None or r.first is None:
-            self.count_stalled(r.stalled or "actions")
+            self.count_stalled(r.stalled or Termination.ACTIONS)
             return
         winners = r.winners
         for w in winners:
@@ -284,7 +285,7 @@ def simulate_spec(spec: RunSpec, *, on_round: Callable[[Round], None] | None = N
         stats.requested, stats.games = games, played
         # A round interrupted inside Stats.count may have left a list one longer: trim.
         for per_round in (stats.turn_counts, stats.action_counts, stats.drawn_counts):
-            del per_round[played - stats.stalled_reasons.get("runaway", 0):]
+            del per_round[played - stats.stalled_reasons.get(Termination.RUNAWAY, 0):]
         del stats.runner_up[len(stats.points):]
     stats.seconds = time.perf_counter() - start
     return stats
@@ -301,8 +302,9 @@ def csv_row(r: Round) -> list[object]:
     return [r.seed, " ".join(map(str, r.winners)), *map(cell, r[2:])]
 
 
-STALLED = {"steps": "used up the effect-step budget", "actions": "used up the action budget",
-           "runaway": "ran away within one action"}
+STALLED: dict[str, str] = {Termination.STEPS: "used up the effect-step budget",
+                          Termination.ACTIONS: "used up the action budget",
+                          Termination.RUNAWAY: "ran away within one action"}
 
 
 def report(stats: dict[str, Any], games: int) -> list[str]:

@@ -22,6 +22,7 @@ from itertools import islice
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
+from ..engine.errors import UnoRulesError
 from .rounds import play_seed
 
 R = TypeVar("R")  # a record: a round's (Round), or a match's
@@ -32,7 +33,7 @@ MAX_CHUNK = 50
 PER_CORE = 4  # processes per core at most: more only share the same cores
 
 
-class WorkerError(Exception):
+class WorkerError(UnoRulesError):
     """A worker process died (killed, out of memory, an agent calling os._exit...)."""
 
 

@@ -27,8 +27,9 @@ from typing import Optional, TextIO, TypeVar
 
 from ..engine.actions import Action
 from ..engine.decisions import WORDS
-from ..engine.errors import NotationError
+from ..engine.errors import NotationError, UnoRulesError
 from ..engine.game import Game
+from ..engine.outcome import Termination
 from ..engine.tables import action_table
 from ..play.agents import AgentClass, choice_of, make_agent, observation, round_rng
 from ..play.match import Match
@@ -48,7 +49,7 @@ class Quitting(Exception):
         self.save = save
 
 
-class Diverged(Exception):
+class Diverged(UnoRulesError):
     """A resumed record is not what this table plays (one line: the step and both actions)."""
 
 
@@ -187,7 +188,7 @@ class Session:
                          f"{', '.join(map(str, game.result.winners))} win "
                          f"{game.result.points} points")
                 if self.one_round:
-                    self.end("over")
+                    self.end(Termination.OVER)
                     return Outcome("over")
                 self.match.next_round()
                 if self.recorder is not None and (self.match.over or
@@ -197,7 +198,7 @@ class Session:
                 for line in scores_lines(self.match, self.style):
                     self.say(line)
                 if self.match.over:  # the scores say who won
-                    self.end("over")
+                    self.end(Termination.OVER)
                     return Outcome("over")
                 if not self.replaying:
                     reply = yield from self.ask(Prompt(
