@@ -1,0 +1,130 @@
+"""The one game loop (uno_rules.play.driver): its ``on_action`` hook sees every action of
+a round with its events, in order, without changing the round; a run's watched rounds are
+the same in one process, in worker processes and on a Dask cluster; and every place that
+plays a round drives the driver's loop."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from test_distributed import cluster  # noqa: F401  (the fixture: a two-worker cluster)
+
+import uno_rules
+from uno_rules.engine.actions import Action
+from uno_rules.engine.game import Game
+from uno_rules.play import driver
+from uno_rules.play.agents import load_agent, play_agents
+from uno_rules.sim.rounds import play_random, play_round
+from uno_rules.sim.watch import Watched, play_watched, watch_rounds
+
+CLASSIC = uno_rules.load_rulebook("classic")
+AGENTS = [("greedy", load_agent("greedy")), ("uniform", load_agent("uniform")),
+          ("play_first", load_agent("play_first"))]
+
+
+def _watching() -> tuple[list[tuple[Action, driver.Events]], driver.OnAction]:
+    seen: list[tuple[Action, driver.Events]] = []
+    return seen, lambda action, events: seen.append((action, events))
+
+
+def _check_seen(game: Game, seen: list[tuple[Action, driver.Events]]) -> None:
+    """Every action of the round, in order, and every event logged after the deal, each
+    with the action that logged it."""
+    assert [a for a, _ in seen] == game.history and seen
+    log = game.log or []
+    dealt = len(log) - sum(len(events) for _, events in seen)
+    assert [e for _, events in seen for e in events] == log[dealt:]
+    assert all(type(e) is tuple for _, events in seen for e in events)
+
+
+@pytest.mark.parametrize("policy", ["play_first", "uniform"])
+def test_the_hook_sees_every_random_action_and_changes_nothing(policy: str) -> None:
+    for seed in range(6):
+        seen, on_action = _watching()
+        watched = play_random(CLASSIC, 3, seed, policy=policy, log=True, on_action=on_action)
+        plain = play_random(CLASSIC, 3, seed, policy=policy, log=True)
+        _check_seen(watched, seen)
+        assert watched.history == plain.history and watched.log == plain.log
+
+
+def test_the_hook_sees_every_agents_action_and_changes_nothing() -> None:
+    rb = uno_rules.load_rulebook("ted_lasso")  # out-of-turn windows and contests
+    for seed in range(4):
+        seen, on_action = _watching()
+        watched = play_agents(rb, 3, seed, AGENTS, on_action=on_action)
+        plain = play_agents(rb, 3, seed, AGENTS)
+        _check_seen(watched, seen)
+        assert watched.history == plain.history and watched.log == plain.log
+
+
+def test_a_budget_stops_the_loop_and_a_script_is_taken_whatever_the_round() -> None:
+    game = CLASSIC.new_game(2, 5)
+    rng = random.Random(1)
+    driver.drive(game, lambda g: driver.settle(g.legal_ids(), rng), 3)
+    assert len(game.history) == 3 and not game.over
+    seen, on_action = _watching()
+    driver.script(game, [game.legal_ids()[0]], on_action)
+    assert [a for a, _ in seen] == game.history[3:]
+
+
+def _records(rounds: Any) -> list[Watched]:
+    return list(rounds)
+
+
+def test_a_runs_watched_rounds_are_its_rounds_and_the_same_with_workers() -> None:
+    one = _records(watch_rounds(CLASSIC, 6, 4, seed=3))
+    assert [w.record for w in one] == [
+        play_round(CLASSIC, 4, w.record.seed or 0, None, "play_first", None, None)
+        for w in one]
+    assert all(len(w.actions) == w.record.actions for w in one)
+    assert one == _records(watch_rounds(CLASSIC, 6, 4, seed=3, workers=2))
+    agents = _records(watch_rounds(CLASSIC, 4, 3, seed=3, agents=AGENTS))
+    assert agents == _records(watch_rounds(CLASSIC, 4, 3, seed=3, agents=AGENTS, workers=2))
+    assert agents[0] == play_watched(CLASSIC, 3, agents[0].record.seed or 0, None,
+                                     "play_first", None, AGENTS)
+
+
+def test_a_runs_watched_rounds_are_the_same_on_a_dask_cluster(
+        cluster: str) -> None:  # noqa: F811
+    from distributed import Client
+
+    one = _records(watch_rounds(CLASSIC, 6, 4, seed=3))
+    with Client(cluster) as client:
+        assert _records(watch_rounds(CLASSIC, 6, 4, seed=3, client=client)) == one
+
+
+def test_every_place_that_plays_a_round_drives_the_driver(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Patch the loop (and its one-action step): each caller must reach them."""
+    loops: list[str] = []
+    drive, take = driver.drive, driver.take
+
+    def counted_drive(*args: Any, **kwargs: Any) -> Game:
+        loops.append("drive")
+        return drive(*args, **kwargs)
+
+    def counted_take(*args: Any, **kwargs: Any) -> None:
+        loops.append("take")
+        take(*args, **kwargs)
+
+    monkeypatch.setattr(driver, "drive", counted_drive)
+    monkeypatch.setattr(driver, "take", counted_take)
+
+    def uses(expect: str, play: Any) -> None:
+        loops.clear()
+        play()
+        assert expect in loops, play
+
+    from uno_rules.play.agents import play_agents_on
+    from uno_rules.sim.matchsim import play_match
+    from uno_rules.sim.rounds import play_on, random_moves
+    from uno_rules.sim.simulate import simulate
+
+    uses("drive", lambda: random_moves(CLASSIC.new_game(2, 1), random.Random(1)))
+    uses("drive", lambda: play_on(CLASSIC, CLASSIC.new_game(2, 1), "uniform", None))
+    uses("drive", lambda: play_agents_on(CLASSIC, CLASSIC.new_game(3, 1), AGENTS))
+    uses("drive", lambda: play_round(CLASSIC, 3, 1, None, "uniform", None, AGENTS))
+    uses("drive", lambda: simulate(CLASSIC, 2, 2, 1))
+    uses("drive", lambda: play_match(CLASSIC, 2, 1, None, "play_first", None, None, 50))
