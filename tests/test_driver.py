@@ -128,3 +128,21 @@ def test_every_place_that_plays_a_round_drives_the_driver(
     uses("drive", lambda: play_round(CLASSIC, 3, 1, None, "uniform", None, AGENTS))
     uses("drive", lambda: simulate(CLASSIC, 2, 2, 1))
     uses("drive", lambda: play_match(CLASSIC, 2, 1, None, "play_first", None, None, 50))
+
+    import io
+    from pathlib import Path
+
+    from uno_rules.authoring.scenario import run_file
+    from uno_rules.play.match import Match
+    from uno_rules.play.record import read_text, record_game
+    from uno_rules.table.session import Session
+
+    game = play_agents(CLASSIC, 2, 4, AGENTS[:2])
+    out = io.StringIO()
+    uses("take", lambda: record_game(out, CLASSIC, game))
+    uses("take", lambda: read_text(out.getvalue()).replay())
+    scenario = next((Path(__file__).parent / "scenarios" / "classic").glob("*.yaml"))
+    uses("take", lambda: run_file(scenario))
+    uses("take", lambda: Session(Match(CLASSIC, 2, 3), ["greedy"] * 2,
+                                 {"greedy": load_agent("greedy")}, ask=lambda _: None,
+                                 say=lambda _: None, one_round=True).run())

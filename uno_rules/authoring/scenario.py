@@ -55,6 +55,7 @@ from ..load.resources import (
     within,
 )
 from ..load.yamlpos import Located, PathKey, load_file
+from ..play import driver
 from ..play.match import Standing
 
 _VALIDATOR = strict_validator(schema("scenario"))
@@ -460,8 +461,7 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
             elif "reject" in step:
                 _reject(game, step["reject"])
             else:
-                for action in _actions(game, step):
-                    game.apply(action)
+                driver.script(game, _actions(game, step))
         except (_Fail, IllegalAction, NotationError, RunawayEffect) as exc:
             # a runaway effect is the rules' doing, so this scenario's failure, not a bug
             # (the step's values cut short)

@@ -29,6 +29,7 @@ from ..engine.actions import Action
 from ..engine.errors import NotationError
 from ..engine.game import Game
 from ..engine.tables import action_table
+from ..play import driver
 from ..play.agents import AgentClass, choice_of, make_agent, observation, round_rng
 from ..play.match import Match
 from .answers import Blank, Chosen, Help, Hint, Quit, interpret
@@ -243,7 +244,7 @@ class Session:
                 if taken:
                     continue
             if decider is None:
-                self.take(game, table[ids[table_rng.randrange(len(ids))]])
+                self.take(game, table[driver.settle(ids, table_rng)])
                 continue
             mine = ids + tuple(i for i in extra if table[i].seat == decider)
             if decider in made:
@@ -264,12 +265,8 @@ class Session:
         """Offer the out-of-turn actions, seat by seat from the one after the decider;
         True when one was taken."""
         table, players = self.table, game.players
-        start = -1 if decider is None else decider
         window = False  # several humans: one window for them all, at the first one's place
-        for k in range(1, players + 1):
-            s = (start + k) % players
-            if s == decider:
-                continue
+        for s in driver.window_seats(decider, players):
             mine = tuple(i for i in extra if table[i].seat == s)
             if s in self.made:
                 if mine:
@@ -438,10 +435,10 @@ class Session:
             if recorded != str(action):
                 raise Diverged(f"the record has {recorded!r} where this table plays "
                                f"{str(action)!r}")
-            game.apply(action)
+            driver.take(game, action)
             if not self.script:
                 self.go_live()
             return
-        game.apply(action)
+        driver.take(game, action)
         if self.recorder is not None:
             self.recorder.step(action)  # type: ignore[attr-defined]
