@@ -146,3 +146,38 @@ def test_every_place_that_plays_a_round_drives_the_driver(
     uses("take", lambda: Session(Match(CLASSIC, 2, 3), ["greedy"] * 2,
                                  {"greedy": load_agent("greedy")}, ask=lambda _: None,
                                  say=lambda _: None, one_round=True).run())
+
+
+def test_the_rl_adapters_step_through_the_drivers_take(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stepped by their callers, the adapters take each action through driver.take."""
+    import pyspiel
+
+    import uno_rules.rl.openspiel  # noqa: F401  (registers the game with OpenSpiel)
+    from uno_rules.rl.gymnasium import UnoEnv
+    from uno_rules.rl.pettingzoo import env
+
+    taken: list[int | Action] = []
+    take = driver.take
+
+    def counted(game: Game, action: int | Action, *args: Any, **kwargs: Any) -> None:
+        taken.append(action)
+        take(game, action, *args, **kwargs)
+
+    monkeypatch.setattr(driver, "take", counted)
+    e = env("classic", 2)
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    e.step(int(mask.nonzero()[0][0]))
+    assert taken
+    taken.clear()
+    state = pyspiel.load_game("uno_rules", {"rulebook": "classic", "players": 2}
+                              ).new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])  # the deal: not a round's action
+    state.apply_action(state.legal_actions()[0])
+    assert len(taken) == 1
+    taken.clear()
+    g = UnoEnv("classic", 2, opponents="play_first")
+    _, info = g.reset(seed=1)
+    g.step(int(info["action_mask"].nonzero()[0][0]))
+    assert taken

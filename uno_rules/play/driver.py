@@ -28,21 +28,23 @@ OnAction = Callable[[Action, Events], None]
 Choose = Callable[[Game], int]  # who chooses: the id of the action to take now
 
 
-def take(game: Game, action: int | Action, on_action: OnAction | None = None) -> None:
-    """Take one action (an id of the action table, or an :class:`Action`); ``on_action``
-    is then given it (as an Action) with the events it logged (none without a log)."""
+def take(game: Game, action: int | Action, on_action: OnAction | None = None,
+         seat: int | None = None) -> None:
+    """Take one action (an id of the action table, or an :class:`Action`), as ``seat``
+    when given (the engine then checks it is that seat's); ``on_action`` is then given it
+    (as an Action) with the events it logged (none without a log)."""
     if on_action is None:
         if type(action) is int:
-            game.step(action)
+            game.step(action, seat)
         else:
-            game.apply(action)
+            game.apply(action, seat)
         return
     log = game.log
     seen = len(log) if log is not None else 0
     if isinstance(action, Action):
-        game.apply(action)
+        game.apply(action, seat)
     else:
-        game.step(action)
+        game.step(action, seat)
         action = action_table(game.rulebook, game.players)[action]
     on_action(action, tuple(log[seen:]) if log is not None else ())
 
