@@ -571,8 +571,7 @@ def _owed(game: Game, seat: int) -> int:
 def _reject(game: Game, step: Mapping[str, Any]) -> None:
     before = json.dumps(game.snapshot(), sort_keys=True)
     try:
-        for action in _actions(game, step):
-            game.apply(action)
+        driver.script(game, _actions(game, step))
     except (IllegalAction, NotationError):
         after = json.dumps(game.snapshot(), sort_keys=True)
         if after != before:

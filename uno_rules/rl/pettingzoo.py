@@ -221,7 +221,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             chance = game.decision.chance  # type: ignore[union-attr]
             assert chance is not None
             pick = self._rng.choices(range(len(chance)), chance)[0]
-            game.step(game.legal_ids()[pick])  # ids in the order of decision.options
+            driver.take(game, game.legal_ids()[pick])  # ids in the order of decision.options
         if game.over and game.stalled is None:
             self._end(truncated=False)
             return
