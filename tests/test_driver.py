@@ -99,7 +99,7 @@ def test_every_place_that_plays_a_round_drives_the_driver(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Patch the loop (and its one-action step): each caller must reach them."""
     loops: list[str] = []
-    drive, take = driver.drive, driver.take
+    drive, take, drive_asking = driver.drive, driver.take, driver.drive_asking
 
     def counted_drive(*args: Any, **kwargs: Any) -> Game:
         loops.append("drive")
@@ -109,7 +109,12 @@ def test_every_place_that_plays_a_round_drives_the_driver(
         loops.append("take")
         take(*args, **kwargs)
 
+    def counted_asking(*args: Any, **kwargs: Any) -> Any:
+        loops.append("drive_asking")
+        return (yield from drive_asking(*args, **kwargs))
+
     monkeypatch.setattr(driver, "drive", counted_drive)
+    monkeypatch.setattr(driver, "drive_asking", counted_asking)
     monkeypatch.setattr(driver, "take", counted_take)
 
     def uses(expect: str, play: Any) -> None:
@@ -143,9 +148,10 @@ def test_every_place_that_plays_a_round_drives_the_driver(
     uses("take", lambda: read_text(out.getvalue()).replay())
     scenario = next((Path(__file__).parent / "scenarios" / "classic").glob("*.yaml"))
     uses("take", lambda: run_file(scenario))
-    uses("take", lambda: Session(Match(CLASSIC, 2, 3), ["greedy"] * 2,
-                                 {"greedy": load_agent("greedy")}, ask=lambda _: None,
-                                 say=lambda _: None, one_round=True).run())
+    session = Session(Match(CLASSIC, 2, 3), ["greedy"] * 2, {"greedy": load_agent("greedy")},
+                      ask=lambda _: None, say=lambda _: None, one_round=True)
+    uses("drive_asking", session.run)
+    assert "take" in loops  # the table's own take (records) goes through the driver's
 
 
 def test_the_rl_adapters_step_through_the_drivers_take(

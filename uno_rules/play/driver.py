@@ -16,8 +16,8 @@ through :func:`take`, the loop's own step."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any, TypeVar
 
 from ..engine.actions import Action
 from ..engine.game import Game
@@ -26,6 +26,9 @@ from ..engine.tables import action_table
 Events = tuple[tuple[Any, ...], ...]  # an action's log events, as the game logs them
 OnAction = Callable[[Action, Events], None]
 Choose = Callable[[Game], int]  # who chooses: the id of the action to take now
+Q = TypeVar("Q")  # a question asked (a table's prompt)
+R = TypeVar("R")  # its reply
+X = TypeVar("X")  # an action, as the asker gives it
 
 
 def take(game: Game, action: int | Action, on_action: OnAction | None = None,
@@ -65,6 +68,17 @@ def drive(game: Game, choose: Choose, budget: int | None = None,
             if game.over:
                 break
             act(choose(game))
+    return game
+
+
+def drive_asking(game: Game, choose: Callable[[Game], Generator[Q, R, X]],
+                 act: Callable[[Game, X], None]) -> Generator[Q, R, Game]:
+    """:func:`drive`, for who chooses by asking (a human at a table): ``choose`` is a
+    generator yielding its questions and returning the action, ``act`` takes it (as
+    :func:`take` does, the table checking or recording it too); a generator itself,
+    yielding the questions, returning the game once it is over."""
+    while not game.over:
+        act(game, (yield from choose(game)))
     return game
 
 
