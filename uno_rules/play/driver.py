@@ -11,7 +11,8 @@ Who chooses is a function of the live game returning an action id of
 ``action_table(rulebook, players)`` (:data:`Choose`); a runaway effect raises
 :class:`~uno_rules.engine.errors.RunawayEffect` out of the loop, for the caller to record
 or report. The RL adapters are stepped by their callers: they take one action at a time
-through :func:`take`, the loop's own step."""
+through :func:`take`, the loop's own step. Not through it: an agent's own search
+(lookahead's rollouts step resampled copies, never the round played)."""
 
 from __future__ import annotations
 
