@@ -56,6 +56,7 @@ from ..load.resources import (
     within,
 )
 from ..load.yamlpos import Located, PathKey, load_file
+from ..play import driver
 from ..play.match import Standing
 
 _VALIDATOR = strict_validator(schema("scenario"))
@@ -461,8 +462,7 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
             elif "reject" in step:
                 _reject(game, step["reject"])
             else:
-                for action in _actions(game, step):
-                    game.apply(action)
+                driver.script(game, _actions(game, step))
         except (_Fail, IllegalAction, NotationError, RunawayEffect) as exc:
             # a runaway effect is the rules' doing, so this scenario's failure, not a bug
             # (the step's values cut short)
@@ -572,8 +572,7 @@ def _owed(game: Game, seat: int) -> int:
 def _reject(game: Game, step: Mapping[str, Any]) -> None:
     before = json.dumps(game.snapshot(), sort_keys=True)
     try:
-        for action in _actions(game, step):
-            game.apply(action)
+        driver.script(game, _actions(game, step))
     except (IllegalAction, NotationError):
         after = json.dumps(game.snapshot(), sort_keys=True)
         if after != before:

@@ -47,6 +47,7 @@ from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..engine.snapshot import digest
 from ..engine.tables import action_names
+from . import driver
 from .match import IDENTITY, Match
 
 FORMAT = 2          # the newest record format, and the formats this version reads:
@@ -273,9 +274,8 @@ def record_game(out: TextIO, rulebook: Rulebook, game_or_match: Game | Match,
         if k:
             recorder.match.next_round()
             recorder.round()
-        for action in history:
-            recorder.game.apply(action)
-            recorder.step(action)
+        # the driver's script: each action taken again, then written with its events
+        driver.script(recorder.game, history, lambda action, _: recorder.step(action))
     if not isinstance(game_or_match, Game) and recorder.match.game.result is not None:
         recorder.match.next_round()  # the last round played is scored (and the next dealt,
         recorder.round()             # if a budget of rounds stopped the match there)
@@ -697,7 +697,7 @@ class _Replay:
             raise self.record.error(number, f"step {i}: {visible(shorten(text, 80))!r} is "
                                             "not an action's notation") from None
         try:
-            self.match.game.apply(action)
+            driver.take(self.match.game, action)
         except IllegalAction as exc:
             raise self.differ(number, f"step {i} ({action}): this version refuses it: "
                                       f"{visible(shorten(str(exc), 160))}") from None
