@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..engine.actions import Action
 from ..engine.rulebook import Rulebook
 from ..play.driver import Events
-from .rounds import Round, game_seeds, play_round
+from .rounds import Round, RunSpec, play_round
 
 if TYPE_CHECKING:
     from ..play.agents import AgentClass
@@ -31,7 +31,7 @@ def play_watched(rulebook: Rulebook, players: int, seed: int, max_actions: int |
                  policy: str, max_steps: int | None,
                  agents: Sequence[tuple[str, AgentClass]] | None) -> Watched:
     """:func:`~uno_rules.sim.rounds.play_round`, with its actions and their events
-    collected (a module-level function: the workers import it by name)."""
+    collected."""
     seen: list[tuple[str, Events]] = []
 
     def on_action(action: Action, events: Events) -> None:
@@ -42,6 +42,13 @@ def play_watched(rulebook: Rulebook, players: int, seed: int, max_actions: int |
     return Watched(record, tuple(seen))
 
 
+def play_seed_watched(spec: RunSpec, seed: int) -> Watched:
+    """One round of the run ``spec`` watched (:func:`play_watched`): what a worker plays per
+    seed (a module-level function: the workers import it by name)."""
+    return play_watched(spec.rulebook, spec.players, seed, spec.max_actions, spec.policy,
+                        spec.max_steps, spec.agents)
+
+
 def watch_rounds(rulebook: Rulebook, games: int, players: int, seed: int,
                  max_actions: int | None = None, policy: str = "play_first", *,
                  max_steps: int | None = None,
@@ -50,16 +57,15 @@ def watch_rounds(rulebook: Rulebook, games: int, players: int, seed: int,
     """The rounds a :func:`~uno_rules.sim.simulate.simulate` run with these arguments plays
     (the same records), each with its actions, in round order; ``workers`` processes or
     ``client``'s Dask cluster play them as simulate's do."""
-    args = (rulebook, players, max_actions, policy, max_steps, agents)
-    seeds = game_seeds(seed, games)
+    spec = RunSpec(rulebook, players, seed, games, policy, agents, max_steps, max_actions)
     if client is not None:
         from .distributed import dask_rounds
 
-        yield from dask_rounds(client, args, seeds, games, play_watched)
+        yield from dask_rounds(client, spec, spec.seeds(), games, play_seed_watched)
     elif workers == 1:
-        for s in seeds:
-            yield play_watched(rulebook, players, s, max_actions, policy, max_steps, agents)
+        for s in spec.seeds():
+            yield play_seed_watched(spec, s)
     else:
         from .workers import parallel_rounds
 
-        yield from parallel_rounds(args, seeds, games, workers, play_watched)
+        yield from parallel_rounds(spec, spec.seeds(), games, workers, play_seed_watched)
