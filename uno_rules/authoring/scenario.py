@@ -28,7 +28,7 @@ from ..engine.errors import (
     visible,
 )
 from ..engine.game import GAME_STEPS, Game
-from ..engine.notation import SIDES, normalize, parse_card, parse_whole_card
+from ..engine.notation import normalize, parse_card
 from ..engine.position import Position, game_from_position
 from ..engine.rulebook import Rulebook
 from ..engine.state import SEED_LIMIT
@@ -56,8 +56,10 @@ from ..load.resources import (
 )
 from ..load.yamlpos import Located, PathKey, load_file
 from ..play.match import Standing
+from .expect import EXPECTS, mismatches, with_expect_keys
 
-_VALIDATOR = strict_validator(schema("scenario"))
+# The `expect` keys come from the registry of checks (expect.py).
+_VALIDATOR = strict_validator(with_expect_keys(schema("scenario")))
 # An action step's values, checked against the schema's `action` (its keys are checked
 # by _check_step, which names the valid ones).
 _ACTION = strict_validator({**schema("scenario")["$defs"]["action"],
@@ -581,93 +583,14 @@ def _reject(game: Game, step: Mapping[str, Any]) -> None:
     raise _Fail(f"expected the action to be refused, but it was taken: {step}")
 
 
-MATCH_KEYS = ("scores", "match_over", "match_winner", "next_dealer", "match_out")
-
-
 def _expect(game: Game, expect: Mapping[str, Any], standing: Standing | None = None) -> None:
-    rb = game.rulebook
-    decision = game.decision
-    actual: dict[str, Any] = {}
-    for key, want in expect.items():
-        if key == "turn":
-            got: Any = None if decision is None else decision.seat
-            if decision is not None and got is None and game.pending is not None and \
-                    game.pending.ctx is not None:  # a contest: the seat that played the card
-                got = game.pending.ctx.actor
-        elif key == "decision":
-            got = None if decision is None else decision.kind
-        elif key == "hand_sizes":
-            got = [len(h) for h in game.hands]
-        elif key == "hands":
-            want = [None if w is None else sorted(_card_as(game, c) for c in w) for w in want]
-            got = [None if w is None or s >= game.players else _hand_as(game, game.hands[s], w)
-                   for s, w in enumerate(want)]
-        elif key == "top":
-            if game.discard and SIDES in str(want):
-                got, want = rb.card_name(game.discard[-1]), _card_as(game, want)
-            else:
-                got, want = game.top, normalize(want)
-        elif key == "side":
-            got = rb.sides[game.side]
-        elif key == "tops":
-            got = [rb.faces[game.faces[p[-1]].id].name if p else None
-                   for p in game._discard_piles()]
-            want = [None if w is None else _card_as(game, w) for w in want]
-        elif key == "colors":
-            got = [None if c < 0 else rb.colors[c] for c in game._discard_colors()]
-            want = [None if w is None else str(w).lower() for w in want]
-        elif key == "color":
-            got, want = game.color_name, None if want is None else str(want).lower()
-        elif key == "direction":
-            got = game.direction_name
-        elif key == "draw_pile_size":
-            got = len(game.draw_pile)
-        elif key == "over":
-            got = game.over
-        elif key == "winner":
-            winners = list(game.result.winners) if game.result else None
-            got = winners if isinstance(want, list) or winners is None or len(winners) > 1 \
-                else winners[0]
-        elif key == "points":
-            if standing is not None and rb.settings.scoring != "winner_takes":
-                continue  # every seat adds its own leftover points: the round's aren't used
-            got = game.result.points if game.result else None
-        elif key in MATCH_KEYS:  # a round of a match: a fresh one without a `match:` block
-            checked, got = (standing or Standing.fresh(game.players)).expected(
-                rb, game, key, want)
-            if not checked:
-                continue
-        else:  # the schema only lets known keys through
-            raise _Fail(f"unknown expect key {key!r}")
-        if got != want:
-            actual[key] = (want, got)
+    unknown = next((key for key in expect if key not in EXPECTS), None)
+    if unknown is not None:  # the schema only lets known keys through
+        raise _Fail(f"unknown expect key {unknown!r}")
+    actual = mismatches(game, expect, standing)
     if actual:
         raise _Fail("; ".join(f"expected {k} {w!r}, got {g!r}" for k, (w, g) in actual.items())
                     + _pending(game))
-
-
-def _card_as(game: Game, text: str) -> str:
-    """A card of an expectation in canonical notation: every side when written with every
-    side, else its face on the side in play."""
-    rb = game.rulebook
-    if SIDES in str(text):
-        return rb.card_name(parse_whole_card(rb, text))
-    return rb.faces[parse_card(rb, text, game.side)].name
-
-
-def _hand_as(game: Game, cards: list[int], want: list[str]) -> list[str]:
-    """A hand in the notation of its expectation ``want`` (canonical, sorted): each card
-    matched by a card written with every side is shown with every side, the others by their
-    face in play."""
-    rb = game.rulebook
-    left = list(cards)
-    shown = []
-    for whole in (w for w in want if SIDES in w):
-        match = next((c for c in left if rb.card_name(c) == whole), None)
-        if match is not None:
-            left.remove(match)
-            shown.append(whole)
-    return sorted(shown + [game.faces[c].name for c in left])
 
 
 def _pending(game: Game) -> str:
