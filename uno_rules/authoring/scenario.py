@@ -285,16 +285,43 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
            config: Mapping[str, Any], path: Path,
            extra: tuple[tuple[str, ...], dict[str, Any]] = ((), {})
            ) -> tuple[Game, Standing | None]:
-    where = idx if "rulebook" in sc else ("rulebook",)
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
+    rulebook = _setup_rulebook(located, idx, sc, config, path, extra)
+    players = _setup_players(located, idx, sc, config, rulebook)
+    state = sc.get("state", data.get("state"))  # the scenario's own, else the file's
+    at = _key_at(idx, sc, "state")
+    standing = _standing(located, idx, sc, data, rulebook, players)
+    out = standing.out if standing else []
+    dealer = _setup_dealer(located, at, state, standing)
+    try:
+        if state is None:
+            return rulebook.new_game(players, config["seed"], dealer=dealer, out=out), standing
+        position = Position(hands=state["hands"], discard=state.get("discard") or (),
+                            draw_pile=state.get("draw_pile"), color=state.get("color"),
+                            turn=state.get("turn", 0),
+                            direction=state.get("direction", "clockwise"),
+                            side=state.get("side"), discards=state.get("discards"),
+                            colors=state.get("colors"))
+        return game_from_position(rulebook, players, position, config["seed"],
+                                  dealer=dealer, out=out), standing
+    except (IllegalAction, NotationError) as exc:
+        raise ScenarioError(located.problem(at if state else idx,
+                                            str(exc))) from None
+
+
+def _setup_rulebook(located: Located, idx: PathKey, sc: Mapping[str, Any],
+                    config: Mapping[str, Any], path: Path,
+                    extra: tuple[tuple[str, ...], dict[str, Any]]) -> Rulebook:
+    """The scenario's rulebook, a problem loading it reported at the key that caused it."""
+    where = idx if "rulebook" in sc else ("rulebook",)
     ref = config["rulebook"]
     rulebook_at, house_at = _key_at(idx, sc, "rulebook"), _key_at(idx, sc, "house")
     try:
-        rulebook = _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
-                         (*_house_refs(located, house_at, config["house"] or (), path.parent),
-                          *extra[0]),
-                         {**(config["set"] or {}), **extra[1]})
+        return _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
+                     (*_house_refs(located, house_at, config["house"] or (), path.parent),
+                      *extra[0]),
+                     {**(config["set"] or {}), **extra[1]})
     except RulebookError as exc:
         first = exc.problems[0]
         if first.line <= 0 and _given(first.file, *extra):  # a command-line argument's
@@ -307,7 +334,12 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         raise ScenarioError(located.problem(where, f"rulebook {ref!r}: {first.message}"
                                             + (f" ({first.file}:{first.line}:{first.col})"
                                                if first.file != str(ref) else ""))) from None
-    players = config["players"]
+
+
+def _setup_players(located: Located, idx: PathKey, sc: Mapping[str, Any],
+                   config: Mapping[str, Any], rulebook: Rulebook) -> int:
+    """The player count (one the rulebook plays), the seed checked too."""
+    players: int = config["players"]
     if players is None:
         raise ScenarioError(located.problem(idx, "no `players` given"))
     # Found out here, at the key that says them, rather than by the deal at the scenario.
@@ -319,9 +351,13 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
     if seed is not None and abs(seed) >= SEED_LIMIT:
         raise ScenarioError(located.problem(_key_at(idx, sc, "seed"),
                                             "seed: too large (abs(seed) < 2**256)"))
-    state = sc.get("state", data.get("state"))  # the scenario's own, else the file's
-    at = _key_at(idx, sc, "state")
-    standing = _standing(located, idx, sc, data, rulebook, players)
+    return players
+
+
+def _setup_dealer(located: Located, at: PathKey, state: Mapping[str, Any] | None,
+                  standing: Standing | None) -> int | None:
+    """The dealer (the match's, which the state may repeat), once the seats out of the
+    match are seen to hold nothing and never to have the turn."""
     out = standing.out if standing else []
     dealer = state.get("dealer") if state else None
     if standing:
@@ -337,20 +373,7 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         if state is not None and state.get("discard") and state.get("turn", 0) == seat:
             raise ScenarioError(located.problem(at + ("turn",), f"seat {seat} is out "
                                                 "of the match: it never has the turn"))
-    try:
-        if state is None:
-            return rulebook.new_game(players, config["seed"], dealer=dealer, out=out), standing
-        position = Position(hands=state["hands"], discard=state.get("discard") or (),
-                            draw_pile=state.get("draw_pile"), color=state.get("color"),
-                            turn=state.get("turn", 0),
-                            direction=state.get("direction", "clockwise"),
-                            side=state.get("side"), discards=state.get("discards"),
-                            colors=state.get("colors"))
-        return game_from_position(rulebook, players, position, config["seed"],
-                                  dealer=dealer, out=out), standing
-    except (IllegalAction, NotationError) as exc:
-        raise ScenarioError(located.problem(at if state else idx,
-                                            str(exc))) from None
+    return dealer
 
 
 def _one_pile_keys(located: Located, idx: PathKey, sc: Mapping[str, Any],
