@@ -7,22 +7,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import uno_rules
-from uno_rules.authoring.docs import primitives_markdown
+from uno_rules.authoring.docs import decisions_markdown, primitives_markdown
 from uno_rules.authoring.explain import describe, explain
-from uno_rules.engine import effects
+from uno_rules.engine import decisions, effects
+from uno_rules.engine.actions import Action
 from uno_rules.engine.conditions import CONDITIONS, Condition
-from uno_rules.engine.decisions import KINDS, WORDS
+from uno_rules.engine.decisions import KINDS, WORDS, KindWords, register_kind
 from uno_rules.engine.effects import PRIMITIVES, Primitive, register_condition
+from uno_rules.engine.errors import SnapshotError
+from uno_rules.engine.records import Ask
 from uno_rules.engine.words import SEAT_SCHEMA
 from uno_rules.load import checks, loader
 from uno_rules.load.loader import check
 from uno_rules.load.schema import rulebook_schema
+from uno_rules.rl import observation
 from uno_rules.table import screen, session
 
 TOY = """\
@@ -89,6 +94,19 @@ def fresh_schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     rulebook_schema.cache_clear()
 
 
+def _load_toy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str) -> Any:
+    """A toy rulebook, checked and loaded with the schema as the tables now make it."""
+    path = tmp_path / "toy.yaml"
+    path.write_text(text)
+    # The loader's validator is made from the schema when it is imported: made again here.
+    validator = checks.strict_validator(rulebook_schema())
+    monkeypatch.setattr(checks, "RULEBOOK_VALIDATOR", validator)
+    monkeypatch.setattr(loader, "RULEBOOK_VALIDATOR", validator)
+    checked, problems = check(path)
+    assert problems == [] and checked is not None
+    return uno_rules.load_rulebook(path)
+
+
 def _gift(game: Any, ctx: Any, step: Any) -> None:
     seat = game._seat(step.args["who"], ctx)
     if seat >= 0:
@@ -117,15 +135,7 @@ def test_a_new_primitive_and_condition_are_one_entry_each(
     doc = primitives_markdown()
     assert "## `toy_gift`\n\n`who` gets a card from the draw pile." in doc
     assert "`hand_at_most` (the player holds at most that many cards)" in doc
-    path = tmp_path / "toy.yaml"
-    path.write_text(TOY)
-    # The loader's validator is made from the schema when it is imported: made again here.
-    validator = checks.strict_validator(rulebook_schema())
-    monkeypatch.setattr(checks, "RULEBOOK_VALIDATOR", validator)
-    monkeypatch.setattr(loader, "RULEBOOK_VALIDATOR", validator)
-    checked, problems = check(path)
-    assert problems == [] and checked is not None
-    rb = uno_rules.load_rulebook(path)
+    rb = _load_toy(monkeypatch, tmp_path, TOY)
     gift = next(r for f, r in zip(rb.faces, rb.rules, strict=True) if rb.ranks[f.rank] == "gift")
     assert gift is not None
     assert describe(rb, gift.effect) == \
@@ -168,3 +178,86 @@ def test_every_decision_kind_has_its_words() -> None:
         assert words.waiting and words.prompt and words.brief, kind
         assert screen.decision_words(kind) == words.waiting
         assert screen.PROMPTS[kind] == words.prompt and session.PROMPTS[kind] == words.brief
+
+
+# ------------------------------------------------------------------ a toy decision kind
+# What a new kind's files hold: its record, words and data shape (engine/decisions.py), the
+# primitive that raises it (here a toy one), and a VERSIONS entry in rl/observation.py.
+@dataclass(slots=True)
+class Nudge(Ask):
+    """The next player may draw a card (or keep its hand)."""
+
+    kind: str = field(default="toy_nudge", init=False, repr=False, compare=False)
+    player: int = -1  # who played the card that nudges
+
+    def options(self, g: Any) -> list[int]:
+        acts = g.acts[self.seat]
+        return [acts.draw, acts.keep]
+
+    def answer(self, g: Any, action: Action) -> None:
+        if action.kind == "draw":
+            g._draw_cards(self.seat, 1)
+        g._run()
+
+    def data(self) -> Any:
+        return self.player
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"player": int(data)}
+
+
+def _nudge(game: Any, ctx: Any, step: Any) -> None:
+    seat = game._seat(step.args["who"], ctx)
+    if seat >= 0:
+        game.pending = Nudge(seat, ctx, ctx.actor)
+
+
+NUDGE = TOY.replace("if: {hand_at_most: 2, then: [{toy_gift: next}], else: [skip]}",
+                    "toy_nudge: next")
+
+
+@pytest.fixture
+def fresh_kinds() -> Iterator[None]:
+    """The decision-kind tables as they were, after the test."""
+    tables: list[dict[str, Any]] = [KINDS, WORDS, decisions.DATA]  # type: ignore[list-item]
+    saved = [dict(table) for table in tables]
+    yield
+    for table, old in zip(tables, saved, strict=True):
+        table.clear()
+        table.update(old)
+
+
+@pytest.mark.usefixtures("fresh_schema", "fresh_kinds")
+def test_a_new_decision_kind_is_its_record_words_and_data_shape(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Registered at run time, a kind reaches the engine's decisions and options, snapshots
+    (its data checked by its declared shape), the consistency check and the generated
+    decisions page; the RL layout, made at import, refuses the new kinds until versioned."""
+    register_kind(Nudge, KindWords("to draw or not", "draw a card, or keep your hand",
+                                   "draw or keep"), "seat")
+    assert list(KINDS)[-1] == "toy_nudge" and "toy_nudge" in WORDS
+    monkeypatch.setitem(PRIMITIVES, "toy_nudge", Primitive(
+        "toy_nudge", "`who` may draw a card.", _nudge, lambda a, sub: f"{a['who']} may draw",
+        {"who": SEAT_SCHEMA}, ("who",), main="who"))
+    rb = _load_toy(monkeypatch, tmp_path, NUDGE)
+    assert "| `toy_nudge` | The next player may draw a card (or keep its hand). | " \
+        "draw a card, or keep your hand | `seat` |" in decisions_markdown()
+    with pytest.raises(RuntimeError, match="give it version 2"):
+        observation.layout_version(tuple(KINDS))
+    nudged = 0
+    for seed in range(20):
+        game, rng = rb.new_game(2, seed=seed), random.Random(seed)
+        while not game.over:
+            decision = game.decision
+            if decision is not None and decision.kind == "toy_nudge":
+                nudged += 1
+                assert [a.kind for a in decision.options] == ["draw", "keep"]
+                saved = game.snapshot()
+                assert saved["pending"]["data"] == game.pending.player  # type: ignore[union-attr]
+                assert rb.restore(saved).snapshot() == saved
+                saved["pending"]["data"] = "nobody"  # not a seat: refused by its shape
+                with pytest.raises(SnapshotError, match="pending.data"):
+                    rb.restore(saved)
+            game.step(rng.choice(game.legal_ids()))
+    assert nudged > 0

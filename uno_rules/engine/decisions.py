@@ -10,7 +10,7 @@ circle.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from importlib.machinery import EXTENSION_SUFFIXES
 from itertools import chain
@@ -232,9 +232,9 @@ class Target(Ask):
 
 @dataclass(slots=True)
 class Contest(Target):
-    """A contest decided at the table: which of two players lost (``seats``: the card's
-    player, then the other). No seat decides (``seat`` None): it is a chance node, each
-    outcome equally likely (:attr:`Decision.chance`), drawn by whoever runs the game."""
+    """A contest decided at the table: which of two players lost (`seats`: the card's
+    player, then the other). No seat decides (`seat` None): it is a chance node, each
+    outcome equally likely (`Decision.chance`), drawn by whoever runs the game."""
 
     kind: str = field(default="contest", init=False, repr=False, compare=False)
 
@@ -294,7 +294,7 @@ class ForcedPlay(Ask):
 
 
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
-KINDS: Mapping[str, type[Ask]] = {str(f.default): cls for cls in (
+KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
     Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay)
     for f in fields(cls) if f.name == "kind"}
 
@@ -309,7 +309,7 @@ class KindWords:
 
 
 # The one table of each kind's words (a test holds it to KINDS).
-WORDS: Mapping[str, KindWords] = {
+WORDS: dict[str, KindWords] = {
     "turn": KindWords("to play", "your turn: play a card or draw", "your turn"),
     "drawn": KindWords("to play or keep the card drawn", "play the card you drew, or keep it",
                        "you drew a card: play it or keep it"),
@@ -322,6 +322,26 @@ WORDS: Mapping[str, KindWords] = {
     "forced_play": KindWords("to play the colour", "play a card of the colour in force",
                              "play the card"),
 }
+
+
+# What each kind's snapshot data (Ask.data) may be, in words of snapshot.py's DATA_ATOMS: one
+# word, or a row of them (a list of fixed length); a kind missing here carries no data (None).
+# Declared here, beside the record, so a new kind needs no edit in snapshot.py.
+DATA: dict[str, str | tuple[str, ...]] = {
+    "drawn": "card", "challenge": ("program", "program", "program"),
+    "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none")}
+
+
+def register_kind(cls: type[Ask], words: KindWords,
+                  data: str | tuple[str, ...] | None = None) -> None:
+    """Add a decision kind at run time (a plug-in's, or a test's toy): its record, its words and
+    the shape of its snapshot data. Modules that copy KINDS at import (the RL layout) keep
+    theirs."""
+    kind = next(str(f.default) for f in fields(cls) if f.name == "kind")
+    KINDS[kind] = cls
+    WORDS[kind] = words
+    if data is not None:
+        DATA[kind] = data
 
 
 def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> Ask:
@@ -368,5 +388,6 @@ def next_give(g: Legality, ctx: Ctx) -> None:
     g.giving.pop()
 
 
-__all__ = ["KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay", "Give",
-           "KindWords", "Runner", "Target", "Turn", "ask_from_json", "give_card", "start_giving"]
+__all__ = ["DATA", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay",
+           "Give", "KindWords", "Runner", "Target", "Turn", "ask_from_json", "give_card",
+           "register_kind", "start_giving"]

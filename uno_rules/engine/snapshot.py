@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from .actions import Action, Result
 from .consistency import inconsistency
-from .decisions import KINDS, ask_from_json
+from .decisions import DATA, KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
@@ -323,15 +323,27 @@ def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
     return out
 
 
-# The data each decision kind carries (Ask.data): what it may be on its own.
-PENDING_DATA: Mapping[str, Check] = {
-    "turn": _one_of(lambda e: [None]), "color": _one_of(lambda e: [None]),
-    "give": _one_of(lambda e: [None]), "drawn": CARD_ID,
-    "challenge": _row(PROGRAM, PROGRAM, PROGRAM),
-    "target": _list(SEAT, distinct=True, least=1),
-    "contest": _list(SEAT, lambda e: 2, distinct=True),
-    "forced_play": _row(SEAT, _nullable(PROGRAM))}
-assert set(PENDING_DATA) == set(KINDS), "a decision kind undeclared"
+# The words decisions.DATA describes a kind's snapshot data in (Ask.data), each what it may
+# be on its own.
+DATA_ATOMS: Mapping[str, Check] = {
+    "card": CARD_ID, "seat": SEAT, "program": PROGRAM, "program_or_none": _nullable(PROGRAM),
+    "seats": _list(SEAT, distinct=True, least=1),
+    "seat_pair": _list(SEAT, lambda e: 2, distinct=True)}
+_NO_DATA = _one_of(lambda e: [None])
+
+
+def _data_check(shape: str | tuple[str, ...] | None) -> Check:
+    if shape is None:
+        return _NO_DATA
+    if isinstance(shape, str):
+        return DATA_ATOMS[shape]
+    return _row(*(DATA_ATOMS[word] for word in shape))
+
+
+def pending_data(kind: str) -> Check:
+    """The check of a ``kind`` decision's snapshot data, from its shape in decisions.DATA (a
+    kind registered after import is checked too)."""
+    return _data_check(DATA.get(kind))
 
 
 def _pending(value: Any, env: Env, at: str) -> dict[str, Any]:
@@ -339,7 +351,7 @@ def _pending(value: Any, env: Env, at: str) -> dict[str, Any]:
                                    "seat": _nullable(SEAT),  # None: a chance node (contest)
                                    "ctx": _nullable(CTX_INDEX), "data": lambda v, e, a: v}
                                   )(value, env, at)
-    out["data"] = PENDING_DATA[out["kind"]](out["data"], env, f"{at}.data")
+    out["data"] = pending_data(out["kind"])(out["data"], env, f"{at}.data")
     return out
 
 
