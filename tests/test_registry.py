@@ -200,11 +200,12 @@ class Nudge(Ask):
         g._run()
 
     def data(self) -> Any:
-        return self.player
+        return [self.player]  # a row of one: shape ("seat",)
 
     @classmethod
     def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"player": int(data)}
+        (player,) = data
+        return {"player": player}
 
 
 def _nudge(game: Any, ctx: Any, step: Any) -> None:
@@ -235,14 +236,14 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
     (its data checked by its declared shape), the consistency check and the generated
     decisions page; the RL layout, made at import, refuses the new kinds until versioned."""
     register_kind(Nudge, KindWords("to draw or not", "draw a card, or keep your hand",
-                                   "draw or keep"), "seat")
+                                   "draw or keep"), ("seat",))
     assert list(KINDS)[-1] == "toy_nudge" and "toy_nudge" in WORDS
     monkeypatch.setitem(PRIMITIVES, "toy_nudge", Primitive(
         "toy_nudge", "`who` may draw a card.", _nudge, lambda a, sub: f"{a['who']} may draw",
         {"who": SEAT_SCHEMA}, ("who",), main="who"))
     rb = _load_toy(monkeypatch, tmp_path, NUDGE)
     assert "| `toy_nudge` | The next player may draw a card (or keep its hand). | " \
-        "draw a card, or keep your hand | `seat` |" in decisions_markdown()
+        "draw a card, or keep your hand | `[seat]` |" in decisions_markdown()
     with pytest.raises(RuntimeError, match="give it version 2"):
         observation.layout_version(tuple(KINDS))
     nudged = 0
@@ -254,9 +255,9 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
                 nudged += 1
                 assert [a.kind for a in decision.options] == ["draw", "keep"]
                 saved = game.snapshot()
-                assert saved["pending"]["data"] == game.pending.player  # type: ignore[union-attr]
+                assert saved["pending"]["data"] == [game.pending.player]  # type: ignore[union-attr]
                 assert rb.restore(saved).snapshot() == saved
-                saved["pending"]["data"] = "nobody"  # not a seat: refused by its shape
+                saved["pending"]["data"] = ["nobody"]  # not a seat: refused by its shape
                 with pytest.raises(SnapshotError, match="pending.data"):
                     rb.restore(saved)
             game.step(rng.choice(game.legal_ids()))
