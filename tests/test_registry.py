@@ -183,35 +183,41 @@ def test_every_decision_kind_has_its_words() -> None:
 # ------------------------------------------------------------------ a toy decision kind
 # What a new kind's files hold: its record, words and data shape (engine/decisions.py), the
 # primitive that raises it (here a toy one), and a VERSIONS entry in rl/observation.py.
-@dataclass(slots=True)
-class Nudge(Ask):
-    """The next player may draw a card (or keep its hand)."""
+def _make_nudge() -> type[Ask]:
+    """The toy kind's record: a Python subclass of the engine's ``Ask`` (which the compiled
+    build refuses: there a new kind is compiled with the package)."""
 
-    kind: str = field(default="toy_nudge", init=False, repr=False, compare=False)
-    player: int = -1  # who played the card that nudges
+    @dataclass(slots=True)
+    class Nudge(Ask):
+        """The next player may draw a card (or keep its hand)."""
 
-    def options(self, g: Any) -> list[int]:
-        acts = g.acts[self.seat]
-        return [acts.draw, acts.keep]
+        kind: str = field(default="toy_nudge", init=False, repr=False, compare=False)
+        player: int = -1  # who played the card that nudges
 
-    def answer(self, g: Any, action: Action) -> None:
-        if action.kind == "draw":
-            g._draw_cards(self.seat, 1)
-        g._run()
+        def options(self, g: Any) -> list[int]:
+            acts = g.acts[self.seat]
+            return [acts.draw, acts.keep]
 
-    def data(self) -> Any:
-        return [self.player]  # a row of one: shape ("seat",)
+        def answer(self, g: Any, action: Action) -> None:
+            if action.kind == "draw":
+                g._draw_cards(self.seat, 1)
+            g._run()
 
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        (player,) = data
-        return {"player": player}
+        def data(self) -> Any:
+            return [self.player]  # a row of one: shape ("seat",)
+
+        @classmethod
+        def data_fields(cls, data: Any) -> dict[str, Any]:
+            (player,) = data
+            return {"player": player}
+
+    return Nudge
 
 
 def _nudge(game: Any, ctx: Any, step: Any) -> None:
     seat = game._seat(step.args["who"], ctx)
     if seat >= 0:
-        game.pending = Nudge(seat, ctx, ctx.actor)
+        game.pending = KINDS["toy_nudge"](seat, ctx, ctx.actor)
 
 
 NUDGE = TOY.replace("if: {hand_at_most: 2, then: [{toy_gift: next}], else: [skip]}",
@@ -235,7 +241,11 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
     """Registered at run time, a kind reaches the engine's decisions and options, snapshots
     (its data checked by its declared shape), the consistency check and the generated
     decisions page; the RL layout, made at import, refuses the new kinds until versioned."""
-    register_kind(Nudge, KindWords("to draw or not", "draw a card, or keep your hand",
+    if uno_rules.COMPILED:  # mypyc's classes take no interpreted subclass
+        with pytest.raises(TypeError):
+            _make_nudge()
+        return
+    register_kind(_make_nudge(), KindWords("to draw or not", "draw a card, or keep your hand",
                                    "draw or keep"), ("seat",))
     assert list(KINDS)[-1] == "toy_nudge" and "toy_nudge" in WORDS
     monkeypatch.setitem(PRIMITIVES, "toy_nudge", Primitive(
