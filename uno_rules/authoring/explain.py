@@ -153,6 +153,13 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
              "The player to the dealer's left plays first, clockwise."]
     if rulebook.setup is not None:
         setup.append("Then: " + _sentence(describe(rulebook, rulebook.setup)))
+    return {"Setup": setup, "Your turn": _turn_lines(rulebook),
+            "Winning and scoring": _end_lines(rulebook)}
+
+
+def _turn_lines(rulebook: Rulebook) -> list[str]:
+    """:func:`rule_lines`' "Your turn" section."""
+    s = rulebook.settings
     turn = ["Play a card matching the colour in force, the number or the symbol of the top "
             "card, or a wild.",
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
@@ -188,6 +195,12 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                     + " pile" + ("s" if len(rulebook.reshuffle_piles) > 1 else "") + ".")
     if rulebook.after_draw is not None:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
+    return turn
+
+
+def _end_lines(rulebook: Rulebook) -> list[str]:
+    """:func:`rule_lines`' "Winning and scoring" section."""
+    s = rulebook.settings
     end = []
     ops = {st.op for program in rulebook.programs for st in program} | {
         "if players" for program in rulebook.programs for st in program
@@ -230,7 +243,7 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                                "wins."}[s.scoring])
     end.append("The next round is dealt by " + ("the winner." if s.next_dealer == "winner"
                                                  else "the player to the dealer's left."))
-    return {"Setup": setup, "Your turn": turn, "Winning and scoring": end}
+    return end
 
 
 def explain(rulebook: Rulebook) -> str:
