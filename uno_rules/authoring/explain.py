@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.errors import visible
 from ..engine.model import NO_COLOR, Step
@@ -202,9 +203,7 @@ def _end_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Winning and scoring" section."""
     s = rulebook.settings
     end = []
-    ops = {st.op for program in rulebook.programs for st in program} | {
-        "if players" for program in rulebook.programs for st in program
-        if st.op == "if" and st.args.get("players") is not None}
+    ops = {st.op for program in rulebook.programs for st in program}
     if rulebook.team_size > 1:
         end.append(f"Players play {rulebook.team_size} to a team; partners sit across the "
                    "table (seats players/team size apart).")
@@ -220,8 +219,8 @@ def _end_lines(rulebook: Rulebook) -> list[str]:
                    + ", what only steers the next turn does not.")
     if "knock_out" in ops:
         out = ["its turns are skipped"] + [text for op, text in (
-            ("choose_player", "it is never chosen"), ("rotate_hands", "hands pass over it"),
-            ("if players", "“with N players” counts only the players still in")) if op in ops]
+            ("choose_player", "it is never chosen"), ("rotate_hands", "hands pass over it"))
+            if op in ops] + _knocked_out_conditions(rulebook)
         end.append("A player knocked out takes no more part in the round: "
                    + ", ".join(out[:-1]) + (" and " if len(out) > 1 else "") + out[-1]
                    + ". In a match it is dealt in again in the next round.")
@@ -244,6 +243,15 @@ def _end_lines(rulebook: Rulebook) -> list[str]:
     end.append("The next round is dealt by " + ("the winner." if s.next_dealer == "winner"
                                                  else "the player to the dealer's left."))
     return end
+
+
+def _knocked_out_conditions(rulebook: Rulebook) -> list[str]:
+    """How a knock-out changes the ``if`` conditions the rulebook tests (those whose
+    :data:`~uno_rules.engine.conditions.CONDITIONS` entry says so)."""
+    tested = {name for program in rulebook.programs for st in program if st.op == "if"
+              for name, value in st.args.items() if value is not None}
+    return [f"“{c.say('N')}” {c.knocked_out}" for c in CONDITIONS.values()
+            if c.name in tested and c.knocked_out is not None and c.say is not None]
 
 
 def explain(rulebook: Rulebook) -> str:
