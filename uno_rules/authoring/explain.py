@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.errors import visible
 from ..engine.model import NO_COLOR, Step
@@ -153,6 +154,13 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
              "The player to the dealer's left plays first, clockwise."]
     if rulebook.setup is not None:
         setup.append("Then: " + _sentence(describe(rulebook, rulebook.setup)))
+    return {"Setup": setup, "Your turn": _turn_lines(rulebook),
+            "Winning and scoring": _end_lines(rulebook)}
+
+
+def _turn_lines(rulebook: Rulebook) -> list[str]:
+    """:func:`rule_lines`' "Your turn" section."""
+    s = rulebook.settings
     turn = ["Play a card matching the colour in force, the number or the symbol of the top "
             "card, or a wild.",
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
@@ -188,10 +196,14 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                     + " pile" + ("s" if len(rulebook.reshuffle_piles) > 1 else "") + ".")
     if rulebook.after_draw is not None:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
+    return turn
+
+
+def _end_lines(rulebook: Rulebook) -> list[str]:
+    """:func:`rule_lines`' "Winning and scoring" section."""
+    s = rulebook.settings
     end = []
-    ops = {st.op for program in rulebook.programs for st in program} | {
-        "if players" for program in rulebook.programs for st in program
-        if st.op == "if" and st.args.get("players") is not None}
+    ops = {st.op for program in rulebook.programs for st in program}
     if rulebook.team_size > 1:
         end.append(f"Players play {rulebook.team_size} to a team; partners sit across the "
                    "table (seats players/team size apart).")
@@ -207,8 +219,8 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                    + ", what only steers the next turn does not.")
     if "knock_out" in ops:
         out = ["its turns are skipped"] + [text for op, text in (
-            ("choose_player", "it is never chosen"), ("rotate_hands", "hands pass over it"),
-            ("if players", "“with N players” counts only the players still in")) if op in ops]
+            ("choose_player", "it is never chosen"), ("rotate_hands", "hands pass over it"))
+            if op in ops] + _knocked_out_conditions(rulebook)
         end.append("A player knocked out takes no more part in the round: "
                    + ", ".join(out[:-1]) + (" and " if len(out) > 1 else "") + out[-1]
                    + ". In a match it is dealt in again in the next round.")
@@ -230,7 +242,16 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                                "wins."}[s.scoring])
     end.append("The next round is dealt by " + ("the winner." if s.next_dealer == "winner"
                                                  else "the player to the dealer's left."))
-    return {"Setup": setup, "Your turn": turn, "Winning and scoring": end}
+    return end
+
+
+def _knocked_out_conditions(rulebook: Rulebook) -> list[str]:
+    """How a knock-out changes the ``if`` conditions the rulebook tests (those whose
+    :data:`~uno_rules.engine.conditions.CONDITIONS` entry says so)."""
+    tested = {name for program in rulebook.programs for st in program if st.op == "if"
+              for name, value in st.args.items() if value is not None}
+    return [f"“{c.say('N')}” {c.knocked_out}" for c in CONDITIONS.values()
+            if c.name in tested and c.knocked_out is not None and c.say is not None]
 
 
 def explain(rulebook: Rulebook) -> str:

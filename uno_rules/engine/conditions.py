@@ -8,7 +8,8 @@ sheet all read :data:`CONDITIONS`: a new condition is one entry here.
 
 A condition is decided either while the round is played (``holds``, with ``say``: how the
 sheet words it) or once, when the rulebook loads (``at_load``: the rulebook's options and the
-value; only the branch that applies is compiled, so the sheet never names it).
+value; only the branch that applies is compiled, so the sheet never names it). One whose
+meaning a knock-out changes says how (``knocked_out``), for the sheet's knock-out rule.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class Condition:
     holds: Callable[[Game, Ctx, Any], bool] | None = None         # decided in play
     say: Callable[[Any], str] | None = None                       # words, for one in play
     at_load: Callable[[Mapping[str, Any], Any], bool] | None = None  # decided when loaded
+    # how a knock-out changes what it counts, for the sheet's knock-out rule (None: not)
+    knocked_out: str | None = None
 
 
 def _players(game: Game, ctx: Ctx, value: Any) -> bool:
@@ -56,7 +59,8 @@ def _option(options: Mapping[str, Any], value: Any) -> bool:
 CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     Condition("players", "the number of players still in the round equals it",
               {"type": "integer", "minimum": 2, "description": "Number of players."},
-              _players, lambda v: f"with {v} players"),
+              _players, lambda v: f"with {v} players",
+              knocked_out="counts only the players still in"),
     Condition("option", "a boolean option is true; decided when the rulebook loads",
               {"type": "string", "description": "Name of a boolean option."},
               at_load=_option),

@@ -266,6 +266,18 @@ class Lookahead(Greedy):
                 if card.color is not None:
                     color = card.color
                 top = card.rank
+        sizes = self._keep(obs, new, plays)
+        shown = obs.view.get("top")
+        if isinstance(shown, str) and shown in obs.cards:  # resynchronise, as the colour is
+            top = obs.cards[shown].rank
+        self.top, self.sizes = top, sizes
+        super().follow(obs)
+
+    def _keep(self, obs: Observation, new: list[tuple[int, list[Any]]],
+              plays: list[int]) -> list[int]:
+        """:meth:`follow`'s bans kept: widened by the cards drawn unseen, ``new`` ones added,
+        those that no longer fit a hand's size dropped; returns the hand sizes now."""
+        bans = self.bans
         sizes = list(obs.view["hand_sizes"])
         if self.sizes is not None:  # cards drawn unseen (penalties) may be anything
             for s, seat_bans in bans.items():
@@ -279,11 +291,7 @@ class Lookahead(Greedy):
             bans[s] = [b for b in bans[s] if 0 <= b[3] < sizes[s]][-self.BANS:]
             if not bans[s]:
                 del bans[s]
-        shown = obs.view.get("top")
-        if isinstance(shown, str) and shown in obs.cards:  # resynchronise, as the colour is
-            top = obs.cards[shown].rank
-        self.top, self.sizes = top, sizes
-        super().follow(obs)
+        return sizes
 
     @staticmethod
     def _breaks(card: CardInfo, ban: list[Any]) -> bool:

@@ -259,22 +259,8 @@ def compare_specs(specs: Sequence[RunSpec], labels: Sequence[str], *,
     rounds[:] = [[] for _ in specs]
     done = 0
     try:
-        if client is not None or workers != 1:
-            with closing(_deals(specs, workers, client)) as deals:
-                for deal in deals:
-                    for records_of, record in zip(rounds, deal, strict=True):
-                        records_of.append(record)
-                        if on_round is not None:
-                            on_round()
-                    done += 1
-        else:
-            for s in first.seeds():
-                deal = []
-                for rb in rulebooks:
-                    deal.append(play_round(rb, players, s, first.max_actions, policy,
-                                           first.max_steps, agents))
-                    if on_round is not None:
-                        on_round()
+        with closing(_each_deal(specs, on_round, workers, client)) as deals:
+            for deal in deals:
                 for records_of, record in zip(rounds, deal, strict=True):
                     records_of.append(record)
                 done += 1
@@ -297,8 +283,39 @@ def compare_specs(specs: Sequence[RunSpec], labels: Sequence[str], *,
         "round_seeds": {"first": rounds[0][0].seed if rounds[0] else None,
                         "same": all([r.seed for r in rs] == [r.seed for r in rounds[0]]
                                     for rs in rounds)},
-        "metrics": {},
     }
+    out["metrics"] = _metrics(rulebooks, rounds, players)
+    out["timing"] = {"seconds": round(time.perf_counter() - start, 3)}
+    return out
+
+
+def _each_deal(specs: Sequence[RunSpec], on_round: Callable[[], None] | None, workers: int,
+               client: Any) -> Generator[list[Round], None, None]:
+    """Each deal's records, one per variant, in deal order: played here, or by
+    :func:`_deals`; ``on_round`` is called after each round."""
+    if client is not None or workers != 1:
+        with closing(_deals(specs, workers, client)) as deals:
+            for deal in deals:
+                if on_round is not None:
+                    for _ in deal:
+                        on_round()
+                yield deal
+        return
+    first = specs[0]
+    for s in first.seeds():
+        played = []
+        for spec in specs:
+            played.append(play_round(spec.rulebook, first.players, s, first.max_actions,
+                                     first.policy, first.max_steps, first.agents))
+            if on_round is not None:
+                on_round()
+        yield played
+
+
+def _metrics(rulebooks: Sequence[Rulebook], rounds: Sequence[Sequence[Round]],
+             players: int) -> dict[str, Any]:
+    """Each metric's value per variant and its paired differences against the first."""
+    out: dict[str, Any] = {}
     for key, name, unit, is_rate, extract in metrics_for(players):
         per_variant: list[list[int | None]] = []
         for rb, played in zip(rulebooks, rounds, strict=True):
@@ -307,14 +324,13 @@ def compare_specs(specs: Sequence[RunSpec], labels: Sequence[str], *,
             def team(seat: int, size: int = size) -> int:
                 return seat % (players // size)
             per_variant.append([extract(r, team) for r in played])
-        out["metrics"][key] = {
+        out[key] = {
             "name": name, "unit": unit,
             "values": [_value([v for v in vs if v is not None], is_rate)
                        for vs in per_variant],
             "diff": [paired(per_variant[0], vs) | {"variant": i}
                      for i, vs in enumerate(per_variant) if i],
         }
-    out["timing"] = {"seconds": round(time.perf_counter() - start, 3)}
     return out
 
 
