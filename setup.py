@@ -7,10 +7,10 @@ from pathlib import Path
 
 from setuptools import setup
 
-# Every engine module (a new one included) but errors.py (exception classes), position.py
-# (games from described positions, for scenarios and tests) and __init__.py, which stay
-# Python: nothing hot lives there.
-PURE = ("__init__", "errors", "position")
+# Every engine module (a new one included) but errors.py (exception classes), outcome.py
+# (an Enum), position.py (games from described positions, for scenarios and tests) and
+# __init__.py, which stay Python: nothing hot lives there.
+PURE = ("__init__", "errors", "outcome", "position")
 ENGINE = sorted(path.stem for path in (Path(__file__).parent / "uno_rules" / "engine").glob("*.py")
                 if path.stem not in PURE)
 

@@ -141,6 +141,35 @@ def test_the_api_takes_a_client_and_gives_the_same_records(cluster: str) -> None
 
 
 @needs_dask
+def test_a_run_spec_crosses_to_the_cluster_whole(cluster: str) -> None:
+    """A RunSpec (agents, budgets, a house rule; a match's budget of rounds; compare's one
+    per variant) plays on the cluster what it plays in one process."""
+    from distributed import Client
+
+    from uno_rules.play.agents import parse_agents
+    from uno_rules.sim.compare import compare_specs
+    from uno_rules.sim.matchsim import simulate_matches_spec
+    from uno_rules.sim.rounds import RunSpec
+    from uno_rules.sim.simulate import simulate_spec
+
+    stacked = uno_rules.load_rulebook("classic", house=["stacking"])
+    spec = RunSpec(stacked, 3, 4, 20, agents=parse_agents("greedy,uniform,greedy", 3),
+                   max_actions=80, max_rounds=2)
+    variants = [spec.on(uno_rules.load_rulebook("classic")), spec]
+
+    def runs(**kw: Any) -> list[dict[str, Any]]:
+        out = [simulate_spec(spec, **kw).to_json(),
+               simulate_matches_spec(RunSpec(stacked, 3, 4, 4, max_rounds=2), **kw).to_json(),
+               compare_specs(variants, ["a", "b"], **kw)]
+        for result in out:
+            del result["timing"]
+        return out
+
+    with Client(cluster) as client:
+        assert runs(client=client) == runs()
+
+
+@needs_dask
 def test_a_ctrl_c_between_a_rounds_count_and_its_row_waits_for_the_row(
         cluster: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A Ctrl-C after a round is counted, before it is handed on (a ``--csv`` row), is

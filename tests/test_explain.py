@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -10,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 import uno_rules
-from uno_rules.authoring.explain import NOTHING, SAY, describe, explain
+from uno_rules.authoring.explain import NOTHING, describe, explain
 from uno_rules.authoring.variants import diff
 from uno_rules.cli import cli
+from uno_rules.engine.conditions import CONDITIONS
 from uno_rules.engine.effects import PRIMITIVES
 from uno_rules.load.loader import check, shipped_names
 
@@ -20,7 +22,7 @@ runner = CliRunner()
 
 
 def test_every_primitive_has_words() -> None:
-    assert set(SAY) == set(PRIMITIVES)
+    assert all(callable(p.say) for p in PRIMITIVES.values())
 
 
 @pytest.mark.parametrize("name", shipped_names())
@@ -192,3 +194,17 @@ def test_a_variant_presents_itself_not_its_base(tmp_path: Path) -> None:
     written = uno_rules.load_rulebook(tmp_path / "written.yaml")
     assert written.title == classic.title
     assert digest(uno_rules.load_rulebook(tmp_path / "mine.yaml")) == digest(written)
+
+
+def test_the_knock_out_rule_words_conditions_from_their_registry(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a knock-out changes in an ``if`` condition is the condition's own entry
+    (``knocked_out``), worded with its phrase: the sheet follows the registry."""
+    rb = uno_rules.load_rulebook("no_mercy")
+    assert "and “with N players” counts only the players still in." in explain(rb)
+    players = CONDITIONS["players"]
+    monkeypatch.setitem(CONDITIONS, "players", dataclasses.replace(
+        players, say=lambda v: f"among {v} players", knocked_out="counts the standing"))
+    assert "and “among N players” counts the standing." in explain(rb)
+    monkeypatch.setitem(CONDITIONS, "players", dataclasses.replace(players, knocked_out=None))
+    assert "with N players" not in explain(rb)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import uno_rules
 from uno_rules.engine.game import Game
 from uno_rules.load.resources import shipped_names
+from uno_rules.rl import observation
 from uno_rules.rl.observation import CAP, DECISION_KINDS, Observer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -241,19 +242,27 @@ def test_spaces_cover_the_vector_exactly() -> None:
         assert len({s.name for s in obs.spaces}) == len(obs.spaces)
 
 
+# Version 1's decision kinds: history, never edited. A new kind comes after them (their one-hot
+# positions stay) and gets the next version in observation.VERSIONS.
+V1_KINDS = ("turn", "drawn", "color", "challenge", "target", "contest", "give", "forced_play")
+
+
 def test_version_one_layout() -> None:
-    """Version 1's decision kinds and classic 2p layout: a change here bumps VERSION."""
-    assert Observer.VERSION == 1
-    assert DECISION_KINDS == ("turn", "drawn", "color", "challenge", "target", "contest",
-                              "give", "forced_play")
+    """Version 1's decision kinds and classic 2p layout: a change here bumps VERSION. A kind
+    added after them only lengthens the decision_kind segment (and needs a VERSIONS entry)."""
+    assert observation.VERSIONS[observation.layout_digest(V1_KINDS)] == 1
+    assert DECISION_KINDS[:len(V1_KINDS)] == V1_KINDS
+    assert Observer.VERSION == observation.layout_version(DECISION_KINDS)
+    assert (Observer.VERSION == 1) == (DECISION_KINDS == V1_KINDS)
+    more = len(DECISION_KINDS) - len(V1_KINDS)
     obs = Observer(_load("classic"), 2)
     assert [(s.name, s.offset, s.length) for s in obs.spaces] == [
         ("hand", 0, 54), ("top", 54, 54), ("color", 108, 4), ("discard_size", 112, 1),
         ("direction", 113, 1), ("hand_sizes", 114, 2), ("draw_pile_size", 116, 1),
         ("out", 117, 2), ("knocked_out", 119, 2), ("absent", 121, 2),
-        ("stacked_draw", 123, 1), ("uno_open", 124, 2), ("decision_kind", 126, 8),
-        ("decider", 134, 2), ("my_decision", 136, 1), ("over", 137, 1)]
-    assert obs.size == 138
+        ("stacked_draw", 123, 1), ("uno_open", 124, 2), ("decision_kind", 126, 8 + more),
+        ("decider", 134 + more, 2), ("my_decision", 136 + more, 1), ("over", 137 + more, 1)]
+    assert obs.size == 138 + more
     assert obs.table().splitlines()[1].split()[:4] == ["0", "54", "0-4", "hand"]
 
 
@@ -332,3 +341,19 @@ def test_the_module_imports_without_numpy_yaml_or_click() -> None:
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_new_decision_kind_changes_the_layout_version_visibly() -> None:
+    """The layout is made from the engine's kinds: another kind gives another digest, which
+    has no version until one is given (importing the module then fails, never silently)."""
+    assert observation.VERSIONS["d37c960a8403b2c1"] == 1
+    assert observation.layout_digest(V1_KINDS) == "d37c960a8403b2c1"
+    assert observation.layout_version(V1_KINDS) == 1
+    assert sorted(observation.VERSIONS.values()) == list(range(1, len(observation.VERSIONS) + 1))
+    more = (*DECISION_KINDS, "toy_kind")
+    with pytest.raises(RuntimeError,
+                       match=f"give it version {len(observation.VERSIONS) + 1}"):
+        observation.layout_version(more)
+    with pytest.raises(RuntimeError):
+        observation.layout_version(tuple(reversed(DECISION_KINDS)))
+

@@ -291,6 +291,21 @@ def test_a_round_that_never_ends_stalls_within_its_budget(tmp_path: Path) -> Non
     assert read(record).replay().game.stalled == "actions"  # uno-rules replay reads it
 
 
+def test_a_restored_games_refused_rulebook_file_is_its_own_422(tmp_path: Path) -> None:
+    """The refusal the rulebook's lookup answers (an ApiError: a ValueError, as every
+    UnoRulesError) is not taken for a broken restore file on its way out."""
+    text = (HOSTILE / "exits" / "fat_hands.yaml").read_text()
+    state = create(client(tmp_path, Limits(play_actions=300)), text=text, players=2,
+                   humans=[], seed=1, round=True)
+    editor = tmp_path / "games" / state["game"] / "editor.yaml"
+    editor.unlink()
+    editor.mkdir()  # not a regular file
+    r = client(tmp_path).get(f"/api/games/{state['game']}")
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == (f"game {state['game']}: its editor.yaml is not a regular "
+                                 "file in its own folder")
+
+
 def test_work_over_its_time_or_at_a_stop_is_a_503_keeping_nothing(tmp_path: Path) -> None:
     """The agents check the request's bounds (uno_rules.web.work) before each choice: a
     request over ``request_seconds`` (0 here: at the first choice), or still at work when

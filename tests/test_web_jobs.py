@@ -295,3 +295,30 @@ def test_json_infinity_and_nan(client: TestClient) -> None:
                     b'{"rulebook": "classic", "players": -Infinity}'):
         assert "expected a whole number" in error(client.post("/api/simulate",
                                                               content=content), 400)
+
+
+def test_a_job_carries_its_run_as_specs_and_plays_what_the_api_plays() -> None:
+    """A job's run is one RunSpec per source, alike but for the rulebook; it pickles (it
+    crosses to the job's process) and plays what the Python API plays with it."""
+    import pickle
+
+    from uno_rules.sim.compare import compare_specs
+    from uno_rules.web.jobs import play
+
+    body = {"variants": [{"rulebook": "classic"}, {"rulebook": "classic", "house": ["stacking"],
+                                                   "set": {"hand_size": 5}}],
+            "games": 12, "players": 3, "seed": 4, "agents": "greedy", "max_actions": 300}
+    run, rulebooks = parse_run("compare", body, Limits(max_games=1000))
+    first, second = run.specs
+    assert [s.rulebook for s in run.specs] == rulebooks and second == first.on(rulebooks[1])
+    assert (first.games, first.players, first.seed, first.max_actions) == (12, 3, 4, 300)
+    assert first.agents is not None and [n for n, _ in first.agents] == ["greedy"] * 3
+    again = pickle.loads(pickle.dumps(run))
+    assert again.specs == run.specs and again.total == 24
+    ticks: list[int] = []
+    result = play(again, lambda: ticks.append(1))
+    expected = compare_specs(run.specs, run.labels)
+    for out in (result, expected):
+        del out["timing"]
+    assert [v.pop("settings") for v in result["variants"]] == [{}, {"hand_size": "5"}]
+    assert result == expected and len(ticks) == 24

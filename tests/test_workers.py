@@ -242,3 +242,70 @@ def test_the_hostile_cases_exit_as_declared(tmp_path: Path) -> None:
         assert result.exit_code == code, (name, result.output)
         if code == 1:
             assert len(result.output.strip().splitlines()) == 1, (name, result.output)
+
+
+# ------------------------------------------------------------------ the run's spec
+def _spec(**kw: Any) -> Any:
+    from uno_rules.play.agents import parse_agents
+    from uno_rules.sim.rounds import RunSpec
+
+    rulebook = uno_rules.load_rulebook("classic", house=["stacking"])
+    if kw.pop("agents", False):
+        kw["agents"] = parse_agents("greedy,uniform,play_first", 3)
+    return RunSpec(rulebook, 3, 11, **{"games": 24, **kw})
+
+
+@pytest.mark.parametrize("kw", [{"max_actions": 60}, {"agents": True, "max_steps": 5000},
+                                {"policy": "uniform"}], ids=["budget", "agents", "policy"])
+def test_a_run_spec_round_trips_through_pickle_and_the_workers(kw: dict[str, Any]) -> None:
+    """What a spec names reaches the worker processes whole: the same statistics and
+    records as simulate's own arguments give in one process."""
+    import pickle
+
+    from uno_rules.sim.simulate import simulate_spec
+
+    spec = _spec(**kw)
+    again = pickle.loads(pickle.dumps(spec))
+    assert again == spec and again.agents == spec.agents
+    assert type(spec.agents) in (tuple, type(None))  # parse_agents' list, held as a tuple
+    seen: dict[int, list[Round]] = {1: [], 2: []}
+    stats = {}
+    for workers in (1, 2):
+        out = simulate_spec(again, workers=workers, on_round=seen[workers].append).to_json()
+        del out["timing"]
+        stats[workers] = out
+    old = simulate(spec.rulebook, spec.games, spec.players, spec.seed, spec.max_actions,
+                   spec.policy, max_steps=spec.max_steps, agents=spec.agents).to_json()
+    del old["timing"]
+    assert stats[1] == stats[2] == old and seen[1] == seen[2]
+    if "max_actions" in kw:  # the budget crossed: some rounds used it up
+        assert old["stalled_reasons"] == {"actions": old["stalled"]} and old["stalled"] > 0
+
+
+def test_a_match_spec_round_trips_through_the_workers() -> None:
+    from uno_rules.sim.matchsim import simulate_matches, simulate_matches_spec
+
+    spec = _spec(agents=True, max_rounds=2, games=6)
+    runs = [simulate_matches_spec(spec, workers=w).to_json() for w in (1, 2)]
+    runs.append(simulate_matches(spec.rulebook, 6, 3, 11, agents=spec.agents,
+                                 max_rounds=2).to_json())
+    for out in runs:
+        del out["timing"]
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0]["match"]["max_rounds"] == 2 and runs[0]["stalled_reasons"]["rounds"] > 0
+
+
+def test_a_run_spec_is_frozen_and_compare_refuses_specs_that_differ() -> None:
+    import dataclasses
+
+    from uno_rules.sim.compare import compare_specs
+
+    spec = _spec()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.games = 3
+    other = dataclasses.replace(spec, seed=12)
+    with pytest.raises(ValueError, match="differ in more than their rulebook"):
+        compare_specs([spec, other], ["a", "b"])
+    plain = spec.on(uno_rules.load_rulebook("classic"))
+    assert plain.rulebook.house == () and dataclasses.replace(plain, rulebook=spec.rulebook) \
+        == spec

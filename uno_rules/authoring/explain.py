@@ -1,140 +1,27 @@
 """Rules in words: a printable Markdown sheet generated from a compiled rulebook.
 
-:data:`SAY` holds one sentence builder per primitive (a test keeps it in step with
-:data:`uno_rules.engine.effects.PRIMITIVES`).
+Each step's words are its primitive's phrase (``say`` in
+:data:`uno_rules.engine.effects.PRIMITIVES`, an ``if`` condition's in
+:data:`uno_rules.engine.conditions.CONDITIONS`); this module adds what depends on the
+rulebook's settings and makes the sentences.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.errors import visible
 from ..engine.model import NO_COLOR, Step
 from ..engine.model import Rules as Rulebook
-
-WHO = {"self": "you", "next": "the next player", "prev": "the previous player",
-       "partner": "your partner", "next_partner": "the next player's partner",
-       "dealer": "the dealer", "first": "the player to the dealer's left",
-       "target": "the chosen player", "challenger": "the challenger", "loser": "the loser"}
-
-
-def _who(seat: str) -> str:
-    return WHO.get(seat, seat)
-
-
-def _verb(seat: str, verb: str) -> str:
-    """``you draw`` / ``the next player draws``."""
-    if seat == "self":
-        return f"you {verb}"
-    ends = verb.split(" ", 1)
-    head = ends[0] + ("es" if ends[0].endswith(("sh", "ch", "s")) else "s")
-    return " ".join([_who(seat), head, *ends[1:]])
-
-
-def _cards(n: Any) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
-
-
-Say = Callable[[dict[str, Any], Callable[[int | None], str]], str]
-
-
-def _give(a: dict[str, Any], sub: Callable[[int | None], str]) -> str:
-    src = a["from"]
-    if src == "all":
-        who = "every player, in turn from the dealer's left,"
-    elif isinstance(src, list):
-        who = " and then ".join(_who(s) for s in src)
-    else:
-        who = _who(src)
-    count = a["count"]
-    what = "half their hand (rounded down)" if count == "half" else _cards(count)
-    text = f"{who} give {what} of their choice to their partner"
-    if a["together"]:
-        text += ", all chosen before any card is received"
-    if a["all_or_none"]:
-        text += ", only if all of them still hold cards"
-    return text
-
-
-def _if(a: dict[str, Any], sub: Callable[[int | None], str]) -> str:
-    conds = []
-    if a["players"] is not None:
-        conds.append(f"with {a['players']} players")
-    if a["out"] is not None:
-        conds.append(f"when {_who(a['out'])} is out")
-    if a["hand_at_least"] is not None:
-        conds.append(f"when you hold {a['hand_at_least']} cards or more")
-    then = sub(a["then"])
-    if not conds:  # an option decided at load time: just its branch
-        return "" if then == NOTHING else then
-    text = f"{' and '.join(conds)}: {then}"
-    if a["else"] is not None:
-        text += f"; otherwise {sub(a['else'])}"
-    return text
-
+from ..engine.words import NOTHING, cards
 
 # What `offer_drawn` does, by the `play_drawn` setting.
 OFFER = {"may": "if the drawn card can be played, it may be played at once",
          "must": "if the drawn card can be played, it must be played at once",
          "never": "the drawn card is kept (it can't be played this turn)"}
 
-
-SAY: dict[str, Say] = {
-    "draw": lambda a, s: f"{_verb(a['who'], 'draw')} {_cards(a['count'])}",
-    "draw_until_color": lambda a, s: f"{_verb(a['who'], 'draw')} until a card of the colour "
-                                     "in force comes (wilds don't count), keeping them all",
-    "discard_color": lambda a, s: f"{_verb(a['who'], 'discard')} every card of the colour in "
-                                  "force, under the top card",
-    "skip": lambda a, s: "the next player loses its turn",
-    "reverse": lambda a, s: "the direction of play reverses",
-    "turn_to": lambda a, s: f"the next turn goes to {_who(a['who'])}",
-    "choose_color": lambda a, s: f"{_verb(a['who'], 'choose')} the colour",
-    "choose_player": lambda a, s: "you choose another player"
-                                  + (" of the other team" if a["among"] == "opponents"
-                                     else ""),
-    "contest": lambda a, s: f"you and {_who(a['with'])} hold a contest, "
-                            "decided at the table",
-    "challenge": lambda a, s: f"{_who(a['who'])} may challenge it: if it was played illegally, "
-                              f"{s(a['guilty'])}; if not, {s(a['innocent'])}; unchallenged, "
-                              f"{s(a['accepted'])}",
-    "return_card": lambda a, s: "the card goes back to your hand and the colour reverts",
-    "if": _if,
-    "turn_again": lambda a, s: ("it goes back into the draw pile, which is shuffled, and "
-                                if a["put_back"] else "it is ignored and ")
-                               + "another card is turned over",
-    "give_cards": _give,
-    "turn_over": lambda a, s: "every card is turned over (discard pile, draw pile, hands) and play "
-                         "goes on with the other side; a wild on top: you choose the colour",
-    "each": lambda a, s: {"others": "each other player in turn", "all": "you, then each other "
-                          "player in turn", "opponents": "each player not of your team in "
-                          "turn"}[a["seats"]] + ' (as "you"): ' + s(a["then"]),
-    "partner_plays": lambda a, s: f"{_who(a['who'])} must play a card of the "
-                                  "chosen colour (not a wild), which has its normal effect, "
-                                  "and play goes on from there; if it can't, "
-                                  f"{s(a['else'])} and play goes on after it",
-    "offer_drawn": lambda a, s: OFFER["may"],
-    "draw_until_playable": lambda a, s: f"{_verb(a['who'], 'draw')} until a "
-                                        "playable card comes",
-    "stack_draw": lambda a, s: f"the next player must draw {_cards(a['count'])} plus any "
-                               "total already pending, unless it answers with a stacking draw "
-                               "card" + ("; it may instead challenge this card: if it was "
-                                         "played illegally, you draw the total and the "
-                                         "challenger plays on; if not, the challenger draws "
-                                         f"the total and {a['challenge_penalty']} more"
-                                         if a["challenge_penalty"] is not None else ""),
-    "swap_hands": lambda a, s: f"you swap hands with {_who(a['with'])}",
-    "rotate_hands": lambda a, s: "every hand passes to the next player in the direction of "
-                                 "play",
-    "knock_out": lambda a, s: f"{_verb(a['who'], 'are')} knocked out of the round"
-                              .replace("ares", "is")
-                              + (f", {'your' if a['who'] == 'self' else 'their'} cards set "
-                                 f"aside on the {a['to']} pile" if a["to"] else ""),
-}
-
-
-NOTHING = "nothing happens"
 
 # Words added when players can be knocked out, or be out while their team plays on: these
 # steps leave them out ({out}: how a player leaves).
@@ -155,7 +42,7 @@ def _say(rulebook: Rulebook, st: Step) -> str:
     """One step in words, with the words that depend on the rulebook's settings."""
     if st.op == "offer_drawn":
         return OFFER[rulebook.settings.play_drawn]
-    text = SAY[st.op](dict(st.args), lambda p: describe(rulebook, p))
+    text = PRIMITIVES[st.op].say(dict(st.args), lambda p: describe(rulebook, p))
     if knocks_out(rulebook):
         return text + STILL_IN.get(st.op, "").format(out="knocked out")
     if rulebook.round_ends == "team":
@@ -267,6 +154,13 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
              "The player to the dealer's left plays first, clockwise."]
     if rulebook.setup is not None:
         setup.append("Then: " + _sentence(describe(rulebook, rulebook.setup)))
+    return {"Setup": setup, "Your turn": _turn_lines(rulebook),
+            "Winning and scoring": _end_lines(rulebook)}
+
+
+def _turn_lines(rulebook: Rulebook) -> list[str]:
+    """:func:`rule_lines`' "Your turn" section."""
+    s = rulebook.settings
     turn = ["Play a card matching the colour in force, the number or the symbol of the top "
             "card, or a wild.",
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
@@ -277,7 +171,7 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
             ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
              "or one whose effect makes you discard more or trade hands)"
              if s.uno_after_effects else "Call UNO when you play your next-to-last card")
-            + f"; caught before the next player acts, you draw {_cards(s.uno_penalty)}."]
+            + f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
                     "you may play it out of turn; play goes on from you.")
@@ -302,10 +196,14 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                     + " pile" + ("s" if len(rulebook.reshuffle_piles) > 1 else "") + ".")
     if rulebook.after_draw is not None:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
+    return turn
+
+
+def _end_lines(rulebook: Rulebook) -> list[str]:
+    """:func:`rule_lines`' "Winning and scoring" section."""
+    s = rulebook.settings
     end = []
-    ops = {st.op for program in rulebook.programs for st in program} | {
-        "if players" for program in rulebook.programs for st in program
-        if st.op == "if" and st.args.get("players") is not None}
+    ops = {st.op for program in rulebook.programs for st in program}
     if rulebook.team_size > 1:
         end.append(f"Players play {rulebook.team_size} to a team; partners sit across the "
                    "table (seats players/team size apart).")
@@ -321,8 +219,8 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                    + ", what only steers the next turn does not.")
     if "knock_out" in ops:
         out = ["its turns are skipped"] + [text for op, text in (
-            ("choose_player", "it is never chosen"), ("rotate_hands", "hands pass over it"),
-            ("if players", "“with N players” counts only the players still in")) if op in ops]
+            ("choose_player", "it is never chosen"), ("rotate_hands", "hands pass over it"))
+            if op in ops] + _knocked_out_conditions(rulebook)
         end.append("A player knocked out takes no more part in the round: "
                    + ", ".join(out[:-1]) + (" and " if len(out) > 1 else "") + out[-1]
                    + ". In a match it is dealt in again in the next round.")
@@ -344,7 +242,16 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
                                "wins."}[s.scoring])
     end.append("The next round is dealt by " + ("the winner." if s.next_dealer == "winner"
                                                  else "the player to the dealer's left."))
-    return {"Setup": setup, "Your turn": turn, "Winning and scoring": end}
+    return end
+
+
+def _knocked_out_conditions(rulebook: Rulebook) -> list[str]:
+    """How a knock-out changes the ``if`` conditions the rulebook tests (those whose
+    :data:`~uno_rules.engine.conditions.CONDITIONS` entry says so)."""
+    tested = {name for program in rulebook.programs for st in program if st.op == "if"
+              for name, value in st.args.items() if value is not None}
+    return [f"“{c.say('N')}” {c.knocked_out}" for c in CONDITIONS.values()
+            if c.name in tested and c.knocked_out is not None and c.say is not None]
 
 
 def explain(rulebook: Rulebook) -> str:

@@ -23,12 +23,13 @@ from ..engine.errors import (
     RulebookError,
     RunawayEffect,
     ScenarioError,
+    UnoRulesError,
     shorten,
     shorten_values,
     visible,
 )
 from ..engine.game import GAME_STEPS, Game
-from ..engine.notation import SIDES, normalize, parse_card, parse_whole_card
+from ..engine.notation import normalize, parse_card
 from ..engine.position import Position, game_from_position
 from ..engine.rulebook import Rulebook
 from ..engine.state import SEED_LIMIT
@@ -55,9 +56,12 @@ from ..load.resources import (
     within,
 )
 from ..load.yamlpos import Located, PathKey, load_file
+from ..play import driver
 from ..play.match import Standing
+from .expect import EXPECTS, mismatches, with_expect_keys
 
-_VALIDATOR = strict_validator(schema("scenario"))
+# The `expect` keys come from the registry of checks (expect.py).
+_VALIDATOR = strict_validator(with_expect_keys(schema("scenario")))
 # An action step's values, checked against the schema's `action` (its keys are checked
 # by _check_step, which names the valid ones).
 _ACTION = strict_validator({**schema("scenario")["$defs"]["action"],
@@ -91,7 +95,7 @@ NOT_A_SCENARIO = ("not a scenario file (it has no `rulebook`, `scenarios`, `step
                   "`state`): a rulebook or house rule? uno-rules validate checks those")
 
 
-class _Fail(Exception):
+class _Fail(UnoRulesError):
     pass
 
 
@@ -283,16 +287,43 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
            config: Mapping[str, Any], path: Path,
            extra: tuple[tuple[str, ...], dict[str, Any]] = ((), {})
            ) -> tuple[Game, Standing | None]:
-    where = idx if "rulebook" in sc else ("rulebook",)
     if not config["rulebook"]:
         raise ScenarioError(located.problem(idx, "no `rulebook` given"))
+    rulebook = _setup_rulebook(located, idx, sc, config, path, extra)
+    players = _setup_players(located, idx, sc, config, rulebook)
+    state = sc.get("state", data.get("state"))  # the scenario's own, else the file's
+    at = _key_at(idx, sc, "state")
+    standing = _standing(located, idx, sc, data, rulebook, players)
+    out = standing.out if standing else []
+    dealer = _setup_dealer(located, at, state, standing)
+    try:
+        if state is None:
+            return rulebook.new_game(players, config["seed"], dealer=dealer, out=out), standing
+        position = Position(hands=state["hands"], discard=state.get("discard") or (),
+                            draw_pile=state.get("draw_pile"), color=state.get("color"),
+                            turn=state.get("turn", 0),
+                            direction=state.get("direction", "clockwise"),
+                            side=state.get("side"), discards=state.get("discards"),
+                            colors=state.get("colors"))
+        return game_from_position(rulebook, players, position, config["seed"],
+                                  dealer=dealer, out=out), standing
+    except (IllegalAction, NotationError) as exc:
+        raise ScenarioError(located.problem(at if state else idx,
+                                            str(exc))) from None
+
+
+def _setup_rulebook(located: Located, idx: PathKey, sc: Mapping[str, Any],
+                    config: Mapping[str, Any], path: Path,
+                    extra: tuple[tuple[str, ...], dict[str, Any]]) -> Rulebook:
+    """The scenario's rulebook, a problem loading it reported at the key that caused it."""
+    where = idx if "rulebook" in sc else ("rulebook",)
     ref = config["rulebook"]
     rulebook_at, house_at = _key_at(idx, sc, "rulebook"), _key_at(idx, sc, "house")
     try:
-        rulebook = _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
-                         (*_house_refs(located, house_at, config["house"] or (), path.parent),
-                          *extra[0]),
-                         {**(config["set"] or {}), **extra[1]})
+        return _load(_rulebook_ref(located, rulebook_at, ref, path.parent),
+                     (*_house_refs(located, house_at, config["house"] or (), path.parent),
+                      *extra[0]),
+                     {**(config["set"] or {}), **extra[1]})
     except RulebookError as exc:
         first = exc.problems[0]
         if first.line <= 0 and _given(first.file, *extra):  # a command-line argument's
@@ -305,7 +336,12 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         raise ScenarioError(located.problem(where, f"rulebook {ref!r}: {first.message}"
                                             + (f" ({first.file}:{first.line}:{first.col})"
                                                if first.file != str(ref) else ""))) from None
-    players = config["players"]
+
+
+def _setup_players(located: Located, idx: PathKey, sc: Mapping[str, Any],
+                   config: Mapping[str, Any], rulebook: Rulebook) -> int:
+    """The player count (one the rulebook plays), the seed checked too."""
+    players: int = config["players"]
     if players is None:
         raise ScenarioError(located.problem(idx, "no `players` given"))
     # Found out here, at the key that says them, rather than by the deal at the scenario.
@@ -317,9 +353,13 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
     if seed is not None and abs(seed) >= SEED_LIMIT:
         raise ScenarioError(located.problem(_key_at(idx, sc, "seed"),
                                             "seed: too large (abs(seed) < 2**256)"))
-    state = sc.get("state", data.get("state"))  # the scenario's own, else the file's
-    at = _key_at(idx, sc, "state")
-    standing = _standing(located, idx, sc, data, rulebook, players)
+    return players
+
+
+def _setup_dealer(located: Located, at: PathKey, state: Mapping[str, Any] | None,
+                  standing: Standing | None) -> int | None:
+    """The dealer (the match's, which the state may repeat), once the seats out of the
+    match are seen to hold nothing and never to have the turn."""
     out = standing.out if standing else []
     dealer = state.get("dealer") if state else None
     if standing:
@@ -335,20 +375,7 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
         if state is not None and state.get("discard") and state.get("turn", 0) == seat:
             raise ScenarioError(located.problem(at + ("turn",), f"seat {seat} is out "
                                                 "of the match: it never has the turn"))
-    try:
-        if state is None:
-            return rulebook.new_game(players, config["seed"], dealer=dealer, out=out), standing
-        position = Position(hands=state["hands"], discard=state.get("discard") or (),
-                            draw_pile=state.get("draw_pile"), color=state.get("color"),
-                            turn=state.get("turn", 0),
-                            direction=state.get("direction", "clockwise"),
-                            side=state.get("side"), discards=state.get("discards"),
-                            colors=state.get("colors"))
-        return game_from_position(rulebook, players, position, config["seed"],
-                                  dealer=dealer, out=out), standing
-    except (IllegalAction, NotationError) as exc:
-        raise ScenarioError(located.problem(at if state else idx,
-                                            str(exc))) from None
+    return dealer
 
 
 def _one_pile_keys(located: Located, idx: PathKey, sc: Mapping[str, Any],
@@ -460,8 +487,7 @@ def _run_steps(located: Located, idx: PathKey, sc: Mapping[str, Any], game: Game
             elif "reject" in step:
                 _reject(game, step["reject"])
             else:
-                for action in _actions(game, step):
-                    game.apply(action)
+                driver.script(game, _actions(game, step))
         except (_Fail, IllegalAction, NotationError, RunawayEffect) as exc:
             # a runaway effect is the rules' doing, so this scenario's failure, not a bug
             # (the step's values cut short)
@@ -571,8 +597,7 @@ def _owed(game: Game, seat: int) -> int:
 def _reject(game: Game, step: Mapping[str, Any]) -> None:
     before = json.dumps(game.snapshot(), sort_keys=True)
     try:
-        for action in _actions(game, step):
-            game.apply(action)
+        driver.script(game, _actions(game, step))
     except (IllegalAction, NotationError):
         after = json.dumps(game.snapshot(), sort_keys=True)
         if after != before:
@@ -581,93 +606,14 @@ def _reject(game: Game, step: Mapping[str, Any]) -> None:
     raise _Fail(f"expected the action to be refused, but it was taken: {step}")
 
 
-MATCH_KEYS = ("scores", "match_over", "match_winner", "next_dealer", "match_out")
-
-
 def _expect(game: Game, expect: Mapping[str, Any], standing: Standing | None = None) -> None:
-    rb = game.rulebook
-    decision = game.decision
-    actual: dict[str, Any] = {}
-    for key, want in expect.items():
-        if key == "turn":
-            got: Any = None if decision is None else decision.seat
-            if decision is not None and got is None and game.pending is not None and \
-                    game.pending.ctx is not None:  # a contest: the seat that played the card
-                got = game.pending.ctx.actor
-        elif key == "decision":
-            got = None if decision is None else decision.kind
-        elif key == "hand_sizes":
-            got = [len(h) for h in game.hands]
-        elif key == "hands":
-            want = [None if w is None else sorted(_card_as(game, c) for c in w) for w in want]
-            got = [None if w is None or s >= game.players else _hand_as(game, game.hands[s], w)
-                   for s, w in enumerate(want)]
-        elif key == "top":
-            if game.discard and SIDES in str(want):
-                got, want = rb.card_name(game.discard[-1]), _card_as(game, want)
-            else:
-                got, want = game.top, normalize(want)
-        elif key == "side":
-            got = rb.sides[game.side]
-        elif key == "tops":
-            got = [rb.faces[game.faces[p[-1]].id].name if p else None
-                   for p in game._discard_piles()]
-            want = [None if w is None else _card_as(game, w) for w in want]
-        elif key == "colors":
-            got = [None if c < 0 else rb.colors[c] for c in game._discard_colors()]
-            want = [None if w is None else str(w).lower() for w in want]
-        elif key == "color":
-            got, want = game.color_name, None if want is None else str(want).lower()
-        elif key == "direction":
-            got = game.direction_name
-        elif key == "draw_pile_size":
-            got = len(game.draw_pile)
-        elif key == "over":
-            got = game.over
-        elif key == "winner":
-            winners = list(game.result.winners) if game.result else None
-            got = winners if isinstance(want, list) or winners is None or len(winners) > 1 \
-                else winners[0]
-        elif key == "points":
-            if standing is not None and rb.settings.scoring != "winner_takes":
-                continue  # every seat adds its own leftover points: the round's aren't used
-            got = game.result.points if game.result else None
-        elif key in MATCH_KEYS:  # a round of a match: a fresh one without a `match:` block
-            checked, got = (standing or Standing.fresh(game.players)).expected(
-                rb, game, key, want)
-            if not checked:
-                continue
-        else:  # the schema only lets known keys through
-            raise _Fail(f"unknown expect key {key!r}")
-        if got != want:
-            actual[key] = (want, got)
+    unknown = next((key for key in expect if key not in EXPECTS), None)
+    if unknown is not None:  # the schema only lets known keys through
+        raise _Fail(f"unknown expect key {unknown!r}")
+    actual = mismatches(game, expect, standing)
     if actual:
         raise _Fail("; ".join(f"expected {k} {w!r}, got {g!r}" for k, (w, g) in actual.items())
                     + _pending(game))
-
-
-def _card_as(game: Game, text: str) -> str:
-    """A card of an expectation in canonical notation: every side when written with every
-    side, else its face on the side in play."""
-    rb = game.rulebook
-    if SIDES in str(text):
-        return rb.card_name(parse_whole_card(rb, text))
-    return rb.faces[parse_card(rb, text, game.side)].name
-
-
-def _hand_as(game: Game, cards: list[int], want: list[str]) -> list[str]:
-    """A hand in the notation of its expectation ``want`` (canonical, sorted): each card
-    matched by a card written with every side is shown with every side, the others by their
-    face in play."""
-    rb = game.rulebook
-    left = list(cards)
-    shown = []
-    for whole in (w for w in want if SIDES in w):
-        match = next((c for c in left if rb.card_name(c) == whole), None)
-        if match is not None:
-            left.remove(match)
-            shown.append(whole)
-    return sorted(shown + [game.faces[c].name for c in left])
 
 
 def _pending(game: Game) -> str:

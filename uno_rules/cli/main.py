@@ -10,8 +10,9 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -32,6 +33,9 @@ from .common import shorten_path as _shorten
 from .play import play as table_play
 from .replay import replay as table_replay
 from .serve import serve as web_serve
+
+if TYPE_CHECKING:
+    from ..sim.rounds import RunSpec
 
 BUILD = "compiled with mypyc" if COMPILED else "pure Python"  # which build runs (--version)
 
@@ -414,57 +418,101 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
     early: the statistics of the rounds (matches) finished are printed, and the exit code
     is 130."""
+    if max_rounds is not None and not matches:
+        _fail("--max-rounds: only with --match (a match's budget of rounds)")
+    shown = _Shown(as_json, csv_path, plot_path, quiet)
+    chooser = _record_chooser(record_dir, record_where, games)
+    place = _Place(_processes(workers, scheduler), scheduler, scheduler_timeout)
+    spec = _run_spec(rulebook, house, sets, games, players, seed, policy, max_steps,
+                     max_actions, max_rounds)
+    plot = _open_plot(plot_path)
+    played, spec = _simulate_shown(spec, agents, matches, place, shown, chooser)
+    stats = played.to_json()
+    from ..sim import matchsim
+    from ..sim import simulate as rounds
+
+    tool: Any = matchsim if matches else rounds  # report
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+    else:
+        click.echo("\n".join(tool.report(stats, games)))
+    if chooser is not None and record_dir is not None:
+        _write_records(record_dir, chooser, spec, matches)
+    if plot is not None:
+        from ..sim.plots import simulate_figure
+
+        _write_plot(plot, str(plot_path), lambda f, fmt: simulate_figure(stats, f, fmt))
+    if stats.get("interrupted", False):
+        sys.exit(130)
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """How simulate shows a run: ``--json``, ``--csv FILE``, ``--plot FILE``, ``--quiet``."""
+
+    as_json: bool
+    csv_path: str | None
+    plot_path: str | None
+    quiet: bool
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a run plays: ``--workers`` (as a count, 0: one per core), ``--scheduler``."""
+
+    processes: int
+    scheduler: str | None
+    timeout: float
+
+
+def _run_spec(ref: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
+              players: int, seed: int, policy: str, max_steps: int | None,
+              max_actions: int | None, max_rounds: int | None) -> RunSpec:
+    """The run simulate's options name, its rulebook loaded (``--agents`` is parsed as the
+    run starts, :func:`_simulate_shown`); a rulebook not for ``players``: one line."""
+    from ..sim.rounds import RunSpec
+
+    rb = _rulebook(ref, sets, house)
+    if players not in rb.player_counts():
+        _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
+    return RunSpec(rb, players, seed, games, policy, None, max_steps, max_actions,
+                   max_rounds)
+
+
+def _simulate_shown(spec: RunSpec, agents: str | None, matches: bool, place: _Place,
+                    shown: _Shown, chooser: Any) -> tuple[Any, RunSpec]:
+    """Play the run (rounds, or ``matches``) with its progress bar and ``--csv`` rows;
+    returns its statistics and the spec played (its agents parsed)."""
     from ..play.agents import AgentError, parse_agents
     from ..sim import matchsim
     from ..sim import simulate as rounds
     from ..sim.workers import WorkerError
 
-    if max_rounds is not None and not matches:
-        _fail("--max-rounds: only with --match (a match's budget of rounds)")
-    tool: Any = matchsim if matches else rounds  # CSV_COLUMNS, csv_row, report
-    chooser = _record_chooser(record_dir, record_where, games)
+    tool: Any = matchsim if matches else rounds  # CSV_COLUMNS, csv_row
+    played = [spec]
 
     def run(on_record: Any) -> Any:  # the rounds' (or matches') statistics
-        seated = None if agents is None else parse_agents(agents, players)
+        if agents is not None:
+            played[0] = replace(spec, agents=parse_agents(agents, spec.players))
         if chooser is not None:  # it sees every record too, in order
             on_record = chooser.also(on_record)
-        with _cluster(scheduler, processes, scheduler_timeout) as client:
+        with _cluster(place.scheduler, place.processes, place.timeout) as client:
             if matches:
-                return matchsim.simulate_matches(
-                    rb, games, players, seed, max_actions, policy, max_steps=max_steps,
-                    agents=seated, workers=processes, on_match=on_record,
-                    max_rounds=max_rounds or matchsim.MAX_ROUNDS, client=client)
-            return rounds.simulate(rb, games, players, seed, max_actions, policy,
-                                   max_steps=max_steps, agents=seated, workers=processes,
-                                   on_round=on_record, client=client)
+                return matchsim.simulate_matches_spec(played[0], on_match=on_record,
+                                                      workers=place.processes,
+                                                      client=client)
+            return rounds.simulate_spec(played[0], on_round=on_record,
+                                        workers=place.processes, client=client)
 
-    processes = _processes(workers, scheduler)
-    rb = _rulebook(rulebook, sets, house)
-    if players not in rb.player_counts():
-        _fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
-    plot = _open_plot(plot_path)
-    where = f"--csv {_shorten(str(csv_path))}"
+    where = f"--csv {_shorten(str(shown.csv_path))}"
     try:  # opened first: a path that can't be written fails before any game is played
-        out = None if csv_path is None else open(csv_path, "w", newline="", encoding="utf-8")
+        out = None if shown.csv_path is None else open(shown.csv_path, "w", newline="",
+                                                       encoding="utf-8")
     except (OSError, ValueError) as exc:  # no such folder, not writable, a NUL byte
         _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
-    bar = _progress(games, quiet, as_json)
-    tick = None if bar is None else bar.advance
+    bar = _progress(spec.games, shown.quiet, shown.as_json)
     try:
-        if out is None:
-            result = run(None if tick is None else lambda r: tick())
-        else:
-            import csv
-
-            with out:
-                writer = csv.writer(out)
-                writer.writerow(tool.CSV_COLUMNS)
-
-                def row(r: Any) -> None:
-                    writer.writerow(tool.csv_row(r))
-                    if tick is not None:
-                        tick()
-                result = run(row)
+        return _with_csv(out, tool, bar, run), played[0]
     except (AgentError, WorkerError) as exc:  # a user's agent, a dead worker: one line
         _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
@@ -472,33 +520,37 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     finally:
         if bar is not None:
             bar.close()
-    stats = result.to_json()
-    interrupted = stats.get("interrupted", False)
-    if as_json:
-        click.echo(json.dumps(stats, indent=2))
-    else:
-        click.echo("\n".join(tool.report(stats, games)))
-    if chooser is not None and record_dir is not None:
-        from ..sim.recordsim import write_chosen
 
-        try:
-            said = write_chosen(Path(record_dir), chooser, rb, players, max_actions, policy,
-                                max_steps, None if agents is None else
-                                parse_agents(agents, players),
-                                (max_rounds or matchsim.MAX_ROUNDS) if matches else None)
-        except AgentError as exc:
-            _fail(_shorten(" ".join(str(exc).split())))
-        except OSError as exc:
-            _fail(f"--record-dir {_shorten(record_dir)}: can't write a record: "
-                  f"{exc.strerror or exc}")
-        for line in said:
-            click.echo(line, err=True)
-    if plot is not None:
-        from ..sim.plots import simulate_figure
 
-        _write_plot(plot, str(plot_path), lambda f, fmt: simulate_figure(stats, f, fmt))
-    if interrupted:
-        sys.exit(130)
+def _with_csv(out: Any, tool: Any, bar: Any, run: Any) -> Any:
+    """``run(on_record)``, each record written as a ``--csv`` row into ``out`` (when open)
+    and advancing the progress ``bar`` (when shown)."""
+    tick = None if bar is None else bar.advance
+    if out is None:
+        return run(None if tick is None else lambda r: tick())
+    import csv
+
+    with out:
+        writer = csv.writer(out)
+        writer.writerow(tool.CSV_COLUMNS)
+
+        def row(r: Any) -> None:
+            writer.writerow(tool.csv_row(r))
+            if tick is not None:
+                tick()
+        return run(row)
+
+
+def _write_records(folder: str, chooser: Any, spec: RunSpec, matches: bool) -> None:
+    """``--record-dir``: the chosen games of the run ``spec`` played again and written."""
+    from ..sim.recordsim import write_chosen
+
+    try:
+        said = write_chosen(Path(folder), chooser, spec, matches)
+    except OSError as exc:
+        _fail(f"--record-dir {_shorten(folder)}: can't write a record: {exc.strerror or exc}")
+    for line in said:
+        click.echo(line, err=True)
 
 
 def _record_chooser(folder: str | None, where: tuple[str, ...], games: int) -> Any:
@@ -557,8 +609,8 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     players; each metric gets its value per variant and the paired difference against the
     first with a 95% interval (docs/simulation.md)."""
     from ..play.agents import AgentError, parse_agents
-    from ..sim.compare import VariantError, parse_variants, report
-    from ..sim.compare import compare as run
+    from ..sim.compare import VariantError, compare_specs, parse_variants, report
+    from ..sim.rounds import RunSpec
     from ..sim.workers import WorkerError
 
     processes = _processes(workers, scheduler)
@@ -589,11 +641,13 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
     records: list[Any] = []
     try:
         seated = None if agents is None else parse_agents(agents, players)
+        spec = RunSpec(rulebooks[0], players, seed, games, policy, seated, max_steps,
+                       max_actions)
         with _cluster(scheduler, processes, scheduler_timeout) as client:
-            result = run(rulebooks, [v.label for v in parsed], games, players, seed,
-                         max_actions, policy, max_steps=max_steps, agents=seated,
-                         on_round=None if bar is None else bar.advance, records=records,
-                         workers=processes, client=client)
+            result = compare_specs([spec.on(rb) for rb in rulebooks],
+                                   [v.label for v in parsed],
+                                   on_round=None if bar is None else bar.advance,
+                                   records=records, workers=processes, client=client)
     except (AgentError, WorkerError) as exc:
         _fail(_shorten(" ".join(str(exc).split())))
     finally:

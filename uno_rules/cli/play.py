@@ -7,6 +7,7 @@ import io
 import os
 import random
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -77,121 +78,155 @@ def _ask(prompt: str) -> str | None:
               help="Write a record of the whole game (see `uno-rules replay`).")
 @click.option("--no-color", "no_color", is_flag=True, help="No colours (NO_COLOR works too).")
 @click.pass_context
-def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
-         sets: tuple[str, ...], players: int, humans: str | None, human: tuple[int, ...],
-         agents: str, seed: int | None, one_round: bool, save: str | None,
-         resume: str | None, record: str | None, no_color: bool) -> None:
+def play(ctx: click.Context, /, **params: Any) -> None:
     """Play a match (or --round, one round) in the terminal: you at the --humans seats,
     agents at the others; q quits (offering to save). docs/play.md shows a game."""
-    from ..engine.errors import IllegalAction, RunawayEffect
-    from ..play.agents import AgentError, parse_agents
-    from ..play.match import Match
-    from ..play.record import Recorder, RecordError, read
-    from ..table.screen import Style
-    from ..table.session import HUMAN, Diverged, Session, Tee
+    opts = PlayOptions(**params)
+    outs = _Outputs()
+    start = _resumed(ctx, opts, outs) if opts.resume is not None else _fresh(opts, outs)
+    _run(opts, start, outs)
 
-    style = Style(False) if no_color else Style.detect(sys.stdout)
-    buffer = io.StringIO()           # the record so far: what q saves
-    streams: list[TextIO] = [buffer]
-    opened: list[TextIO] = []
-    script: list[str] = []
-    recorded = 1
 
-    def open_out(path: str, mode: str) -> TextIO:
+@dataclass(frozen=True)
+class PlayOptions:
+    """The ``play`` command's options, as click parsed them."""
+    rulebook: str | None
+    house: tuple[str, ...]
+    sets: tuple[str, ...]
+    players: int
+    humans: str | None
+    human: tuple[int, ...]
+    agents: str
+    seed: int | None
+    one_round: bool
+    save: str | None
+    resume: str | None
+    record: str | None
+    no_color: bool
+
+
+@dataclass
+class _Outputs:
+    """Where the record goes: ``buffer`` (what q saves) and the files opened for it."""
+    buffer: io.StringIO = field(default_factory=io.StringIO)
+    streams: list[TextIO] = field(default_factory=list)
+    opened: list[TextIO] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.streams.append(self.buffer)
+
+    def open(self, path: str, mode: str) -> TextIO:
+        """``path`` opened for the record (closed when the game ends)."""
         _no_nul(path)
         try:
             out = cast(TextIO, open(path, mode, encoding="utf-8"))  # noqa: SIM115
         except OSError as exc:
             fail(os_problem(exc))
-        opened.append(out)
+        self.opened.append(out)
         return out
 
-    if resume is not None:
-        given = [p for p in FROM_RECORD
-                 if ctx.get_parameter_source(p) not in (ParameterSource.DEFAULT, None)]
-        if given:
-            name = "RULEBOOK" if given[0] == "rulebook" else \
-                f"--{given[0].replace('one_round', 'round')}"
-            fail(f"--resume {_shorten(resume)}: the game's rulebook, seats and seed come from the "
-                 f"record; drop {name}")
-        try:
-            saved = read(resume)
-            if saved.ended:
-                fail(f"{_shorten(resume)}: that game is over (uno-rules replay "
-                     f"{_shorten(resume)} shows it)")
-            match = saved.replay()  # checks every step is what this version plays
-        except RecordError as exc:
-            fail(str(exc))
-        header = saved.header
-        seats: list[str] = [str(s) for s in header.get("seats") or ()]
-        players, one_round = match.players, not header["match"]
-        if len(seats) != players:
-            fail(f"{_shorten(resume)}: the record names {len(seats)} seats for {players} players "
-                 "(a record of a game played at the table names every seat)")
-        script = [str(s["action"]) if isinstance(s, dict) else str(s) for s in saved.steps]
-        recorded = saved.rounds
-        try:
-            text = Path(resume).read_text(encoding="utf-8")
-        except OSError as exc:
-            fail(os_problem(exc))
-        buffer.write(text)
-        streams.append(open_out(resume, "a"))
-        if record is not None:
-            out = open_out(record, "w")
-            out.write(text)
-            streams.append(out)
-        rb, seed = match.rulebook, header["seed"]
-        # played again from the deal through the script (the agents' state comes back)
-        match = Match(rb, players, seed, **match.budgets)
-    else:
-        if rulebook is None:
-            fail("missing RULEBOOK (or --resume FILE)")
-        rb = rulebook_or_fail(rulebook, sets, house)
-        if players not in rb.player_counts():
-            fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
-        seated = _seat_list(humans, players) if humans is not None else \
-            list(human) if human else [0]
-        bad = [h for h in seated if not 0 <= h < players]
-        if bad:
-            fail(f"--humans {bad[0]}: seats are 0 to {players - 1}")
-        try:
-            names = [n for n, _ in parse_agents(agents, players)]
-        except AgentError as exc:
-            fail(visible(str(exc)))
-        seats = [HUMAN if s in seated else names[s] for s in range(players)]
-        if seed is None:  # shown below, so that the game can be played again
-            seed = random.SystemRandom().randrange(10 ** 6)
-        try:
-            match = Match(rb, players, seed)
-        except IllegalAction as exc:  # a bad seed, or scoring that can't be a match's
-            fail(f"error: {exc}")
-        if record is not None:
-            streams.append(open_out(record, "w"))
+
+@dataclass
+class _Start:
+    """The game to play, set up from the options or from the record resumed."""
+    match: Any
+    seats: list[str]
+    seed: int
+    players: int
+    one_round: bool
+    script: list[str] = field(default_factory=list)
+    recorded: int = 1
+    saved: Any = None  # the record resumed
+
+
+def _resumed(ctx: click.Context, opts: PlayOptions, outs: _Outputs) -> _Start:
+    """--resume: the game of the record, its steps to play again."""
+    from ..play.match import Match
+    from ..play.record import RecordError, read
+
+    resume = cast(str, opts.resume)
+    given = [p for p in FROM_RECORD
+             if ctx.get_parameter_source(p) not in (ParameterSource.DEFAULT, None)]
+    if given:
+        name = "RULEBOOK" if given[0] == "rulebook" else \
+            f"--{given[0].replace('one_round', 'round')}"
+        fail(f"--resume {_shorten(resume)}: the game's rulebook, seats and seed come from the "
+             f"record; drop {name}")
     try:
-        classes = dict(parse_agents(",".join(s for s in seats if s != HUMAN) or DEFAULT_AGENT,
-                                    len([s for s in seats if s != HUMAN]) or 1))
-    except AgentError as exc:  # an agent's own error may run over lines: one line here
+        saved = read(resume)
+        if saved.ended:
+            fail(f"{_shorten(resume)}: that game is over (uno-rules replay "
+                 f"{_shorten(resume)} shows it)")
+        match = saved.replay()  # checks every step is what this version plays
+    except RecordError as exc:
+        fail(str(exc))
+    header = saved.header
+    seats: list[str] = [str(s) for s in header.get("seats") or ()]
+    players = match.players
+    if len(seats) != players:
+        fail(f"{_shorten(resume)}: the record names {len(seats)} seats for {players} players "
+             "(a record of a game played at the table names every seat)")
+    script = [str(s["action"]) if isinstance(s, dict) else str(s) for s in saved.steps]
+    try:
+        text = Path(resume).read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(os_problem(exc))
+    outs.buffer.write(text)
+    outs.streams.append(outs.open(resume, "a"))
+    if opts.record is not None:
+        out = outs.open(opts.record, "w")
+        out.write(text)
+        outs.streams.append(out)
+    # played again from the deal through the script (the agents' state comes back)
+    again = Match(match.rulebook, players, header["seed"], **match.budgets)
+    return _Start(again, seats, header["seed"], players, not header["match"], script,
+                  saved.rounds, saved)
+
+
+def _fresh(opts: PlayOptions, outs: _Outputs) -> _Start:
+    """A new game from the options."""
+    from ..engine.errors import IllegalAction
+    from ..play.agents import AgentError, parse_agents
+    from ..play.match import Match
+    from ..table.session import HUMAN
+
+    if opts.rulebook is None:
+        fail("missing RULEBOOK (or --resume FILE)")
+    rb = rulebook_or_fail(opts.rulebook, opts.sets, opts.house)
+    players = opts.players
+    if players not in rb.player_counts():
+        fail(f"--players {players}: {rb.name} is for {rb.players_text()} players")
+    seated = _seat_list(opts.humans, players) if opts.humans is not None else \
+        list(opts.human) if opts.human else [0]
+    bad = [h for h in seated if not 0 <= h < players]
+    if bad:
+        fail(f"--humans {bad[0]}: seats are 0 to {players - 1}")
+    try:
+        names = [n for n, _ in parse_agents(opts.agents, players)]
+    except AgentError as exc:
         fail(visible(str(exc)))
-    tee: Any = Tee(*streams)
-    recorder: Any = None
-    if resume is None:
-        recorder = Recorder(tee, match, seats, one_round=one_round)
-    session = Session(match, seats, classes, _ask, click.echo, one_round=one_round,
-                      style=style, clear=lambda: _clear_screen(sys.stdout), script=script,
-                      recorded=recorded, recorder=recorder)
-    if resume is not None:
-        def live(m: Match) -> Any:  # once the script has run: the chain goes on
-            recorder = Recorder.resume(tee, saved)
-            recorder.match = m  # the match played here (the same, replayed again)
-            return recorder
-        session.on_live = live
-    people = [s for s, k in enumerate(seats) if k == HUMAN]
-    what = "one round" if one_round else \
-        f"a match to {rb.settings.target_score} points ({rb.settings.scoring})"
-    click.echo(f"{visible(rb.title)}: {players} players, {what}; "
-               f"{'you are seat(s) ' + ', '.join(map(str, people)) if people else 'agents only'}"
-               f", seat 0 sits left of the dealer. Seed {seed}"
-               f"{' (resumed from ' + _shorten(resume) + ')' if resume else ''}.")
+    seats = [HUMAN if s in seated else names[s] for s in range(players)]
+    seed = opts.seed
+    if seed is None:  # shown below, so that the game can be played again
+        seed = random.SystemRandom().randrange(10 ** 6)
+    try:
+        match = Match(rb, players, seed)
+    except IllegalAction as exc:  # a bad seed, or scoring that can't be a match's
+        fail(f"error: {exc}")
+    if opts.record is not None:
+        outs.streams.append(outs.open(opts.record, "w"))
+    return _Start(match, seats, seed, players, opts.one_round)
+
+
+def _run(opts: PlayOptions, start: _Start, outs: _Outputs) -> None:
+    """The game played at the table, then q's offer to save."""
+    from ..engine.errors import RunawayEffect
+    from ..play.agents import AgentError
+    from ..table.session import Diverged
+
+    session = _session(opts, start, outs)
+    resume = opts.resume
+    click.echo(_greeting(start, resume))
     try:
         outcome = session.run()
     except AgentError as exc:  # an agent's own error may run over lines: one line here
@@ -201,12 +236,59 @@ def play(ctx: click.Context, rulebook: str | None, house: tuple[str, ...],
     except RunawayEffect as exc:  # the rulebook's effects never end: its problem, not ours
         fail(f"error: the round stopped: {exc}")
     finally:
-        for out in opened:
+        for out in outs.opened:
             out.close()
     if outcome.how == "quit":
-        _offer_save(save or resume, buffer.getvalue())
+        _offer_save(opts.save or resume, outs.buffer.getvalue())
     if outcome.how in ("quit", "eof"):
         click.echo("bye")
+
+
+def _session(opts: PlayOptions, start: _Start, outs: _Outputs) -> Any:
+    """The table's session: agents at the seats not played here, the record written."""
+    from ..play.agents import AgentError, parse_agents
+    from ..play.match import Match
+    from ..play.record import Recorder
+    from ..table.screen import Style
+    from ..table.session import HUMAN, Session, Tee
+
+    style = Style(False) if opts.no_color else Style.detect(sys.stdout)
+    seats = start.seats
+    try:
+        classes = dict(parse_agents(",".join(s for s in seats if s != HUMAN) or DEFAULT_AGENT,
+                                    len([s for s in seats if s != HUMAN]) or 1))
+    except AgentError as exc:  # an agent's own error may run over lines: one line here
+        fail(visible(str(exc)))
+    tee: Any = Tee(*outs.streams)
+    recorder: Any = None
+    if opts.resume is None:
+        recorder = Recorder(tee, start.match, seats, one_round=start.one_round)
+    session = Session(start.match, seats, classes, _ask, click.echo, one_round=start.one_round,
+                      style=style, clear=lambda: _clear_screen(sys.stdout), script=start.script,
+                      recorded=start.recorded, recorder=recorder)
+    if opts.resume is not None:
+        saved = start.saved
+
+        def live(m: Match) -> Any:  # once the script has run: the chain goes on
+            recorder = Recorder.resume(tee, saved)
+            recorder.match = m  # the match played here (the same, replayed again)
+            return recorder
+        session.on_live = live
+    return session
+
+
+def _greeting(start: _Start, resume: str | None) -> str:
+    """The line before the game: the rulebook, the seats played here, the seed."""
+    from ..table.session import HUMAN
+
+    rb = start.match.rulebook
+    people = [s for s, k in enumerate(start.seats) if k == HUMAN]
+    what = "one round" if start.one_round else \
+        f"a match to {rb.settings.target_score} points ({rb.settings.scoring})"
+    return (f"{visible(rb.title)}: {start.players} players, {what}; "
+            f"{'you are seat(s) ' + ', '.join(map(str, people)) if people else 'agents only'}"
+            f", seat 0 sits left of the dealer. Seed {start.seed}"
+            f"{' (resumed from ' + _shorten(resume) + ')' if resume else ''}.")
 
 
 def _no_nul(path: str) -> None:

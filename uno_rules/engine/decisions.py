@@ -10,7 +10,7 @@ circle.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from importlib.machinery import EXTENSION_SUFFIXES
 from itertools import chain
@@ -232,9 +232,9 @@ class Target(Ask):
 
 @dataclass(slots=True)
 class Contest(Target):
-    """A contest decided at the table: which of two players lost (``seats``: the card's
-    player, then the other). No seat decides (``seat`` None): it is a chance node, each
-    outcome equally likely (:attr:`Decision.chance`), drawn by whoever runs the game."""
+    """A contest decided at the table: which of two players lost (`seats`: the card's
+    player, then the other). No seat decides (`seat` None): it is a chance node, each
+    outcome equally likely (`Decision.chance`), drawn by whoever runs the game."""
 
     kind: str = field(default="contest", init=False, repr=False, compare=False)
 
@@ -294,9 +294,54 @@ class ForcedPlay(Ask):
 
 
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
-KINDS: Mapping[str, type[Ask]] = {str(f.default): cls for cls in (
+KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
     Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay)
     for f in fields(cls) if f.name == "kind"}
+
+
+@dataclass(frozen=True)
+class KindWords:
+    """A decision kind in words, for the terminal and the web tables."""
+
+    waiting: str  # what a seat is marked as waiting for: "to choose a colour"
+    prompt: str   # what the seat is asked, in full: "choose a colour"
+    brief: str    # the terminal session's question: "choose a colour"
+
+
+# The one table of each kind's words (a test holds it to KINDS).
+WORDS: dict[str, KindWords] = {
+    "turn": KindWords("to play", "your turn: play a card or draw", "your turn"),
+    "drawn": KindWords("to play or keep the card drawn", "play the card you drew, or keep it",
+                       "you drew a card: play it or keep it"),
+    "color": KindWords("to choose a colour", "choose a colour", "choose a colour"),
+    "challenge": KindWords("to challenge or accept", "challenge the card played, or accept it",
+                           "challenge or accept"),
+    "target": KindWords("to choose a seat", "choose a seat", "choose a player"),
+    "contest": KindWords("a contest", "settle the contest", "contest"),
+    "give": KindWords("to give a card", "give a card to your partner", "choose a card to give"),
+    "forced_play": KindWords("to play the colour", "play a card of the colour in force",
+                             "play the card"),
+}
+
+
+# What each kind's snapshot data (Ask.data) may be, in words of snapshot.py's DATA_ATOMS: one
+# word, or a row of them (a list of fixed length); a kind missing here carries no data (None).
+# Declared here, beside the record, so a new kind needs no edit in snapshot.py.
+DATA: dict[str, str | tuple[str, ...]] = {
+    "drawn": "card", "challenge": ("program", "program", "program"),
+    "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none")}
+
+
+def register_kind(cls: type[Ask], words: KindWords,
+                  data: str | tuple[str, ...] | None = None) -> None:
+    """Add a decision kind at run time (a plug-in's, or a test's toy): its record, its words and
+    the shape of its snapshot data. Modules that copy KINDS at import (the RL layout) keep
+    theirs."""
+    kind = next(str(f.default) for f in fields(cls) if f.name == "kind")
+    KINDS[kind] = cls
+    WORDS[kind] = words
+    if data is not None:
+        DATA[kind] = data
 
 
 def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> Ask:
@@ -343,5 +388,6 @@ def next_give(g: Legality, ctx: Ctx) -> None:
     g.giving.pop()
 
 
-__all__ = ["KINDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay", "Give",
-           "Runner", "Target", "Turn", "ask_from_json", "give_card", "start_giving"]
+__all__ = ["DATA", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay",
+           "Give", "KindWords", "Runner", "Target", "Turn", "ask_from_json", "give_card",
+           "register_kind", "start_giving"]

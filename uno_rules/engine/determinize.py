@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .records import Ctx, Resume
 from .state import shuffle
@@ -44,6 +44,16 @@ from .view import hides
 
 # Operations after which the history no longer tells where a card given went.
 HAND_MOVES = frozenset({"swap_hands", "rotate_hands"})
+
+# A hidden segment: a list of cards and its hidden indices (None: every one).
+Segment = tuple[list[int], list[int] | None]
+
+
+class Hidden(NamedTuple):
+    """One hidden place: the list a card lies in and its index there (``at``: a tuple
+    already has an ``index`` method)."""
+    where: list[int]
+    at: int
 
 
 def _moves_hands(rulebook: Any) -> bool:
@@ -100,12 +110,32 @@ def resample(game: Any, seat: object, rng: random.Random) -> Any:
     rulebook = new.rulebook
     sides = len(rulebook.sides)
     back = rulebook.side_faces[(new.side + 1) % sides] if sides > 1 else None
+    segs = _hidden_segments(new, seat, known_given(game, seat) if game.history else {})
+    old: list[int] = []
+    for where, idx in segs:
+        old += where if idx is None else [where[i] for i in idx]
+    if not old:
+        return _finish(new, rng)
+    ctxs = _ctxs(new)
     hands = new.hands
+    # Contexts whose drawn card (which offer_drawn may offer) is in another seat's hand.
+    drawn = [c for c in ctxs if c.drawn >= 0 and c.actor != seat and c.drawn in hands[c.actor]]
+    asks = [new.pending] + [f.ask for f in new.stack if type(f) is Resume]
+    offered = any(a is not None and a.kind == "drawn" and a.seat != seat for a in asks)
+    if back is None and not offered:  # the usual case: one shuffle, put back list by list
+        _deal_plain(new, seat, rng, segs, old, drawn)
+    else:
+        _deal_by_places(new, seat, rng, _places(segs), old, drawn, back)
+    _rederive_honest(new, seat, ctxs)
+    return _finish(new, rng)
 
-    # The hidden places, as lists and their hidden indices (None: all of them).
-    segs: list[tuple[list[int], list[int] | None]] = []
-    known = known_given(game, seat) if game.history else {}
-    for s, hand in enumerate(hands):
+
+def _hidden_segments(new: Any, seat: int, known: dict[int, list[int]]) -> list[Segment]:
+    """The hidden places, as lists and their hidden indices (None: all of them): the other
+    hands (less the cards ``known`` there), the draw pile, the declared piles and the cards
+    others set aside to give."""
+    segs: list[Segment] = []
+    for s, hand in enumerate(new.hands):
         if s == seat or not hand:
             continue
         keep = known.get(s)
@@ -128,75 +158,85 @@ def resample(game: Any, seat: object, rng: random.Random) -> Any:
         for entry in giving.aside:
             if entry[0] != seat:
                 segs.append((entry, [2]))
-    old: list[int] = []
-    for where, idx in segs:
-        old += where if idx is None else [where[i] for i in idx]
-    if not old:
-        return _finish(new, rng)
+    return segs
 
-    ctxs = _ctxs(new)
-    # Contexts whose drawn card (which offer_drawn may offer) is in another seat's hand.
-    drawn = [c for c in ctxs if c.drawn >= 0 and c.actor != seat and c.drawn in hands[c.actor]]
-    asks = [new.pending] + [f.ask for f in new.stack if type(f) is Resume]
-    offered = any(a is not None and a.kind == "drawn" and a.seat != seat for a in asks)
-    if back is None and not offered:  # the usual case: one shuffle, put back list by list
-        # where each drawn card lies (its last copy in its player's hidden places)
-        follow = []
-        for ctx in drawn:
-            for where, idx in segs:
-                if where is hands[ctx.actor]:
-                    spots = range(len(where)) if idx is None else idx
-                    i = next((i for i in reversed(spots) if where[i] == ctx.drawn), -1)
-                    if i >= 0:
-                        follow.append((ctx, where, i))
-                    break
+
+def _deal_plain(new: Any, seat: int, rng: random.Random, segs: list[Segment],
+                old: list[int], drawn: list[Ctx]) -> None:
+    """One side and no ``drawn`` decision of another seat pending: the hidden cards shuffled
+    and put back list by list, each drawn card's context following its card."""
+    follow = _drawn_spots(new, segs, drawn)
+    cards = old[:]
+    shuffle(rng, cards)
+    at = 0
+    for where, idx in segs:
+        if idx is None:
+            n = len(where)
+            where[:] = cards[at:at + n]
+            at += n
+        else:
+            for i in idx:
+                where[i] = cards[at]
+                at += 1
+    ask = new.pending
+    if ask is not None and ask.seat is not None and ask.seat != seat and \
+            ask.kind != "turn" and not ask.options(new):
+        places = _places(segs)
+        _keep_options(new, seat, rng, places, [-1] * len(places), None, old)
+    for ctx, where, i in follow:
+        ctx.drawn = where[i]
+
+
+def _drawn_spots(new: Any, segs: list[Segment],
+                 drawn: list[Ctx]) -> list[tuple[Ctx, list[int], int]]:
+    """Where each drawn card lies: its last copy in its player's hidden places."""
+    follow = []
+    for ctx in drawn:
+        for where, idx in segs:
+            if where is new.hands[ctx.actor]:
+                spots = range(len(where)) if idx is None else idx
+                i = next((i for i in reversed(spots) if where[i] == ctx.drawn), -1)
+                if i >= 0:
+                    follow.append((ctx, where, i))
+                break
+    return follow
+
+
+def _deal_by_places(new: Any, seat: int, rng: random.Random, places: list[Hidden],
+                    old: list[int], drawn: list[Ctx], back: Any) -> None:
+    """Several sides, or another seat's ``drawn`` decision pending: the hidden cards dealt
+    place by place (each showing the back its place shows), then the decisions that show
+    a playable card kept true."""
+    keys = _back_keys(new, places, back)
+    drawn_at = _drawn_places(new, drawn, places)
+    if back is None or all(k < 0 for k in keys):
         cards = old[:]
         shuffle(rng, cards)
-        at = 0
-        for where, idx in segs:
-            if idx is None:
-                n = len(where)
-                where[:] = cards[at:at + n]
-                at += n
-            else:
-                for i in idx:
-                    where[i] = cards[at]
-                    at += 1
-        ask = new.pending
-        if ask is not None and ask.seat is not None and ask.seat != seat and \
-                ask.kind != "turn" and not ask.options(new):
-            places = _places(segs)
-            _keep_options(new, seat, rng, places, [-1] * len(places), None, old)
-        for ctx, where, i in follow:
-            ctx.drawn = where[i]
     else:
-        places = _places(segs)
-        # The back each place must keep (-1: none shown): others' hands and the pile's top.
-        keys = [-1] * len(places)
-        if back is not None:
-            for k, (where, i) in enumerate(places):
-                if where is not new.draw_pile or i == len(where) - 1:
-                    if where is new.draw_pile or any(where is h for h in hands):
-                        keys[k] = back[where[i]].id
-        drawn_at = _drawn_places(new, drawn, places)
-        if back is None or all(k < 0 for k in keys):
-            cards = old[:]
-            shuffle(rng, cards)
-        else:
-            cards = _deal_by_back(rng, old, keys, back)
-        for (where, i), card in zip(places, cards, strict=True):
-            where[i] = card
-        _keep_options(new, seat, rng, places, keys, back, old)
-        for ctx, k in drawn_at.items():
-            ctx.drawn = places[k][0][places[k][1]]
-        _follow_pending(new, seat, rng, places, keys, back, drawn_at)
-    _rederive_honest(new, seat, ctxs)
-    return _finish(new, rng)
+        cards = _deal_by_back(rng, old, keys, back)
+    for (where, i), card in zip(places, cards, strict=True):
+        where[i] = card
+    _keep_options(new, seat, rng, places, keys, back, old)
+    for ctx, k in drawn_at.items():
+        ctx.drawn = places[k].where[places[k].at]
+    _follow_pending(new, seat, rng, places, keys, back, drawn_at)
 
 
-def _places(segs: list[tuple[list[int], list[int] | None]]) -> list[tuple[list[int], int]]:
-    """The hidden places one by one: (list, index)."""
-    return [(where, i) for where, idx in segs
+def _back_keys(new: Any, places: list[Hidden], back: Any) -> list[int]:
+    """The back each place must keep (-1: none shown): others' hands and the pile's top."""
+    keys = [-1] * len(places)
+    if back is not None:
+        hands = new.hands
+        for k, (where, i) in enumerate(places):
+            if where is not new.draw_pile or i == len(where) - 1:
+                if where is new.draw_pile or any(where is h for h in hands):
+                    keys[k] = back[where[i]].id
+    return keys
+
+
+def _places(segs: list[Segment]) -> list[Hidden]:
+    """The hidden places one by one."""
+    return [Hidden(where, i) for where, idx in segs
             for i in (range(len(where)) if idx is None else idx)]
 
 
@@ -242,7 +282,7 @@ def _ctxs(game: Any) -> list[Ctx]:
 
 
 def _drawn_places(game: Any, drawn: list[Ctx],
-                  places: list[tuple[list[int], int]]) -> dict[Ctx, int]:
+                  places: list[Hidden]) -> dict[Ctx, int]:
     """For each context of ``drawn`` (its drawn card in its player's hand, another seat's):
     the index in ``places`` of that card's place (its last copy). Only that hand matters:
     offer_drawn offers the card if that hand holds it."""
@@ -261,7 +301,7 @@ def _drawn_places(game: Any, drawn: list[Ctx],
 
 
 def _follow_pending(game: Any, seat: int, rng: random.Random,
-                    places: list[tuple[list[int], int]], keys: list[int], back: Any,
+                    places: list[Hidden], keys: list[int], back: Any,
                     drawn_at: dict[Ctx, int]) -> None:
     """Point another seat's pending ``drawn`` decisions at the card now in its place, one
     that seat can play (exchanged with another hidden card showing the same back if
@@ -308,7 +348,7 @@ def _redrawn(ask: Any) -> Resume:
 
 
 def _keep_options(game: Any, seat: int, rng: random.Random,
-                  places: list[tuple[list[int], int]], keys: list[int], back: Any,
+                  places: list[Hidden], keys: list[int], back: Any,
                   old: list[int]) -> None:
     """Another seat's pending decision that shows it holds a card it can play (a
     ``forced_play``: a card of the colour in force): when the new deal left it none,

@@ -1,8 +1,10 @@
 """The effect primitives: the one table every card behaviour is composed from.
 
 Each primitive has a name, a description, its parameters (JSON Schema, used to build the
-rulebook schema) and a ``run`` function. The schema, the docs and the loader all read
-:data:`PRIMITIVES`; nothing else names primitives.
+rulebook schema), a ``run`` function and its phrase (``say``: the step in plain English, for
+the rules sheet). The schema, the docs, the loader and the sheet all read :data:`PRIMITIVES`:
+a new primitive is one entry here. The ``if`` primitive's conditions are a table of their own
+(:mod:`uno_rules.engine.conditions`).
 
 Choices feed later steps: ``choose_color`` provides the colour, ``choose_player`` the
 ``target``, ``contest`` the ``loser``. When a card ends the round only the steps marked
@@ -16,31 +18,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .conditions import CONDITIONS, Condition
 from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Target, start_giving
 from .model import NO_COLOR, Step
+from .words import NOTHING, SEAT_SCHEMA, Say, Sub, cards, verb, who
+from .words import SEATS as SEATS  # its old place (docs and tests import it from here)
 
 if TYPE_CHECKING:
     from .legal import Legality as Game
     from .records import Ctx
 
-SEATS = {
-    "self": "the player who played the card",
-    "next": "the next player in the direction of play that is in (after any reverse "
-            "already done)",
-    "prev": "the previous player in the direction of play that is in",
-    "partner": "the player's partner (the next member of its team)",
-    "next_partner": "the next player's partner, even if it is out",
-    "dealer": "the dealer",
-    "first": "the player to the dealer's left",
-    "target": "the player chosen by the card's `choose_player` step (it must come earlier "
-              "in the card's steps; if there was nobody to choose, a step naming `target` "
-              "does nothing)",
-    "challenger": "the player who answered the card's `challenge` step (in its `guilty` and "
-                  "`innocent` branches)",
-    "loser": "the loser of the card's `contest` step (which must come earlier)",
-}
-SEAT_SCHEMA = {"enum": sorted(SEATS), "description": "A seat, relative to the card's player: "
-               + "; ".join(f"`{k}`: {v}" for k, v in SEATS.items())}
 STEPS_REF = {"$ref": "#/$defs/steps"}
 COUNT_SCHEMA = {"description": "How many cards (or a `$option` reference).",
                 "anyOf": [{"type": "integer", "minimum": 0}, {"type": "string", "pattern": r"^\$"}]}
@@ -54,6 +41,7 @@ class Primitive:
     name: str
     doc: str
     run: Callable[[Game, Ctx, Step], None]
+    say: Say                      # the step in words (explain.py makes the sentences)
     params: dict[str, Any] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     bare: bool = False            # may be written as a bare string, without parameters
@@ -178,13 +166,11 @@ def _return_card(game: Game, ctx: Ctx, step: Step) -> None:
 def _if(game: Game, ctx: Ctx, step: Step) -> None:
     args = step.args
     holds = True
-    if args["players"] is not None:
-        holds = args["players"] == game._standing()
-    if holds and args["out"] is not None:
-        seat = game._seat(args["out"], ctx)
-        holds = seat >= 0 and seat != ctx.actor and not game.hands[seat]
-    if holds and args["hand_at_least"] is not None:
-        holds = len(game.hands[ctx.actor]) >= args["hand_at_least"]
+    for cond in CONDITIONS.values():  # those decided at load time were compiled away
+        value = args.get(cond.name)
+        if value is not None and cond.holds is not None and not cond.holds(game, ctx, value):
+            holds = False
+            break
     branch = args["then"] if holds else args["else"]
     if branch is not None:
         game._push(branch, ctx)
@@ -285,72 +271,178 @@ def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:
         game._knock_out(seat, None if to is None else game.rulebook.piles.index(to))
 
 
+# ----------------------------------------------------------------------- phrases
+# Each step in plain English (a: its parameters, defaults filled in; sub: a nested step list in
+# words). The sheet adds what depends on the rulebook's settings (uno_rules/authoring/explain.py).
+def _say_draw(a: dict[str, Any], sub: Sub) -> str:
+    return f"{verb(a['who'], 'draw')} {cards(a['count'])}"
+
+
+def _say_draw_until_color(a: dict[str, Any], sub: Sub) -> str:
+    return f"{verb(a['who'], 'draw')} until a card of the colour in force comes (wilds don't " \
+        "count), keeping them all"
+
+
+def _say_discard_color(a: dict[str, Any], sub: Sub) -> str:
+    return f"{verb(a['who'], 'discard')} every card of the colour in force, under the top card"
+
+
+def _say_choose_player(a: dict[str, Any], sub: Sub) -> str:
+    return "you choose another player" + (" of the other team" if a["among"] == "opponents"
+                                          else "")
+
+
+def _say_challenge(a: dict[str, Any], sub: Sub) -> str:
+    return f"{who(a['who'])} may challenge it: if it was played illegally, {sub(a['guilty'])}; " \
+        f"if not, {sub(a['innocent'])}; unchallenged, {sub(a['accepted'])}"
+
+
+def _say_if(a: dict[str, Any], sub: Sub) -> str:
+    conds = [c.say(a[c.name]) for c in CONDITIONS.values()
+             if c.say is not None and a.get(c.name) is not None]
+    then = sub(a["then"])
+    if not conds:  # an option decided at load time: just its branch
+        return "" if then == NOTHING else then
+    text = f"{' and '.join(conds)}: {then}"
+    if a["else"] is not None:
+        text += f"; otherwise {sub(a['else'])}"
+    return text
+
+
+def _say_each(a: dict[str, Any], sub: Sub) -> str:
+    return {"others": "each other player in turn", "all": "you, then each other player in turn",
+            "opponents": "each player not of your team in turn"}[a["seats"]] \
+        + ' (as "you"): ' + sub(a["then"])
+
+
+def _say_turn_again(a: dict[str, Any], sub: Sub) -> str:
+    return ("it goes back into the draw pile, which is shuffled, and " if a["put_back"]
+            else "it is ignored and ") + "another card is turned over"
+
+
+def _say_give_cards(a: dict[str, Any], sub: Sub) -> str:
+    src = a["from"]
+    if src == "all":
+        givers = "every player, in turn from the dealer's left,"
+    elif isinstance(src, list):
+        givers = " and then ".join(who(s) for s in src)
+    else:
+        givers = who(src)
+    count = a["count"]
+    what = "half their hand (rounded down)" if count == "half" else cards(count)
+    text = f"{givers} give {what} of their choice to their partner"
+    if a["together"]:
+        text += ", all chosen before any card is received"
+    if a["all_or_none"]:
+        text += ", only if all of them still hold cards"
+    return text
+
+
+def _say_partner_plays(a: dict[str, Any], sub: Sub) -> str:
+    return f"{who(a['who'])} must play a card of the chosen colour (not a wild), which has " \
+        "its normal effect, and play goes on from there; if it can't, " \
+        f"{sub(a['else'])} and play goes on after it"
+
+
+def _say_stack_draw(a: dict[str, Any], sub: Sub) -> str:
+    text = f"the next player must draw {cards(a['count'])} plus any total already pending, " \
+        "unless it answers with a stacking draw card"
+    if a["challenge_penalty"] is not None:
+        text += "; it may instead challenge this card: if it was played illegally, you draw " \
+            "the total and the challenger plays on; if not, the challenger draws the total " \
+            f"and {a['challenge_penalty']} more"
+    return text
+
+
+def _say_knock_out(a: dict[str, Any], sub: Sub) -> str:
+    text = verb(a["who"], "are").replace("ares", "is") + " knocked out of the round"
+    if a["to"]:
+        text += f", {'your' if a['who'] == 'self' else 'their'} cards set aside on the " \
+            f"{a['to']} pile"
+    return text
+
+
 SEATS_OR_ALL = {"description": "A seat, a list of seats (each gives in turn), or `all` (every "
                                "player, in seat order from the dealer's left).",
                 "anyOf": [SEAT_SCHEMA, {"const": "all"},
                           {"type": "array", "items": SEAT_SCHEMA, "minItems": 1}]}
 
+
+def _if_primitive() -> Primitive:
+    """The ``if`` primitive, its parameters and description made from :data:`CONDITIONS`."""
+    return Primitive(
+        "if", "Runs `then` when every condition given holds, else `else`. Conditions: "
+        + ", ".join(f"`{c.name}` ({c.doc})" for c in CONDITIONS.values()) + ".", _if, _say_if,
+        {**{c.name: c.schema for c in CONDITIONS.values()}, "then": STEPS_REF, "else": STEPS_REF},
+        at_end=True, programs=("then", "else"))
+
+
+def register_condition(cond: Condition) -> None:
+    """Add (or replace) an ``if`` condition: the ``if`` primitive is made again with it."""
+    CONDITIONS[cond.name] = cond
+    PRIMITIVES["if"] = _if_primitive()
+
+
 PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("draw", "`who` draws `count` cards from the draw pile (reshuffling the discard "
               "pile, all but its top card, when it runs out; what can't be drawn is forgiven). "
               "The player of a card that ended the round draws nothing: it has gone out.",
-              _draw, {"who": SEAT_SCHEMA, "count": COUNT_SCHEMA}, ("who", "count"), at_end=True),
+              _draw, _say_draw, {"who": SEAT_SCHEMA, "count": COUNT_SCHEMA}, ("who", "count"),
+              at_end=True),
     Primitive("draw_until_color", "`who` draws one card at a time until it draws a card of the "
               "colour in force (wilds don't count) and keeps them all; it stops if both piles "
               "run out. As `draw`, never the player of a card that ended the round.",
-              _draw_until_color, {"who": SEAT_SCHEMA}, ("who",), at_end=True,
+              _draw_until_color, _say_draw_until_color, {"who": SEAT_SCHEMA}, ("who",), at_end=True,
               reads=("color",), main="who"),
     Primitive("discard_color", "`who` discards every card of the colour in force from its "
               "hand, under the top card (which stays on top).", _discard_color,
-              {"who": SEAT_SCHEMA}, ("who",), at_end=True, reads=("color",), main="who"),
+              _say_discard_color, {"who": SEAT_SCHEMA}, ("who",), at_end=True, reads=("color",),
+              main="who"),
     Primitive("skip", "The next player loses its turn (several skips add up: the player "
               "after it, and so on). A skipped player knocked out before the turn passes "
-              "makes its skip void.", _skip, bare=True),
-    Primitive("reverse", "The direction of play reverses.", _reverse, bare=True),
+              "makes its skip void.", _skip,
+              lambda a, sub: "the next player loses its turn", bare=True),
+    Primitive("reverse", "The direction of play reverses.", _reverse,
+              lambda a, sub: "the direction of play reverses", bare=True),
     Primitive("turn_to", "The next turn goes to `who` instead of the next player.", _turn_to,
-              {"who": SEAT_SCHEMA}, ("who",), main="who"),
+              lambda a, sub: f"the next turn goes to {who(a['who'])}", {"who": SEAT_SCHEMA},
+              ("who",), main="who"),
     Primitive("choose_color", "`who` (default `self`) chooses the colour in force (any colour, "
-              "the same one too).", _choose_color, {"who": SEAT_SCHEMA}, bare=True, main="who",
+              "the same one too).", _choose_color,
+              lambda a, sub: f"{verb(a['who'], 'choose')} the colour", {"who": SEAT_SCHEMA},
+              bare=True, main="who",
               provides="color",
               defaults={"who": "self"}),
     Primitive("choose_player", "`who` (default `self`) chooses another player, the card's "
               "`target`: among `others` (default) or `opponents` (not of its team); a player "
               "that is out (holds no cards, or is knocked out) is never chosen.",
-              _choose_player, {"who": SEAT_SCHEMA, "among": {
+              _choose_player, _say_choose_player, {"who": SEAT_SCHEMA, "among": {
                   "enum": ["others", "opponents"], "description": "Who may be chosen."}},
               bare=True, provides="target",
               defaults={"who": "self", "among": "others"}),
     Primitive("contest", "The card's player and `with` (default `target`) hold a contest "
               "decided at the table (asked as `loser S`; drawn at random in simulation); the "
-              "loser is `loser` for later steps.", _contest, {"with": SEAT_SCHEMA}, bare=True,
+              "loser is `loser` for later steps.", _contest,
+              lambda a, sub: f"you and {who(a['with'])} hold a contest, decided at the table",
+              {"with": SEAT_SCHEMA}, bare=True,
               at_end=True, provides="loser", main="with",
               defaults={"with": "target"}),
     Primitive("challenge", "`who` may challenge the card. Challenged: `guilty` runs if the card "
               "was not legally played (see the card's `legal_if`), else `innocent`; not "
-              "challenged (or the card ended the round): `accepted`.", _challenge,
+              "challenged (or the card ended the round): `accepted`.", _challenge, _say_challenge,
               {"who": SEAT_SCHEMA, "guilty": STEPS_REF, "innocent": STEPS_REF,
                "accepted": STEPS_REF}, ("who", "guilty", "innocent", "accepted"), at_end=True,
               programs=("guilty", "innocent", "accepted")),
     Primitive("return_card", "The card goes back to its player's hand and the colour in force "
               "reverts to what it was before the card (if the card is no longer on top, "
-              "nothing happens).", _return_card, bare=True),
-    Primitive("if", "Runs `then` when every condition given holds, else `else`. Conditions: "
-              "`players` (the number of players still in the round equals it), `option` (a "
-              "boolean option is true; decided when the rulebook loads), `out` (that seat, not "
-              "the player, holds "
-              "no cards), `hand_at_least` (the player holds at least that many cards).", _if,
-              {"players": {"type": "integer", "minimum": 2, "description": "Number of players."},
-               "option": {"type": "string", "description": "Name of a boolean option."},
-               "out": SEAT_SCHEMA,
-               "hand_at_least": {"type": "integer", "minimum": 1,
-                                 "description": "Fewest cards in the player's hand."},
-               "then": STEPS_REF, "else": STEPS_REF}, at_end=True,
-              programs=("then", "else")),
+              "nothing happens).", _return_card,
+              lambda a, sub: "the card goes back to your hand and the colour reverts", bare=True),
+    _if_primitive(),
     Primitive("each", "Runs `then` once for each seat of `seats`, in the order of play, "
               "with that seat as `self` (`others`: every other player; `all`: the player "
               "first, then every other; `opponents`: every player not of its team). Players "
               "knocked out are left out. `each: {seats: others, then: [{draw: {who: self, "
-              "count: 1}}]}`: everyone else draws a card.", _each,
+              "count: 1}}]}`: everyone else draws a card.", _each, _say_each,
               {"seats": {"enum": ["others", "all", "opponents"],
                          "description": "Whose turn it is to run `then`."},
                "then": STEPS_REF}, ("seats", "then"), at_end=True, programs=("then",)),
@@ -358,18 +450,21 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "as a whole, so its bottom card's other side comes on top, then the draw pile "
               "(its order reverses), then every hand; play goes on with the next side. The "
               "new top card's action is not done; its colour is in force, and if it has none "
-              "the player chooses one.", _turn_over, bare=True, provides="color"),
+              "the player chooses one.", _turn_over,
+              lambda a, sub: "every card is turned over (discard pile, draw pile, hands) and "
+              "play goes on with the other side; a wild on top: you choose the colour",
+              bare=True, provides="color"),
     Primitive("turn_again", "First card only: turn another card from the draw pile on top and "
               "apply its first-card rules; with `put_back: true` this card first goes back into "
               "the draw pile, which is shuffled. When no other card can come up (or every card "
-              "of the deck has), the card stays on top.", _turn_again,
+              "of the deck has), the card stays on top.", _turn_again, _say_turn_again,
               {"put_back": {"type": "boolean", "description": "Put this card back and shuffle."}},
               bare=True, main="put_back",
               defaults={"put_back": False}),
     Primitive("give_cards", "Each giver in `from` chooses `count` cards (a number, or `half`: "
               "half its hand rounded down) and gives them to its partner. `together`: all "
               "choose before any card is received. `all_or_none`: nothing happens unless every "
-              "giver holds a card.", _give_cards,
+              "giver holds a card.", _give_cards, _say_give_cards,
               {"from": SEATS_OR_ALL,
                "count": {"description": "Cards each giver gives: a number or `half`.",
                          "anyOf": [{"type": "integer", "minimum": 1}, {"const": "half"}]},
@@ -381,14 +476,17 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("partner_plays", "The turn goes to `who` (default `partner`), which must play a "
               "card of the colour in force (a wild does not count); the card has its normal "
               "effect and play goes on from that seat. If it can't, `else` runs and the next "
-              "turn is the seat after it.", _partner_plays,
+              "turn is the seat after it.", _partner_plays, _say_partner_plays,
               {"who": SEAT_SCHEMA, "else": STEPS_REF}, bare=True, reads=("color",),
               programs=("else",),
               defaults={"who": "partner"}),
     Primitive("offer_drawn", "Turn rules: the card just drawn may be played at once if it is "
-              "playable (see the `play_drawn` setting).", _offer_drawn, bare=True),
+              "playable (see the `play_drawn` setting).", _offer_drawn,
+              lambda a, sub: "if the drawn card can be played, it may be played at once",
+              bare=True),
     Primitive("draw_until_playable", "`who` (default `self`) draws one card at a time until "
               "it draws a card it could play (or both piles run out).", _draw_until_playable,
+              lambda a, sub: f"{verb(a['who'], 'draw')} until a playable card comes",
               {"who": SEAT_SCHEMA}, bare=True, main="who",
               defaults={"who": "self"}),
     Primitive("stack_draw", "Adds `count` to the pending draw and passes it on: the next "
@@ -397,20 +495,23 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "player facing it: guilty, its player draws the total and the challenger plays "
               "on; innocent, the challenger draws the total plus the penalty and loses its "
               "turn. At the end of a round the next player draws the total at once.",
-              _stack_draw, {"count": COUNT_SCHEMA, "challenge_penalty": {
+              _stack_draw, _say_stack_draw, {"count": COUNT_SCHEMA, "challenge_penalty": {
                   "type": "integer", "minimum": 0,
                   "description": "Extra cards for a failed challenge."}},
               ("count",), at_end=True, main="count"),
     Primitive("swap_hands", "The player swaps hands with `with` (default `target`).",
-              _swap_hands, {"with": SEAT_SCHEMA}, bare=True, reads=("target",), main="with",
+              _swap_hands, lambda a, sub: f"you swap hands with {who(a['with'])}",
+              {"with": SEAT_SCHEMA}, bare=True, reads=("target",), main="with",
               defaults={"with": "target"}),
     Primitive("rotate_hands", "Every hand passes to the next player in the direction of play; "
               "a player that is out (holds no cards, or is knocked out) is passed over.",
-              _rotate_hands, bare=True),
+              _rotate_hands,
+              lambda a, sub: "every hand passes to the next player in the direction of play",
+              bare=True),
     Primitive("knock_out", "`who` (default `self`) is knocked out of the round: its cards go "
               "onto the pile `to` (one the rulebook declares in `piles`), or else "
               "under the draw pile and it takes no more part; the last player standing wins.",
-              _knock_out, {"who": SEAT_SCHEMA, "to": {
+              _knock_out, _say_knock_out, {"who": SEAT_SCHEMA, "to": {
                   "type": "string", "description": "A pile declared in `piles`."}},
               bare=True, at_end=True, main="who",
               defaults={"who": "self"}),

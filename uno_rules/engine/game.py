@@ -21,6 +21,7 @@ from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
 from .legal import NO_LAST
 from .model import Rules
+from .outcome import Outcome, Termination
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
 from .state import REBUILT, SEED_LIMIT, SHARED, Field, shuffle
@@ -118,8 +119,9 @@ class Game(Runner):
         self.max_steps: int = GAME_STEPS if max_steps is None else max_steps
         self.steps_left: int = self.max_steps  # what the round may still run
         self.max_actions: int = GAME_ACTIONS if max_actions is None else max_actions
-        # The budget that ran out, "steps" or "actions", if the round stopped before its end.
-        self.stalled: str | None = None
+        # The budget that ran out (Termination.STEPS or .ACTIONS), if the round stopped
+        # before its end.
+        self.stalled: Termination | None = None
         if out:  # seats out of the match: knocked out before the deal, dealt nothing
             self.eliminated, self.absent = sorted(out), sorted(out)
         if _deal:
@@ -361,7 +363,7 @@ class Game(Runner):
         history.append(action)
         self._decision = self._ids = None
         if len(history) >= self.max_actions and not self.over:
-            self._stall("actions")
+            self._stall(Termination.ACTIONS)
 
     def _taken(self, action: Action) -> None:
         """After any action: record it, forget the options, stop at the action budget."""
@@ -369,7 +371,7 @@ class Game(Runner):
         history.append(action)
         self._decision = self._ids = None
         if len(history) >= self.max_actions and not self.over:
-            self._stall("actions")
+            self._stall(Termination.ACTIONS)
 
     def view(self, seat: object) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, the others' hand sizes, the table (the
@@ -439,7 +441,7 @@ class Game(Runner):
             if budget < 0:
                 if start < RUN_BUDGET:  # the round's budget ran out, not the action's
                     self.steps_left = left - start
-                    self._stall("steps")
+                    self._stall(Termination.STEPS)
                     return
                 self._runaway(stack[-1])
             frame = stack[-1]
@@ -481,7 +483,7 @@ class Game(Runner):
                             f"than {RUN_BUDGET} steps without asking anything "
                             f"(`{step.op if step else '?'}` loops); the round is stopped")
 
-    def _stall(self, budget: str) -> None:
+    def _stall(self, budget: Termination) -> None:
         """The round used up its budget of ``budget``: it stops here, over, without a result
         (like a runaway effect, it can't go on)."""
         self.over = True
@@ -500,9 +502,22 @@ class Game(Runner):
         """Why the round stopped before its end, in words (None if it didn't)."""
         if self.stalled is None:
             return None
-        limit = self.max_steps if self.stalled == "steps" else self.max_actions
-        what = "effect steps" if self.stalled == "steps" else "actions"
+        steps = self.stalled is Termination.STEPS
+        limit = self.max_steps if steps else self.max_actions
+        what = "effect steps" if steps else "actions"
         return f"the round's budget of {limit} {what} ran out"
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the round ended (None while it goes on): played out (``OVER``, with its
+        winners and points), stalled (the budget that ran out), or ``RUNAWAY`` (over with
+        neither: a card's effect ran away)."""
+        if not self.over:
+            return None
+        result = self.result
+        if result is not None:
+            return Outcome(Termination.OVER, result.winners, result.points)
+        return Outcome(self.stalled or Termination.RUNAWAY)
 
     def _resolved(self) -> None:
         """The current card is fully resolved: players go out, the round ends, or the next

@@ -16,7 +16,8 @@ from dataclasses import fields, is_dataclass
 from typing import Any, TypeVar
 
 from .actions import Action, Result
-from .decisions import KINDS, ask_from_json
+from .consistency import inconsistency
+from .decisions import DATA, KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import NO_COLOR, Rules
 from .notation import parse_whole_card
@@ -322,15 +323,27 @@ def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
     return out
 
 
-# The data each decision kind carries (Ask.data): what it may be on its own.
-PENDING_DATA: Mapping[str, Check] = {
-    "turn": _one_of(lambda e: [None]), "color": _one_of(lambda e: [None]),
-    "give": _one_of(lambda e: [None]), "drawn": CARD_ID,
-    "challenge": _row(PROGRAM, PROGRAM, PROGRAM),
-    "target": _list(SEAT, distinct=True, least=1),
-    "contest": _list(SEAT, lambda e: 2, distinct=True),
-    "forced_play": _row(SEAT, _nullable(PROGRAM))}
-assert set(PENDING_DATA) == set(KINDS), "a decision kind undeclared"
+# The words decisions.DATA describes a kind's snapshot data in (Ask.data), each what it may
+# be on its own.
+DATA_ATOMS: Mapping[str, Check] = {
+    "card": CARD_ID, "seat": SEAT, "program": PROGRAM, "program_or_none": _nullable(PROGRAM),
+    "seats": _list(SEAT, distinct=True, least=1),
+    "seat_pair": _list(SEAT, lambda e: 2, distinct=True)}
+_NO_DATA = _one_of(lambda e: [None])
+
+
+def _data_check(shape: str | tuple[str, ...] | None) -> Check:
+    if shape is None:
+        return _NO_DATA
+    if isinstance(shape, str):
+        return DATA_ATOMS[shape]
+    return _row(*(DATA_ATOMS[word] for word in shape))
+
+
+def pending_data(kind: str) -> Check:
+    """The check of a ``kind`` decision's snapshot data, from its shape in decisions.DATA (a
+    kind registered after import is checked too)."""
+    return _data_check(DATA.get(kind))
 
 
 def _pending(value: Any, env: Env, at: str) -> dict[str, Any]:
@@ -338,7 +351,7 @@ def _pending(value: Any, env: Env, at: str) -> dict[str, Any]:
                                    "seat": _nullable(SEAT),  # None: a chance node (contest)
                                    "ctx": _nullable(CTX_INDEX), "data": lambda v, e, a: v}
                                   )(value, env, at)
-    out["data"] = PENDING_DATA[out["kind"]](out["data"], env, f"{at}.data")
+    out["data"] = pending_data(out["kind"])(out["data"], env, f"{at}.data")
     return out
 
 
@@ -561,7 +574,7 @@ def _restore(blank: Callable[[int, int | None, int], S], rulebook: Rules,
         if key == "digest":
             _same_rules(rulebook, v)
     game = _build(blank, rulebook, v)
-    problem = _inconsistency(game, v)
+    problem = inconsistency(game, v)
     if problem:
         raise SnapshotError(f"snapshot field {problem[0]!r}: {problem[1]}")
     again = snapshot(game)  # the state restored must be the one the snapshot describes
@@ -631,140 +644,3 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
         raise SnapshotError(f"snapshot field 'rng': not a random generator's state ({exc})"
                             ) from None
     return game
-
-
-def _inconsistency(game: State, v: Mapping[str, Any]) -> tuple[str, str] | None:
-    """The field that makes a restored state one the engine can't reach or continue from,
-    and why (None when it is consistent)."""
-    rb, hands = game.rulebook, game.hands
-    faces = sorted(f for card in game._all_cards() for f in rb.cards[card])
-    if faces != sorted(rb.deck_faces()):
-        return "hands", ("its cards are not the deck's: a card is missing, repeated or "
-                         f"foreign ({_card_difference(rb, game._all_cards())})")
-    for key, seats in (("eliminated", game.eliminated), ("out_seats", game.out_seats)):
-        for seat in seats:
-            if hands[seat]:
-                return key, f"seat {seat} holds cards"
-    if game.turn_to is not None and not hands[game.turn_to]:
-        return "turn_to", f"the next turn goes to seat {game.turn_to}, who holds no cards"
-    if game.uno_open in game.eliminated:
-        return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
-    if not set(game.absent) <= set(game.eliminated):
-        return "absent", "a seat out of the match, yet not knocked out of the round"
-    if set(game.eliminated) & set(game.out_seats):
-        return "out_seats", "a seat both out and knocked out"
-    if rb.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]:
-        return "stack_draw", f"a stacked draw {v['stack_draw']} in rules without stacking"
-    for i, giving in enumerate(game.giving):
-        for j, (giver, to, _) in enumerate(giving.aside):
-            if to != game._partner(giver):
-                return f"giving[{i}].aside[{j}]", f"seat {giver} gives to seat {to}, " \
-                    f"not its partner {game._partner(giver)}"
-    for j, frame in enumerate(game.stack):
-        if isinstance(frame, Resume):
-            problem = _ask_problem(game, frame.ask, f"stack[{j}][2]")
-            if problem:
-                return problem
-    if game.over:
-        return _result_problem(game)
-    if game.result is not None:
-        return "result", "a result while the round goes on (over is false)"
-    if game.pending is None:
-        return "pending", "no decision while the round goes on (over is false)"
-    in_play = {game.team_of(s) for s in range(game.players) if s not in game.eliminated}
-    if len(in_play) < 2 or not any(hands):
-        return "hands", "the round goes on with nobody left to play against"
-    problem = _ask_problem(game, game.pending, "pending")
-    if problem:
-        return problem
-    if game.pending.kind == "turn":
-        if game.stack:
-            return "stack", "effect steps still to run at the start of a turn"
-        if game.turn_to is not None or game.skips:
-            return "turn_to" if game.skips == [] else "skips", \
-                "a turn pending, yet the turn after the last card is still to be settled"
-        for seat in range(game.players):
-            if seat not in game.eliminated and not hands[seat] and game._round_ends_with(seat):
-                return "hands", f"seat {seat} has gone out, yet the round goes on"
-    try:
-        options = game.pending.options(game)
-    except (LookupError, ValueError, TypeError, AttributeError, AssertionError):
-        options = []
-    if not options:
-        return "pending", f"a {game.pending.kind} decision with no option"
-    return None
-
-
-def _card_difference(rb: Rules, cards: list[int]) -> str:
-    from collections import Counter
-
-    have, deck = Counter(cards), Counter(rb.deck)
-    for card in sorted(set(have) | set(deck)):
-        if have[card] != deck[card]:
-            return f"{rb.card_name(card)!r} {have[card]} times, the deck has {deck[card]}"
-    return "faces of another side"
-
-
-def _steps(rb: Rules, op: str) -> list[Any]:
-    return [step.args for program in rb.programs for step in program if step.op == op]
-
-
-def _ask_problem(game: State, ask: Any, at: str) -> tuple[str, str] | None:
-    """What is wrong with a decision pending (or waiting in a frame to be resumed)."""
-    rb, seat, ctx, kind = game.rulebook, ask.seat, ask.ctx, ask.kind
-    if (seat is None) != (kind == "contest"):  # a contest is settled at the table
-        return f"{at}.seat", ("a contest has no seat: it is settled at the table"
-                              if kind == "contest" else f"a {kind} decision with no seat")
-    if seat in game.eliminated:
-        return f"{at}.seat", f"seat {seat} is knocked out, yet decides"
-    if kind == "turn":
-        if ctx is not None:
-            return f"{at}.ctx", "a turn is about no card"
-        if not game.hands[seat]:
-            return f"{at}.seat", f"seat {seat} holds no cards, yet has a turn"
-        return None
-    if ctx is None:
-        return f"{at}.ctx", f"a {kind} decision about no card"
-    if kind in ("give", "forced_play", "drawn") and not game.hands[seat]:
-        return f"{at}.seat", f"seat {seat} holds no cards, yet must {kind.replace('_', ' ')}"
-    if kind == "drawn" and (seat != ctx.actor or ask.card != ctx.drawn or
-                            ask.card not in game.hands[seat]):
-        return f"{at}.data", "the drawn card offered is not the one its player drew and holds"
-    if kind == "challenge" and ((ask.guilty, ask.innocent, ask.accepted) not in {
-            (s["guilty"], s["innocent"], s["accepted"]) for s in _steps(rb, "challenge")}
-            or seat != ctx.challenger):
-        return f"{at}.data", "a challenge whose outcomes are not those of a challenge step"
-    if kind == "target" and (seat in ask.seats or
-                             any(s in game.eliminated for s in ask.seats)):
-        return f"{at}.data", "a choice among seats that can't be chosen"
-    if kind == "contest" and ask.seats[0] != ctx.actor:
-        return f"{at}.data", "a contest not between the card's player and another"
-    if kind == "forced_play" and (ask.player != ctx.actor or ask.otherwise not in {
-            s["else"] for s in _steps(rb, "partner_plays")}):
-        return f"{at}.data", "a forced play no partner_plays step asks for"
-    if kind == "give" and not (game.giving and game.giving[-1].queue and
-                               game.giving[-1].queue[0][0] == seat):
-        return f"{at}.seat", f"seat {seat} gives a card nobody asked it for"
-    return None
-
-
-def _result_problem(game: State) -> tuple[str, str] | None:
-    """What is wrong with the result of a round that is over."""
-    result, hands = game.result, game.hands
-    if result is None:
-        return "result", "a round over with no result"
-    if game.pending is not None or game.stack or game.giving or game.uno_open != -1:
-        return "pending", "a decision or effect pending in a round that is over"
-    winners = list(result.winners)
-    if winners != game.teammates(winners[0]):
-        return "result", f"winners {winners} are not a team of the rulebook"
-    standing = {game.team_of(s) for s in range(game.players) if s not in game.eliminated}
-    went_out = any(not hands[s] and game._round_ends_with(s) for s in winners)
-    if not went_out and standing - {game.team_of(winners[0])}:
-        return "result", f"winners {winners} neither went out nor are the last standing"
-    points = sum(game.faces[c].points for s, h in enumerate(hands) if s not in winners
-                 for c in h) + game.rulebook.settings.knockout_points * \
-        sum(s not in winners and s not in game.absent for s in game.eliminated)
-    if result.points != points:
-        return "result", f"{result.points} points, where the hands left count {points}"
-    return None

@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import Problem
+from ..engine.errors import Problem, UnoRulesError
 from ..engine.rulebook import Rulebook
 from ..engine.snapshot import digest as rulebook_digest
 from .resources import MAX_BYTES, READS, ROOT, Reads, find, house_names, shipped_names, within
@@ -86,7 +86,7 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-class _Uncacheable(Exception):
+class _Uncacheable(UnoRulesError):
     """A request the cache doesn't key (a setting of an unusual type): it loads afresh."""
 
 

@@ -158,42 +158,15 @@ def _check_deck(located: Located) -> list[Problem]:
     for gname, group in (data.get("deck") or {}).items():
         if group is None:
             continue
-        gpath = ("deck", gname)
         side = group.get("side", side_names[0])
         if side not in side_names:
-            problems.append(located.problem(gpath + ("side",), f"unknown side {side!r} (the "
-                                            f"sides are {', '.join(side_names)})"
+            problems.append(located.problem(("deck", gname, "side"), f"unknown side {side!r} "
+                                            f"(the sides are {', '.join(side_names)})"
                                             f"{did_you_mean(side, side_names)}"))
             continue
         colors = side_cols[side_names.index(side)]
-        cols = group.get("colors")
-        if isinstance(cols, list):
-            for i, c in enumerate(cols):
-                if c not in colors:
-                    hint = did_you_mean(c, colors) or f" (the colours are {', '.join(colors)})"
-                    problems.append(located.problem(gpath + ("colors", i), f"unknown colour "
-                                                    f"{c!r}{hint}"))
-        listed: set[str] = set()
-        for i, rank in enumerate(group["ranks"]):
-            rank = str(rank)
-            if rank in listed:
-                continue  # listed twice in the group: _check_unique says so
-            listed.add(rank)
-            ranks.add(rank)
-            if group.get("points") == "face" and not rank.isdigit():
-                problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
-                                                "face value for `points: face`"))
-            clashes: list[tuple[str, str]] = []  # this rank's cards another group has
-            for c in (dict.fromkeys(colors) if cols == "all" else cols or [None]):
-                name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
-                if (side, name) in names:
-                    clashes.append((name, names[(side, name)]))
-                names[(side, name)] = gname
-            if clashes:  # one line a rank, not one a colour
-                more = f" (and {len(clashes) - 1} more of rank {rank!r})" * (len(clashes) > 1)
-                problems.append(located.problem(gpath + ("ranks", i), f"card {clashes[0][0]!r} "
-                                                f"is already defined by deck group "
-                                                f"{clashes[0][1]!r}{more}"))
+        problems += _group_colors(located, gname, group, colors)
+        problems += _group_ranks(located, gname, group, side, colors, ranks, names)
     tags = {t for g in (data.get("deck") or {}).values() if g for t in g.get("tags", [])}
     for rank, card in (data.get("cards") or {}).items():
         if rank not in ranks and rank not in tags and not (card or {}).get("optional"):
@@ -201,6 +174,52 @@ def _check_deck(located: Located) -> list[Problem]:
                                             f"which no deck group has"
                                             f"{did_you_mean(rank, sorted(ranks | tags))}",
                                             at_key=True))
+    return problems
+
+
+def _group_colors(located: Located, gname: str, group: Mapping[str, Any],
+                  colors: list[str]) -> list[Problem]:
+    """The colours a deck group lists that its side hasn't."""
+    problems = []
+    cols = group.get("colors")
+    if isinstance(cols, list):
+        for i, c in enumerate(cols):
+            if c not in colors:
+                hint = did_you_mean(c, colors) or f" (the colours are {', '.join(colors)})"
+                problems.append(located.problem(("deck", gname, "colors", i), f"unknown colour "
+                                                f"{c!r}{hint}"))
+    return problems
+
+
+def _group_ranks(located: Located, gname: str, group: Mapping[str, Any], side: str,
+                 colors: list[str], ranks: set[str],
+                 names: dict[tuple[str, str], str]) -> list[Problem]:
+    """A deck group's ranks (added to ``ranks``) and cards (to ``names``): a rank without
+    a face value, a card another group defines."""
+    problems = []
+    gpath = ("deck", gname)
+    cols = group.get("colors")
+    listed: set[str] = set()
+    for i, rank in enumerate(group["ranks"]):
+        rank = str(rank)
+        if rank in listed:
+            continue  # listed twice in the group: _check_unique says so
+        listed.add(rank)
+        ranks.add(rank)
+        if group.get("points") == "face" and not rank.isdigit():
+            problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
+                                            "face value for `points: face`"))
+        clashes: list[tuple[str, str]] = []  # this rank's cards another group has
+        for c in (dict.fromkeys(colors) if cols == "all" else cols or [None]):
+            name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
+            if (side, name) in names:
+                clashes.append((name, names[(side, name)]))
+            names[(side, name)] = gname
+        if clashes:  # one line a rank, not one a colour
+            more = f" (and {len(clashes) - 1} more of rank {rank!r})" * (len(clashes) > 1)
+            problems.append(located.problem(gpath + ("ranks", i), f"card {clashes[0][0]!r} "
+                                            f"is already defined by deck group "
+                                            f"{clashes[0][1]!r}{more}"))
     return problems
 
 

@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.conditions import decided_at_load
 from ..engine.effects import PRIMITIVES, step_reads
 from ..engine.model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
 from ..engine.rulebook import Rulebook
@@ -44,10 +45,10 @@ class _Compiler:
             params = {prim.main: params}
         params = dict(params or {})
         args: dict[str, Any] = {}
-        if name == "if" and "option" in params:
+        loaded = decided_at_load(params, self.options) if name == "if" else None
+        if loaded is not None:
             # Options are fixed when the rulebook loads: keep only the branch that applies.
-            chosen = "then" if self.options[params["option"]] else "else"
-            params = {"then": params.get(chosen) or []}
+            params = {"then": params.get("then" if loaded else "else") or []}
         for key, value in params.items():
             if key in prim.programs:
                 args[key] = self.program(value, path + (name, key))
@@ -159,9 +160,44 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
     opts = comp.options
     side_names, side_cols = side_colors(data)
     colors = tuple(c for cols in side_cols for c in cols)
-    ranks: list[str] = comp.ranks
+    faces, side_decks = _faces(comp, data, side_names, side_cols, colors)
+    # The programs are numbered in compiling order: the cards', the draw, then the hooks.
+    rules = _card_rules(comp, data, faces)
+    cards, deck = _pair_sides(faces, side_decks, (data.get("pairing") or {}).get("shift", 0))
+    settings = Settings(**{k: opt(v, opts) for k, v in (data.get("settings") or {}).items()})
+    going_out = data.get("going_out") or {}
+    draw_steps = (data.get("turn") or {}).get("draw") or DEFAULT_DRAW
+    draw_program = comp.program(draw_steps, ("turn", "draw"))
+    hooks = {key: comp.program(steps, path) if steps else None for key, steps, path in [
+        ("going_out", going_out.get("then"), ("going_out", "then")),
+        ("after_draw", data.get("after_draw"), ("after_draw",)),
+        ("setup", data.get("setup"), ("setup",))]}
+    return Rulebook(
+        name=data["name"], title=data.get("title", data["name"]), source=source,
+        players_min=data["players"]["min"], players_max=data["players"]["max"],
+        colors=colors, ranks=tuple(comp.ranks), faces=tuple(faces), deck=deck,
+        rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
+        draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
+        **_stacking(data, opts),
+        round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
+        after_draw=hooks["after_draw"], setup=hooks["setup"],
+        options=FrozenMap(opts), description=data.get("description", ""), house=house,
+        overrides=FrozenMap(overrides),
+        **_side_tables(faces, rules, cards, side_names, side_cols, colors),
+        **_piles(data),
+        digested_as=_digested_as(located),
+    )
+
+
+def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
+           side_cols: list[list[str]], colors: tuple[str, ...]
+           ) -> tuple[list[Face], list[list[int]]]:
+    """Every face of the deck (the ranks numbered in ``comp.ranks`` as met) and each side's
+    deck as face ids, in deck order."""
+    opts = comp.options
+    ranks = comp.ranks
     faces: list[Face] = []
-    side_decks: list[list[int]] = [[] for _ in side_names]  # face ids, deck order
+    side_decks: list[list[int]] = [[] for _ in side_names]
     for group in (data.get("deck") or {}).values():
         if group is None:
             continue
@@ -181,46 +217,42 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
                             side)
                 faces.append(face)
                 side_decks[side].extend([face.id] * copies)
-    rules = _card_rules(comp, data, faces)
-    cards, deck = _pair_sides(faces, side_decks, (data.get("pairing") or {}).get("shift", 0))
+    return faces, side_decks
+
+
+def _stacking(data: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
+    """The Rulebook's fields from the ``stacking`` block."""
+    stacking = data.get("stacking") or {}
+    return {"stack_mixing": None if "stacking" not in data else
+            bool(opt(stacking.get("mixing", False), opts)),
+            "stack_max": opt(stacking.get("max"), opts),
+            "stack_any_color": bool(opt(stacking.get("any_color", False), opts))}
+
+
+def _side_tables(faces: list[Face], rules: list[CardRule | None],
+                 cards: tuple[tuple[int, ...], ...], side_names: list[str],
+                 side_cols: list[list[str]], colors: tuple[str, ...]) -> dict[str, Any]:
+    """The Rulebook's fields that look a card or a name up on each side."""
     by_side: list[dict[str, int]] = [{} for _ in side_names]
     for face in faces:
         by_side[face.side][face.name] = face.id
-    settings = Settings(**{k: opt(v, opts) for k, v in (data.get("settings") or {}).items()})
-    going_out = data.get("going_out") or {}
-    draw_steps = (data.get("turn") or {}).get("draw") or DEFAULT_DRAW
-    draw_program = comp.program(draw_steps, ("turn", "draw"))
-    hooks = {key: comp.program(steps, path) if steps else None for key, steps, path in [
-        ("going_out", going_out.get("then"), ("going_out", "then")),
-        ("after_draw", data.get("after_draw"), ("after_draw",)),
-        ("setup", data.get("setup"), ("setup",))]}
-    return Rulebook(
-        name=data["name"], title=data.get("title", data["name"]), source=source,
-        players_min=data["players"]["min"], players_max=data["players"]["max"],
-        colors=colors, ranks=tuple(ranks), faces=tuple(faces), deck=deck,
-        rules=tuple(rules), programs=tuple(comp.programs), settings=settings,
-        draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
-        stack_mixing=None if "stacking" not in data else
-        bool(opt((data["stacking"] or {}).get("mixing", False), opts)),
-        stack_max=opt((data.get("stacking") or {}).get("max"), opts),
-        stack_any_color=bool(opt((data.get("stacking") or {}).get("any_color", False), opts)),
-        round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
-        after_draw=hooks["after_draw"], setup=hooks["setup"],
-        options=FrozenMap(opts), description=data.get("description", ""), house=house,
-        overrides=FrozenMap(overrides),
-        by_name=FrozenMap({k: v for names in reversed(by_side) for k, v in names.items()}),
-        sides=tuple(side_names),
-        side_colors=tuple(tuple(colors.index(c) for c in cols) for cols in side_cols),
-        cards=cards, card_ids=FrozenMap({faces_of: i for i, faces_of in enumerate(cards)}),
-        side_faces=tuple(tuple(faces[c[s]] for c in cards) for s in range(len(side_names))),
-        side_rules=tuple(tuple(rules[c[s]] for c in cards) for s in range(len(side_names))),
-        side_by_name=tuple(FrozenMap(names) for names in by_side),
-        piles=tuple(data.get("piles") or {}),
-        discard_piles=data.get("discard_piles", 1),
-        reshuffle_piles=tuple(i for i, spec in enumerate((data.get("piles") or {}).values())
-                              if (spec or {}).get("reshuffle")),
-        digested_as=_digested_as(located),
-    )
+    sides = range(len(side_names))
+    return {
+        "by_name": FrozenMap({k: v for names in reversed(by_side) for k, v in names.items()}),
+        "sides": tuple(side_names),
+        "side_colors": tuple(tuple(colors.index(c) for c in cols) for cols in side_cols),
+        "cards": cards, "card_ids": FrozenMap({faces_of: i for i, faces_of in enumerate(cards)}),
+        "side_faces": tuple(tuple(faces[c[s]] for c in cards) for s in sides),
+        "side_rules": tuple(tuple(rules[c[s]] for c in cards) for s in sides),
+        "side_by_name": tuple(FrozenMap(names) for names in by_side)}
+
+
+def _piles(data: dict[str, Any]) -> dict[str, Any]:
+    """The Rulebook's fields for the declared and the discard piles."""
+    declared = data.get("piles") or {}
+    return {"piles": tuple(declared), "discard_piles": data.get("discard_piles", 1),
+            "reshuffle_piles": tuple(i for i, spec in enumerate(declared.values())
+                                     if (spec or {}).get("reshuffle"))}
 
 
 def _digested_as(located: Located) -> tuple[str, str] | None:

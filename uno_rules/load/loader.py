@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Container, Iterable, Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -298,89 +298,120 @@ def apply_house(located: Located, names: Iterable[str], problems: list[Problem],
     overlay that would change a value an earlier overlay set is refused (the earlier change
     would be lost silently); one that sets the same value is not. ``chain``: the files that
     include these overlays (an overlay may not include itself)."""
-    applied, conflicts = located.house, located.conflicts
-    given: dict[Path, str] = {}  # the files named in this call, each by its first name
-    spelled: set[str] = set()  # the names in `given`
-    repeated_names: set[str] = set()  # reported once, however often repeated
+    given = _Given()
     below = _below(located.set_by)
     for name in names:
         where = origin if origin[1] > 0 else (f"{origin[0]} {name}", 0, 0)
-        if name in spelled:  # the same spelling again: no need to look it up
-            if name not in repeated_names:
-                problems.append(Problem(*where, f"house rule {name!r} is given twice"))
-            repeated_names.add(name)
-            continue
-        path = find(name, relative_to, overlay=True)
-        real, why = _real(path)
-        why = why or (_irregular(real) if path.suffix in (".yaml", ".yml") else "")
-        if why:
-            problems.append(Problem(*where, f"can't read house rule {_ref(name)}: {why}"))
-            continue
-        if real is not None and real in chain:
-            cycle = " -> ".join(p.name for p in (*chain[chain.index(real):], real))
-            problems.append(Problem(*where, f"house rule {name!r} includes itself: {cycle}"))
-            continue
-        if len(chain) >= MAX_EXTENDS:
-            problems.append(Problem(*where, f"a chain of more than {MAX_EXTENDS} rulebooks "
-                                    "and overlays including each other"))
-            continue
-        if real is None or path.suffix not in (".yaml", ".yml"):
-            problems.append(Problem(*where, f"unknown house rule {_ref(name)}"
-                                    f"{did_you_mean(name, house_names())} (shipped: "
-                                    f"{', '.join(house_names())})"))
-            continue
-        first = given.get(real)
-        if first is not None:  # another name of the same file
-            problems.append(Problem(*where, f"house rule {name!r} is given twice (as "
-                                    f"{first!r})"))
-            continue
-        given[real] = name
-        spelled.add(name)
-        if name in applied:
-            problems.append(Problem(*where, f"house rule {name!r} is already part of "
-                                    f"{located.data.get('name', 'the rulebook')}"))
+        path = _overlay_path(located, name, where, given, problems, relative_to, chain)
+        if path is None:
             continue
         overlay = read(path, problems, chain)
         if overlay is None:
             continue
-        keys = overlay.positions  # what it (or what it extends) writes, as is_overlay reads
-        if ("extends",) in keys or (("deck",) in keys and any(
-                (k,) in keys for k in ("colors", "sides", "players"))):
-            problems.append(Problem(*where, f"{_ref(name)} is a whole rulebook, not a house "
-                                    "rule (it extends one, or has a deck with its own colours "
-                                    "or players): name it in `extends:`, or keep in it only "
-                                    "what it changes"))
-            continue
-        clash = [other for other in applied if other in overlay.data.get("conflicts", [])
-                 or name in conflicts.get(other, [])]
-        if clash:
-            problems.append(Problem(*where, f"house rule {name!r} can't be combined "
-                                    f"with {', '.join(map(repr, clash))}"))
-            continue
-        data = {k: v for k, v in overlay.data.items() if k not in OVERLAY_OWN}
-        merged = _merge(located.data, data)
-        leaves = list(_leaves(data, ()))
-        lost = [(p, q) for p in leaves for q in _overlapping(p, located.set_by, below)
-                if _at(merged, q) != _at(located.data, q)]
-        if lost:
-            p, q = lost[0]
-            file, line, col = located.pos(q)
-            problems.append(overlay.problem(p, f"house rule {name!r} changes "
-                                            f"{json_path(q)[2:]}, which house rule "
-                                            f"{located.set_by[q]!r} set ({file}:{line}:{col}): "
-                                            "one would undo the other; combine them in one "
-                                            "overlay", at_key=True))
-            continue
-        located.data = merged
-        located.positions.update({k: v for k, v in overlay.positions.items()
-                                  if k and k[k[0] == "#key"] not in OVERLAY_OWN})
-        for p in leaves:
-            if p not in located.set_by:
-                _index(below, p)
-            located.set_by[p] = name
-        applied.append(name)
-        conflicts[name] = list(overlay.data.get("conflicts", []))
-    return applied
+        problem = _refused(located, overlay, name, where) or \
+            _merge_overlay(located, overlay, name, below)
+        if problem is not None:
+            problems.append(problem)
+    return located.house
+
+
+@dataclass
+class _Given:
+    """The overlays named in one apply_house call so far."""
+    files: dict[Path, str] = field(default_factory=dict)  # each file by its first name
+    spelled: set[str] = field(default_factory=set)  # the names in `files`
+    repeated: set[str] = field(default_factory=set)  # reported once, however often repeated
+
+
+def _overlay_path(located: Located, name: str, where: tuple[str, int, int], given: _Given,
+                  problems: list[Problem], relative_to: Path | None,
+                  chain: tuple[Path, ...]) -> Path | None:
+    """The file of the overlay ``name``; None (a problem reported, unless a repeat of a
+    name already reported) when it can't be applied."""
+    if name in given.spelled:  # the same spelling again: no need to look it up
+        if name not in given.repeated:
+            problems.append(Problem(*where, f"house rule {name!r} is given twice"))
+        given.repeated.add(name)
+        return None
+    path = find(name, relative_to, overlay=True)
+    real, why = _real(path)
+    why = why or (_irregular(real) if path.suffix in (".yaml", ".yml") else "")
+    problem = _unreadable(name, path, real, why, chain)
+    if problem is None and real is not None:
+        first = given.files.get(real)
+        if first is not None:  # another name of the same file
+            problem = f"house rule {name!r} is given twice (as {first!r})"
+        else:
+            given.files[real] = name
+            given.spelled.add(name)
+            if name in located.house:
+                problem = (f"house rule {name!r} is already part of "
+                           f"{located.data.get('name', 'the rulebook')}")
+    if problem is not None:
+        problems.append(Problem(*where, problem))
+        return None
+    return path
+
+
+def _unreadable(name: str, path: Path, real: Path | None, why: str,
+                chain: tuple[Path, ...]) -> str | None:
+    """Why the overlay at ``path`` can't be read (None: it can)."""
+    if why:
+        return f"can't read house rule {_ref(name)}: {why}"
+    if real is not None and real in chain:
+        cycle = " -> ".join(p.name for p in (*chain[chain.index(real):], real))
+        return f"house rule {name!r} includes itself: {cycle}"
+    if len(chain) >= MAX_EXTENDS:
+        return f"a chain of more than {MAX_EXTENDS} rulebooks and overlays including each other"
+    if real is None or path.suffix not in (".yaml", ".yml"):
+        return (f"unknown house rule {_ref(name)}{did_you_mean(name, house_names())} "
+                f"(shipped: {', '.join(house_names())})")
+    return None
+
+
+def _refused(located: Located, overlay: Located, name: str,
+             where: tuple[str, int, int]) -> Problem | None:
+    """Why ``overlay`` is no house rule, or can't be combined with those applied."""
+    keys = overlay.positions  # what it (or what it extends) writes, as is_overlay reads
+    if ("extends",) in keys or (("deck",) in keys and any(
+            (k,) in keys for k in ("colors", "sides", "players"))):
+        return Problem(*where, f"{_ref(name)} is a whole rulebook, not a house rule (it "
+                       "extends one, or has a deck with its own colours or players): name it "
+                       "in `extends:`, or keep in it only what it changes")
+    clash = [other for other in located.house if other in overlay.data.get("conflicts", [])
+             or name in located.conflicts.get(other, [])]
+    if clash:
+        return Problem(*where, f"house rule {name!r} can't be combined "
+                       f"with {', '.join(map(repr, clash))}")
+    return None
+
+
+def _merge_overlay(located: Located, overlay: Located, name: str,
+                   below: dict[PathKey, list[PathKey]]) -> Problem | None:
+    """Merge ``overlay`` into ``located``, unless it would undo what an earlier overlay set
+    (the problem then)."""
+    data = {k: v for k, v in overlay.data.items() if k not in OVERLAY_OWN}
+    merged = _merge(located.data, data)
+    leaves = list(_leaves(data, ()))
+    lost = [(p, q) for p in leaves for q in _overlapping(p, located.set_by, below)
+            if _at(merged, q) != _at(located.data, q)]
+    if lost:
+        p, q = lost[0]
+        file, line, col = located.pos(q)
+        return overlay.problem(p, f"house rule {name!r} changes {json_path(q)[2:]}, which "
+                               f"house rule {located.set_by[q]!r} set ({file}:{line}:{col}): "
+                               "one would undo the other; combine them in one overlay",
+                               at_key=True)
+    located.data = merged
+    located.positions.update({k: v for k, v in overlay.positions.items()
+                              if k and k[k[0] == "#key"] not in OVERLAY_OWN})
+    for p in leaves:
+        if p not in located.set_by:
+            _index(below, p)
+        located.set_by[p] = name
+    located.house.append(name)
+    located.conflicts[name] = list(overlay.data.get("conflicts", []))
+    return None
 
 
 def check(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None,

@@ -245,17 +245,34 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
     path: PathKey = tuple(error.absolute_path)
     names = [n for b in branches for n in b.get("enum", [])]
     if isinstance(inst, str) and names and not inst.startswith("$"):
-        prims = set(names) <= set(PRIMITIVES)
-        if prims and inst in PRIMITIVES:  # a primitive that can't be written bare
-            prim = PRIMITIVES[inst]
-            needs = ", ".join(prim.required or prim.params)
-            short = f" or `{inst}: <{prim.main}>`" if prim.main else ""
-            return [located.problem(path, f"`{inst}` can't stand alone: give it {needs} "
-                                          f"(`{inst}: {{...}}`{short})")]
-        every = list(PRIMITIVES) if prims else names
-        what = "unknown primitive" if prims else "invalid value"
-        valid = "" if prims else f"; expected one of {', '.join(map(str, names))}"
-        return [located.problem(path, f"{what} {inst!r}{did_you_mean(inst, every)}{valid}")]
+        return [located.problem(path, _name_problem(inst, names))]
+    best = _best_fit(by_branch, path)
+    if best is None:
+        return [located.problem(path, _no_branch_fits(error, branches, path))]
+    out: list[Problem] = []
+    for sub in best:
+        out.extend(schema_problem(located, sub))
+    return out
+
+
+def _name_problem(inst: str, names: list[str]) -> str:
+    """A name that is none of ``names`` (primitives' names, or a schema's enum)."""
+    prims = set(names) <= set(PRIMITIVES)
+    if prims and inst in PRIMITIVES:  # a primitive that can't be written bare
+        prim = PRIMITIVES[inst]
+        needs = ", ".join(prim.required or prim.params)
+        short = f" or `{inst}: <{prim.main}>`" if prim.main else ""
+        return f"`{inst}` can't stand alone: give it {needs} (`{inst}: {{...}}`{short})"
+    every = list(PRIMITIVES) if prims else names
+    what = "unknown primitive" if prims else "invalid value"
+    valid = "" if prims else f"; expected one of {', '.join(map(str, names))}"
+    return f"{what} {inst!r}{did_you_mean(inst, every)}{valid}"
+
+
+def _best_fit(by_branch: dict[str | int, list[jsonschema.ValidationError]], path: PathKey
+              ) -> list[jsonschema.ValidationError] | None:
+    """The errors of the branch with the fewest, among those of the value's type (None:
+    the value has the type of no branch)."""
     best: list[jsonschema.ValidationError] | None = None
     for subs in by_branch.values():
         if any((s.validator in ("type", "const") and len(s.absolute_path) == len(path))
@@ -264,23 +281,22 @@ def _best_branch(located: Located, error: jsonschema.ValidationError) -> list[Pr
             continue  # wrong type for this branch: not the branch the author meant
         if best is None or len(subs) < len(best):
             best = subs
-    if best is None:
-        kinds = sorted({str(s.validator_value) for s in error.context or []
-                        if s.validator == "type" and s.validator_value != "null"
-                        and "pattern" not in _schema(s)})
-        if any(str(b.get("pattern", "")).startswith("^\\$") for b in branches):
-            kinds.append("a $option reference")
-        consts = [repr(b["const"]) for b in branches if "const" in b]
-        if not kinds + consts:
-            return [located.problem(path, f"expected a valid value, got {type_name(inst)} "
-                                          f"{inst!r}")]
-        return [located.problem(path, _expected(kinds + consts, inst, path))]
-    out: list[Problem] = []
-    for sub in best:
-        out.extend(schema_problem(located, sub))
-    return out
+    return best
 
 
+def _no_branch_fits(error: jsonschema.ValidationError, branches: list[Any],
+                    path: PathKey) -> str:
+    """The types and constants a value of no branch's type could have been."""
+    inst = error.instance
+    kinds = sorted({str(s.validator_value) for s in error.context or []
+                    if s.validator == "type" and s.validator_value != "null"
+                    and "pattern" not in _schema(s)})
+    if any(str(b.get("pattern", "")).startswith("^\\$") for b in branches):
+        kinds.append("a $option reference")
+    consts = [repr(b["const"]) for b in branches if "const" in b]
+    if not kinds + consts:
+        return f"expected a valid value, got {type_name(inst)} {inst!r}"
+    return _expected(kinds + consts, inst, path)
 
 
 def dedupe(problems: list[Problem]) -> list[Problem]:

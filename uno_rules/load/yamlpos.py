@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from ..engine.errors import Problem
+from ..engine.errors import Problem, UnoRulesError
 from .resources import MAX_BYTES as MAX_BYTES  # the largest file read: see there
 from .resources import READS
 
@@ -130,7 +130,7 @@ class _Found:
         return out
 
 
-class _Stop(Exception):
+class _Stop(UnoRulesError):
     """Reading stops: a limit is reached."""
 
     def __init__(self, mark: Any, message: str):

@@ -19,11 +19,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.actions import Action
+from ..engine.errors import UnoRulesError
 from ..engine.game import Game
 from ..engine.model import NO_COLOR, Face, FrozenMap
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
 from ..engine.view import seen_actions
+from . import driver
+from .driver import OnAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +83,7 @@ class Agent(Protocol):
 AgentClass = Callable[[int, random.Random], Agent]
 
 
-class AgentError(Exception):
+class AgentError(UnoRulesError):
     """An agent failed: its class couldn't be found or made, or it chose what it may not."""
 
 
@@ -264,6 +267,18 @@ class Lookahead(Greedy):
                 if card.color is not None:
                     color = card.color
                 top = card.rank
+        sizes = self._keep(obs, new, plays)
+        shown = obs.view.get("top")
+        if isinstance(shown, str) and shown in obs.cards:  # resynchronise, as the colour is
+            top = obs.cards[shown].rank
+        self.top, self.sizes = top, sizes
+        super().follow(obs)
+
+    def _keep(self, obs: Observation, new: list[tuple[int, list[Any]]],
+              plays: list[int]) -> list[int]:
+        """:meth:`follow`'s bans kept: widened by the cards drawn unseen, ``new`` ones added,
+        those that no longer fit a hand's size dropped; returns the hand sizes now."""
+        bans = self.bans
         sizes = list(obs.view["hand_sizes"])
         if self.sizes is not None:  # cards drawn unseen (penalties) may be anything
             for s, seat_bans in bans.items():
@@ -277,11 +292,7 @@ class Lookahead(Greedy):
             bans[s] = [b for b in bans[s] if 0 <= b[3] < sizes[s]][-self.BANS:]
             if not bans[s]:
                 del bans[s]
-        shown = obs.view.get("top")
-        if isinstance(shown, str) and shown in obs.cards:  # resynchronise, as the colour is
-            top = obs.cards[shown].rank
-        self.top, self.sizes = top, sizes
-        super().follow(obs)
+        return sizes
 
     @staticmethod
     def _breaks(card: CardInfo, ban: list[Any]) -> bool:
@@ -537,7 +548,7 @@ def seat_rng(seed: int, seat: int) -> random.Random:
 
 def play_agents(rulebook: Rulebook, players: int, seed: int,
                 agents: Sequence[tuple[str, AgentClass]], max_actions: int | None = None,
-                *, max_steps: int | None = None) -> Game:
+                *, max_steps: int | None = None, on_action: OnAction | None = None) -> Game:
     """Play one round with an agent per seat; returns the game (over, or stalled).
 
     At each decision, the seats offered out-of-turn actions are asked first, in seat order
@@ -547,7 +558,7 @@ def play_agents(rulebook: Rulebook, players: int, seed: int,
     fails or chooses what it may not."""
     game = rulebook.new_game(players, seed, log=True, max_steps=max_steps,
                              max_actions=max_actions)
-    return play_agents_on(rulebook, game, agents)
+    return play_agents_on(rulebook, game, agents, on_action)
 
 
 def observation(game: Game, seat: int, ids: tuple[int, ...], kind: str | None, since: int,
@@ -610,14 +621,23 @@ def choice_of(agent: Agent, name: str, obs: Observation) -> int | None:
 
 
 def play_agents_on(rulebook: Rulebook, game: Game,
-                   agents: Sequence[tuple[str, AgentClass]]) -> Game:
+                   agents: Sequence[tuple[str, AgentClass]],
+                   on_action: OnAction | None = None) -> Game:
     """Play ``game``, a round of ``rulebook`` dealt with a seed, to its end with an agent
-    per seat, as :func:`play_agents` does (a match deals its rounds itself)."""
+    per seat, as :func:`play_agents` does (a match deals its rounds itself).
+    ``on_action``: see :mod:`uno_rules.play.driver`."""
+    return driver.drive(game, agents_chooser(rulebook, game, agents), None, on_action)
+
+
+def agents_chooser(rulebook: Rulebook, game: Game,
+                   agents: Sequence[tuple[str, AgentClass]]) -> Callable[[Game], int]:
+    """Who chooses in ``game`` played by ``agents`` (one per seat, made here): the seats
+    offered out-of-turn actions first, in window order (each may pass), then the deciding
+    seat, or at a chance node the round's own RNG."""
     players, seed = game.players, game.seed
     if seed is None:  # the agents' RNGs are seeded from the round's
         raise ValueError("a round dealt without a seed")
     table = action_table(rulebook, players)
-    cards, deck = _public(rulebook)
     made = [make_agent(name, cls, seat, seed) for seat, (name, cls) in enumerate(agents)]
     table_rng = round_rng(seed)
     seen = [0] * players
@@ -628,29 +648,22 @@ def play_agents_on(rulebook: Rulebook, game: Game,
         seen[seat] = len(history)
         return choice_of(made[seat], agents[seat][0], obs)
 
-    while not game.over:
+    def choose(game: Game) -> int:
         ids = game.legal_ids()
         decider = table[ids[0]].seat
         extra = game.out_of_turn_ids()
         if extra:
-            took = False
-            start = -1 if decider is None else decider
-            for k in range(1, players + 1):
-                s = (start + k) % players
+            for s in driver.window_seats(decider, players):
                 mine = tuple(i for i in extra if table[i].seat == s)
-                if s != decider and mine:
+                if mine:
                     choice = ask(s, mine, None)
                     if choice is not None:
-                        game.step(choice)
-                        took = True
-                        break
-            if took:
-                continue
+                        return choice
         if decider is None:
-            game.step(ids[table_rng.randrange(len(ids))])
-            continue
+            return driver.settle(ids, table_rng)
         mine = ids + tuple(i for i in extra if table[i].seat == decider)
         pending = game.pending
         choice = ask(decider, mine, pending.kind if pending is not None else "turn")
-        game.step(choice)
-    return game
+        assert choice is not None  # a deciding seat may not pass (choice_of checks)
+        return choice
+    return choose

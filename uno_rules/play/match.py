@@ -187,10 +187,47 @@ def _seat_list(data: Mapping[str, Any], key: str, players: int) -> list[int]:
 
 
 def _restore(cls: type[Match], rulebook: Rulebook, data: Mapping[str, Any]) -> Match:
+    game = _restored_round(rulebook, data)
+    players = data["players"]
+    if players != game.players or type(players) is not int:
+        raise _bad("players", f"{players!r}, the round has {game.players}")
+    seed = data["seed"]
+    try:
+        check_arguments(rulebook, players, seed)
+    except IllegalAction as exc:
+        raise _bad("seed", str(exc)) from None
+    scores = data["scores"]
+    if not isinstance(scores, list) or len(scores) != players or \
+            any(type(s) is not int or s < 0 for s in scores):
+        raise _bad("scores", f"expected {players} whole numbers >= 0")
+    out, winners = _seat_list(data, "out", players), _seat_list(data, "winners", players)
+    _check_seats(rulebook, game, data, out)
+    budgets = _restored_budgets(rulebook, data, players, seed)
+    if winners and (not game.over or game.result is None):
+        raise _bad("winners", "a match won while its last round goes on")
+    match = cls.__new__(cls)
+    match.rulebook, match.players, match.seed = rulebook, players, seed
+    match.scores, match.out, match.dealer = list(scores), list(out), data["dealer"]
+    match.rounds, match.winners, match.game = data["rounds"], tuple(winners), game
+    match.budgets = budgets
+    match.rng = random.Random()
+    try:
+        version, internal, gauss = data["rng"]
+        match.rng.setstate((version, tuple(internal), gauss))
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise _bad("rng", f"not a random generator's state ({exc})") from None
+    return match
+
+
+_KEYS = ("match", "players", "seed", "scores", "out", "dealer", "rounds", "winners",
+         "rng", "game", "budgets")
+
+
+def _restored_round(rulebook: Rulebook, data: Mapping[str, Any]) -> Game:
+    """The round of a match snapshot, once its keys, format and rules are checked."""
     if not isinstance(data, Mapping):
         raise SnapshotError(f"a match snapshot is a mapping, not {type(data).__name__}")
-    keys = ("match", "players", "seed", "scores", "out", "dealer", "rounds", "winners",
-            "rng", "game", "budgets")
+    keys = _KEYS
     missing = [k for k in keys if k not in data and k != "budgets"]  # budgets: optional
     if missing:
         raise _bad(missing[0], "missing")
@@ -206,22 +243,14 @@ def _restore(cls: type[Match], rulebook: Rulebook, data: Mapping[str, Any]) -> M
         if data.get(key) != game_data.get(key):
             raise _bad(key, f"{data.get(key)!r} differs from the round's {game_data.get(key)!r}")
     try:
-        game = rulebook.restore(game_data)
+        return rulebook.restore(game_data)
     except SnapshotError as exc:
         raise _bad("game", str(exc)) from None
-    players = data["players"]
-    if players != game.players or type(players) is not int:
-        raise _bad("players", f"{players!r}, the round has {game.players}")
-    seed = data["seed"]
-    try:
-        check_arguments(rulebook, players, seed)
-    except IllegalAction as exc:
-        raise _bad("seed", str(exc)) from None
-    scores = data["scores"]
-    if not isinstance(scores, list) or len(scores) != players or \
-            any(type(s) is not int or s < 0 for s in scores):
-        raise _bad("scores", f"expected {players} whole numbers >= 0")
-    out, winners = _seat_list(data, "out", players), _seat_list(data, "winners", players)
+
+
+def _check_seats(rulebook: Rulebook, game: Game, data: Mapping[str, Any],
+                 out: list[int]) -> None:
+    """The dealer and the seats out are the round's; the rounds played a count."""
     dealer, rounds = data["dealer"], data["rounds"]
     if type(dealer) is not int or dealer != game.dealer or dealer in out:
         raise _bad("dealer", f"{dealer!r}: expected the round's dealer, {game.dealer}, "
@@ -231,6 +260,11 @@ def _restore(cls: type[Match], rulebook: Rulebook, data: Mapping[str, Any]) -> M
                    f"or seats out under {rulebook.settings.scoring} scoring")
     if type(rounds) is not int or rounds < 1:
         raise _bad("rounds", f"{rounds!r}: expected a whole number >= 1")
+
+
+def _restored_budgets(rulebook: Rulebook, data: Mapping[str, Any], players: int,
+                      seed: Any) -> dict[str, Any]:
+    """The match's budgets (each None or a number)."""
     budgets = data.get("budgets", {})
     if not isinstance(budgets, Mapping) or set(budgets) - {"max_steps", "max_actions"}:
         raise _bad("budgets", "expected max_steps and max_actions (each null or a number)")
@@ -238,21 +272,7 @@ def _restore(cls: type[Match], rulebook: Rulebook, data: Mapping[str, Any]) -> M
         check_arguments(rulebook, players, seed, **budgets)
     except IllegalAction as exc:
         raise _bad("budgets", str(exc)) from None
-    if winners and (not game.over or game.result is None):
-        raise _bad("winners", "a match won while its last round goes on")
-    match = cls.__new__(cls)
-    match.rulebook, match.players, match.seed = rulebook, players, seed
-    match.scores, match.out, match.dealer = list(scores), list(out), dealer
-    match.rounds, match.winners, match.game = rounds, tuple(winners), game
-    match.budgets = {"max_steps": budgets.get("max_steps"),
-                     "max_actions": budgets.get("max_actions")}
-    match.rng = random.Random()
-    try:
-        version, internal, gauss = data["rng"]
-        match.rng.setstate((version, tuple(internal), gauss))
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise _bad("rng", f"not a random generator's state ({exc})") from None
-    return match
+    return {"max_steps": budgets.get("max_steps"), "max_actions": budgets.get("max_actions")}
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,11 @@ from ..engine.errors import (
 from ..engine.events import describe_event
 from ..engine.game import Game
 from ..engine.notation import card_token
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..engine.snapshot import digest
 from ..engine.tables import action_names
+from . import driver
 from .match import IDENTITY, Match
 
 FORMAT = 2          # the newest record format, and the formats this version reads:
@@ -173,11 +175,11 @@ class Recorder:
         if not m.winners:
             self._round_line()
 
-    def end(self, how: str = "over") -> None:
+    def end(self, how: str = Termination.OVER) -> None:
         """The last line: ``"over"`` (the match or round as it ended: its winners, or the
         budget that ran out when it stalled; ``"stalled"`` says the same), ``"quit"``
-        (stopped by a player: the record may be resumed), or another reason the game
-        stopped early (``"rounds"``, ``"runaway"``)."""
+        (stopped by a player: the record may be resumed), or another :class:`Termination`
+        the game stopped early by (``ROUNDS``, ``RUNAWAY``)."""
         self._write({"end": _ending(self.match, self.one_round, how)})
 
     @classmethod
@@ -214,9 +216,9 @@ def _ending(match: Match, one_round: bool, how: str) -> dict[str, Any]:
     if how == "quit":
         return {"quit": True}
     game = match.game
-    if game.stalled is not None and how in ("over", "stalled"):
+    if game.stalled is not None and how in (Termination.OVER, "stalled"):
         return {"stalled": game.stalled}  # the budget that ran out
-    if how != "over":
+    if how != Termination.OVER:
         return {"stalled": how}
     if one_round:
         if game.result is None:
@@ -246,7 +248,7 @@ def _around(game: Game, seed: int | None) -> Match:
 def record_game(out: TextIO, rulebook: Rulebook, game_or_match: Game | Match,
                 seats: Sequence[str] = (), *,
                 histories: Sequence[Sequence[Action]] | None = None,
-                how: str = "over") -> None:
+                how: str = Termination.OVER) -> None:
     """Write the record of a finished round or match from its history (the actions
     taken): the round is dealt again from its seed and every action taken again, to learn
     the events of each. A match keeps only its last round: ``histories`` gives every
@@ -272,9 +274,8 @@ def record_game(out: TextIO, rulebook: Rulebook, game_or_match: Game | Match,
         if k:
             recorder.match.next_round()
             recorder.round()
-        for action in history:
-            recorder.game.apply(action)
-            recorder.step(action)
+        # the driver's script: each action taken again, then written with its events
+        driver.script(recorder.game, history, lambda action, _: recorder.step(action))
     if not isinstance(game_or_match, Game) and recorder.match.game.result is not None:
         recorder.match.next_round()  # the last round played is scored (and the next dealt,
         recorder.round()             # if a budget of rounds stopped the match there)
@@ -696,7 +697,7 @@ class _Replay:
             raise self.record.error(number, f"step {i}: {visible(shorten(text, 80))!r} is "
                                             "not an action's notation") from None
         try:
-            self.match.game.apply(action)
+            driver.take(self.match.game, action)
         except IllegalAction as exc:
             raise self.differ(number, f"step {i} ({action}): this version refuses it: "
                                       f"{visible(shorten(str(exc), 160))}") from None
@@ -730,9 +731,10 @@ class _Replay:
             reason = end["stalled"]
             if game.stalled is not None and reason == game.stalled:
                 return
-            if game.stalled is None and not game.over and reason in ("runaway", "rounds"):
+            if game.stalled is None and not game.over and \
+                    reason in (Termination.RUNAWAY, Termination.ROUNDS):
                 return  # stopped by what the engine doesn't keep: taken as recorded
-            if game.stalled is None and game.over and reason == "rounds":
+            if game.stalled is None and game.over and reason == Termination.ROUNDS:
                 return
             now = f"stalls ({game.stalled})" if game.stalled else \
                 "ends the round" if game.over else "goes on"

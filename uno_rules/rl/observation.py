@@ -18,6 +18,7 @@ Every value is a whole number from 0 to 255 (``uint8``: exact, compact and cheap
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, NamedTuple
 
 from ..engine.decisions import KINDS
@@ -26,9 +27,30 @@ from ..engine.model import NO_COLOR
 from ..engine.rulebook import Rulebook
 
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
-# The decision kinds, in the order of their one-hot segment (version 1's): the engine's.
-# A new kind changes the layout, so it bumps VERSION (a test holds this list to it).
+# The decision kinds, in the order of their one-hot segment: the engine's registered kinds.
 DECISION_KINDS: tuple[str, ...] = tuple(KINDS)
+
+
+def layout_digest(kinds: tuple[str, ...]) -> str:
+    """What the layout takes from the engine's registries (the decision kinds, in order) as
+    a short digest: another kind, or another order, gives another digest."""
+    return hashlib.sha256(("decision_kind:" + ",".join(kinds)).encode()).hexdigest()[:16]
+
+
+# Each layout's digest and its version. A new decision kind changes the digest, and this
+# module refuses to load until the new layout is given the next version here: the layout
+# never changes silently under a trained policy.
+VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1}
+
+
+def layout_version(kinds: tuple[str, ...]) -> int:
+    """The version of the layout made with ``kinds`` (RuntimeError: a layout not versioned)."""
+    digest = layout_digest(kinds)
+    if digest not in VERSIONS:
+        raise RuntimeError(f"the observation layout changed (decision kinds {', '.join(kinds)}; "
+                           f"digest {digest}): give it version {max(VERSIONS.values()) + 1} "
+                           "in VERSIONS, uno_rules/rl/observation.py")
+    return VERSIONS[digest]
 
 
 class Segment(NamedTuple):
@@ -50,8 +72,9 @@ class Observer:
     rulebook or player count, or a seat that is not one of the game's, raises ValueError.
     """
 
-    #: The layout's version: a change to what any position means bumps it.
-    VERSION: int = 1
+    #: The layout's version: a change to what any position means bumps it (a new decision
+    #: kind does: see VERSIONS).
+    VERSION: int = layout_version(DECISION_KINDS)
 
     def __init__(self, rulebook: Rulebook, players: int):
         counts = rulebook.player_counts()
@@ -272,4 +295,5 @@ class Observer:
             out[self._back_top + back[pile[-1]].id] = 1
 
 
-__all__ = ["CAP", "DECISION_KINDS", "Observer", "Segment"]
+__all__ = ["CAP", "DECISION_KINDS", "VERSIONS", "Observer", "Segment", "layout_digest",
+           "layout_version"]

@@ -55,6 +55,7 @@ from ..engine.errors import IllegalAction, SnapshotError
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
 from ..engine.view import seen_actions
+from ..play import driver
 from .observation import Observer
 
 SHORT_NAME = "uno_rules"
@@ -227,10 +228,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         if extra:
             table, n = self._spec().table, game.players
             holders = {table[i].seat for i in extra}
-            start = -1 if decider is None else decider
-            for k in range(1, n + 1):
-                seat = (start + k) % n
-                if seat != decider and seat in holders and seat not in self._passed:
+            for seat in driver.window_seats(decider, n):
+                if seat in holders and seat not in self._passed:
                     return seat
         return int(pyspiel.PlayerId.CHANCE) if decider is None else decider
 
@@ -278,7 +277,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                                     f"of {'chance' if player < 0 else f'seat {player}'} now")
             self._passed.append(player)
             return
-        game.step(int(action), seat=None if player < 0 else player)
+        driver.take(game, int(action), seat=None if player < 0 else player)
         self._passed = []  # the round moved on: a new window
 
     def resample_from_infostate(self, player_id: int,

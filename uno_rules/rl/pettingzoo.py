@@ -54,6 +54,7 @@ except ImportError as exc:  # the optional extra is missing: say which, and how 
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
+from ..play import driver
 from .observation import Observer
 
 MAX_STEPS = 10_000  # agent steps before truncation (the engine stops a round at 20,000 actions)
@@ -187,7 +188,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             if self._steps >= self.max_steps:
                 self._end(truncated=True)
         else:
-            game.step(action_id)
+            driver.take(game, action_id)
             self._advance()
         if self.render_mode == "human":
             self.render()
@@ -220,7 +221,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             chance = game.decision.chance  # type: ignore[union-attr]
             assert chance is not None
             pick = self._rng.choices(range(len(chance)), chance)[0]
-            game.step(game.legal_ids()[pick])  # ids in the order of decision.options
+            driver.take(game, game.legal_ids()[pick])  # ids in the order of decision.options
         if game.over and game.stalled is None:
             self._end(truncated=False)
             return
@@ -233,8 +234,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         extra = game.out_of_turn_ids()  # one call: the seats that may act out of turn now
         if extra:
             seats = {table[i].seat for i in extra}
-            n = self.players
-            queue = [s for s in ((decider + k) % n for k in range(1, n)) if s in seats]
+            queue = [s for s in driver.window_seats(decider, self.players) if s in seats]
         queue.append(decider)
         self._queue = queue
         self._ids = None

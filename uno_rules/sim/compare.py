@@ -16,11 +16,11 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.errors import IllegalAction
+from ..engine.errors import IllegalAction, UnoRulesError
 from ..engine.game import check_arguments, refuse_argument
 from ..engine.rulebook import Rulebook
 from . import stats as st
-from .rounds import POLICIES, Round, game_seeds, play_round
+from .rounds import POLICIES, Round, RunSpec, play_round
 
 if TYPE_CHECKING:
     from ..play.agents import AgentClass
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 MAX_VARIANTS = 26  # A to Z in the report; more would be a table nobody reads
 
 
-class VariantError(ValueError):
+class VariantError(UnoRulesError):  # a ValueError, as before
     """A variant the command line can't make sense of (one line, exit 1)."""
 
 
@@ -158,29 +158,25 @@ def paired(base: list[int | None], other: list[int | None]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the run
-def play_deal(rulebooks: Sequence[Rulebook], players: int, seed: int,
-              max_actions: int | None, policy: str, max_steps: int | None,
-              agents: Sequence[tuple[str, AgentClass]] | None) -> list[Round]:
-    """One deal played by every variant: its round's record per rulebook (what a worker
-    process or a Dask worker plays per seed)."""
-    return [play_round(rb, players, seed, max_actions, policy, max_steps, agents)
-            for rb in rulebooks]
+def play_deal(specs: Sequence[RunSpec], seed: int) -> list[Round]:
+    """One deal played by every variant (a spec each, all alike but their rulebook): its
+    round's record per variant (what a worker process or a Dask worker plays per seed)."""
+    return [play_round(s.rulebook, s.players, seed, s.max_actions, s.policy, s.max_steps,
+                       s.agents) for s in specs]
 
 
-def _deals(rulebooks: Sequence[Rulebook], players: int, seed: int, games: int,
-           max_actions: int | None, policy: str, max_steps: int | None,
-           agents: Sequence[tuple[str, AgentClass]] | None, workers: int,
+def _deals(specs: Sequence[RunSpec], workers: int,
            client: Any) -> Generator[list[Round], None, None]:
     """The deals' records in deal order, played by ``workers`` processes or on
     ``client``'s Dask cluster (their chunks and Ctrl-C: :mod:`uno_rules.sim.workers`)."""
-    args = (tuple(rulebooks), players, max_actions, policy, max_steps, agents)
+    run = specs[0]
     if client is not None:
         from .distributed import dask_rounds
 
-        return dask_rounds(client, args, game_seeds(seed, games), games, play=play_deal)
+        return dask_rounds(client, tuple(specs), run.seeds(), run.games, play=play_deal)
     from .workers import parallel_rounds, resolve_workers
 
-    return parallel_rounds(args, game_seeds(seed, games), games, resolve_workers(workers),
+    return parallel_rounds(tuple(specs), run.seeds(), run.games, resolve_workers(workers),
                            play=play_deal)
 
 
@@ -188,22 +184,33 @@ def check_run(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int
               max_actions: int | None, policy: str, max_steps: int | None,
               agents: Sequence[tuple[str, AgentClass]] | None) -> None:
     """The checks :func:`uno_rules.sim.simulate.simulate` makes, before any round is played,
-    and that every rulebook is for ``players`` (the web's jobs check a run with it before
-    starting its process)."""
-    if type(games) is not int or games < 1:
-        raise refuse_argument("games", games, "a whole number >= 1")
-    if seed is None:
-        raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
-                            "games)")
-    for rb in rulebooks:
-        check_arguments(rb, players, seed, max_steps=max_steps, max_actions=max_actions)
+    and that every rulebook is for ``players``; as :func:`check_specs`."""
+    spec = RunSpec(rulebooks[0], players, seed, games, policy, agents, max_steps, max_actions)
+    check_specs([spec.on(rb) for rb in rulebooks])
+
+
+def check_specs(specs: Sequence[RunSpec]) -> None:
+    """The checks :func:`uno_rules.sim.simulate.simulate_spec` makes, before any round is
+    played, and that every spec's rulebook is for its players (the web's jobs check a run
+    with it before starting its process)."""
+    for spec in specs:
+        if type(spec.games) is not int or spec.games < 1:
+            raise refuse_argument("games", spec.games, "a whole number >= 1")
+        if spec.seed is None:
+            raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
+                                "games)")
+    for spec in specs:
+        rb, players = spec.rulebook, spec.players
+        check_arguments(rb, players, spec.seed, max_steps=spec.max_steps,
+                        max_actions=spec.max_actions)
         if players not in rb.player_counts():
             raise IllegalAction(f"players={players}: {rb.name} is for {rb.players_text()} "
                                 "players")
-    if agents is None and policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
-    if agents is not None and len(agents) != players:
-        raise ValueError(f"{len(agents)} agents for {players} players")
+    for spec in specs:
+        if spec.agents is None and spec.policy not in POLICIES:
+            raise ValueError(f"unknown policy {spec.policy!r} (one of {', '.join(POLICIES)})")
+        if spec.agents is not None and len(spec.agents) != spec.players:
+            raise ValueError(f"{len(spec.agents)} agents for {spec.players} players")
 
 
 def _decided(r: Round) -> bool:
@@ -227,29 +234,33 @@ def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, pl
     the rounds' records per variant (a plot draws from them). ``workers`` (processes,
     0: one per core) or ``client`` (a ``distributed.Client``) play the deals elsewhere,
     each deal by every variant in one chunk, merged in deal order: the same report, less
-    ``timing``."""
-    check_run(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
+    ``timing``. The same as :func:`compare_specs` with one :class:`RunSpec` per variant."""
+    spec = RunSpec(rulebooks[0], players, seed, games, policy, agents, max_steps, max_actions)
+    return compare_specs([spec.on(rb) for rb in rulebooks], labels, on_round=on_round,
+                         records=records, workers=workers, client=client)
+
+
+def compare_specs(specs: Sequence[RunSpec], labels: Sequence[str], *,
+                  on_round: Callable[[], None] | None = None,
+                  records: list[list[Round]] | None = None, workers: int = 1,
+                  client: Any = None) -> dict[str, Any]:
+    """Compare the variants ``specs`` name (one :class:`RunSpec` each, alike but for the
+    rulebook: :meth:`RunSpec.on`; ValueError otherwise) against the first; as
+    :func:`compare`."""
+    first = specs[0]
+    if any(s.on(first.rulebook) != first for s in specs):
+        raise ValueError("the variants of a comparison differ in more than their rulebook")
+    check_specs(specs)
+    games, players, seed, policy, agents = (first.games, first.players, first.seed,
+                                            first.policy, first.agents)
+    rulebooks = [s.rulebook for s in specs]
     start = time.perf_counter()
-    rounds: list[list[Round]] = [[] for _ in rulebooks] if records is None else records
-    rounds[:] = [[] for _ in rulebooks]
+    rounds: list[list[Round]] = [[] for _ in specs] if records is None else records
+    rounds[:] = [[] for _ in specs]
     done = 0
     try:
-        if client is not None or workers != 1:
-            with closing(_deals(rulebooks, players, seed, games, max_actions, policy,
-                                max_steps, agents, workers, client)) as deals:
-                for deal in deals:
-                    for records_of, record in zip(rounds, deal, strict=True):
-                        records_of.append(record)
-                        if on_round is not None:
-                            on_round()
-                    done += 1
-        else:
-            for s in game_seeds(seed, games):
-                deal = []
-                for rb in rulebooks:
-                    deal.append(play_round(rb, players, s, max_actions, policy, max_steps, agents))
-                    if on_round is not None:
-                        on_round()
+        with closing(_each_deal(specs, on_round, workers, client)) as deals:
+            for deal in deals:
                 for records_of, record in zip(rounds, deal, strict=True):
                     records_of.append(record)
                 done += 1
@@ -272,8 +283,39 @@ def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, pl
         "round_seeds": {"first": rounds[0][0].seed if rounds[0] else None,
                         "same": all([r.seed for r in rs] == [r.seed for r in rounds[0]]
                                     for rs in rounds)},
-        "metrics": {},
     }
+    out["metrics"] = _metrics(rulebooks, rounds, players)
+    out["timing"] = {"seconds": round(time.perf_counter() - start, 3)}
+    return out
+
+
+def _each_deal(specs: Sequence[RunSpec], on_round: Callable[[], None] | None, workers: int,
+               client: Any) -> Generator[list[Round], None, None]:
+    """Each deal's records, one per variant, in deal order: played here, or by
+    :func:`_deals`; ``on_round`` is called after each round."""
+    if client is not None or workers != 1:
+        with closing(_deals(specs, workers, client)) as deals:
+            for deal in deals:
+                if on_round is not None:
+                    for _ in deal:
+                        on_round()
+                yield deal
+        return
+    first = specs[0]
+    for s in first.seeds():
+        played = []
+        for spec in specs:
+            played.append(play_round(spec.rulebook, first.players, s, first.max_actions,
+                                     first.policy, first.max_steps, first.agents))
+            if on_round is not None:
+                on_round()
+        yield played
+
+
+def _metrics(rulebooks: Sequence[Rulebook], rounds: Sequence[Sequence[Round]],
+             players: int) -> dict[str, Any]:
+    """Each metric's value per variant and its paired differences against the first."""
+    out: dict[str, Any] = {}
     for key, name, unit, is_rate, extract in metrics_for(players):
         per_variant: list[list[int | None]] = []
         for rb, played in zip(rulebooks, rounds, strict=True):
@@ -282,14 +324,13 @@ def compare(rulebooks: Sequence[Rulebook], labels: Sequence[str], games: int, pl
             def team(seat: int, size: int = size) -> int:
                 return seat % (players // size)
             per_variant.append([extract(r, team) for r in played])
-        out["metrics"][key] = {
+        out[key] = {
             "name": name, "unit": unit,
             "values": [_value([v for v in vs if v is not None], is_rate)
                        for vs in per_variant],
             "diff": [paired(per_variant[0], vs) | {"variant": i}
                      for i, vs in enumerate(per_variant) if i],
         }
-    out["timing"] = {"seconds": round(time.perf_counter() - start, 3)}
     return out
 
 

@@ -3,10 +3,11 @@ matches with ``--match``, ``compare``'s deals the same way).
 
 The same chunks of consecutive round seeds as ``--workers`` (:mod:`uno_rules.sim.workers`),
 merged in round order, so the statistics, ``--json`` (less timing) and ``--csv`` are
-byte-identical to one process. What crosses to the cluster: the compiled rulebook, pickled
-(house rules and settings already applied: a worker reads no file), sent once and shared by
-every chunk, with the players, budgets, policy and agent classes (a ``MODULE:CLASS`` agent
-is pickled by name: the workers must be able to import it); then each chunk's seeds. Back
+byte-identical to one process. What crosses to the cluster: the run's
+:class:`~uno_rules.sim.rounds.RunSpec`, pickled (its compiled rulebook with house rules and
+settings already applied: a worker reads no file), sent once and shared by every chunk, with
+the players, budgets, policy and agent classes (a ``MODULE:CLASS`` agent is pickled by name:
+the workers must be able to import it); then each chunk's seeds. Back
 come the rounds' records. ``dask[distributed]`` is an optional extra:
 ``pip install 'uno-rules[dask]'`` (docs/simulation.md, "On a Dask cluster").
 """
@@ -27,7 +28,8 @@ from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit
 
-from .rounds import play_round
+from ..engine.errors import UnoRulesError
+from .rounds import play_seed
 from .workers import R, WorkerError, chunk_size, cores
 
 TIMEOUT = 10.0  # seconds to reach a scheduler and find a worker there (--scheduler-timeout)
@@ -37,7 +39,7 @@ NEEDS_DASK = "--scheduler needs dask: pip install 'uno-rules[dask]'"
 _INTERRUPTED: set[int] = set()
 
 
-class SchedulerError(Exception):
+class SchedulerError(UnoRulesError):
     """A scheduler that can't be used: malformed, unreachable, no workers, dask missing."""
 
 
@@ -222,22 +224,22 @@ def _sigint_held() -> Iterator[list[bool]]:
             signal.signal(signal.SIGINT, handler)
 
 
-def _play(play: Callable[..., Any], args: tuple[Any, ...], seeds: list[int]) -> list[Any]:
-    """One chunk, on a worker (``play`` and ``args`` as
+def _play(play: Callable[[Any, int], Any], work: Any, seeds: list[int]) -> list[Any]:
+    """One chunk, on a worker (``play`` and ``work`` as
     :func:`uno_rules.sim.workers.parallel_rounds`)."""
-    rulebook, players, *rest = args
-    return [play(rulebook, players, s, *rest) for s in seeds]
+    return [play(work, s) for s in seeds]
 
 
-def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games: int,
-                play: Callable[..., R] = play_round  # type: ignore[assignment]
+def dask_rounds(client: Any, work: Any, seeds: Iterator[int], games: int,
+                play: Callable[[Any, int], R] = play_seed  # type: ignore[assignment]
                 ) -> Generator[R, None, None]:
     """The records of the rounds of ``seeds`` (``games`` of them), played on ``client``'s
-    cluster, in round order: as :func:`uno_rules.sim.workers.parallel_rounds` (its chunks, its
-    Ctrl-C, its ``play``: a round, a match or a deal per seed, a module-level function the
-    workers import by name), sized to the cluster's worker threads. A task's exception is
-    raised here; a worker that keeps dying under a chunk (dask retries it elsewhere first)
-    raises :class:`WorkerError`."""
+    cluster, in round order: as :func:`uno_rules.sim.workers.parallel_rounds` (its ``work``,
+    a :class:`~uno_rules.sim.rounds.RunSpec` sent once; its chunks, its Ctrl-C, its
+    ``play``: a round, a match or a deal per seed, a module-level function the workers
+    import by name), sized to the cluster's worker threads. A task's exception is raised
+    here; a worker that keeps dying under a chunk (dask retries it elsewhere first) raises
+    :class:`WorkerError`."""
     if id(client) in _INTERRUPTED:  # a Ctrl-C while its cluster started (open_client)
         _INTERRUPTED.discard(id(client))
         raise KeyboardInterrupt
@@ -246,7 +248,7 @@ def dask_rounds(client: Any, args: tuple[Any, ...], seeds: Iterator[int], games:
     size = chunk_size(games, threads)
     # Sent once (not with every chunk), and to every worker up front.
     try:
-        [shared] = client.scatter([args], broadcast=True, hash=False)
+        [shared] = client.scatter([work], broadcast=True, hash=False)
     except Exception as exc:  # a worker unpickles it at once: an agent's module, say
         _raise_import_failure(exc)
         raise

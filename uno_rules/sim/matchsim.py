@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.errors import RunawayEffect
 from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..play.match import Match
 from . import stats as st
-from .rounds import POLICIES, _need_seed, game_seeds, play_on
+from .rounds import POLICIES, RunSpec, _need_seed, play_on
 from .simulate import STALLED, Counting
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class MatchRecord(NamedTuple):
     first: int             # the first player of the first round (left of the first dealer)
     lead_changes: int | None
     led_from: int | None   # the round from which the winner was among the leaders to the end
-    stalled: str | None
+    stalled: Termination | None
 
 
 def _round_seats(match: Match, game: Game) -> tuple[list[int], list[int]]:
@@ -64,7 +65,7 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
     highest = rulebook.settings.scoring == "winner_takes"
     leaders: list[frozenset[int]] = []  # after each round: the seats ahead
 
-    def stalled(reason: str, rounds: int) -> MatchRecord:
+    def stalled(reason: Termination, rounds: int) -> MatchRecord:
         return MatchRecord(seed, (), rounds, tuple(match.scores), first, None, None, reason)
 
     while True:
@@ -74,12 +75,12 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
             play_on(rulebook, game, policy, None if agents is None else
                     [agents[s] for s in seats])
         except RunawayEffect:
-            return stalled("runaway", len(leaders) + 1)
+            return stalled(Termination.RUNAWAY, len(leaders) + 1)
         finally:
             if on_round is not None:
                 on_round(match)
         if not game.over or game.result is None:
-            return stalled(game.stalled or "actions", len(leaders) + 1)
+            return stalled(game.stalled or Termination.ACTIONS, len(leaders) + 1)
         match.next_round()
         scores = match.scores
         best = (max if highest else min)(scores[s] for s in playing)
@@ -87,7 +88,7 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
         if match.over:
             break
         if len(leaders) >= max_rounds:
-            return stalled("rounds", len(leaders))
+            return stalled(Termination.ROUNDS, len(leaders))
     won = frozenset(match.winners)
     led_from = len(leaders)
     while led_from > 1 and leaders[led_from - 2] & won:
@@ -95,6 +96,14 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
     changes = sum(a != b for a, b in zip(leaders, leaders[1:], strict=False))
     return MatchRecord(seed, tuple(match.winners), len(leaders), tuple(match.scores), first,
                        changes, led_from, None)
+
+
+def play_match_seed(spec: RunSpec, seed: int) -> MatchRecord:
+    """One match of the run ``spec``, dealt from ``seed`` (:func:`play_match`, each match's
+    budget ``spec.max_rounds``): what a worker plays per seed."""
+    return play_match(spec.rulebook, spec.players, seed, spec.max_actions, spec.policy,
+                      spec.max_steps, spec.agents,
+                      MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds)
 
 
 @dataclass
@@ -128,7 +137,8 @@ class MatchStats:
         first_wins = tied = 0
         for r in self.records:
             if r.stalled is not None or r.lead_changes is None or r.led_from is None:
-                reasons[r.stalled or "rounds"] = reasons.get(r.stalled or "rounds", 0) + 1
+                why = r.stalled or Termination.ROUNDS
+                reasons[why] = reasons.get(why, 0) + 1
                 continue
             for w in r.winners:
                 wins_by_seat[w] += 1
@@ -198,13 +208,28 @@ def simulate_matches(rulebook: Rulebook, games: int, players: int, seed: int,
     ``max_rounds`` each match's; a match that runs out of one is stalled. Ctrl-C ends the
     run early: the statistics are those of the matches finished, ``requested`` set.
     ``on_match`` is given each match's record as it ends, in match order. ``client``: a
-    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`)."""
+    ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`).
+    The same as :func:`simulate_matches_spec` with the run named in a :class:`RunSpec`."""
+    spec = RunSpec(rulebook, players, seed, games, policy, agents, max_steps,
+                   max_actions, max_rounds)
+    return simulate_matches_spec(spec, on_match=on_match, workers=workers, client=client)
+
+
+def simulate_matches_spec(spec: RunSpec, *,
+                          on_match: Callable[[MatchRecord], None] | None = None,
+                          workers: int = 1, client: Any = None) -> MatchStats:
+    """Play the matches of the run ``spec`` names (``spec.games`` of them, each within
+    ``spec.max_rounds`` rounds, None: :data:`MAX_ROUNDS`); as :func:`simulate_matches`."""
+    rulebook, games, players, seed = spec.rulebook, spec.games, spec.players, spec.seed
+    policy, agents = spec.policy, spec.agents
+    max_rounds = MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     if type(max_rounds) is not int or max_rounds < 1:
         raise refuse_argument("max_rounds", max_rounds, "a whole number >= 1")
     _need_seed(seed)
-    check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
+    check_arguments(rulebook, players, seed, max_steps=spec.max_steps,
+                    max_actions=spec.max_actions)
     from .workers import parallel_rounds, resolve_workers
 
     workers = resolve_workers(workers)
@@ -215,19 +240,15 @@ def simulate_matches(rulebook: Rulebook, games: int, players: int, seed: int,
         if len(agents) != players:
             raise ValueError(f"{len(agents)} agents for {players} players")
         stats.policy, stats.agents = None, [name for name, _ in agents]
-    args = (rulebook, players, max_actions, policy, max_steps, agents, max_rounds)
     if client is not None:
         from .distributed import dask_rounds
 
         matches: Generator[MatchRecord, None, None] = dask_rounds(
-            client, args, game_seeds(seed, games), games, play=play_match)
+            client, spec, spec.seeds(), games, play=play_match_seed)
     elif workers == 1:
-        matches = (
-            play_match(rulebook, players, s, max_actions, policy, max_steps, agents,
-                       max_rounds) for s in game_seeds(seed, games))
+        matches = (play_match_seed(spec, s) for s in spec.seeds())
     else:
-        matches = parallel_rounds(args, game_seeds(seed, games), games, workers,
-                                  play=play_match)
+        matches = parallel_rounds(spec, spec.seeds(), games, workers, play=play_match_seed)
     start = time.perf_counter()
     try:
         with closing(matches), Counting() as counting:  # the pool stopped however it ends
@@ -255,7 +276,7 @@ def csv_row(r: MatchRecord) -> list[object]:
             r.first, cell(r.lead_changes), cell(r.led_from), cell(r.stalled)]
 
 
-MATCH_STALLED = STALLED | {"rounds": "used up the match's budget of rounds"}
+MATCH_STALLED = STALLED | {Termination.ROUNDS: "used up the match's budget of rounds"}
 
 
 def report(stats: dict[str, Any], games: int) -> list[str]:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from ..engine.errors import UnoRulesError
 from . import stats as st
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 KEY = "filled dot: significant (the interval excludes 0)"
 
 
-class PlotError(ValueError):
+class PlotError(UnoRulesError):  # a ValueError, as before
     """A --plot that can't be made: a bad suffix, no matplotlib (one line, exit 1)."""
 
 
@@ -181,30 +182,7 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
     grid = fig.subplots(2, 2)
     seats_ax, length_ax, rate_diff, mean_diff = grid[0][0], grid[0][1], grid[1][0], grid[1][1]
     metrics = result["metrics"]
-    players = result["players"]
-    width = 0.8 / len(variants)
-    for i, name in enumerate(names):
-        rates = [metrics[f"seat_{s}_win"]["values"][i] for s in range(players)]
-        _rates(seats_ax, rates, [s - 0.4 + width * (i + 0.5) for s in range(players)],
-               colours[i], name, width)
-    # The fair share per seat is 1/sides (partners of a winner win with it).
-    fairs = [1 / _sides(players, rs) for rs in records]
-    if len(set(fairs)) == 1:
-        _fair(seats_ax, fairs[0])
-    else:  # variants of different team sizes: a dash over each variant's own bars
-        for i, fair in enumerate(fairs):
-            seats_ax.hlines([100 * fair] * players,
-                            [s - 0.4 + width * i for s in range(players)],
-                            [s - 0.4 + width * (i + 1) for s in range(players)],
-                            color="#C00000", linestyle="--", linewidth=1.3,
-                            label="fair share of each variant" if i == 0 else None)
-    seats_ax.set_xticks(range(players), [f"seat {s}" for s in range(players)])
-    seats_ax.set_ylabel("win rate (%), bars: 95% interval")
-    seats_ax.set_title("Win rate by seat")
-    top = max(100 * v["high"] for s in range(players)
-              for v in metrics[f"seat_{s}_win"]["values"])
-    seats_ax.set_ylim(0, min(100, top * 1.35 + 1))
-    seats_ax.legend(frameon=False, fontsize=9, loc="upper left", ncols=2)
+    _compare_seats(seats_ax, result, records, names, colours)
 
     turns = [[r.turns for r in rs if r.turns is not None] for rs in records]
     shared = st.histogram([t for ts in turns for t in ts], bins=40)
@@ -229,6 +207,36 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
     mean_diff.set_xlabel("paired difference (in each row's unit)\n" + KEY)
     mean_diff.set_title(f"Per round: {against}")
     _save(fig, out, fmt)
+
+
+def _compare_seats(ax: Any, result: dict[str, Any], records: Sequence[Sequence[Round]],
+                   names: Sequence[str], colours: Sequence[str]) -> None:
+    """``compare_figure``'s win rate by seat panel, with each variant's fair share."""
+    metrics = result["metrics"]
+    players = result["players"]
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        rates = [metrics[f"seat_{s}_win"]["values"][i] for s in range(players)]
+        _rates(ax, rates, [s - 0.4 + width * (i + 0.5) for s in range(players)],
+               colours[i], name, width)
+    # The fair share per seat is 1/sides (partners of a winner win with it).
+    fairs = [1 / _sides(players, rs) for rs in records]
+    if len(set(fairs)) == 1:
+        _fair(ax, fairs[0])
+    else:  # variants of different team sizes: a dash over each variant's own bars
+        for i, fair in enumerate(fairs):
+            ax.hlines([100 * fair] * players,
+                      [s - 0.4 + width * i for s in range(players)],
+                      [s - 0.4 + width * (i + 1) for s in range(players)],
+                      color="#C00000", linestyle="--", linewidth=1.3,
+                      label="fair share of each variant" if i == 0 else None)
+    ax.set_xticks(range(players), [f"seat {s}" for s in range(players)])
+    ax.set_ylabel("win rate (%), bars: 95% interval")
+    ax.set_title("Win rate by seat")
+    top = max(100 * v["high"] for s in range(players)
+              for v in metrics[f"seat_{s}_win"]["values"])
+    ax.set_ylim(0, min(100, top * 1.35 + 1))
+    ax.legend(frameon=False, fontsize=9, loc="upper left", ncols=2)
 
 
 def _sides(players: int, records: Sequence[Round]) -> int:

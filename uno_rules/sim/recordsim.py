@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import RunawayEffect
-from ..engine.rulebook import Rulebook
+from ..engine.outcome import BUDGETS, Termination
 from ..play.match import Match
 from ..play.record import record_game
 
 if TYPE_CHECKING:
-    from ..play.agents import AgentClass
     from .matchsim import MatchRecord
-    from .rounds import Round
+    from .rounds import Round, RunSpec
 
 MOST = 100  # the most records `stalled` writes in one run
 # Without --record-where: the stalled games and the longest, so that a run always records
@@ -106,14 +105,22 @@ def _open(path: Path) -> Any:
     return os.fdopen(fd, "w", encoding="utf-8")
 
 
-def record_rounds(folder: Path, chosen: dict[int, Round], rulebook: Rulebook, players: int,
-                  max_actions: int | None, policy: str, max_steps: int | None,
-                  agents: Sequence[tuple[str, AgentClass]] | None) -> list[Path]:
-    """Play the chosen rounds again (as :func:`uno_rules.sim.simulate.play_round` does) and
-    write ``folder/game-N.jsonl`` for each; returns the files written."""
+def _seats(spec: RunSpec) -> list[str]:
+    """Who a record says played each seat: the agents' names, else the policy's."""
+    if spec.agents is not None:
+        return [name for name, _ in spec.agents]
+    return [spec.policy] * spec.players
+
+
+def record_rounds(folder: Path, chosen: dict[int, Round], spec: RunSpec) -> list[Path]:
+    """Play the chosen rounds of the run ``spec`` again (as
+    :func:`uno_rules.sim.rounds.play_round` does) and write ``folder/game-N.jsonl`` for
+    each; returns the files written."""
     from .rounds import play_on, round_record, runaway_record
 
-    seats = [name for name, _ in agents] if agents is not None else [policy] * players
+    rulebook, players, policy, agents = spec.rulebook, spec.players, spec.policy, spec.agents
+    max_steps, max_actions = spec.max_steps, spec.max_actions
+    seats = _seats(spec)
     written = []
     for number, counted in chosen.items():
         seed = counted.seed
@@ -123,12 +130,12 @@ def record_rounds(folder: Path, chosen: dict[int, Round], rulebook: Rulebook, pl
                                      max_actions=max_actions)
         except RunawayEffect:  # the deal itself ran away: no round to record
             continue
-        how = "over"
+        how = Termination.OVER
         try:
             play_on(rulebook, game, policy, agents)
         except RunawayEffect:
-            how = "runaway"
-        again = runaway_record(seed) if how == "runaway" else round_record(game)
+            how = Termination.RUNAWAY
+        again = runaway_record(seed) if how is Termination.RUNAWAY else round_record(game)
         if again != counted:  # the same seed must play the same round: else a bug
             raise RuntimeError(f"game {number} played again differs from the run's")
         path = folder / f"game-{number}.jsonl"
@@ -138,23 +145,24 @@ def record_rounds(folder: Path, chosen: dict[int, Round], rulebook: Rulebook, pl
     return written
 
 
-def record_matches(folder: Path, chosen: dict[int, MatchRecord], rulebook: Rulebook,
-                   players: int, max_actions: int | None, policy: str,
-                   max_steps: int | None, agents: Sequence[tuple[str, AgentClass]] | None,
-                   max_rounds: int) -> list[Path]:
-    """Play the chosen matches again (:func:`uno_rules.sim.matchsim.play_match`, each round's
-    actions kept) and write ``folder/match-N.jsonl`` for each; returns the files written."""
-    from .matchsim import play_match
+def record_matches(folder: Path, chosen: dict[int, MatchRecord], spec: RunSpec) -> list[Path]:
+    """Play the chosen matches of the run ``spec`` again
+    (:func:`uno_rules.sim.matchsim.play_match`, each round's actions kept) and write
+    ``folder/match-N.jsonl`` for each; returns the files written."""
+    from .matchsim import MAX_ROUNDS, play_match
 
-    seats = [name for name, _ in agents] if agents is not None else [policy] * players
+    rulebook = spec.rulebook
+    seats = _seats(spec)
     written = []
     for number, counted in chosen.items():
         rounds = _Rounds()
-        again = play_match(rulebook, players, counted.seed, max_actions, policy, max_steps,
-                           agents, max_rounds, on_round=rounds)
+        again = play_match(rulebook, spec.players, counted.seed, spec.max_actions,
+                           spec.policy, spec.max_steps, spec.agents,
+                           MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds,
+                           on_round=rounds)
         if again != counted or rounds.match is None:
             raise RuntimeError(f"match {number} played again differs from the run's")
-        how = "over" if counted.stalled in (None, "steps", "actions") else counted.stalled
+        how = Termination.OVER if counted.stalled in (None, *BUDGETS) else counted.stalled
         path = folder / f"match-{number}.jsonl"
         with _open(path) as out:
             record_game(out, rulebook, rounds.match, seats, histories=rounds.histories,
@@ -175,20 +183,15 @@ class _Rounds:
         self.match = match
 
 
-def write_chosen(folder: Path, chooser: Chooser, rulebook: Rulebook, players: int,
-                 max_actions: int | None, policy: str, max_steps: int | None,
-                 agents: Sequence[tuple[str, AgentClass]] | None,
-                 max_rounds: int | None) -> list[str]:
-    """Write the records of the games ``chooser`` kept (``max_rounds`` given: matches);
-    returns what to tell the user, a line each."""
+def write_chosen(folder: Path, chooser: Chooser, spec: RunSpec, matches: bool) -> list[str]:
+    """Write the records of the games of the run ``spec`` that ``chooser`` kept (rounds, or
+    ``matches``); returns what to tell the user, a line each."""
     chosen = chooser.games()
-    kind = "game" if max_rounds is None else "match"
-    if max_rounds is None:
-        paths = record_rounds(folder, chosen, rulebook, players, max_actions, policy,
-                              max_steps, agents)
+    kind = "match" if matches else "game"
+    if matches:
+        paths = record_matches(folder, chosen, spec)
     else:
-        paths = record_matches(folder, chosen, rulebook, players, max_actions, policy,
-                               max_steps, agents, max_rounds)
+        paths = record_rounds(folder, chosen, spec)
     lines = [f"records: {len(paths)} written in {folder}: "
              + ", ".join(p.name for p in paths)] if paths else \
         [f"records: no {kind} chosen{'' if chosen else ' (none stalled)'}: nothing "

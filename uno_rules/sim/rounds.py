@@ -1,18 +1,23 @@
 """A run's unit of work: one round dealt from its seed and played to its end by a random
-policy (:data:`POLICIES`) or by agents, and its record (:class:`Round`). One process, the
-worker processes (:mod:`.workers`) and a Dask cluster (:mod:`.distributed`) all play
-:func:`play_round`; :mod:`.simulate` counts what it returns."""
+policy (:data:`POLICIES`) or by agents, and its record (:class:`Round`); what a run plays,
+named once (:class:`RunSpec`). One process, the worker processes (:mod:`.workers`) and a
+Dask cluster (:mod:`.distributed`) all play :func:`play_seed`; :mod:`.simulate` counts what
+it returns."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.errors import IllegalAction, RunawayEffect
 from ..engine.game import GAME_ACTIONS, Game
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
+from ..play import driver
+from ..play.driver import OnAction
 
 if TYPE_CHECKING:
     from ..play.agents import AgentClass
@@ -34,7 +39,7 @@ class Round(NamedTuple):
     challenges_won: int | None
     first: int | None
     runner_up: int | None  # the fewest cards a losing seat held at the end
-    stalled: str | None
+    stalled: Termination | None
 
 
 def round_record(game: Game) -> Round:
@@ -52,7 +57,7 @@ def round_record(game: Game) -> Round:
     result = game.result
     if not game.over or result is None:
         return Round(game.seed, (), None, turns, actions, drawn, made, won, first, None,
-                     game.stalled or "actions")
+                     game.stalled or Termination.ACTIONS)
     winners = result.winners
     side = {game.team_of(w) for w in winners}
     left = [len(game.hands[s]) for s in range(game.players)
@@ -64,7 +69,8 @@ def round_record(game: Game) -> Round:
 
 def runaway_record(seed: int) -> Round:
     """The record of a round whose action ran away (RunawayEffect): only its seed known."""
-    return Round(seed, (), None, None, None, None, None, None, None, None, "runaway")
+    return Round(seed, (), None, None, None, None, None, None, None, None,
+                 Termination.RUNAWAY)
 
 
 def game_seeds(seed: int, games: int) -> Iterator[int]:
@@ -85,15 +91,7 @@ def _play_first(game: Game, rng: random.Random) -> int:
     return plays[rng.randrange(len(plays))] if plays else _uniform(game, rng)
 
 
-def _chance(game: Game, rng: random.Random) -> int:
-    """A chance node (a contest, settled at the table): no policy chooses; the outcome is
-    drawn with the moves' RNG, every outcome equally likely (``decision.chance``), and an
-    out-of-turn action open then (a catch) as likely as any one outcome: one draw over both,
-    the very draw the policies made when a contest was shown as a seat's decision."""
-    ids = game.legal_ids()
-    extra = game.out_of_turn_ids()
-    k = rng.randrange(len(ids) + len(extra))
-    return ids[k] if k < len(ids) else extra[k - len(ids)]
+_chance = driver.chance  # a contest: drawn with the moves' RNG (the historical name)
 
 
 # A policy returns an action id for :meth:`Game.step` (the integer lane), picking by index
@@ -105,18 +103,25 @@ POLICIES: dict[str, Callable[[Game, random.Random], int]] = {
 
 
 def random_moves(game: Game, rng: random.Random, max_actions: int = MAX_ACTIONS,
-                 policy: str = "play_first") -> None:
+                 policy: str = "play_first", on_action: OnAction | None = None) -> None:
     """Apply up to ``max_actions`` random legal actions chosen by ``policy``; a chance node
-    (a contest) is drawn with ``rng`` instead (:func:`_chance`)."""
-    choose = POLICIES.get(policy)
-    if choose is None:  # was a bare KeyError
+    (a contest) is drawn with ``rng`` instead (:func:`_chance`). ``on_action``: see
+    :mod:`uno_rules.play.driver`."""
+    pick = POLICIES.get(policy)
+    if pick is None:  # was a bare KeyError
         raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
-    for _ in range(max_actions):
-        if game.over:
-            return
-        pending = game.pending
-        chance = pending is not None and pending.seat is None  # no seat: a chance node
-        game.step(_chance(game, rng) if chance else choose(game, rng))
+    driver.drive(game, policy_chooser(pick, rng), max_actions, on_action)
+
+
+def policy_chooser(pick: Callable[[Game, random.Random], int],
+                   rng: random.Random) -> Callable[[Game], int]:
+    """Who chooses in a random round: the policy ``pick``, or at a chance node (a contest:
+    no seat) the draw of :func:`uno_rules.play.driver.chance`, both with ``rng``."""
+    is_chance, chance = driver.is_chance, driver.chance
+
+    def choose(game: Game) -> int:
+        return chance(game, rng) if is_chance(game) else pick(game, rng)
+    return choose
 
 
 def _need_seed(seed: object) -> None:
@@ -127,29 +132,32 @@ def _need_seed(seed: object) -> None:
 
 def play_random(rulebook: Rulebook, players: int, seed: int, max_actions: int | None = None,
                 policy: str = "play_first", *, max_steps: int | None = None,
-                log: bool = False) -> Game:
+                log: bool = False, on_action: OnAction | None = None) -> Game:
     """Play one round with random legal actions; returns the game, over (``result`` set) or
     stalled (``stalled`` names the budget that ran out: ``max_steps`` effect steps or
     ``max_actions`` actions, default the game's; a runaway effect raises RunawayEffect).
-    ``log``: keep the event log (``game.events``), for statistics of draws and challenges."""
+    ``log``: keep the event log (``game.events``), for statistics of draws and challenges.
+    ``on_action``: see :mod:`uno_rules.play.driver` (the events need ``log``)."""
     _need_seed(seed)  # None would deal at random, and can't seed the moves
     game = rulebook.new_game(players, seed, log=log, max_steps=max_steps,
                              max_actions=max_actions)
-    play_on(rulebook, game, policy, None)
+    play_on(rulebook, game, policy, None, on_action)
     return game
 
 
 def play_on(rulebook: Rulebook, game: Game, policy: str,
-            agents: Sequence[tuple[str, AgentClass]] | None) -> None:
+            agents: Sequence[tuple[str, AgentClass]] | None,
+            on_action: OnAction | None = None) -> None:
     """Play ``game``, a round dealt with a seed, to its end as a run plays its rounds:
     random moves by ``policy`` from an RNG seeded from the round's seed, or ``agents``
-    (:func:`uno_rules.play.agents.play_agents_on`). A runaway effect raises RunawayEffect."""
+    (:func:`uno_rules.play.agents.play_agents_on`). A runaway effect raises RunawayEffect.
+    ``on_action``: see :mod:`uno_rules.play.driver`."""
     from ..play.agents import play_agents_on, round_rng
 
     if agents is None:
-        random_moves(game, round_rng(game.seed or 0), game.max_actions, policy)
+        random_moves(game, round_rng(game.seed or 0), game.max_actions, policy, on_action)
     else:
-        play_agents_on(rulebook, game, agents)
+        play_agents_on(rulebook, game, agents, on_action)
 
 
 def _has_challenges(rulebook: Rulebook) -> bool:
@@ -165,20 +173,64 @@ def _has_challenges(rulebook: Rulebook) -> bool:
 
 def play_round(rulebook: Rulebook, players: int, seed: int, max_actions: int | None,
                policy: str, max_steps: int | None,
-               agents: Sequence[tuple[str, AgentClass]] | None) -> Round:
+               agents: Sequence[tuple[str, AgentClass]] | None,
+               on_action: OnAction | None = None) -> Round:
     """Play one round of a run (random moves by ``policy``, or ``agents``) and return its
-    record; a runaway effect is recorded, not raised."""
+    record; a runaway effect is recorded, not raised. ``on_action``: see
+    :mod:`uno_rules.play.driver` (:func:`uno_rules.sim.watch.play_watched` collects it)."""
     try:
         if agents is None:
             # The log counts cards drawn and challenges (its cost is within the noise of
             # a run: docs/simulation.md).
             game = play_random(rulebook, players, seed, max_actions, policy,
-                               max_steps=max_steps, log=True)
+                               max_steps=max_steps, log=True, on_action=on_action)
         else:
             from ..play.agents import play_agents
 
             game = play_agents(rulebook, players, seed, agents, max_actions,
-                               max_steps=max_steps)
+                               max_steps=max_steps, on_action=on_action)
     except RunawayEffect:
         return runaway_record(seed)
     return round_record(game)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run plays, named once (it was an unnamed 6-item tuple): the compiled rulebook
+    (its house rules and settings applied: a worker reads no file), the players and who plays
+    them (random moves by ``policy``, or ``agents``: a name and a class per seat), each
+    round's budgets (``max_steps`` / ``max_actions``, None: the game's), each match's
+    (``max_rounds``, None: :data:`uno_rules.sim.matchsim.MAX_ROUNDS`; matches only), the
+    master ``seed`` and how many ``games``. Picklable: sent once to each worker process or
+    Dask worker (an agent class by name: the workers import it). The command line parses
+    into it; :func:`uno_rules.sim.simulate.simulate_spec` and its kin take it."""
+
+    rulebook: Rulebook
+    players: int
+    seed: int
+    games: int = 1
+    policy: str = "play_first"
+    agents: Sequence[tuple[str, AgentClass]] | None = None
+    max_steps: int | None = None
+    max_actions: int | None = None
+    max_rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.agents is not None and not isinstance(self.agents, tuple):
+            # a tuple (parse_agents gives a list): a frozen spec holds nothing mutable
+            object.__setattr__(self, "agents", tuple(self.agents))
+
+    def seeds(self) -> Iterator[int]:
+        """The per-game seeds of the run (:func:`game_seeds`)."""
+        return game_seeds(self.seed, self.games)
+
+    def on(self, rulebook: Rulebook) -> RunSpec:
+        """The same run on another rulebook (a variant of ``compare``)."""
+        return replace(self, rulebook=rulebook)
+
+
+def play_seed(spec: RunSpec, seed: int) -> Round:
+    """One round of the run ``spec``, dealt from ``seed`` (:func:`play_round`): what a worker
+    plays per seed."""
+    return play_round(spec.rulebook, spec.players, seed, spec.max_actions, spec.policy,
+                      spec.max_steps, spec.agents)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from . import stats as st
 
@@ -19,11 +20,13 @@ from . import stats as st
 from .rounds import MAX_ACTIONS as MAX_ACTIONS
 from .rounds import POLICIES as POLICIES
 from .rounds import Round as Round
+from .rounds import RunSpec as RunSpec
 from .rounds import _has_challenges, _need_seed
 from .rounds import game_seeds as game_seeds
 from .rounds import play_on as play_on
 from .rounds import play_random as play_random
 from .rounds import play_round as play_round
+from .rounds import play_seed as play_seed
 from .rounds import random_moves as random_moves
 from .rounds import round_record as round_record
 from .rounds import runaway_record as runaway_record
@@ -48,8 +51,8 @@ class Stats:
     policy: str | None = "play_first"  # None when agents played
     house: list[str] = field(default_factory=list)
     wins_by_team: list[int] | None = None
-    # Why games stalled: "steps" / "actions" (the round's budget ran out), "runaway" (one
-    # action ran over its own budget: RunawayEffect).
+    # Why games stalled, by Termination: STEPS / ACTIONS (the round's budget ran out),
+    # RUNAWAY (one action ran over its own budget: RunawayEffect).
     stalled_reasons: dict[str, int] = field(default_factory=dict)
     requested: int | None = None  # the games asked for, when Ctrl-C stopped the run early
     # Per round played (runaways excepted, as turn_counts): actions taken, cards drawn.
@@ -76,8 +79,8 @@ class Stats:
     def count(self, r: Round, team_of: Callable[[int], int]) -> None:
         """Count one round from its record (``team_of``: the game's seat -> team); a
         record counts as the game it was made from (:func:`round_record`)."""
-        if r.stalled == "runaway":  # its turns are unknown: counted stalled only
-            self.count_stalled("runaway")
+        if r.stalled is Termination.RUNAWAY:  # its turns are unknown: counted stalled only
+            self.count_stalled(Termination.RUNAWAY)
             return
         assert r.turns is not None and r.actions is not None and r.drawn is not None
         self.turn_counts.append(r.turns)
@@ -87,7 +90,7 @@ class Stats:
             self.challenges += r.challenges or 0
             self.challenges_won += r.challenges_won or 0
         if r.stalled is not None or r.points is None or r.first is None:
-            self.count_stalled(r.stalled or "actions")
+            self.count_stalled(r.stalled or Termination.ACTIONS)
             return
         winners = r.winners
         for w in winners:
@@ -225,11 +228,24 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     ``workers``: processes to play in (0: one per core; :mod:`uno_rules.sim.workers`); the
     statistics and records are the same as with 1, only faster. ``client``: a
     ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`;
-    ``workers`` is then unused), with the same statistics and records."""
+    ``workers`` is then unused), with the same statistics and records. The same as
+    :func:`simulate_spec` with the run named in a :class:`RunSpec`."""
+    spec = RunSpec(rulebook, players, seed, games, policy, agents, max_steps,
+                   max_actions)
+    return simulate_spec(spec, on_round=on_round, workers=workers, client=client)
+
+
+def simulate_spec(spec: RunSpec, *, on_round: Callable[[Round], None] | None = None,
+                  workers: int = 1, client: Any = None) -> Stats:
+    """Play the run ``spec`` names (its rounds: ``spec.games`` of them); as
+    :func:`simulate`, whose arguments a :class:`RunSpec` holds (``max_rounds`` unused)."""
+    rulebook, games, players, seed = spec.rulebook, spec.games, spec.players, spec.seed
+    policy, agents = spec.policy, spec.agents
     if type(games) is not int or games < 1:
         raise refuse_argument("games", games, "a whole number >= 1")
     _need_seed(seed)
-    check_arguments(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
+    check_arguments(rulebook, players, seed, max_steps=spec.max_steps,
+                    max_actions=spec.max_actions)
     from .workers import parallel_rounds, resolve_workers
 
     workers = resolve_workers(workers)
@@ -246,18 +262,15 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     if _has_challenges(rulebook):
         stats.challenges = 0
     team_of = rulebook.new_game(players, seed).team_of  # the same for every round
-    args = (rulebook, players, max_actions, policy, max_steps, agents)
     if client is not None:
         from .distributed import dask_rounds
 
-        rounds: Generator[Round, None, None] = dask_rounds(client, args,
-                                                           game_seeds(seed, games), games)
+        rounds: Generator[Round, None, None] = dask_rounds(client, spec, spec.seeds(),
+                                                           games)
     elif workers == 1:
-        rounds = (
-            play_round(rulebook, players, s, max_actions, policy, max_steps, agents)
-            for s in game_seeds(seed, games))
+        rounds = (play_seed(spec, s) for s in spec.seeds())
     else:
-        rounds = parallel_rounds(args, game_seeds(seed, games), games, workers)
+        rounds = parallel_rounds(spec, spec.seeds(), games, workers)
     start = time.perf_counter()
     played = 0
     try:
@@ -272,7 +285,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
         stats.requested, stats.games = games, played
         # A round interrupted inside Stats.count may have left a list one longer: trim.
         for per_round in (stats.turn_counts, stats.action_counts, stats.drawn_counts):
-            del per_round[played - stats.stalled_reasons.get("runaway", 0):]
+            del per_round[played - stats.stalled_reasons.get(Termination.RUNAWAY, 0):]
         del stats.runner_up[len(stats.points):]
     stats.seconds = time.perf_counter() - start
     return stats
@@ -289,8 +302,9 @@ def csv_row(r: Round) -> list[object]:
     return [r.seed, " ".join(map(str, r.winners)), *map(cell, r[2:])]
 
 
-STALLED = {"steps": "used up the effect-step budget", "actions": "used up the action budget",
-           "runaway": "ran away within one action"}
+STALLED: dict[str, str] = {Termination.STEPS: "used up the effect-step budget",
+                          Termination.ACTIONS: "used up the action budget",
+                          Termination.RUNAWAY: "ran away within one action"}
 
 
 def report(stats: dict[str, Any], games: int) -> list[str]:

@@ -1,11 +1,12 @@
 """Playing a simulation's rounds in several processes (``simulate --workers N``).
 
 The rounds are cut into chunks of consecutive seeds (:func:`uno_rules.sim.rounds.game_seeds`,
-as one process uses them); each worker process receives the pickled rulebook and the
-arguments once, plays its chunks and sends back the rounds' records, which are handed on
-IN ROUND ORDER: the statistics, ``--json`` (less timing) and ``--csv`` are byte-identical
-to one process. Workers are started with 'spawn' (safe on every platform) and ignore
-SIGINT: Ctrl-C reaches the parent, which stops them.
+as one process uses them); each worker process receives the run's
+:class:`~uno_rules.sim.rounds.RunSpec` (its rulebook pickled) once, plays its chunks and
+sends back the rounds' records, which are handed on IN ROUND ORDER: the statistics,
+``--json`` (less timing) and ``--csv`` are byte-identical to one process. Workers are
+started with 'spawn' (safe on every platform) and ignore SIGINT: Ctrl-C reaches the parent,
+which stops them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from itertools import islice
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
-from .rounds import play_round
+from ..engine.errors import UnoRulesError
+from .rounds import play_seed
 
 R = TypeVar("R")  # a record: a round's (Round), or a match's
 
@@ -31,7 +33,7 @@ MAX_CHUNK = 50
 PER_CORE = 4  # processes per core at most: more only share the same cores
 
 
-class WorkerError(Exception):
+class WorkerError(UnoRulesError):
     """A worker process died (killed, out of memory, an agent calling os._exit...)."""
 
 
@@ -60,41 +62,41 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK, games // (workers * 8)))
 
 
-_ARGS: tuple[Any, ...] = ()  # this worker's (rulebook, players, ...), set once
-_PLAY: Callable[..., Any] = play_round  # what plays one seed, in this worker
+_WORK: Any = None  # what this worker plays: a RunSpec (or compare's specs), set once
+_PLAY: Callable[[Any, int], Any] = play_seed  # what plays one seed of it, in this worker
 
 
-def _start(args: tuple[Any, ...], play: Callable[..., Any] = play_round) -> None:
-    global _ARGS, _PLAY
+def _start(work: Any, play: Callable[[Any, int], Any] = play_seed) -> None:
+    global _WORK, _PLAY
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if hasattr(signal, "pthread_sigmask"):  # blocked while starting: see _sigint_held
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _ARGS, _PLAY = args, play
+    _WORK, _PLAY = work, play
 
 
 def _play(seeds: list[int]) -> list[Any]:
-    rulebook, players, *rest = _ARGS
-    return [_PLAY(rulebook, players, s, *rest) for s in seeds]
+    return [_PLAY(_WORK, s) for s in seeds]
 
 
-def parallel_rounds(args: tuple[Any, ...], seeds: Iterator[int], games: int,
-                    workers: int, play: Callable[..., R] = play_round  # type: ignore[assignment]
+def parallel_rounds(work: Any, seeds: Iterator[int], games: int, workers: int,
+                    play: Callable[[Any, int], R] = play_seed  # type: ignore[assignment]
                     ) -> Generator[R, None, None]:
     """The records of the rounds of ``seeds`` (``games`` of them), played in ``workers``
-    processes, in round order. ``args``: (rulebook, players, max_actions, policy,
-    max_steps, agents), pickled once per worker. A worker's exception is raised here; a
-    worker that dies raises :class:`WorkerError`. Closing the iterator, or Ctrl-C while it
-    waits, stops the workers; on Ctrl-C the chunks already finished in order are yielded
-    first, then KeyboardInterrupt is raised again.
+    processes, in round order. ``work``: what the run plays (a
+    :class:`~uno_rules.sim.rounds.RunSpec`), pickled once per worker. A worker's exception
+    is raised here; a worker that dies raises :class:`WorkerError`. Closing the iterator, or
+    Ctrl-C while it waits, stops the workers; on Ctrl-C the chunks already finished in order
+    are yielded first, then KeyboardInterrupt is raised again.
 
-    ``play``: what plays one seed, ``play(rulebook, players, seed, *rest)`` for ``args`` =
-    (rulebook, players, *rest) — :func:`~uno_rules.sim.rounds.play_round`, or a whole match
-    per seed (:func:`uno_rules.sim.matchsim.play_match`); a module-level function, as the
-    workers import it by name."""
+    ``play``: what plays one seed, ``play(work, seed)`` —
+    :func:`~uno_rules.sim.rounds.play_seed`, a whole match per seed
+    (:func:`uno_rules.sim.matchsim.play_match_seed`) or a deal of every variant
+    (:func:`uno_rules.sim.compare.play_deal`); a module-level function, as the workers
+    import it by name."""
     size = chunk_size(games, workers)
     workers = min(workers, -(-games // size))  # no idle processes
     pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_start,
-                               initargs=(args, play))
+                               initargs=(work, play))
     pending: deque[Future[list[R]]] = deque()
 
     def submit() -> bool:

@@ -138,23 +138,10 @@ def interpret(line: str, options: Sequence[Action], game: Game, seat: int) -> An
 
 
 def _read_words(text: str, options: list[Action], game: Game, seat: int) -> Answer:
-    words = text.replace("-", " ").split()
-    if len(words) > 1 and _number(words[0]) is not None and \
-            words[1] in (*VERBS, *KINDS_BARE, *KINDS_WITH_SEAT):  # a seat first: notation
-        if _number(words[0]) != seat:
-            return Hint(f"you are seat {seat}: type the action without a seat, or ? for help")
-        words = words[1:]
-    uno = False
-    if len(words) > 1 and any(w in ("uno", "+uno", "uno!") for w in words):
-        if not (words[0] == "uno" and len(words) == 2 and _number(words[1]) is not None):
-            uno = True
-            words = [w for w in words if w not in ("uno", "+uno", "uno!")]
-    verb: str | None = None
-    if words and words[0] in VERBS:
-        verb = VERBS[words[0]]
-        words = words[1:]
-        if verb == "jump_in" and words and words[0] == "in":
-            words = words[1:]
+    read = _parts(text, seat)
+    if isinstance(read, Hint):
+        return read
+    words, uno, verb = read
     if not words and verb is not None and verb not in KINDS_WITH_SEAT + ("seat",):
         return Hint(f"{verb.replace('_', ' ')} what? e.g. {_example(options, game, verb)}")
     kinds = {o.kind for o in options}
@@ -174,6 +161,29 @@ def _read_words(text: str, options: list[Action], game: Game, seat: int) -> Answ
             return found or Hint(f"no such colour: {_short(' '.join(words))}; choose "
                                  f"{_or([str(o.arg) for o in options if o.kind == 'color'])}")
     return _card(words, verb, uno, options, game, text)
+
+
+def _parts(text: str, seat: int) -> tuple[list[str], bool, str | None] | Hint:
+    """The words typed, less a leading seat (``seat``'s own), an UNO call and the verb:
+    (the words left, whether UNO is called, the verb or None)."""
+    words = text.replace("-", " ").split()
+    if len(words) > 1 and _number(words[0]) is not None and \
+            words[1] in (*VERBS, *KINDS_BARE, *KINDS_WITH_SEAT):  # a seat first: notation
+        if _number(words[0]) != seat:
+            return Hint(f"you are seat {seat}: type the action without a seat, or ? for help")
+        words = words[1:]
+    uno = False
+    if len(words) > 1 and any(w in ("uno", "+uno", "uno!") for w in words):
+        if not (words[0] == "uno" and len(words) == 2 and _number(words[1]) is not None):
+            uno = True
+            words = [w for w in words if w not in ("uno", "+uno", "uno!")]
+    verb: str | None = None
+    if words and words[0] in VERBS:
+        verb = VERBS[words[0]]
+        words = words[1:]
+        if verb == "jump_in" and words and words[0] == "in":
+            words = words[1:]
+    return words, uno, verb
 
 
 def _bare(word: str, options: list[Action], kinds: set[str]) -> Answer:

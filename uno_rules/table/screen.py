@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..engine.actions import Action
+from ..engine.decisions import WORDS
 from ..engine.errors import visible as escaped
 from ..engine.events import describe_event
 from ..engine.game import Game
@@ -160,10 +161,7 @@ def _hand_lines(game: Game, names: Sequence[str], style: Style, indent: str) -> 
     return lines
 
 
-DECISIONS: Mapping[str, str] = {
-    "turn": "to play", "drawn": "to play or keep the card drawn", "color": "to choose a colour",
-    "challenge": "to challenge or accept", "target": "to choose a seat",
-    "contest": "a contest", "give": "to give a card", "forced_play": "to play the colour"}
+DECISIONS: Mapping[str, str] = {kind: words.waiting for kind, words in WORDS.items()}
 
 
 def decision_words(kind: str) -> str:
@@ -387,11 +385,7 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
     return words.get(kind, str(option))
 
 
-PROMPTS: Mapping[str, str] = {
-    "turn": "your turn: play a card or draw", "drawn": "play the card you drew, or keep it",
-    "color": "choose a colour", "challenge": "challenge the card played, or accept it",
-    "target": "choose a seat", "give": "give a card to your partner",
-    "forced_play": "play a card of the colour in force", "contest": "settle the contest"}
+PROMPTS: Mapping[str, str] = {kind: words.prompt for kind, words in WORDS.items()}
 
 
 def prompt_text(game: Game, seat: int) -> str:

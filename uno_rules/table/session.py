@@ -26,9 +26,12 @@ from dataclasses import dataclass, field
 from typing import Optional, TextIO, TypeVar
 
 from ..engine.actions import Action
-from ..engine.errors import NotationError
+from ..engine.decisions import WORDS
+from ..engine.errors import NotationError, UnoRulesError
 from ..engine.game import Game
+from ..engine.outcome import Termination
 from ..engine.tables import action_table
+from ..play import driver
 from ..play.agents import AgentClass, choice_of, make_agent, observation, round_rng
 from ..play.match import Match
 from .answers import Blank, Chosen, Help, Hint, Quit, interpret
@@ -36,10 +39,7 @@ from .screen import Style, event_lines, option_lines, scores_lines, table_lines
 
 HUMAN = "human"
 PUBLIC = ("catch", "uno")  # out-of-turn kinds anyone can see coming (jump-ins are private)
-PROMPTS = {"turn": "your turn", "drawn": "you drew a card: play it or keep it",
-           "color": "choose a colour", "challenge": "challenge or accept",
-           "target": "choose a player", "give": "choose a card to give",
-           "forced_play": "play the card"}
+PROMPTS = {kind: words.brief for kind, words in WORDS.items()}
 
 
 class Quitting(Exception):
@@ -50,7 +50,7 @@ class Quitting(Exception):
         self.save = save
 
 
-class Diverged(Exception):
+class Diverged(UnoRulesError):
     """A resumed record is not what this table plays (one line: the step and both actions)."""
 
 
@@ -189,7 +189,7 @@ class Session:
                          f"{', '.join(map(str, game.result.winners))} win "
                          f"{game.result.points} points")
                 if self.one_round:
-                    self.end("over")
+                    self.end(Termination.OVER)
                     return Outcome("over")
                 self.match.next_round()
                 if self.recorder is not None and (self.match.over or
@@ -199,7 +199,7 @@ class Session:
                 for line in scores_lines(self.match, self.style):
                     self.say(line)
                 if self.match.over:  # the scores say who won
-                    self.end("over")
+                    self.end(Termination.OVER)
                     return Outcome("over")
                 if not self.replaying:
                     reply = yield from self.ask(Prompt(
@@ -226,70 +226,64 @@ class Session:
         seed = game.seed
         assert seed is not None  # a match deals its rounds with seeds
         players = game.players
-        self.table = table = action_table(game.rulebook, players)
+        self.table = action_table(game.rulebook, players)
         made = {s: make_agent(kind, self.agents[kind], s, seed)
                 for s, kind in enumerate(self.seats) if kind != HUMAN}
         self.made, self.seen = made, [0] * players
         self.shown = [0] * players       # each human's last event seen
         self.public = 0                  # the last event shown to everyone
-        table_rng = round_rng(seed)
-        while not game.over:
-            ids = game.legal_ids()
-            decider = table[ids[0]].seat
-            extra = game.out_of_turn_ids()
-            # hot-seat with jump-ins: the window opens whether or not a human can jump in
-            if extra or self.hot_seat and self.can_jump():
-                taken = yield from self.out_of_turn(game, decider, extra)
-                if taken:
-                    continue
-            if decider is None:
-                self.take(game, table[ids[table_rng.randrange(len(ids))]])
-                continue
-            mine = ids + tuple(i for i in extra if table[i].seat == decider)
-            if decider in made:
-                pending = game.pending
-                choice = self.agent(game, decider, mine,
-                                    pending.kind if pending is not None else "turn")
-                assert choice is not None
-                self.take(game, table[choice])
-            else:
-                action = yield from self.human(game, decider, [table[i] for i in mine],
-                                               len(ids))
-                assert action is not None
-                self.take(game, action)
-        return game
+        self.table_rng = round_rng(seed)
+        return (yield from driver.drive_asking(game, self.next_action, self.take))
+
+    def next_action(self, game: Game) -> Asking[Action]:
+        """Who chooses at this table: the out-of-turn window first, then the deciding
+        seat (an agent, or a human asked), or at a contest the round's own RNG."""
+        table = self.table
+        ids = game.legal_ids()
+        decider = table[ids[0]].seat
+        extra = game.out_of_turn_ids()
+        # hot-seat with jump-ins: the window opens whether or not a human can jump in
+        if extra or self.hot_seat and self.can_jump():
+            taken = yield from self.out_of_turn(game, decider, extra)
+            if taken is not None:
+                return taken
+        if decider is None:
+            return table[driver.settle(ids, self.table_rng)]
+        mine = ids + tuple(i for i in extra if table[i].seat == decider)
+        if decider in self.made:
+            pending = game.pending
+            choice = self.agent(game, decider, mine,
+                                pending.kind if pending is not None else "turn")
+            assert choice is not None
+            return table[choice]
+        action = yield from self.human(game, decider, [table[i] for i in mine], len(ids))
+        assert action is not None
+        return action
 
     def out_of_turn(self, game: Game, decider: int | None,
-                    extra: Sequence[int]) -> Asking[bool]:
+                    extra: Sequence[int]) -> Asking[Action | None]:
         """Offer the out-of-turn actions, seat by seat from the one after the decider;
-        True when one was taken."""
+        the one taken, if any."""
         table, players = self.table, game.players
-        start = -1 if decider is None else decider
         window = False  # several humans: one window for them all, at the first one's place
-        for k in range(1, players + 1):
-            s = (start + k) % players
-            if s == decider:
-                continue
+        for s in driver.window_seats(decider, players):
             mine = tuple(i for i in extra if table[i].seat == s)
             if s in self.made:
                 if mine:
                     choice = self.agent(game, s, mine, None)
                     if choice is not None:
-                        self.take(game, table[choice])
-                        return True
+                        return table[choice]
             elif self.hot_seat:
                 if not window:
                     window = True
                     action = yield from self.window(game, decider, extra)
                     if action is not None:
-                        self.take(game, action)
-                        return True
+                        return action
             elif mine:
                 action = yield from self.human(game, s, [table[i] for i in mine], 0)
                 if action is not None:
-                    self.take(game, action)
-                    return True
-        return False
+                    return action
+        return None
 
     def window(self, game: Game, decider: int | None,
                extra: Sequence[int]) -> Asking[Action | None]:
@@ -438,10 +432,10 @@ class Session:
             if recorded != str(action):
                 raise Diverged(f"the record has {recorded!r} where this table plays "
                                f"{str(action)!r}")
-            game.apply(action)
+            driver.take(game, action)
             if not self.script:
                 self.go_live()
             return
-        game.apply(action)
+        driver.take(game, action)
         if self.recorder is not None:
             self.recorder.step(action)  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..engine.errors import UnoRulesError
 from ..load.resources import house_names, shipped_names
 from ..play.agents import AGENTS
 from .http import ApiError
@@ -30,7 +31,7 @@ _OPEN = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 _APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-class StoredFileError(ValueError):
+class StoredFileError(UnoRulesError):  # a ValueError, as before
     """A stored file refused: why, in words that name no path and quote none of it."""
 
 

@@ -38,10 +38,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..engine.errors import IllegalAction, RulebookError, RunawayEffect, shorten
+from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..load.entry import load_rulebook
 from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_names
-from ..play.agents import AGENTS
+from ..play.agents import AGENTS, AgentError
 from ..play.match import Match
 from ..play.record import MAX_RECORD, Record, Recorder, RecordError, read_text
 from ..table.replay import action_seen, seat_of
@@ -123,7 +124,7 @@ class Live:
         except RunawayEffect as exc:  # the rulebook's effects never end: the game stops
             self.prompt, self.status = None, "stalled"
             self.reason = f"an effect runs away: {hide_paths(str(exc), self.folder)}"
-            self.recorder.end("runaway")
+            self.recorder.end(Termination.RUNAWAY)
 
 
 def hide_paths(text: str, folder: Path) -> str:
@@ -360,6 +361,8 @@ class GameStore:
             first = hide_paths(str(exc).splitlines()[0], self.folder)
             raise _error(422, f"game {game_id}: its rulebook no longer loads: {first}"
                          ) from None
+        except (ApiError, AgentError):  # ValueErrors since they joined UnoRulesError: not
+            raise                           # taken for a broken file, as before
         except (KeyError, TypeError, ValueError, IllegalAction, AttributeError) as exc:
             raise _error(422, f"game {game_id}: its restore file is broken "
                               f"({shorten(str(exc), 80)})") from None

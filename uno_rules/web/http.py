@@ -9,11 +9,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from ..engine.errors import shorten, visible
+from ..engine.errors import UnoRulesError, shorten, visible
 from .limits import Limits
 
 
-class ApiError(Exception):
+class ApiError(UnoRulesError):
     """A request the server refuses: ``status`` (4xx) and a one-line ``message``."""
 
     def __init__(self, status: int, message: str, **extra: Any) -> None:

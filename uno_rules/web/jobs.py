@@ -31,6 +31,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.errors import IllegalAction, shorten
 from ..engine.rulebook import Rulebook
+from ..sim.rounds import RunSpec
 from .http import ApiError, limits_of, read_json
 from .limits import Limits
 from .source import SOURCE_KEYS, builtin_agents, require_rulebook, set_values
@@ -65,21 +66,21 @@ def _whole(body: Mapping[str, Any], key: str, default: int | None, low: int,
 
 @dataclass(frozen=True)
 class Run:
-    """What a job plays: the checked arguments (picklable, for the job's process)."""
+    """What a job plays: the checked arguments (picklable, for the job's process): a
+    :class:`~uno_rules.sim.rounds.RunSpec` per source (its rulebook loaded and checked
+    here, sent to the job's process with it: that process reads no file)."""
 
     kind: str                      # "simulate" or "compare"
     sources: tuple[dict[str, Any], ...]
     labels: tuple[str, ...]
-    games: int
-    players: int
-    seed: int
-    policy: str
-    agents: str | None
+    specs: tuple[RunSpec, ...]     # one per source, alike but for the rulebook
     match: bool
-    max_rounds: int | None
-    max_steps: int | None
-    max_actions: int | None
     limits: Limits
+
+    @property
+    def games(self) -> int:
+        """The rounds (matches) each source plays."""
+        return self.specs[0].games
 
     @property
     def total(self) -> int:
@@ -142,15 +143,16 @@ def parse_run(kind: str, body: Mapping[str, Any], limits: Limits) -> tuple[Run,
     rulebooks = [require_rulebook(_source(b), limits) for b in bodies]
     labels = tuple(_label(b, rb, k) for k, (b, rb) in enumerate(zip(bodies, rulebooks,
                                                                      strict=True)))
-    from ..sim.compare import check_run
+    spec = RunSpec(rulebooks[0], players, seed, games, policy, agents, max_steps,
+                   max_actions, max_rounds)
+    specs = tuple(spec.on(rb) for rb in rulebooks)
+    from ..sim.compare import check_specs
 
     try:  # the checks compare and simulate make before playing
-        check_run(rulebooks, games, players, seed, max_actions, policy, max_steps, agents)
+        check_specs(specs)
     except (IllegalAction, ValueError) as exc:
         raise ApiError(400, shorten(" ".join(str(exc).split()), 300)) from None
-    names = None if agents is None else ",".join(n for n, _ in agents)
-    run = Run(kind, tuple(_source(b) for b in bodies), labels, games, players, seed, policy,
-              names, match, max_rounds, max_steps, max_actions, limits)
+    run = Run(kind, tuple(_source(b) for b in bodies), labels, specs, match, limits)
     return run, rulebooks
 
 
@@ -166,43 +168,34 @@ def finite(value: Any) -> Any:
     return value
 
 
-def play(run: Run, rulebooks: list[Rulebook], tick: Callable[[], None]) -> dict[str, Any]:
+def play(run: Run, tick: Callable[[], None]) -> dict[str, Any]:
     """The run's result, as ``simulate --json`` / ``compare --json`` print it; ``tick`` is
     called after each round (match)."""
-    agents = builtin_agents(run.agents, run.players)
     if run.kind == "compare":
-        from ..sim.compare import compare
+        from ..sim.compare import compare_specs
 
-        result = compare(rulebooks, run.labels, run.games, run.players, run.seed,
-                         run.max_actions, run.policy, max_steps=run.max_steps,
-                         agents=agents, on_round=tick)
+        result = compare_specs(run.specs, run.labels, on_round=tick)
         for entry, source in zip(result["variants"], run.sources, strict=True):
             entry["settings"] = set_values(source.get("set"))
         return result
     if run.match:
-        from ..sim.matchsim import MAX_ROUNDS, simulate_matches
+        from ..sim.matchsim import simulate_matches_spec
 
-        stats: Any = simulate_matches(rulebooks[0], run.games, run.players, run.seed,
-                                      run.max_actions, run.policy, max_steps=run.max_steps,
-                                      agents=agents, max_rounds=run.max_rounds or MAX_ROUNDS,
-                                      on_match=lambda r: tick())
+        stats: Any = simulate_matches_spec(run.specs[0], on_match=lambda r: tick())
     else:
-        from ..sim.simulate import simulate
+        from ..sim.simulate import simulate_spec
 
-        stats = simulate(rulebooks[0], run.games, run.players, run.seed, run.max_actions,
-                         run.policy, max_steps=run.max_steps, agents=agents,
-                         on_round=lambda r: tick())
+        stats = simulate_spec(run.specs[0], on_round=lambda r: tick())
     out: dict[str, Any] = stats.to_json()
     return out
 
 
 def _child(run: Run, messages: Any) -> None:
-    """A job's process: load the sources again, play, send progress and the result (to
-    ``messages``, the write end of a pipe)."""
+    """A job's process: play, send progress and the result (to ``messages``, the write end
+    of a pipe)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when a job stops (and
     # it started with SIGINT blocked: _without_ctrl_c)
     try:
-        rulebooks = [require_rulebook(s, run.limits) for s in run.sources]
         done, last = 0, 0.0
 
         def tick() -> None:
@@ -212,11 +205,9 @@ def _child(run: Run, messages: Any) -> None:
             if now - last >= PROGRESS_EVERY:
                 last = now
                 messages.send(("progress", done))
-        result = finite(play(run, rulebooks, tick))
+        result = finite(play(run, tick))
         messages.send(("progress", done))
         messages.send(("result", result))
-    except ApiError as exc:  # the rulebook changed meanwhile? (it can't: same text)
-        messages.send(("error", exc.message))
     except Exception as exc:  # noqa: BLE001 - a bug of ours: one line, the job failed
         messages.send(("error", f"internal error (a bug): {type(exc).__name__}: "
                                 f"{shorten(' '.join(str(exc).split()), 300)}"))

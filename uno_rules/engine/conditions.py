@@ -1,0 +1,81 @@
+"""The conditions of the ``if`` primitive: one table, as
+:data:`~uno_rules.engine.effects.PRIMITIVES` is for steps.
+
+Each :class:`Condition` is registered once with its parameter's schema, what makes it hold
+(in words, for docs/primitives.md), how it is decided and its phrase for the rules sheet. The
+``if`` primitive's parameters and description, the rulebook schema, the compiler and the
+sheet all read :data:`CONDITIONS`: a new condition is one entry here.
+
+A condition is decided either while the round is played (``holds``, with ``say``: how the
+sheet words it) or once, when the rulebook loads (``at_load``: the rulebook's options and the
+value; only the branch that applies is compiled, so the sheet never names it). One whose
+meaning a knock-out changes says how (``knocked_out``), for the sheet's knock-out rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .words import SEAT_SCHEMA, who
+
+if TYPE_CHECKING:
+    from .legal import Legality as Game
+    from .records import Ctx
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition an ``if`` step may test: the parameter ``name`` of the step."""
+
+    name: str
+    doc: str                      # what makes it hold (docs/primitives.md)
+    schema: dict[str, Any]        # its value's JSON Schema
+    holds: Callable[[Game, Ctx, Any], bool] | None = None         # decided in play
+    say: Callable[[Any], str] | None = None                       # words, for one in play
+    at_load: Callable[[Mapping[str, Any], Any], bool] | None = None  # decided when loaded
+    # how a knock-out changes what it counts, for the sheet's knock-out rule (None: not)
+    knocked_out: str | None = None
+
+
+def _players(game: Game, ctx: Ctx, value: Any) -> bool:
+    return bool(value == game._standing())
+
+
+def _out(game: Game, ctx: Ctx, value: Any) -> bool:
+    seat = game._seat(value, ctx)
+    return seat >= 0 and seat != ctx.actor and not game.hands[seat]
+
+
+def _hand_at_least(game: Game, ctx: Ctx, value: Any) -> bool:
+    return bool(len(game.hands[ctx.actor]) >= value)
+
+
+def _option(options: Mapping[str, Any], value: Any) -> bool:
+    return bool(options[value])
+
+
+CONDITIONS: dict[str, Condition] = {c.name: c for c in [
+    Condition("players", "the number of players still in the round equals it",
+              {"type": "integer", "minimum": 2, "description": "Number of players."},
+              _players, lambda v: f"with {v} players",
+              knocked_out="counts only the players still in"),
+    Condition("option", "a boolean option is true; decided when the rulebook loads",
+              {"type": "string", "description": "Name of a boolean option."},
+              at_load=_option),
+    Condition("out", "that seat, not the player, holds no cards", SEAT_SCHEMA,
+              _out, lambda v: f"when {who(v)} is out"),
+    Condition("hand_at_least", "the player holds at least that many cards",
+              {"type": "integer", "minimum": 1, "description": "Fewest cards in the player's "
+                                                               "hand."},
+              _hand_at_least, lambda v: f"when you hold {v} cards or more"),
+]}
+
+
+def decided_at_load(params: Mapping[str, Any], options: Mapping[str, Any]) -> bool | None:
+    """Whether the load-time conditions an ``if`` step gives all hold (None: it gives none)."""
+    given = [c for c in CONDITIONS.values() if c.at_load is not None and c.name in params]
+    if not given:
+        return None
+    return all(c.at_load(options, params[c.name]) for c in given if c.at_load is not None)
