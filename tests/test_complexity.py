@@ -3,10 +3,7 @@
 except handler (and ``else``), comprehension ``for`` and ``if``, ``and``/``or`` operand
 past the first, assert (what it tests left out) and match case; a nested function counts
 apart. ruff's C901 rule (pyproject.toml) counts fewer branches, so this test holds the bar
-(its count is radon's on every function of the package, checked when it was written).
-
-The functions still above it are in files other work owns (issue 29): they are listed
-here, and the list must shrink as they are reshaped."""
+(its count is radon's on every function of the package, checked when it was written)."""
 
 from __future__ import annotations
 
@@ -16,11 +13,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "uno_rules"
 LIMIT = 30
-# (file, function) still above the limit, reshaped by other items of issue 29.
-PENDING = {
-    ("rl/observation.py", "Observer._fill"),
-    ("table/session.py", "Session.window"),
-}
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -80,14 +72,8 @@ def _counts() -> dict[tuple[str, str], int]:
 
 def test_no_function_above_the_limit() -> None:
     counts = _counts()
-    over = {key: n for key, n in counts.items() if n > LIMIT and key not in PENDING}
+    over = {key: n for key, n in counts.items() if n > LIMIT}
     assert over == {}
-
-
-def test_the_pending_list_is_not_stale() -> None:
-    """A function reshaped (or gone) leaves the list, so that it stays under the limit."""
-    counts = _counts()
-    assert sorted(key for key in PENDING if counts.get(key, 0) <= LIMIT) == []
 
 
 def test_the_count_is_radons() -> None:

@@ -219,9 +219,8 @@ class Observer:
                 out[i] += 1
         if self._side >= 0:
             out[self._side + side] = 1
-        faces, colors = len(self.rulebook.faces), len(self.rulebook.colors)
         discards = game.discards
-        if len(discards) == 1:
+        if len(discards) == 1:  # the common layout, inline: this runs every env step
             discard = discards[0]
             if discard:
                 out[self._top + slot[discard[-1]]] = 1
@@ -230,16 +229,7 @@ class Observer:
             size = len(discard)
             out[self._discard_size] = size if size < CAP else CAP
         else:
-            focus = game.focus
-            out[self._focus + focus] = 1
-            for k, discard in enumerate(discards):
-                if discard:
-                    out[self._top + k * faces + slot[discard[-1]]] = 1
-                color = game.color if k == focus else game.colors[k]
-                if color != NO_COLOR:
-                    out[self._color + k * colors + color] = 1
-                size = len(discard)
-                out[self._discard_size + k] = size if size < CAP else CAP
+            self._fill_discards(game, slot, out)
         if game.direction == 1:
             out[self._direction] = 1
         sizes = self._sizes
@@ -277,6 +267,20 @@ class Observer:
         if self._side >= 0:
             self._fill_backs(game, seat, out)
         return out
+
+    def _fill_discards(self, game: Game, slot: tuple[int, ...], out: bytearray) -> None:
+        """The focus and each pile's top card, color and size, when there are several."""
+        faces, colors = len(self.rulebook.faces), len(self.rulebook.colors)
+        focus = game.focus
+        out[self._focus + focus] = 1
+        for k, discard in enumerate(game.discards):
+            if discard:
+                out[self._top + k * faces + slot[discard[-1]]] = 1
+            color = game.color if k == focus else game.colors[k]
+            if color != NO_COLOR:
+                out[self._color + k * colors + color] = 1
+            size = len(discard)
+            out[self._discard_size + k] = size if size < CAP else CAP
 
     def _fill_backs(self, game: Game, seat: int, out: bytearray) -> None:
         """The side turned away of the others' cards and of the draw pile's top card."""

@@ -311,6 +311,22 @@ class Session:
             if caught:
                 self.say(f"seat(s) {', '.join(map(str, caught))} didn't call UNO: "
                          "anyone may catch")
+        seat = yield from self.window_seat(decider)
+        if seat is None:
+            return None
+        mine = [a for a in offered if a.seat == seat]
+        if not mine:
+            yield from self.face(seat)
+            self.say(f"seat {seat}: nothing to do out of turn now")
+            yield from self.ask(Prompt("window", seat, "press Enter ", can_pass=True))
+            yield from self.face(None)
+            return None
+        action = yield from self.human(game, seat, mine, 0)
+        yield from self.face(None)
+        return action
+
+    def window_seat(self, decider: int | None) -> Asking[int | None]:
+        """Ask which human seat acts in the window (not ``decider``): None on Enter."""
         hint = None
         while True:
             reply = (yield from self.ask(Prompt(
@@ -322,21 +338,10 @@ class Session:
                 raise Quitting(save=True)
             if reply.isascii() and reply.isdigit() and len(reply) <= 3 and \
                     int(reply) in self.humans and int(reply) != decider:
-                break
+                return int(reply)
             others = [s for s in self.humans if s != decider]
             hint = f"a seat number: {', '.join(map(str, others))}; or Enter"
             self.say(hint)
-        seat = int(reply)
-        mine = [a for a in offered if a.seat == seat]
-        if not mine:
-            yield from self.face(seat)
-            self.say(f"seat {seat}: nothing to do out of turn now")
-            yield from self.ask(Prompt("window", seat, "press Enter ", can_pass=True))
-            yield from self.face(None)
-            return None
-        action = yield from self.human(game, seat, mine, 0)
-        yield from self.face(None)
-        return action
 
     def can_jump(self) -> bool:
         """Whether the rules let a human seat jump in (private: who can, and when)."""
