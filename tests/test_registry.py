@@ -184,8 +184,8 @@ def test_every_decision_kind_has_its_words() -> None:
 # What a new kind's files hold: its record, words and data shape (engine/decisions.py), the
 # primitive that raises it (here a toy one), and a VERSIONS entry in rl/observation.py.
 def _make_nudge() -> type[Ask]:
-    """The toy kind's record: a Python subclass of the engine's ``Ask`` (which the compiled
-    build refuses: there a new kind is compiled with the package)."""
+    """The toy kind's record: a Python subclass of the engine's ``Ask`` (the compiled build
+    makes no instance of one: there a new kind is compiled with the package)."""
 
     @dataclass(slots=True)
     class Nudge(Ask):
@@ -241,12 +241,13 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
     """Registered at run time, a kind reaches the engine's decisions and options, snapshots
     (its data checked by its declared shape), the consistency check and the generated
     decisions page; the RL layout, made at import, refuses the new kinds until versioned."""
-    if uno_rules.COMPILED:  # mypyc's classes take no interpreted subclass
-        with pytest.raises(TypeError):
-            _make_nudge()
+    if uno_rules.COMPILED:  # mypyc's records: no instance of an interpreted subclass
+        with pytest.raises(TypeError, match="interpreted classes cannot inherit"):
+            _make_nudge()(0, None, -1)
         return
-    register_kind(_make_nudge(), KindWords("to draw or not", "draw a card, or keep your hand",
-                                   "draw or keep"), ("seat",))
+    register_kind(_make_nudge(), KindWords(
+        "to draw or not", "draw a card, or keep your hand", "draw or keep",
+        "The next player may draw a card (or keep its hand)."), ("seat",))
     assert list(KINDS)[-1] == "toy_nudge" and "toy_nudge" in WORDS
     monkeypatch.setitem(PRIMITIVES, "toy_nudge", Primitive(
         "toy_nudge", "`who` may draw a card.", _nudge, lambda a, sub: f"{a['who']} may draw",

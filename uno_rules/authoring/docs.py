@@ -296,9 +296,9 @@ def decisions_markdown() -> str:
         "| kind | what it is | the seat is asked | data |",
         "|---|---|---|---|",
     ]
-    for kind, cls in KINDS.items():
-        what = " ".join((cls.__doc__ or "").split())
-        out.append(f"| `{kind}` | {what} | {WORDS[kind].prompt} | {_data_text(kind)} |")
+    for kind in KINDS:
+        words = WORDS[kind]  # not the class's docstring: the compiled build has none
+        out.append(f"| `{kind}` | {words.what} | {words.prompt} | {_data_text(kind)} |")
     return "\n".join(out) + "\n"
 
 

@@ -51,7 +51,7 @@ BIG_HAND = 32 if __file__.endswith(tuple(EXTENSION_SUFFIXES)) else 0
 
 @dataclass(slots=True)
 class Turn(Ask):
-    """A player's turn: play a card, draw, or answer a stacked draw."""
+    """The record of a ``turn`` decision (what it is: ``WORDS["turn"].what``)."""
 
     kind: str = field(default="turn", init=False, repr=False, compare=False)
 
@@ -117,7 +117,7 @@ class Turn(Ask):
 
 @dataclass(slots=True)
 class Drawn(Ask):
-    """The card just drawn may be played at once (or kept)."""
+    """The record of a ``drawn`` decision (what it is: ``WORDS["drawn"].what``)."""
 
     kind: str = field(default="drawn", init=False, repr=False, compare=False)
     card: int = -1
@@ -152,7 +152,7 @@ class Drawn(Ask):
 
 @dataclass(slots=True)
 class Color(Ask):
-    """Choose the colour in force."""
+    """The record of a ``color`` decision (what it is: ``WORDS["color"].what``)."""
 
     kind: str = field(default="color", init=False, repr=False, compare=False)
 
@@ -172,7 +172,7 @@ class Color(Ask):
 
 @dataclass(slots=True)
 class Challenge(Ask):
-    """Challenge the card just played, or accept it; each answer runs its branch."""
+    """The record of a ``challenge`` decision (what it is: ``WORDS["challenge"].what``)."""
 
     kind: str = field(default="challenge", init=False, repr=False, compare=False)
     guilty: int = -1       # program ids
@@ -206,7 +206,7 @@ class Challenge(Ask):
 
 @dataclass(slots=True)
 class Target(Ask):
-    """Choose another player: the card's `target`."""
+    """The record of a ``target`` decision (what it is: ``WORDS["target"].what``)."""
 
     kind: str = field(default="target", init=False, repr=False, compare=False)
     seats: tuple[int, ...] = ()
@@ -232,9 +232,7 @@ class Target(Ask):
 
 @dataclass(slots=True)
 class Contest(Target):
-    """A contest decided at the table: which of two players lost (`seats`: the card's
-    player, then the other). No seat decides (`seat` None): it is a chance node, each
-    outcome equally likely (`Decision.chance`), drawn by whoever runs the game."""
+    """The record of a ``contest`` decision (what it is: ``WORDS["contest"].what``)."""
 
     kind: str = field(default="contest", init=False, repr=False, compare=False)
 
@@ -251,7 +249,7 @@ class Contest(Target):
 
 @dataclass(slots=True)
 class Give(Ask):
-    """Choose a card to give to one's partner."""
+    """The record of a ``give`` decision (what it is: ``WORDS["give"].what``)."""
 
     kind: str = field(default="give", init=False, repr=False, compare=False)
 
@@ -269,7 +267,7 @@ class Give(Ask):
 
 @dataclass(slots=True)
 class ForcedPlay(Ask):
-    """A partner must play a card of the colour in force."""
+    """The record of a ``forced_play`` decision (what it is: ``WORDS["forced_play"].what``)."""
 
     kind: str = field(default="forced_play", init=False, repr=False, compare=False)
     player: int = -1            # who played the card that forces it
@@ -306,21 +304,39 @@ class KindWords:
     waiting: str  # what a seat is marked as waiting for: "to choose a colour"
     prompt: str   # what the seat is asked, in full: "choose a colour"
     brief: str    # the terminal session's question: "choose a colour"
+    what: str     # what the decision is, for docs/decisions.md: "Choose the colour in force."
 
 
 # The one table of each kind's words (a test holds it to KINDS).
 WORDS: dict[str, KindWords] = {
-    "turn": KindWords("to play", "your turn: play a card or draw", "your turn"),
-    "drawn": KindWords("to play or keep the card drawn", "play the card you drew, or keep it",
-                       "you drew a card: play it or keep it"),
-    "color": KindWords("to choose a colour", "choose a colour", "choose a colour"),
-    "challenge": KindWords("to challenge or accept", "challenge the card played, or accept it",
-                           "challenge or accept"),
-    "target": KindWords("to choose a seat", "choose a seat", "choose a player"),
-    "contest": KindWords("a contest", "settle the contest", "contest"),
-    "give": KindWords("to give a card", "give a card to your partner", "choose a card to give"),
-    "forced_play": KindWords("to play the colour", "play a card of the colour in force",
-                             "play the card"),
+    "turn": KindWords(
+        "to play", "your turn: play a card or draw", "your turn",
+        "A player's turn: play a card, draw, or answer a stacked draw."),
+    "drawn": KindWords(
+        "to play or keep the card drawn", "play the card you drew, or keep it",
+        "you drew a card: play it or keep it",
+        "The card just drawn may be played at once (or kept)."),
+    "color": KindWords(
+        "to choose a colour", "choose a colour", "choose a colour",
+        "Choose the colour in force."),
+    "challenge": KindWords(
+        "to challenge or accept", "challenge the card played, or accept it",
+        "challenge or accept",
+        "Challenge the card just played, or accept it; each answer runs its branch."),
+    "target": KindWords(
+        "to choose a seat", "choose a seat", "choose a player",
+        "Choose another player: the card's `target`."),
+    "contest": KindWords(
+        "a contest", "settle the contest", "contest",
+        "A contest decided at the table: which of two players lost (`seats`: the card's "
+        "player, then the other). No seat decides (`seat` None): it is a chance node, each "
+        "outcome equally likely (`Decision.chance`), drawn by whoever runs the game."),
+    "give": KindWords(
+        "to give a card", "give a card to your partner", "choose a card to give",
+        "Choose a card to give to one's partner."),
+    "forced_play": KindWords(
+        "to play the colour", "play a card of the colour in force", "play the card",
+        "A partner must play a card of the colour in force."),
 }
 
 
