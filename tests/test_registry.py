@@ -255,7 +255,7 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
     rb = _load_toy(monkeypatch, tmp_path, NUDGE)
     assert "| `toy_nudge` | The next player may draw a card (or keep its hand). | " \
         "draw a card, or keep your hand | `[seat]` |" in decisions_markdown()
-    with pytest.raises(RuntimeError, match="give it version 2"):
+    with pytest.raises(RuntimeError, match="give it version 3"):
         observation.layout_version(tuple(KINDS))
     nudged = 0
     for seed in range(20):

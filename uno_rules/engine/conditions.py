@@ -52,6 +52,10 @@ def _hand_at_least(game: Game, ctx: Ctx, value: Any) -> bool:
     return bool(len(game.hands[ctx.actor]) >= value)
 
 
+def _drew(game: Game, ctx: Ctx, value: Any) -> bool:
+    return (ctx.drawn >= 0) == bool(value)
+
+
 def _option(options: Mapping[str, Any], value: Any) -> bool:
     return bool(options[value])
 
@@ -70,7 +74,23 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               {"type": "integer", "minimum": 1, "description": "Fewest cards in the player's "
                                                                "hand."},
               _hand_at_least, lambda v: f"when you hold {v} cards or more"),
+    # Used by UNO Attack (`repeat` ... `until: {drew: true}`: hit until a hit gives a card)
+    # and by a "draw one; if it gave nothing, ..." house rule.
+    Condition("drew", "true: a draw step of this card gave its drawer a card (in a "
+              "`repeat`, during its last pass); false: none did",
+              {"type": "boolean", "description": "Whether a card was drawn."},
+              _drew, lambda v: "when a card was drawn" if v else "when no card was drawn"),
 ]}
+
+
+def all_hold(game: Game, ctx: Ctx, conds: Mapping[str, Any]) -> bool:
+    """Whether every condition given in ``conds`` (by name; None: not given) holds now
+    (those decided at load time were compiled away)."""
+    for cond in CONDITIONS.values():
+        value = conds.get(cond.name)
+        if value is not None and cond.holds is not None and not cond.holds(game, ctx, value):
+            return False
+    return True
 
 
 def decided_at_load(params: Mapping[str, Any], options: Mapping[str, Any]) -> bool | None:

@@ -15,6 +15,8 @@ from .tables import calls_uno, matching
 
 # The refusal of a last card that may not go out (``go_out_on: number``).
 NO_LAST = "only a number may be the last card (go_out_on: number)"
+# The refusal of a card whose rule says it may not be the last (``going_out: not_allowed``).
+NOT_LAST = "it may not be the last card played (its `going_out: not_allowed`)"
 
 
 class Legality(State):
@@ -138,9 +140,18 @@ class Legality(State):
 
     def _may_not_go_out(self, seat: int, card: int) -> bool:
         """Whether ``card``, ``seat``'s last, may not be played: not a number under
-        ``go_out_on: number``."""
-        return len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number" \
-            and not self.faces[card].number
+        ``go_out_on: number``, or a card whose rule says ``going_out: not_allowed``."""
+        if len(self.hands[seat]) != 1:
+            return False
+        if self.rulebook.settings.go_out_on == "number" and not self.faces[card].number:
+            return True
+        rule = self.card_rules[card]
+        return rule is not None and rule.goes_out == "not_allowed"
+
+    def _last_refusal(self, card: int) -> str:
+        """Why ``card`` may not be a player's last card, in words."""
+        rule = self.card_rules[card]
+        return NOT_LAST if rule is not None and rule.goes_out == "not_allowed" else NO_LAST
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
@@ -255,7 +266,7 @@ class Legality(State):
                 return f"{action}: UNO is called in advance only on the next-to-last card " \
                        "(or a card that may leave one)"
             if action.kind == "play" and self._may_not_go_out(action.seat, held):
-                return f"{action}: {NO_LAST}"
+                return f"{action}: {self._last_refusal(held)}"
             if decision.kind == "forced_play":
                 return f"{action}: a card of the colour {self.color_name} must be played"
             if decision.kind == "turn" and self.stacked.total:

@@ -116,6 +116,8 @@ class CardRule:
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
     sheds: bool = False              # its effect may take more cards from its player's hand
     #                                  (or, with uno_after_effects, trade it for another)
+    goes_out: str = "ends_round"     # its `going_out`: ends_round | not_allowed (may not be
+    #                                  the last card played)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -164,6 +166,8 @@ class Rules:
     going_out: int | None = None     # program run for a player who goes out (round goes on)
     after_draw: int | None = None    # program run right after any draw (actor: the drawer)
     setup: int | None = None         # program run after the first card, before the first turn
+    caught: int | None = None        # program run for a player caught without UNO (instead of
+    #                                  drawing settings.uno_penalty cards)
     stack_mixing: bool | None = None  # None: draws can't be stacked; True: a higher may
                                       # answer a lower one; False: only an equal one
     stack_max: int | None = None     # the most a stacked total may reach (None: no cap)

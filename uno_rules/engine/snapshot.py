@@ -46,16 +46,24 @@ def digest(rules: Rules) -> str:
 
 # places, derived tables, and what the digest reads instead of a variant's own heading
 _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
+# Parts of the compiled records added after digests were first recorded: left at their
+# default they are not digested, so that a rulebook that doesn't use them keeps its digest
+# (and the snapshots and records made with it still restore): a record's field (CardRule's
+# `goes_out`, Rules' `caught`) at its default, a step parameter (an `if` condition) when None.
+_LATER_FIELDS = {"goes_out", "caught"}
+_LATER_ARGS = {"drew"}
 
 
 def _canonical(value: Any) -> Any:
     """``value`` as nested tuples of plain values, the same in every process."""
     if is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__, tuple((f.name, _canonical(getattr(value, f.name)))
-                                            for f in fields(value)
-                                            if f.name not in _NOT_CONTENT))
+        return (type(value).__name__, tuple(
+            (f.name, _canonical(getattr(value, f.name))) for f in fields(value)
+            if f.name not in _NOT_CONTENT
+            and not (f.name in _LATER_FIELDS and getattr(value, f.name) == f.default)))
     if isinstance(value, Mapping):
-        return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()))
+        return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()
+                            if not (k in _LATER_ARGS and v is None)))
     if isinstance(value, (set, frozenset)):
         return tuple(sorted(map(repr, value)))
     if isinstance(value, (list, tuple)):
@@ -328,7 +336,9 @@ def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
 DATA_ATOMS: Mapping[str, Check] = {
     "card": CARD_ID, "seat": SEAT, "program": PROGRAM, "program_or_none": _nullable(PROGRAM),
     "seats": _list(SEAT, distinct=True, least=1),
-    "seat_pair": _list(SEAT, lambda e: 2, distinct=True)}
+    "seat_pair": _list(SEAT, lambda e: 2, distinct=True),
+    # a table outcome's values, each [value, weight, program]
+    "outcomes": _list(_row(_text, COUNT, PROGRAM), least=1)}
 _NO_DATA = _one_of(lambda e: [None])
 
 
