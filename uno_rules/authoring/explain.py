@@ -161,17 +161,21 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
 def _turn_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Your turn" section."""
     s = rulebook.settings
+    offered = any(st.op == "offer_drawn" for st in _steps(rulebook, rulebook.draw_program))
+    penalty = f"you draw {cards(s.uno_penalty)}" if rulebook.caught is None else \
+        describe(rulebook, rulebook.caught)
     turn = ["Play a card matching the colour in force, the number or the symbol of the top "
             "card, or a wild.",
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
             + ("" if s.draw_with_playable else " Only when you can't play."),
             {"may": "A playable drawn card may be played at once, and only that card.",
              "must": "A playable drawn card must be played at once.",
-             "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
+             "never": "A drawn card can't be played in the same turn."}[s.play_drawn]
+            if offered else "Drawing ends your turn.",
             ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
              "or one whose effect makes you discard more or trade hands)"
              if s.uno_after_effects else "Call UNO when you play your next-to-last card")
-            + f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."]
+            + f"; caught before the next player acts, {penalty}."]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
                     "you may play it out of turn; play goes on from you.")
@@ -209,6 +213,11 @@ def _end_lines(rulebook: Rulebook) -> list[str]:
                    "table (seats players/team size apart).")
     if s.go_out_on == "number":
         end.append("You may not go out on an action card or a wild.")
+    not_last = sorted({rulebook.ranks[f.rank] for f in rulebook.faces
+                       if (r := rulebook.rules[f.id]) and r.goes_out == "not_allowed"})
+    if not_last:
+        end.append(f"You may not go out on {', '.join(not_last)}: it may not be the last "
+                   "card played.")
     if rulebook.round_ends == "team":
         end.append("A team wins the round when all its players are out; a player who is out "
                    "is skipped.")
