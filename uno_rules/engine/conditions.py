@@ -77,7 +77,9 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     # Used by UNO Attack (`repeat` ... `until: {drew: true}`: hit until a hit gives a card)
     # and by a "draw one; if it gave nothing, ..." house rule.
     Condition("drew", "true: a draw step of this card gave its drawer a card (in a "
-              "`repeat`, during its last pass); false: none did",
+              "`repeat`, during its last pass); false: none did (used by UNO Attack, "
+              "hit until a hit gives a card, and a \"draw one; if nothing came...\" house "
+              "rule)",
               {"type": "boolean", "description": "Whether a card was drawn."},
               _drew, lambda v: "when a card was drawn" if v else "when no card was drawn"),
 ]}

@@ -461,9 +461,12 @@ def _repeat_primitive() -> Primitive:
         "conditions (those of `if`) all hold after a pass, stopping too when both piles are "
         "exhausted (nothing left to draw); give one of `times` and `until`. `repeat: {until: "
         "{drew: true}, then: [{draw: {who: next, count: 1}}]}`: the next player draws until "
-        "a draw gives it a card.", _repeat, _say_repeat,
-        {"then": STEPS_REF, "times": {**COUNT_SCHEMA, "description": "How many passes (or a "
-                                                                    "`$option` reference)."},
+        "a draw gives it a card. Used by UNO Attack (hit until a hit gives a card; a number "
+        "of hits) and a \"draw until you draw something\" house rule.",
+        _repeat, _say_repeat,
+        {"then": {**STEPS_REF, "description": "The steps of one pass."},
+         "times": {**COUNT_SCHEMA, "description": "How many passes (or a `$option` "
+                                                  "reference)."},
          "until": until}, ("then",), at_end=True, programs=("then",))
 
 
@@ -613,10 +616,13 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("random", "A table outcome: one of the named branches is drawn at the table, "
               "each as likely as its `weight` (a weight of 0 never comes), and its `then` steps "
               "run. `random: {jackpot: {weight: 1, then: [...]}, nothing: {weight: 9}}`. "
-              "Settled like a contest: a scenario gives `{outcome: NAME}`, play asks the "
-              "table, simulation draws it from the game's seeded RNG. A single branch left "
-              "(the others of weight 0) runs without asking. A `draw` whose `count` is "
-              "`{weights: ...}` is one of these over counts.", _random, _say_random,
+              "Settled like a contest: a scenario gives `{outcome: NAME}`; simulation, agents' "
+              "rounds and the tables draw it from the game's seeded RNG; a program running the "
+              "game draws it by `decision.chance`. A single branch left (the others of weight "
+              "0) runs without asking. A `draw` whose `count` is `{weights: ...}` is one of "
+              "these over counts. Used by UNO Attack (its launcher: `rulebooks/attack.yaml`) "
+              "and a jackpot-lever house rule (`tests/rulebooks/positive/jackpot.yaml`).",
+              _random, _say_random,
               {"BRANCH": {"description": "A branch (any name): `{weight: N, then: [steps]}`."}},
               at_end=True, schema=RANDOM_SCHEMA),
     # Used by: UNO Attack (hit until a hit gives a card; its UNO penalty, a number of hits
