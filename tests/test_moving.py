@@ -189,3 +189,41 @@ def test_random_rounds_conserve_cards(tmp_path: Path) -> None:
                 plays = [a for a in options if a.kind == "play"]
                 game.apply(rng.choice(plays or list(options)))
                 assert sorted(game._all_cards()) == sorted(rulebook.deck)
+
+
+def test_give_cards_to_a_chosen_player_and_to_every_other(tmp_path: Path) -> None:
+    """`give_cards` with `to`: a recipient seen from the giver (`target`: the card's chosen
+    player), or a set (`others`: one card to each in turn); the give survives a snapshot."""
+    chosen = _rulebook(tmp_path, "    effect: [choose_player, {give_cards: {from: self, "
+                                 "to: target}}, choose_color]\n")
+    game = _game(chosen)
+    game.apply("0 play wild")
+    game.apply("0 target 2")
+    assert game.decision.kind == "give"  # type: ignore[union-attr]
+    game.apply("0 give red 1")
+    assert game.hand(0) == ["red 2"] and "red 1" in game.hand(2)
+    assert game.decision.kind == "color"  # type: ignore[union-attr]
+    everyone = _rulebook(tmp_path, "    effect: [{give_cards: {from: self, to: others, "
+                                   "together: true}}]\n")
+    game = _game(everyone, [["wild", "red 1", "red 2", "red 3"], ["green 3"], ["blue 1"],
+                            ["yellow 4"]])
+    game.apply("0 play wild")
+    game.apply("0 give red 1")
+    snap = game.snapshot()
+    assert snap["giving"][0]["queue"] == [[0, 1, 2], [0, 1, 3]]
+    game = everyone.restore(snap)
+    assert game.snapshot() == snap
+    game.apply("0 give red 2")
+    game.apply("0 give red 3")
+    assert [len(h) for h in game.hands] == [0, 2, 2, 2] and game.over
+
+
+def test_give_cards_to_a_partner_needs_partnerships(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: bad\nextends: classic\ncards:\n  wild:\n"
+                    "    effect: [{give_cards: {from: self}}]\n")
+    rulebook, problems = check(path)
+    assert rulebook is None and "gives cards to partners" in str(problems[0])
+    path.write_text("name: ok\nextends: classic\ncards:\n  wild:\n"
+                    "    effect: [{give_cards: {from: self, to: next}}]\n")
+    assert check(path)[0] is not None

@@ -72,8 +72,8 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     Condition("option", "a boolean option is true; decided when the rulebook loads",
               {"type": "string", "description": "Name of a boolean option."},
               at_load=_option, filled=True),
-    # A card's text chosen by a setting: Wild Customizable's blanks (classic_2018), a house
-    # rule's "what a 7 does" (swap, or pass a card), an edition's scoring read.
+    # A card's text chosen by a setting: blank cards whose text the table writes, a house
+    # rule's "what a 7 does" (swap, or pass a card).
     Condition("option_is", "each option named has the value given (`{blank_text: "
               "swap_hands}`: a string, number or boolean option); decided when the rulebook "
               "loads",

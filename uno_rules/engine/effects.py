@@ -214,7 +214,17 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
                                                           else [src])) if g >= 0]
     if step.args["all_or_none"] and not all(game.hands[g] for g in givers):
         return
-    start_giving(game, givers, step.args["count"], step.args["together"], ctx)
+    to = step.args.get("to")  # not given: each giver's partner
+    recipients = None if to is None else [_recipients(game, ctx, to, g) for g in givers]
+    start_giving(game, givers, step.args["count"], step.args["together"], ctx, recipients)
+
+
+def _recipients(game: Game, ctx: Ctx, to: str, giver: int) -> list[int]:
+    """The seats of ``to`` seen from ``giver`` (``self``: the giver; ``target``: the card's),
+    the giver itself left out."""
+    seen = ctx.copy()
+    seen.actor = giver
+    return [s for s in game._seat_set(to, seen) if s != giver]
 
 
 def _deal_hands(game: Game, ctx: Ctx, step: Step) -> None:
@@ -351,7 +361,9 @@ def _say_turn_again(a: dict[str, Any], sub: Sub) -> str:
 
 
 def _say_give_cards(a: dict[str, Any], sub: Sub) -> str:
-    src = a["from"]
+    src, to = a["from"], a.get("to")
+    recipient = "their partner" if to is None else \
+        "each other player" if to == "others" else who(to)
     if src == "all":
         givers = "every player, in turn from the dealer's left,"
     elif isinstance(src, list):
@@ -360,7 +372,7 @@ def _say_give_cards(a: dict[str, Any], sub: Sub) -> str:
         givers = who(src)
     count = a["count"]
     what = "half their hand (rounded down)" if count == "half" else cards(count)
-    text = f"{givers} give {what} of their choice to their partner"
+    text = f"{givers} give {what} of their choice to {recipient}"
     if a["together"]:
         text += ", all chosen before any card is received"
     if a["all_or_none"]:
@@ -486,8 +498,9 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "back as many cards as it held. The card's player owes UNO only if the deal "
               "leaves it one card (it may call UNO with the card at any hand size); another "
               "seat left with one card owes nothing. A seat left with no card has gone out. "
-              "Used by Wild Shuffle Hands (classic_2018), a \"shuffle the table\" house rule, "
-              "UNO Attack-likes' Trade Hands for everyone.", _deal_hands, _say_deal_hands,
+              "Rulebooks: a wild that deals every hand anew (the current classic deck), a "
+              "'shuffle the table' house rule, a trade of hands for everyone.",
+              _deal_hands, _say_deal_hands,
               {"seats": SEAT_SET_SCHEMA, "from": SEAT_SCHEMA,
                "keep_counts": {"description": "Each seat gets back as many cards as it held "
                                               "(or a `$option` reference).",
@@ -511,16 +524,22 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               bare=True, main="put_back",
               defaults={"put_back": False}),
     Primitive("give_cards", "Each giver in `from` chooses `count` cards (a number, or `half`: "
-              "half its hand rounded down) and gives them to its partner. `together`: all "
-              "choose before any card is received. `all_or_none`: nothing happens unless every "
-              "giver holds a card.", _give_cards, _say_give_cards,
-              {"from": SEATS_OR_ALL,
+              "half its hand rounded down) and gives them to its partner, or to `to`: a seat "
+              "or a set of seats seen from the giver (`self` is the giver; `target` the card's "
+              "chosen player; `others`: `count` cards to each other player in turn), never "
+              "itself. `together`: all choose before any card is received. `all_or_none`: "
+              "nothing happens unless every giver holds a card. Rulebooks: partners' passes, a "
+              "gift to a chosen player (`to: target`), a 'pass one card to everyone' house "
+              "rule (`to: others`).",
+              _give_cards, _say_give_cards,
+              {"from": SEATS_OR_ALL, "to": SEAT_SET_SCHEMA,
                "count": {"description": "Cards each giver gives: a number or `half`.",
                          "anyOf": [{"type": "integer", "minimum": 1}, {"const": "half"}]},
                "together": {"type": "boolean", "description": "Chosen before any is received."},
                "all_or_none": {"type": "boolean", "description": "Only if all givers hold "
                                                                  "cards."}},
               ("from",),
+              sparse=("to",),
               defaults={"count": 1, "together": False, "all_or_none": False}),
     Primitive("partner_plays", "The turn goes to `who` (default `partner`), which must play a "
               "card of the colour in force (a wild does not count); the card has its normal "

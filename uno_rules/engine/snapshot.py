@@ -235,6 +235,17 @@ def _row(*items: Check) -> Check:
     return row
 
 
+def _queue_entry(value: Any, env: Env, at: str) -> list[Any]:
+    """A giver still to choose: ``[seat, count or "half"]`` (to its partner) or with its
+    recipient, ``[seat, count, seat]``."""
+    def owed(v: Any, e: Env, a: str) -> Any:
+        return v if v == "half" else COUNT(v, e, a)
+    row = _row(SEAT, owed, SEAT) if type(value) is list and len(value) == 3 else \
+        _row(SEAT, owed)
+    entry: list[Any] = row(value, env, at)
+    return entry
+
+
 def _record(required: Mapping[str, Check], optional: Mapping[str, Check] | None = None) -> Check:
     optional = optional or {}
 
@@ -460,7 +471,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
-        "queue": _list(_row(SEAT, lambda v, e, a: v if v == "half" else COUNT(v, e, a))),
+        "queue": _list(_queue_entry),
         "aside": _list(_row(SEAT, SEAT, _card)), "together": _bool})), _always),
     ("stack", _list(_frame), _always),
     ("ctx", CTX_INDEX, _always),

@@ -312,6 +312,8 @@ DRAWING = ("draw", "draw_until_color", "draw_until_playable")
 HOW = "(`team: {size: N}`)"
 NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
+# The parameter that names another seat instead of the partner.
+INSTEAD = {"give_cards": "to", "partner_plays": "who"}
 
 
 def _check_steps(located: Located) -> list[Problem]:
@@ -337,7 +339,7 @@ def _check_steps(located: Located) -> list[Problem]:
                                                 "declare it in `piles`"))
             if partnered:
                 continue
-            if name in NEEDS_PARTNERS and "who" not in params:
+            if name in NEEDS_PARTNERS and INSTEAD[name] not in params:
                 problems.append(located.problem(at, f"`{name}` {NEEDS_PARTNERS[name]}, but "
                                                 f"this rulebook has no partnerships {HOW}"))
             for key, value in params.items():
