@@ -234,7 +234,9 @@ def settings_markdown() -> str:
           for param, prims in step_refs.items()], "",
         "A boolean option can also choose steps: `if: {option: NAME, then: [...], "
         "else: [...]}` runs `then` when the option is true, decided when the rulebook "
-        "loads.", "",
+        "loads. Any option chooses steps by its value with `if: {option_is: {NAME: VALUE}, "
+        "then: [...], else: [...]}` (a card whose text is a setting, as blank cards written "
+        "by the table).", "",
         "```yaml",
         "options:",
         "  penalty: 2                # cards a Skip makes the next player draw",
