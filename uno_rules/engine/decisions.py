@@ -332,8 +332,9 @@ WORDS: dict[str, KindWords] = {
         "player, then the other). No seat decides (`seat` None): it is a chance node, each "
         "outcome equally likely (`Decision.chance`), drawn by whoever runs the game."),
     "give": KindWords(
-        "to give a card", "give a card to your partner", "choose a card to give",
-        "Choose a card to give to one's partner."),
+        "to give a card", "give a card (to your partner, or the player the card names)",
+        "choose a card to give",
+        "Choose a card to give to one's partner, or to the recipient `give_cards` names."),
     "forced_play": KindWords(
         "to play the colour", "play a card of the colour in force", "play the card",
         "A partner must play a card of the colour in force."),
