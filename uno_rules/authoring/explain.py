@@ -85,6 +85,15 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+# A card's own going-out rule (CardRule.going_out; `ends_round`, the rule of every card,
+# is said once under "Winning and scoring").
+GOING_OUT = {
+    "continues": "Going out on it does not end the round: its whole effect runs and play "
+                 "goes on; a player it leaves with no card has gone out.",
+    "not_allowed": "It can't be played as your last card.",
+}
+
+
 def card_sections(rulebook: Rulebook) -> dict[str, str]:
     """What each card kind does, by its name in the deck (rank, or rank with tags)."""
     out: dict[str, str] = {}
@@ -112,6 +121,8 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines.append(f"Legal only when you hold {held}{wild}; "
                          + ("it may be played anyway as a bluff." if rule.bluff else
                             "otherwise it can't be played."))
+        if rule is not None and rule.going_out in GOING_OUT:
+            lines.append(GOING_OUT[rule.going_out])
         if rule is not None and reverse_dropped_at_end(rulebook, rule.effect):
             lines.append("As the last card: the round is over, so the direction of play does "
                          "not reverse: “the next player” is the one who would have played "

@@ -588,7 +588,7 @@ def _gives(game: Game, seat: Any, names: list[str]) -> list[Action]:
 def _owed(game: Game, seat: int) -> int:
     """How many cards ``seat`` still has to give in the current give."""
     hand = game.hands[seat]
-    count: Any = next((c for giver, c in game.giving[-1].queue if giver == seat), 0)
+    count: Any = next((entry[1] for entry in game.giving[-1].queue if entry[0] == seat), 0)
     if count == "half":  # not yet asked (the engine settles it when it asks)
         count = len(hand) // 2
     return max(0, min(int(count), len(hand)))  # a giver whose hand runs out is done

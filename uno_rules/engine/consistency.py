@@ -58,12 +58,11 @@ def _seats_problem(game: State, v: Mapping[str, Any]) -> Problem:
 
 
 def _frames_problem(game: State, v: Mapping[str, Any]) -> Problem:
-    """A give to another than the giver's partner, or a decision to resume that is wrong."""
+    """A give of a seat to itself, or a decision to resume that is wrong."""
     for i, giving in enumerate(game.giving):
         for j, (giver, to, _) in enumerate(giving.aside):
-            if to != game._partner(giver):
-                return f"giving[{i}].aside[{j}]", f"seat {giver} gives to seat {to}, " \
-                    f"not its partner {game._partner(giver)}"
+            if to == giver:
+                return f"giving[{i}].aside[{j}]", f"seat {giver} gives to itself"
     for j, frame in enumerate(game.stack):
         if isinstance(frame, Resume):
             problem = _ask_problem(game, frame.ask, f"stack[{j}][2]")

@@ -332,8 +332,9 @@ WORDS: dict[str, KindWords] = {
         "player, then the other). No seat decides (`seat` None): it is a chance node, each "
         "outcome equally likely (`Decision.chance`), drawn by whoever runs the game."),
     "give": KindWords(
-        "to give a card", "give a card to your partner", "choose a card to give",
-        "Choose a card to give to one's partner."),
+        "to give a card", "give a card (to your partner, or the player the card names)",
+        "choose a card to give",
+        "Choose a card to give to one's partner, or to the recipient `give_cards` names."),
     "forced_play": KindWords(
         "to play the colour", "play a card of the colour in force", "play the card",
         "A partner must play a card of the colour in force."),
@@ -367,17 +368,23 @@ def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> As
 
 
 def start_giving(g: Legality, givers: list[int], count: int | str, together: bool,
-                 ctx: Ctx) -> None:
-    """Ask each giver in turn for ``count`` cards for its partner."""
-    g.giving.append(Giving([[giver, count] for giver in givers], [], together))
+                 ctx: Ctx, to: list[list[int]] | None = None) -> None:
+    """Ask each giver in turn for ``count`` cards for its partner, or with ``to`` (one list
+    per giver) for each of its recipients in turn: a queue entry ``[giver, count]`` gives to
+    the partner (as before recipients were named), ``[giver, count, recipient]`` to one."""
+    queue: list[list[Any]] = [[giver, count] for giver in givers] if to is None else \
+        [[giver, count, r] for giver, rs in zip(givers, to, strict=True) for r in rs]
+    g.giving.append(Giving(queue, [], together))
     next_give(g, ctx)
 
 
 def give_card(g: Legality, seat: int, card: int, ctx: Ctx) -> None:
-    """``seat`` gives ``card`` to its partner (or sets it aside until all have chosen)."""
+    """``seat`` gives ``card`` to its partner or the recipient its queue entry names (or
+    sets it aside until all have chosen)."""
     giving = g.giving[-1]
     g.hands[seat].remove(card)
-    to = g._partner(seat)
+    entry = giving.queue[0]
+    to = int(entry[2]) if len(entry) > 2 else g._partner(seat)
     if giving.together:
         giving.aside.append([seat, to, card])
     else:
@@ -392,7 +399,7 @@ def next_give(g: Legality, ctx: Ctx) -> None:
     giving = g.giving[-1]
     queue, hands = giving.queue, g.hands
     while queue:
-        giver, count = queue[0]
+        giver, count = queue[0][0], queue[0][1]
         if count == "half":
             count = queue[0][1] = len(hands[giver]) // 2
         if count > 0 and hands[giver]:

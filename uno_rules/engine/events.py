@@ -50,6 +50,8 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} keeps the drawn card"
     if kind == "swap":
         return f"seat {event[1]} swaps hands with seat {event[2]}"
+    if kind == "deal":
+        return f"every hand is gathered, shuffled and dealt out again from seat {event[1]}"
     if kind == "rotate":
         return "every hand passes on"
     if kind == "knock_out":

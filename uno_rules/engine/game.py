@@ -19,7 +19,6 @@ from .decisions import Runner, Turn
 from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
-from .legal import NO_LAST
 from .model import Rules
 from .outcome import Outcome, Termination
 from .records import Ctx, Frame, Resume
@@ -328,10 +327,11 @@ class Game(Runner):
 
     def _why_no_jump_in(self, action: Action) -> str:
         """Why a jump-in that is not allowed now is refused."""
-        if self.rulebook.settings.jump_in and any(
-                s == action.seat and self.faces[card].name == action.arg
-                for s, card in self._jump_in_cards() if self._may_not_go_out(s, card)):
-            return f"{action}: {NO_LAST}"
+        if self.rulebook.settings.jump_in:
+            for s, card in self._jump_in_cards():
+                if s == action.seat and self.faces[card].name == action.arg and \
+                        self._may_not_go_out(s, card):
+                    return f"{action}: {self._why_not_last(card)}"
         return f"{action}: only the exact card on top may jump in, while a turn is pending, " \
                "by another seat"
 
@@ -622,7 +622,8 @@ class Game(Runner):
                             ("play", seat, face.id, pile))
         if len(hand) == 1 and not uno:
             self.uno_open = seat
-        final = not hand and self._round_ends_with(seat)
+        final = not hand and (rule is None or rule.going_out != "continues") and \
+            self._round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if rule is not None and rule.effect is not None:
             self.stack.append(Frame(rule.effect, 0, ctx))

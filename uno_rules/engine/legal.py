@@ -15,6 +15,8 @@ from .tables import calls_uno, matching
 
 # The refusal of a last card that may not go out (``go_out_on: number``).
 NO_LAST = "only a number may be the last card (go_out_on: number)"
+# The refusal of a last card whose rule says so (``going_out: not_allowed``).
+NOT_LAST = "this card may not be played as the last card (going_out: not_allowed)"
 
 
 class Legality(State):
@@ -138,9 +140,18 @@ class Legality(State):
 
     def _may_not_go_out(self, seat: int, card: int) -> bool:
         """Whether ``card``, ``seat``'s last, may not be played: not a number under
-        ``go_out_on: number``."""
-        return len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number" \
-            and not self.faces[card].number
+        ``go_out_on: number``, or a card whose own rule is ``going_out: not_allowed``."""
+        if len(self.hands[seat]) != 1:
+            return False
+        if self.rulebook.settings.go_out_on == "number" and not self.faces[card].number:
+            return True
+        rule = self.card_rules[card]
+        return rule is not None and rule.going_out == "not_allowed"
+
+    def _why_not_last(self, card: int) -> str:
+        """Which rule keeps ``card`` from being played as a last card (in words)."""
+        rule = self.card_rules[card]
+        return NOT_LAST if rule is not None and rule.going_out == "not_allowed" else NO_LAST
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
@@ -169,7 +180,7 @@ class Legality(State):
         faces = self.faces
         base = pile * len(self.rulebook.faces)
         after = self.rulebook.settings.uno_after_effects
-        if not calls_uno(hand_size, True, after):  # no card may call UNO now
+        if not calls_uno(hand_size, True, after) and not acts.uno_after:  # no card may call
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
                 return [plain[card] for card in cards]  # compiled: no bound method, no map
@@ -179,7 +190,9 @@ class Legality(State):
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]
-            if calls_uno(hand_size, rule is not None and rule.sheds, after):
+            if calls_uno(hand_size, rule is not None and rule.sheds, after,
+                         rule is not None and rule.uno_after
+                         and (hand_size > 1 or rule.going_out == "continues")):
                 out += acts.both[face]
             else:
                 out.append(acts.play[face])
@@ -255,7 +268,7 @@ class Legality(State):
                 return f"{action}: UNO is called in advance only on the next-to-last card " \
                        "(or a card that may leave one)"
             if action.kind == "play" and self._may_not_go_out(action.seat, held):
-                return f"{action}: {NO_LAST}"
+                return f"{action}: {self._why_not_last(held)}"
             if decision.kind == "forced_play":
                 return f"{action}: a card of the colour {self.color_name} must be played"
             if decision.kind == "turn" and self.stacked.total:

@@ -93,6 +93,13 @@ class Step:
         return _rebuild(self)
 
 
+# Fields added after games were saved: left out of a rulebook's digest while they hold
+# these values, so that the rulebooks that don't use them keep their digests (and the games
+# saved with them restore). By (class name, field name).
+DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {("CardRule", "going_out"): "ends_round",
+                                                ("CardRule", "uno_after"): False}
+
+
 @dataclass(frozen=True, slots=True)
 class LegalIf:
     """When a card counts as legally played (else it is a bluff, or unplayable)."""
@@ -116,6 +123,9 @@ class CardRule:
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
     sheds: bool = False              # its effect may take more cards from its player's hand
     #                                  (or, with uno_after_effects, trade it for another)
+    going_out: str = "ends_round"    # going out on it: ends_round | continues | not_allowed
+    uno_after: bool = False          # a step of its effect settles its player's UNO
+    #                                  (deal_hands): it may be played calling UNO at any size
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

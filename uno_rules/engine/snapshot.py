@@ -19,7 +19,7 @@ from .actions import Action, Result
 from .consistency import inconsistency
 from .decisions import DATA, KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
-from .model import NO_COLOR, Rules
+from .model import DIGEST_SPARSE, NO_COLOR, Rules
 from .notation import parse_whole_card
 from .records import CTX_SLOTS, Ctx, Frame, Giving, Resume, StackedDraw
 from .state import SEED_LIMIT, STATE_FIELDS, State
@@ -48,12 +48,20 @@ def digest(rules: Rules) -> str:
 _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
 
 
+def _sparse(kind: str, name: str, value: Any) -> bool:
+    """Whether field ``name`` of a ``kind`` record holds its value of before it existed
+    (model.DIGEST_SPARSE): then the digest leaves it out."""
+    key = (kind, name)
+    return key in DIGEST_SPARSE and bool(DIGEST_SPARSE[key] == value)
+
+
 def _canonical(value: Any) -> Any:
     """``value`` as nested tuples of plain values, the same in every process."""
     if is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__, tuple((f.name, _canonical(getattr(value, f.name)))
-                                            for f in fields(value)
-                                            if f.name not in _NOT_CONTENT))
+        kind = type(value).__name__
+        return (kind, tuple((f.name, _canonical(getattr(value, f.name)))
+                            for f in fields(value) if f.name not in _NOT_CONTENT
+                            and not _sparse(kind, f.name, getattr(value, f.name))))
     if isinstance(value, Mapping):
         return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()))
     if isinstance(value, (set, frozenset)):
@@ -225,6 +233,17 @@ def _row(*items: Check) -> Check:
         return [check(v, env, f"{at}[{i}]")
                 for i, (check, v) in enumerate(zip(items, value, strict=True))]
     return row
+
+
+def _queue_entry(value: Any, env: Env, at: str) -> list[Any]:
+    """A giver still to choose: ``[seat, count or "half"]`` (to its partner) or with its
+    recipient, ``[seat, count, seat]``."""
+    def owed(v: Any, e: Env, a: str) -> Any:
+        return v if v == "half" else COUNT(v, e, a)
+    row = _row(SEAT, owed, SEAT) if type(value) is list and len(value) == 3 else \
+        _row(SEAT, owed)
+    entry: list[Any] = row(value, env, at)
+    return entry
 
 
 def _record(required: Mapping[str, Check], optional: Mapping[str, Check] | None = None) -> Check:
@@ -452,7 +471,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
-        "queue": _list(_row(SEAT, lambda v, e, a: v if v == "half" else COUNT(v, e, a))),
+        "queue": _list(_queue_entry),
         "aside": _list(_row(SEAT, SEAT, _card)), "together": _bool})), _always),
     ("stack", _list(_frame), _always),
     ("ctx", CTX_INDEX, _always),

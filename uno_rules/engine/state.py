@@ -434,7 +434,33 @@ class State:
             return self.dealer
         if expr == "first":
             return self._first()
+        if expr == "left":
+            return self._beside(ctx.actor, 1)
+        if expr == "right":
+            return self._beside(ctx.actor, -1)
         raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
+
+    def _beside(self, seat: int, delta: int) -> int:
+        """The nearest seat that is in (holds cards) on ``seat``'s left (``delta`` 1:
+        clockwise) or right (-1), whatever the direction of play."""
+        n, hands = self.players, self.hands
+        for i in range(1, n):
+            other = (seat + delta * i) % n
+            if hands[other]:
+                return other
+        return (seat + delta) % n
+
+    def _seat_set(self, expr: str, ctx: Ctx) -> list[int]:
+        """Resolve a seat-set expression (words.SEAT_SETS, or one seat of words.SEATS): its
+        seats in the order of play from the card's player, none knocked out."""
+        if expr not in ("all", "others", "opponents"):
+            seat = self._seat(expr, ctx)
+            return [] if seat < 0 or seat in self.eliminated else [seat]
+        actor, n = ctx.actor, self.players
+        order = [(actor + self.direction * i) % n for i in range(n)]  # the player first
+        return [s for s in order if s not in self.eliminated
+                and (expr == "all" or s != actor)
+                and (expr != "opponents" or self._team(s) != self._team(actor))]
 
     def _first(self) -> int:
         """The player to the dealer's left still in the round (not knocked out)."""
@@ -557,6 +583,25 @@ class State:
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
         self._note("rotate")
+
+    def _deal_hands(self, seats: list[int], start: int, keep_counts: bool) -> None:
+        """Gather the hands of ``seats``, shuffle the cards and deal them out again among
+        ``seats`` one at a time, clockwise from ``start``, until none is left; with
+        ``keep_counts`` each seat is dealt as many cards as it held (and then passed)."""
+        hands, n = self.hands, self.players
+        held = [len(hands[s]) for s in range(n)]
+        cards = [c for s in sorted(seats) for c in hands[s]]
+        shuffle(self.rng, cards)
+        order = sorted(seats, key=lambda s: (s - start) % n)
+        for s in seats:
+            hands[s] = []
+        while cards:  # one round of the table at a time, the top card (last) first
+            for s in order:
+                if cards and not (keep_counts and len(hands[s]) >= held[s]):
+                    hands[s].append(cards.pop())
+        if self.out_seats:  # a seat dealt cards is back in
+            self.out_seats = [s for s in self.out_seats if not hands[s]]
+        self._note("deal", start)
 
     def _standing(self) -> int:
         """How many players are still in the round (not knocked out)."""

@@ -14,11 +14,13 @@ from .model import NO_COLOR, Face, Rules
 BARE = ("draw", "keep", "challenge", "accept")
 
 
-def calls_uno(hand_size: int, sheds: bool, after_effects: bool) -> bool:
+def calls_uno(hand_size: int, sheds: bool, after_effects: bool, judged: bool = False) -> bool:
     """Whether a play from a hand of ``hand_size`` cards is offered with UNO called too: on
-    the next-to-last card, and with ``uno_after_effects`` on any card that may leave one
-    (``sheds``: its effect may shed more). The one place this rule lives."""
-    return hand_size == 2 or (after_effects and hand_size > 2 and sheds)
+    the next-to-last card, with ``uno_after_effects`` on any card that may leave one
+    (``sheds``: its effect may shed more), and on a card whose effect settles its player's
+    UNO (``judged``: CardRule.uno_after, at any size it may leave one). The one place this
+    rule lives."""
+    return hand_size == 2 or (after_effects and hand_size > 2 and sheds) or judged
 
 
 def offers_draw(playable: list[int], draw_with_playable: bool) -> bool:
@@ -69,7 +71,7 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand")
+                 "loser", "pass_", "uno_by_hand", "uno_after")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -88,6 +90,9 @@ class SeatActions:
         # calls_uno by hand size for a card whose effect doesn't matter (the short turn path,
         # where there is no uno_after_effects): a hand holds the whole deck at most.
         self.uno_by_hand = uno_by_hand(rules)
+        # Whether a card of the deck settles its player's UNO after its effect (then a play
+        # may call UNO at other hand sizes than two: Legality._play_ids looks card by card).
+        self.uno_after = any(r is not None and r.uno_after for r in rules.rules)
         # A turn's options after its plays, by :func:`offers_draw`: with nothing playable,
         # and with something playable.
         self.turn_none = (self.draw,) if offers_draw([], rules.settings.draw_with_playable) \
@@ -177,5 +182,7 @@ def plain_turns(rules: Rules) -> bool:
     if got is None:
         got = rules.memo["plain_turns"] = (
             len(rules.sides) == 1 and rules.discard_piles == 1 and not guarded(rules, 0)
-            and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects)
+            and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects
+            and all(r is None or (r.going_out == "ends_round" and not r.uno_after)
+                    for r in rules.rules))
     return got

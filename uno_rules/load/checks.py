@@ -238,6 +238,8 @@ def _check_refs(located: Located) -> list[Problem]:
                                             f"{did_you_mean(ref, list(options))}"))
     for path, value in _walk_steps({k: data.get(k) for k in SECTIONS}, ()):
         if isinstance(value, dict) and "if" in value and isinstance(value["if"], dict):
+            problems += _option_values(located, path + ("if", "option_is"),
+                                       value["if"].get("option_is"), options)
             opt = value["if"].get("option")
             if opt is not None and not isinstance(options.get(opt), bool):
                 state = "not defined" if opt not in options else "not boolean"
@@ -248,6 +250,21 @@ def _check_refs(located: Located) -> list[Problem]:
                 problems.append(found if found.file == file and found.line == line else
                                 _where_set(located, [("options", opt)], use,
                                            f"{message} (used at {file}:{line}:{col})"))
+    return problems
+
+
+def _option_values(located: Located, path: PathKey, given: Any,
+                   options: Mapping[str, Any]) -> list[Problem]:
+    """`if: option_is` names options, each compared with a value of its own type."""
+    problems = []
+    for name, want in given.items() if isinstance(given, dict) else ():
+        if name not in options:
+            problems.append(located.problem(path + (name,), f"`if: option_is` names no option "
+                                            f"{name!r}{did_you_mean(name, list(options))}"))
+        elif type(options[name]) is not type(want):
+            problems.append(located.problem(path + (name,), f"`if: option_is` compares option "
+                                            f"{name!r} = {options[name]!r} with {want!r}, a "
+                                            f"value of another type: it could never hold"))
     return problems
 
 
@@ -295,6 +312,8 @@ DRAWING = ("draw", "draw_until_color", "draw_until_playable")
 HOW = "(`team: {size: N}`)"
 NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
+# The parameter that names another seat instead of the partner.
+INSTEAD = {"give_cards": "to", "partner_plays": "who"}
 
 
 def _check_steps(located: Located) -> list[Problem]:
@@ -320,7 +339,7 @@ def _check_steps(located: Located) -> list[Problem]:
                                                 "declare it in `piles`"))
             if partnered:
                 continue
-            if name in NEEDS_PARTNERS and "who" not in params:
+            if name in NEEDS_PARTNERS and INSTEAD[name] not in params:
                 problems.append(located.problem(at, f"`{name}` {NEEDS_PARTNERS[name]}, but "
                                                 f"this rulebook has no partnerships {HOW}"))
             for key, value in params.items():

@@ -55,7 +55,8 @@ class _Compiler:
             else:
                 args[key] = opt(value, self.options)
         for key in prim.params:  # every parameter present: its default, or None
-            args.setdefault(key, prim.defaults.get(key))
+            if key not in prim.sparse or key in prim.defaults:
+                args.setdefault(key, prim.defaults.get(key))
         at_end = prim.at_end
         if prim.provides is not None:
             # A choice at the end of a round is asked only if a later at-end step reads it.
@@ -129,6 +130,9 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
             stack_value=next((st.args["count"] for st in comp.programs[effect]
                               if st.op == "stack_draw"), None) if effect is not None else None,
             sheds=effect is not None and _sheds(comp.programs, effect, shedding),
+            going_out=str(opt(next((cards[k]["going_out"] for k in keys
+                                    if "going_out" in cards[k]), "ends_round"), opts)),
+            uno_after=effect is not None and _sheds(comp.programs, effect, JUDGING),
         ))
     return out
 
@@ -138,6 +142,8 @@ SHEDDING = ("discard_color", "give_cards")  # primitives that may take cards fro
 # one card. They count only where UNO follows effects (`uno_after_effects`, the one reader of
 # `sheds`), so that other rulebooks' digests, and the games saved with them, stay as they were.
 TRADING = ("swap_hands", "rotate_hands")
+# Primitives that settle their player's UNO themselves (CardRule.uno_after).
+JUDGING = tuple(p.name for p in PRIMITIVES.values() if p.judges_uno)
 
 
 def _sheds(programs: list[tuple[Step, ...]], program: int,

@@ -306,6 +306,14 @@ def rulebook_schema() -> dict[str, Any]:
                                       "or a `stack_draw` with `challenge_penalty`); false: "
                                       "only when legal, never challenged. A card with a "
                                       "challenge says which."}),
+                    "going_out": _or_ref({"enum": ["ends_round", "continues",
+                                                   "not_allowed"], "description":
+                                          "Going out on it (as its player's last card): "
+                                          "ends_round (the default: the round ends, only its "
+                                          "draws and discards happen); continues (the round "
+                                          "goes on: its whole effect runs, and a seat it "
+                                          "leaves with no card has gone out); not_allowed (it "
+                                          "can't be played as a last card)."}),
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},
