@@ -102,7 +102,7 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines.append("No effect.")
         else:
             lines.append(_sentence(describe(rulebook, rule.effect)))
-        if face.color == NO_COLOR:
+        if face.color == NO_COLOR and ("wild" in rulebook.match or "any" in rulebook.match):
             lines.append("Always playable.")
         if rule is not None and rule.legal_if is not None:
             held = "no other card of the colour in force" if rule.legal_if.holds_no == \
@@ -139,7 +139,7 @@ def deck_table(rulebook: Rulebook) -> list[str]:
         entry[1] += 1
     rows = ["| card | colours | copies | points |", "|---|---|---|---|"]
     for key, (colors, n, points, side) in counts.items():
-        cols = "all" if len(colors) == len(rulebook.side_colors[side]) else \
+        cols = "all" if colors and len(colors) == len(rulebook.side_colors[side]) else \
             ", ".join(sorted(colors)) or "wild"
         rows.append(f"| {key} | {cols} | {n} | {points} |")
     rows.append(f"| **total** | | **{len(rulebook.deck)}** | |")
@@ -158,11 +158,26 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
             "Winning and scoring": _end_lines(rulebook)}
 
 
+# How each way of `match:` reads on a sheet (tables.MATCH_WAYS).
+MATCH_WORDS = {"color": "the colour in force", "rank": "the number or the symbol of the top card",
+               "number": "the number of the top card (a number card)", "wild": "a wild"}
+
+
+def match_line(match: tuple[str, ...]) -> str:
+    """The sheet's sentence for what a card may be played on, from the rulebook's `match:`."""
+    if "any" in match:
+        return "Play any card: every card plays on every card."
+    ways = [MATCH_WORDS[way] for way in match]
+    said = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + ", or " + ways[-1]
+    if match == ("color", "rank", "wild"):  # today's sentence, word for word
+        said = "the colour in force, the number or the symbol of the top card, or a wild"
+    return f"Play a card matching {said}."
+
+
 def _turn_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Your turn" section."""
     s = rulebook.settings
-    turn = ["Play a card matching the colour in force, the number or the symbol of the top "
-            "card, or a wild.",
+    turn = [match_line(rulebook.match),
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
             + ("" if s.draw_with_playable else " Only when you can't play."),
             {"may": "A playable drawn card may be played at once, and only that card.",
@@ -266,8 +281,9 @@ def explain(rulebook: Rulebook) -> str:
         ", ".join(rulebook.colors[c] for c in cols)
         + (f" ({visible(rulebook.sides[s])} side)" if len(rulebook.sides) > 1 else "")
         for s, cols in enumerate(rulebook.side_colors))
-    out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, colours "
-            f"{colours}.", "", "## Deck", "", *deck_table(rulebook), ""]
+    out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, "
+            + (f"colours {colours}." if any(rulebook.side_colors) else "no colours.") + "",
+            "", "## Deck", "", *deck_table(rulebook), ""]
     for title_, lines in rule_lines(rulebook).items():
         out += [f"## {title_}", "", *[f"- {line}" for line in lines], ""]
     out += ["## Cards", ""]

@@ -39,7 +39,8 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
     if kind == "discard":
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
     if kind == "uno":
-        return f"seat {event[1]} calls UNO for seat {event[2]}"
+        return f"seat {event[1]} calls UNO" + ("" if event[1] == event[2] else
+                                               f" for seat {event[2]}")
     if kind == "turn_over":
         return f"every card is turned over: the {rb.sides[event[1]]} side is in play"
     if kind == "reverse":

@@ -292,6 +292,7 @@ class Game(Runner):
             if action not in self.out_of_turn_actions():
                 raise IllegalAction(self._why_no_jump_in(action))
             self.uno_open = -1
+            self.owed = []
             self.pending = None
             self.stack.clear()
             self.turns += 1
@@ -300,12 +301,9 @@ class Game(Runner):
                                                         str(action.arg)), True)
         elif action.kind in ("catch", "uno"):
             if action not in self.out_of_turn_actions():
-                raise IllegalAction(f"{action}: nobody is open to a catch or an UNO call now"
-                                    if self.uno_open < 0 else f"{action}: only seat "
-                                    f"{self.uno_open} can be caught, by an opponent, or called "
-                                    f"for, by a partner")
+                raise IllegalAction(self._why_no_call(action))
             if action.kind == "uno":
-                self.uno_open = -1
+                self._called(action.arg)  # type: ignore[arg-type]
                 self._note("uno", action.seat, action.arg)
             else:
                 self._catch(action.seat, action.arg)  # type: ignore[arg-type]
@@ -325,6 +323,16 @@ class Game(Runner):
         if action.seat != seat:
             raise IllegalAction(f"{action}: not an action of seat {seat}, acting as seat {seat}")
         return action
+
+    def _why_no_call(self, action: Action) -> str:
+        """Why a catch or an UNO call that is not allowed now is refused."""
+        late = ([self.uno_open] if self.uno_open >= 0 else []) + self.owed
+        if not late:
+            return f"{action}: nobody is open to a catch or an UNO call now"
+        seats = " or ".join(map(str, late))
+        return f"{action}: only seat {seats} can be caught, by an opponent, or called for, " \
+               "by a partner" + (" (or by itself, left at one card by another's card)"
+                                 if self.owed else "")
 
     def _why_no_jump_in(self, action: Action) -> str:
         """Why a jump-in that is not allowed now is refused."""
@@ -357,6 +365,10 @@ class Game(Runner):
         if self.uno_open >= 0 and pending.seat is not None and (  # type: ignore[union-attr]
                 action.seat != self.uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
             self.uno_open = -1
+        if self.owed and pending.seat is not None:  # type: ignore[union-attr]
+            # the same window for a call owed after another's card
+            self.owed = [s for s in self.owed
+                         if action.seat == s and pending.kind != "turn"]  # type: ignore[union-attr]
         self.pending = None
         pending.answer(self, action)  # type: ignore[union-attr]
         history = self.history  # self._taken(action), inlined: this runs every action
@@ -489,6 +501,7 @@ class Game(Runner):
         self.over = True
         self.pending = None
         self.uno_open = -1
+        self.owed = []
         self.stack.clear()
         self._decision = self._ids = None
         self.stalled = budget
@@ -581,6 +594,7 @@ class Game(Runner):
         self.over = True
         self.pending = None
         self.uno_open = -1
+        self.owed = []
         self.stack.clear()
         self.result = Result(tuple(team), points)
         self._note("win", winner, points)
@@ -632,8 +646,15 @@ class Game(Runner):
         else:
             self._run()
 
+    def _called(self, seat: int) -> None:
+        """``seat``'s UNO is called (or caught): it is no longer open to a catch."""
+        if seat == self.uno_open:
+            self.uno_open = -1
+        elif seat in self.owed:
+            self.owed.remove(seat)
+
     def _catch(self, seat: int, target: int) -> None:
-        self.uno_open = -1
+        self._called(target)
         self._note("catch", seat, target)
         saved, depth = self.pending, len(self.stack)
         self.pending = None

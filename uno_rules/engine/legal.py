@@ -24,7 +24,8 @@ class Legality(State):
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
-        not call UNO, or (in a team) calling UNO for one's partner; jumping in."""
+        not call UNO, or (in a team) calling UNO for one's partner, or its own call owed
+        after another's card (``uno_after_others``); jumping in."""
         table = self.acts[0].table
         return [table[i] for i in self.out_of_turn_ids()]
 
@@ -40,6 +41,11 @@ class Legality(State):
             mates = self._mates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late and s not in self.eliminated]
+        for owes in self.owed:  # left at one card by another's card: it calls too
+            if len(self.hands[owes]) == 1:
+                mates = self._mates(owes)
+                out += [acts[s].uno[owes] if s in mates else acts[s].catch[owes]
+                        for s in range(self.players) if s not in self.eliminated]
         if self.rulebook.settings.jump_in:  # a jump-in is a play: its conditions hold too
             faces = self.faces
             out += [acts[s].jump_in[faces[card].id] for s, card in self._jump_in_cards()
@@ -95,7 +101,7 @@ class Legality(State):
         rank = self.faces[discard[-1]].rank if discard else -1
         match = self.matches.get((self.color << 32) + rank)  # tables.match_key, inlined
         if match is None:
-            match = matching(self.matches, self.faces, self.color, rank)
+            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match)
         return match
 
     def _matching_flags(self) -> bytes:

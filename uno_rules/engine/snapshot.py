@@ -19,7 +19,7 @@ from .actions import Action, Result
 from .consistency import inconsistency
 from .decisions import DATA, KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
-from .model import NO_COLOR, Rules
+from .model import DEFAULT_MATCH, NO_COLOR, Rules
 from .notation import parse_whole_card
 from .records import CTX_SLOTS, Ctx, Frame, Giving, Resume, StackedDraw
 from .state import SEED_LIMIT, STATE_FIELDS, State
@@ -46,6 +46,10 @@ def digest(rules: Rules) -> str:
 
 # places, derived tables, and what the digest reads instead of a variant's own heading
 _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
+# Fields added to the compiled records after digests were first written, each with the
+# value that reads as before: left out of the digest at that value, so that a rulebook that
+# doesn't use them keeps its digest (its saved games and records still restore).
+_LATER: dict[str, Any] = {"match": DEFAULT_MATCH, "uno_after_others": False}
 
 
 def _canonical(value: Any) -> Any:
@@ -53,7 +57,8 @@ def _canonical(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__, tuple((f.name, _canonical(getattr(value, f.name)))
                                             for f in fields(value)
-                                            if f.name not in _NOT_CONTENT))
+                                            if f.name not in _NOT_CONTENT
+                                            and not _at_later_default(value, f.name)))
     if isinstance(value, Mapping):
         return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()))
     if isinstance(value, (set, frozenset)):
@@ -61,6 +66,11 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return tuple(map(_canonical, value))
     return value
+
+
+def _at_later_default(record: Any, name: str) -> bool:
+    """Whether field ``name`` of ``record`` is one of :data:`_LATER` at its old value."""
+    return name in _LATER and getattr(record, name) == _LATER[name]
 
 
 def snapshot(game: State) -> dict[str, Any]:
@@ -121,6 +131,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "history": [str(a) for a in game.history],
         "rng": [version, list(internal), gauss],
         **({"absent": game.absent[:]} if game.absent else {}),
+        **({"owed": game.owed[:]} if game.owed else {}),
     }
     for f in PLAIN:  # the fields a snapshot holds as they are
         value = getattr(game, f.name)
@@ -449,6 +460,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("out_seats", SEATS, _always),
     ("eliminated", SEATS, _always),
     ("absent", SEATS, _always),  # optional: written only when not empty (OPTIONAL)
+    ("owed", SEATS, _always),  # optional, as absent
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
@@ -464,14 +476,15 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
-OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list}  # may be left out: then this
+# may be left out: then this
+OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list}
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
-         "result", "out_seats", "eliminated", "absent", "stack_draw", "giving", "stack",
+         "result", "out_seats", "eliminated", "absent", "owed", "stack_draw", "giving", "stack",
          "ctxs", "ctx", "pending", "history", "rng")
 
 
@@ -637,6 +650,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.giving = [Giving(g["queue"], g["aside"], g["together"]) for g in v["giving"]]
     game.history = v["history"]
     game.absent = v["absent"]
+    game.owed = v["owed"]
     version, internal, gauss = v["rng"]
     try:
         game.rng.setstate((version, tuple(internal), gauss))

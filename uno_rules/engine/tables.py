@@ -12,6 +12,7 @@ from .actions import Action
 from .model import NO_COLOR, Face, Rules
 
 BARE = ("draw", "keep", "challenge", "accept")
+MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
 
 
 def calls_uno(hand_size: int, sheds: bool, after_effects: bool) -> bool:
@@ -147,14 +148,28 @@ def match_key(color: int, rank: int) -> int:
 
 
 def matching(tables: dict[int, frozenset[int]], faces: tuple[Face, ...], color: int,
-             rank: int) -> frozenset[int]:
-    """The cards whose face (``faces``: card id -> face on the side in play) matches
-    ``color`` or ``rank``, or is colourless; legality conditions come on top. Remembered in
-    ``tables``."""
-    found = frozenset(card for card, f in enumerate(faces)
-                      if f.color == NO_COLOR or f.color == color or f.rank == rank)
+             rank: int, match: tuple[str, ...]) -> frozenset[int]:
+    """The cards whose face (``faces``: card id -> face on the side in play) matches the
+    colour in force ``color`` and the top card's ``rank`` by one of the rulebook's ways
+    ``match`` (:func:`matches`); legality conditions come on top. Remembered in ``tables``."""
+    found = frozenset(card for card, f in enumerate(faces) if matches(f, color, rank, match))
     tables[match_key(color, rank)] = found
     return found
+
+
+def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
+    """Whether ``face`` may go on a top card of ``rank`` (-1: none) under the colour in
+    force ``color``, by one of the ways in ``match`` (the rulebook's `match:`): ``color``
+    (it has that colour), ``rank`` (the same rank), ``number`` (a number card of the same
+    rank), ``wild`` (it has no colour), ``any`` (every card). The one place this rule
+    lives: the match tables are built from it."""
+    for way in match:
+        if way == "any" or (way == "wild" and face.color == NO_COLOR) or \
+                (way == "color" and face.color == color != NO_COLOR) or \
+                (way == "rank" and face.rank == rank) or \
+                (way == "number" and face.number and face.rank == rank):
+            return True
+    return False
 
 
 def guarded(rules: Rules, side: int) -> frozenset[int]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..engine.effects import PRIMITIVES
 from ..engine.model import Settings
+from ..engine.tables import MATCH_WAYS
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
 # Caps the checks enforce (uno_rules/load/checks.py), stated in the descriptions below: what a
@@ -67,6 +68,12 @@ def _settings() -> dict[str, Any]:
                               "may be played calling UNO, and one that leaves one card "
                               "uncalled can be caught; otherwise only the next-to-last card "
                               "played counts (default false)."},
+        "uno_after_others": {"type": "boolean", "description":
+                             "UNO is due too from a player another player's card leaves "
+                             "at one card (a hand swapped or passed on): it makes the call "
+                             "itself, out of turn (`S uno S`), and until it does it can be "
+                             "caught, as one that didn't call on its own card; otherwise "
+                             "such a player owes nothing (default false)."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
@@ -137,11 +144,22 @@ def rulebook_schema() -> dict[str, Any]:
                             "min": {"type": "integer", "minimum": 2, "description": "Fewest."},
                             "max": {"type": "integer", "minimum": 2, "maximum": 20,
                                     "description": "Most."}}},
-            "colors": {"type": "array", "minItems": 1,
+            "colors": {"type": "array",
                        "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                        "description": "The suit colours, in order, each once (cards with "
                                       "one side; with `sides`, each side gives its own); at "
-                                      f"most {MAX_COLORS}."},
+                                      f"most {MAX_COLORS}. `[]`: a deck with no colours at "
+                                      "all (every card a wild): no colour is ever chosen or "
+                                      "in force."},
+            "match": {"type": "array", "minItems": 1, "items": {"enum": list(MATCH_WAYS)},
+                      "description": "How a card matches the top card, by any of these ways "
+                                     "(default `[color, rank, wild]`): `color` (it has the "
+                                     "colour in force), `rank` (the top card's number or "
+                                     "symbol), `number` (a number card of the top card's "
+                                     "number: symbols then match by colour only), `wild` "
+                                     "(a card with no colour plays on anything), `any` "
+                                     "(every card plays on every card). Legality "
+                                     "conditions (`legal_if`, `go_out_on`) come on top."},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "

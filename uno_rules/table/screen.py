@@ -261,6 +261,9 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
             marks.append("out (its team plays on)")
         if view["uno_open"] == s:
             marks.append(style.paint("UNO not called: open to a catch", BOLD))
+        elif s in view.get("owed", ()):
+            marks.append(style.paint("UNO owed (left at one card): call it, or be caught",
+                                     BOLD))
         elif size == 1:
             marks.append("UNO")
         if s == acting:
