@@ -95,3 +95,19 @@ def test_a_rotation_of_hands_leaves_its_receivers_owing() -> None:
         discard=["red 5"]), seed=1)
     same.apply("0 play red 0")
     assert same.owed == [] and same.out_of_turn_actions() == []
+
+
+def test_the_table_marks_the_seat_and_reads_its_call() -> None:
+    """The terminal table: the seat owing its call is marked; ``uno`` (or ``call``) typed at
+    its prompt makes it."""
+    from uno_rules.table.answers import Chosen, interpret
+    from uno_rules.table.screen import Style, table_lines
+
+    game = _swapped()
+    lines = table_lines(game, 2, Style(False))
+    assert any("seat 2" in line and "UNO owed" in line for line in lines), lines
+    assert not any("colour:" in line for line in lines)  # a deck without colours
+    mine = [a for a in game.out_of_turn_actions() if a.seat == 2]
+    for typed in ("uno", "uno 2", "call"):
+        answer = interpret(typed, mine, game, 2)
+        assert isinstance(answer, Chosen) and str(answer.action) == "2 uno 2", typed

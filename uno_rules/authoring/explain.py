@@ -13,7 +13,7 @@ from typing import Any
 from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.errors import visible
-from ..engine.model import NO_COLOR, Step
+from ..engine.model import NO_COLOR, Settings, Step
 from ..engine.model import Rules as Rulebook
 from ..engine.words import NOTHING, cards
 
@@ -174,6 +174,20 @@ def match_line(match: tuple[str, ...]) -> str:
     return f"Play a card matching {said}."
 
 
+def _call_line(s: Settings) -> str:
+    """The sheet's sentence for the UNO call: when it is due, who owes it, the penalty."""
+    left = "one card" if s.call_at == 1 else cards(s.call_at)
+    text = (f"Call UNO whenever your own card leaves you {left} (your next-to-last card, "
+            "or one whose effect makes you discard more or trade hands)"
+            if s.call_at == 1 and s.uno_after_effects else
+            f"Call UNO whenever your own card leaves you {left}" if s.uno_after_effects else
+            "Call UNO when you play your next-to-last card" if s.call_at == 1 else
+            f"Call UNO when you play down to {left}")
+    if s.uno_after_others:
+        text += f"; left at {left} by another player's card (a swap), call it yourself"
+    return text + f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."
+
+
 def _turn_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Your turn" section."""
     s = rulebook.settings
@@ -183,10 +197,7 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
             {"may": "A playable drawn card may be played at once, and only that card.",
              "must": "A playable drawn card must be played at once.",
              "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
-            ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
-             "or one whose effect makes you discard more or trade hands)"
-             if s.uno_after_effects else "Call UNO when you play your next-to-last card")
-            + f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."]
+            _call_line(s)]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
                     "you may play it out of turn; play goes on from you.")

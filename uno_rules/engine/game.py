@@ -539,8 +539,8 @@ class Game(Runner):
         if (self.out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor
-        if ctx.face >= 0 and not ctx.called and len(hands[actor]) == 1 and \
-                self.rulebook.settings.uno_after_effects:
+        if ctx.face >= 0 and not ctx.called and self.rulebook.settings.uno_after_effects and \
+                len(hands[actor]) == self.rulebook.settings.call_at:
             self.uno_open = actor  # its own card left it one card, UNO uncalled
         nxt = self.turn_to
         if nxt is None:
@@ -634,7 +634,7 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if len(hand) == 1 and not uno:
+        if not uno and len(hand) == self.rulebook.settings.call_at:
             self.uno_open = seat
         final = not hand and self._round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)

@@ -42,7 +42,7 @@ class Legality(State):
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late and s not in self.eliminated]
         for owes in self.owed:  # left at one card by another's card: it calls too
-            if len(self.hands[owes]) == 1:
+            if len(self.hands[owes]) == self.rulebook.settings.call_at:
                 mates = self._mates(owes)
                 out += [acts[s].uno[owes] if s in mates else acts[s].catch[owes]
                         for s in range(self.players) if s not in self.eliminated]
@@ -174,8 +174,8 @@ class Legality(State):
         acts = self.acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
-        after = self.rulebook.settings.uno_after_effects
-        if not calls_uno(hand_size, True, after):  # no card may call UNO now
+        after, call_at = self.rulebook.settings.uno_after_effects, self.rulebook.settings.call_at
+        if not calls_uno(hand_size, True, after, call_at):  # no card may call UNO now
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
                 return [plain[card] for card in cards]  # compiled: no bound method, no map
@@ -185,7 +185,7 @@ class Legality(State):
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]
-            if calls_uno(hand_size, rule is not None and rule.sheds, after):
+            if calls_uno(hand_size, rule is not None and rule.sheds, after, call_at):
                 out += acts.both[face]
             else:
                 out.append(acts.play[face])
@@ -257,7 +257,8 @@ class Legality(State):
                 return f"{action}: not an option ({pending})"
             if decision.kind == "drawn":
                 return f"{action}: only the card just drawn may be played ({pending})"
-            if action.uno and len(self.hands[action.seat]) != 2:
+            if action.uno and len(self.hands[action.seat]) != \
+                    self.rulebook.settings.call_at + 1:
                 return f"{action}: UNO is called in advance only on the next-to-last card " \
                        "(or a card that may leave one)"
             if action.kind == "play" and self._may_not_go_out(action.seat, held):

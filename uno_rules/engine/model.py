@@ -140,6 +140,7 @@ class Settings:
     knockout_points: int = 0         # round points per player knocked out
     uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
     uno_after_others: bool = False   # ... and for a player another's card leaves one card
+    call_at: int = 1                 # the hand size the UNO call is due at (DOS: 2)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

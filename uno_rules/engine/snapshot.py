@@ -49,7 +49,8 @@ _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
 # Fields added to the compiled records after digests were first written, each with the
 # value that reads as before: left out of the digest at that value, so that a rulebook that
 # doesn't use them keeps its digest (its saved games and records still restore).
-_LATER: dict[str, Any] = {"match": DEFAULT_MATCH, "uno_after_others": False}
+_LATER: dict[str, Any] = {"match": DEFAULT_MATCH, "uno_after_others": False,
+                          "call_at": 1}
 
 
 def _canonical(value: Any) -> Any:

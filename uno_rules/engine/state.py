@@ -554,11 +554,12 @@ class State:
 
     def _owe_calls(self, seats: list[int], actor: int) -> None:
         """With ``uno_after_others``: each of ``seats`` but ``actor`` that another's card
-        just left at one card owes an UNO call of its own (``S uno S``), open to a catch
-        until it makes it."""
+        just left at one card (``call_at``) owes an UNO call of its own (``S uno S``), open
+        to a catch until it makes it."""
         if self.rulebook.settings.uno_after_others:
             for seat in seats:
-                if seat != actor and len(self.hands[seat]) == 1 and seat not in self.owed:
+                if seat != actor and seat not in self.owed and \
+                        len(self.hands[seat]) == self.rulebook.settings.call_at:
                     self.owed.append(seat)
 
     def _rotate_hands(self) -> list[int]:

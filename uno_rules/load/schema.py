@@ -74,6 +74,12 @@ def _settings() -> dict[str, Any]:
                              "itself, out of turn (`S uno S`), and until it does it can be "
                              "caught, as one that didn't call on its own card; otherwise "
                              "such a player owes nothing (default false)."},
+        "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
+                    "The hand size the call is due at: UNO is called on the card that "
+                    "leaves this many: 1, the next-to-last card, or 2 as in DOS "
+                    "(default 1). "
+                    "`uno_after_effects`, `uno_after_others` and catches count the same "
+                    "size."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
