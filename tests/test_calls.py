@@ -111,3 +111,18 @@ def test_the_table_marks_the_seat_and_reads_its_call() -> None:
     for typed in ("uno", "uno 2", "call"):
         answer = interpret(typed, mine, game, 2)
         assert isinstance(answer, Chosen) and str(answer.action) == "2 uno 2", typed
+
+
+def test_a_false_call_is_offered_only_with_its_penalty_and_costs_it() -> None:
+    position = Position(hands=[["red 1", "red 2", "red 3"], ["blue 1"], ["green 1"]],
+                        discard=["red 5"])
+    plain = game_from_position(uno_rules.load_rulebook("classic"), 3, position, seed=2)
+    assert not any(a.uno for a in plain.decision.options)  # type: ignore[union-attr]
+    with pytest.raises(IllegalAction, match="next-to-last"):
+        plain.apply("0 play red 1 uno")
+    house = uno_rules.load_rulebook("classic", settings={"false_call_penalty": 3})
+    game = game_from_position(house, 3, position, seed=2)
+    assert any(a.uno for a in game.decision.options)  # type: ignore[union-attr]
+    game.apply("0 play red 1 uno")
+    assert len(game.hands[0]) == 5 and game.events[-2:] == ["seat 0 calls UNO falsely",
+                                                             "seat 0 draws 3 cards"]

@@ -185,7 +185,10 @@ def _call_line(s: Settings) -> str:
             f"Call UNO when you play down to {left}")
     if s.uno_after_others:
         text += f"; left at {left} by another player's card (a swap), call it yourself"
-    return text + f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."
+    text += f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."
+    if s.false_call_penalty:
+        text += f" Calling UNO when it is not due: you draw {cards(s.false_call_penalty)}."
+    return text
 
 
 def _turn_lines(rulebook: Rulebook) -> list[str]:

@@ -20,7 +20,7 @@ from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
 from .legal import NO_LAST
-from .model import Rules
+from .model import CardRule, Rules
 from .outcome import Outcome, Termination
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
@@ -636,6 +636,8 @@ class Game(Runner):
                             ("play", seat, face.id, pile))
         if not uno and len(hand) == self.rulebook.settings.call_at:
             self.uno_open = seat
+        elif uno and hand and self.rulebook.settings.false_call_penalty:
+            self._false_call(seat, len(hand), rule)
         final = not hand and self._round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if rule is not None and rule.effect is not None:
@@ -645,6 +647,15 @@ class Game(Runner):
             self._resolved()
         else:
             self._run()
+
+    def _false_call(self, seat: int, left: int, rule: CardRule | None) -> None:
+        """UNO called on a card that leaves ``left`` cards: not due (a card that may shed
+        more under ``uno_after_effects`` is called in advance), its player draws the
+        false call's penalty."""
+        s = self.rulebook.settings
+        if left != s.call_at and not (s.uno_after_effects and rule is not None and rule.sheds):
+            self._note("false_call", seat)
+            self._draw_cards(seat, s.false_call_penalty)
 
     def _called(self, seat: int) -> None:
         """``seat``'s UNO is called (or caught): it is no longer open to a catch."""

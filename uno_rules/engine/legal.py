@@ -174,8 +174,9 @@ class Legality(State):
         acts = self.acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
-        after, call_at = self.rulebook.settings.uno_after_effects, self.rulebook.settings.call_at
-        if not calls_uno(hand_size, True, after, call_at):  # no card may call UNO now
+        s = self.rulebook.settings
+        after, call_at, false = s.uno_after_effects, s.call_at, s.false_call_penalty > 0
+        if not calls_uno(hand_size, True, after, call_at, false):  # no card may call UNO now
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
                 return [plain[card] for card in cards]  # compiled: no bound method, no map
@@ -185,7 +186,7 @@ class Legality(State):
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]
-            if calls_uno(hand_size, rule is not None and rule.sheds, after, call_at):
+            if calls_uno(hand_size, rule is not None and rule.sheds, after, call_at, false):
                 out += acts.both[face]
             else:
                 out.append(acts.play[face])

@@ -141,6 +141,7 @@ class Settings:
     uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
     uno_after_others: bool = False   # ... and for a player another's card leaves one card
     call_at: int = 1                 # the hand size the UNO call is due at (DOS: 2)
+    false_call_penalty: int = 0      # cards drawn for calling UNO not due (0: no false call)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

@@ -50,7 +50,7 @@ _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
 # value that reads as before: left out of the digest at that value, so that a rulebook that
 # doesn't use them keeps its digest (its saved games and records still restore).
 _LATER: dict[str, Any] = {"match": DEFAULT_MATCH, "uno_after_others": False,
-                          "call_at": 1}
+                          "call_at": 1, "false_call_penalty": 0}
 
 
 def _canonical(value: Any) -> Any:

@@ -15,13 +15,16 @@ BARE = ("draw", "keep", "challenge", "accept")
 MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
 
 
-def calls_uno(hand_size: int, sheds: bool, after_effects: bool, call_at: int = 1) -> bool:
+def calls_uno(hand_size: int, sheds: bool, after_effects: bool, call_at: int = 1,
+              false_calls: bool = False) -> bool:
     """Whether a play from a hand of ``hand_size`` cards is offered with UNO called too: on
     the card that leaves ``call_at`` cards (the next-to-last card), and with
     ``uno_after_effects`` on any card that may leave that many (``sheds``: its effect may
-    shed more). The one place this rule lives."""
+    shed more); with ``false_calls`` (a false call's penalty) on any card but the last. The
+    one place this rule lives."""
     due = call_at + 1
-    return hand_size == due or (after_effects and hand_size > due and sheds)
+    return hand_size == due or (after_effects and hand_size > due and sheds) or \
+        (false_calls and hand_size > 1)
 
 
 def offers_draw(playable: list[int], draw_with_playable: bool) -> bool:
@@ -114,8 +117,9 @@ def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
     """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing."""
     got: tuple[bool, ...] | None = rules.memo.get("uno_by_hand")
     if got is None:
-        after, call_at = rules.settings.uno_after_effects, rules.settings.call_at
-        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, after, call_at)
+        s = rules.settings
+        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, s.uno_after_effects,
+                                                          s.call_at, s.false_call_penalty > 0)
                                                 for n in range(len(rules.deck) + 1))
     return got
 

@@ -73,13 +73,20 @@ def _settings() -> dict[str, Any]:
                              "at one card (a hand swapped or passed on): it makes the call "
                              "itself, out of turn (`S uno S`), and until it does it can be "
                              "caught, as one that didn't call on its own card; otherwise "
-                             "such a player owes nothing (default false)."},
+                             "such a player owes nothing (default false). All Wild's "
+                             "Forced Swap; a 7-0 house rule whose receivers must call."},
         "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
                     "The hand size the call is due at: UNO is called on the card that "
                     "leaves this many: 1, the next-to-last card, or 2 as in DOS "
                     "(default 1). "
                     "`uno_after_effects`, `uno_after_others` and catches count the same "
                     "size."},
+        "false_call_penalty": {"type": "integer", "minimum": 0, "description":
+                               "Cards drawn for a false call: UNO called on a card that "
+                               "leaves other than `call_at` cards (a house rule, in classic "
+                               "or DOS alike). 0: no call "
+                               "can be false, UNO is offered only where it is due (default "
+                               "0)."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
@@ -165,7 +172,9 @@ def rulebook_schema() -> dict[str, Any]:
                                      "number: symbols then match by colour only), `wild` "
                                      "(a card with no colour plays on anything), `any` "
                                      "(every card plays on every card). Legality "
-                                     "conditions (`legal_if`, `go_out_on`) come on top."},
+                                     "conditions (`legal_if`, `go_out_on`) come on top. "
+                                     "UNO All Wild plays `[any]`; DOS or a match-by-number "
+                                     "house rule `[number, wild]`."},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "
