@@ -73,8 +73,9 @@ def _settings() -> dict[str, Any]:
                              "at one card (a hand swapped or passed on): it makes the call "
                              "itself, out of turn (`S uno S`), and until it does it can be "
                              "caught, as one that didn't call on its own card; otherwise "
-                             "such a player owes nothing (default false). All Wild's "
-                             "Forced Swap; a 7-0 house rule whose receivers must call."},
+                             "such a player owes nothing (default false). A wild that swaps "
+                             "hands with a chosen player; a 7-0 house rule whose receivers "
+                             "must call."},
         "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
                     "The hand size the call is due at: UNO is called on the card that "
                     "leaves this many: 1, the next-to-last card, or 2 as in DOS "
@@ -173,8 +174,9 @@ def rulebook_schema() -> dict[str, Any]:
                                      "(a card with no colour plays on anything), `any` "
                                      "(every card plays on every card). Legality "
                                      "conditions (`legal_if`, `go_out_on`) come on top. "
-                                     "UNO All Wild plays `[any]`; DOS or a match-by-number "
-                                     "house rule `[number, wild]`."},
+                                     "An edition of wilds only plays `[any]`; a numbers-only "
+                                     "edition or a match-by-number house rule "
+                                     "`[number, wild]`."},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "
