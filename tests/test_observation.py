@@ -100,8 +100,11 @@ def _check_against_view(obs: Observer, game: Game, seat: int) -> None:
     for k, pile in enumerate(piles):
         top = _one(part("top")[k * faces:(k + 1) * faces])
         assert (None if top is None else rb.faces[top].name) == pile["top"]
-        color = _one(part("color")[k * colors:(k + 1) * colors])
-        assert (None if color is None else rb.colors[color]) == pile["color"]
+        if rb.colors:
+            color = _one(part("color")[k * colors:(k + 1) * colors])
+            assert (None if color is None else rb.colors[color]) == pile["color"]
+        else:  # a deck without colours: no colour segment, and none in force
+            assert pile["color"] is None and all(s.name != "color" for s in obs.spaces)
         assert part("discard_size")[k] == capped(pile["size"])
     if "discards" in view:  # the pile in play is the one view's `top` shows
         focus = _one(part("focus"))
@@ -119,8 +122,9 @@ def _check_against_view(obs: Observer, game: Game, seat: int) -> None:
         flags = _absolute(n, seat, part(name))
         assert [s for s in range(n) if flags[s]] == view[name], name
     assert part("stacked_draw") == [capped(view["stacked_draw"])]
-    uno = _one(part("uno_open"))
-    assert (None if uno is None else (seat + uno) % n) == view["uno_open"]
+    open_ = _absolute(n, seat, part("uno_open"))  # uncalled, or owed after another's card
+    assert {s for s in range(n) if open_[s]} == \
+        ({view["uno_open"]} - {None}) | set(view.get("owed", ()))
     decision = view["decision"]
     kind, decider = _one(part("decision_kind")), _one(part("decider"))
     if decision is None:

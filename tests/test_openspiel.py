@@ -53,7 +53,8 @@ def test_the_parameters_and_their_refusals() -> None:
 
 
 @pytest.mark.parametrize("rulebook, players", [("classic", 2), ("flip", 3), ("no_mercy", 4),
-                                               ("classic_2018", 4)])
+                                               ("classic_2018", 4),
+                                               ("all_wild", 3)])
 def test_openspiels_random_simulation_test(rulebook: str, players: int) -> None:
     """pyspiel.random_sim_test: OpenSpiel's own checks of a game (legal actions, chance
     outcomes, clones, observations, serialization round trips), on a few random rounds."""

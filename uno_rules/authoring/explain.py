@@ -13,7 +13,7 @@ from typing import Any
 from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.errors import visible
-from ..engine.model import NO_COLOR, Step
+from ..engine.model import NO_COLOR, Settings, Step
 from ..engine.model import Rules as Rulebook
 from ..engine.words import NOTHING, cards
 
@@ -111,7 +111,7 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines.append("No effect.")
         else:
             lines.append(_sentence(describe(rulebook, rule.effect)))
-        if face.color == NO_COLOR:
+        if face.color == NO_COLOR and ("wild" in rulebook.match or "any" in rulebook.match):
             lines.append("Always playable.")
         if rule is not None and rule.legal_if is not None:
             held = "no other card of the colour in force" if rule.legal_if.holds_no == \
@@ -150,7 +150,7 @@ def deck_table(rulebook: Rulebook) -> list[str]:
         entry[1] += 1
     rows = ["| card | colours | copies | points |", "|---|---|---|---|"]
     for key, (colors, n, points, side) in counts.items():
-        cols = "all" if len(colors) == len(rulebook.side_colors[side]) else \
+        cols = "all" if colors and len(colors) == len(rulebook.side_colors[side]) else \
             ", ".join(sorted(colors)) or "wild"
         rows.append(f"| {key} | {cols} | {n} | {points} |")
     rows.append(f"| **total** | | **{len(rulebook.deck)}** | |")
@@ -169,20 +169,49 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
             "Winning and scoring": _end_lines(rulebook)}
 
 
+# How each way of `match:` reads on a sheet (tables.MATCH_WAYS).
+MATCH_WORDS = {"color": "the colour in force", "rank": "the number or the symbol of the top card",
+               "number": "the number of the top card (a number card)", "wild": "a wild"}
+
+
+def match_line(match: tuple[str, ...]) -> str:
+    """The sheet's sentence for what a card may be played on, from the rulebook's `match:`."""
+    if "any" in match:
+        return "Play any card: every card plays on every card."
+    ways = [MATCH_WORDS[way] for way in match]
+    said = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + ", or " + ways[-1]
+    if match == ("color", "rank", "wild"):  # today's sentence, word for word
+        said = "the colour in force, the number or the symbol of the top card, or a wild"
+    return f"Play a card matching {said}."
+
+
+def _call_line(s: Settings) -> str:
+    """The sheet's sentence for the UNO call: when it is due, who owes it, the penalty."""
+    left = "one card" if s.call_at == 1 else cards(s.call_at)
+    text = (f"Call UNO whenever your own card leaves you {left} (your next-to-last card, "
+            "or one whose effect makes you discard more or trade hands)"
+            if s.call_at == 1 and s.uno_after_effects else
+            f"Call UNO whenever your own card leaves you {left}" if s.uno_after_effects else
+            "Call UNO when you play your next-to-last card" if s.call_at == 1 else
+            f"Call UNO when you play down to {left}")
+    if s.uno_after_others:
+        text += f"; left at {left} by another player's card (a swap), call it yourself"
+    text += f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."
+    if s.false_call_penalty:
+        text += f" Calling UNO when it is not due: you draw {cards(s.false_call_penalty)}."
+    return text
+
+
 def _turn_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Your turn" section."""
     s = rulebook.settings
-    turn = ["Play a card matching the colour in force, the number or the symbol of the top "
-            "card, or a wild.",
+    turn = [match_line(rulebook.match),
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
             + ("" if s.draw_with_playable else " Only when you can't play."),
             {"may": "A playable drawn card may be played at once, and only that card.",
              "must": "A playable drawn card must be played at once.",
              "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
-            ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
-             "or one whose effect makes you discard more or trade hands)"
-             if s.uno_after_effects else "Call UNO when you play your next-to-last card")
-            + f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."]
+            _call_line(s)]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
                     "you may play it out of turn; play goes on from you.")
@@ -277,8 +306,9 @@ def explain(rulebook: Rulebook) -> str:
         ", ".join(rulebook.colors[c] for c in cols)
         + (f" ({visible(rulebook.sides[s])} side)" if len(rulebook.sides) > 1 else "")
         for s, cols in enumerate(rulebook.side_colors))
-    out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, colours "
-            f"{colours}.", "", "## Deck", "", *deck_table(rulebook), ""]
+    out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, "
+            + (f"colours {colours}." if any(rulebook.side_colors) else "no colours.") + "",
+            "", "## Deck", "", *deck_table(rulebook), ""]
     for title_, lines in rule_lines(rulebook).items():
         out += [f"## {title_}", "", *[f"- {line}" for line in lines], ""]
     out += ["## Cards", ""]

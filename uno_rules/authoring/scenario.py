@@ -71,7 +71,7 @@ SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 # under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
 FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
-               "catch", "jump_in", "call_uno")
+               "catch", "jump_in", "call_uno", "call")
 STEP_KEYS = ("seat", "uno", "pile", "expect", "reject") + ACTION_KEYS
 
 
@@ -538,6 +538,8 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(seat, "catch", step["catch"])
     elif "call_uno" in step:
         yield Action(seat, "uno", step["call_uno"])
+    elif "call" in step:  # a seat's own call (`call: uno`): for itself
+        yield Action(seat, "uno", seat)
     elif "jump_in" in step:
         yield Action(seat, "jump_in", str(step["jump_in"]))
     elif "give" in step:

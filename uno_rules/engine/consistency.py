@@ -48,6 +48,8 @@ def _seats_problem(game: State, v: Mapping[str, Any]) -> Problem:
         return "turn_to", f"the next turn goes to seat {game.turn_to}, who holds no cards"
     if game.uno_open in game.eliminated:
         return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
+    if set(game.owed) & set(game.eliminated) or len(set(game.owed)) != len(game.owed):
+        return "owed", f"seats {game.owed} owe an UNO call: repeated, or knocked out"
     if not set(game.absent) <= set(game.eliminated):
         return "absent", "a seat out of the match, yet not knocked out of the round"
     if set(game.eliminated) & set(game.out_seats):
@@ -197,7 +199,8 @@ def _result_problem(game: State) -> Problem:
     result, hands = game.result, game.hands
     if result is None:
         return "result", "a round over with no result"
-    if game.pending is not None or game.stack or game.giving or game.uno_open != -1:
+    if game.pending is not None or game.stack or game.giving or game.uno_open != -1 or \
+            game.owed:
         return "pending", "a decision or effect pending in a round that is over"
     winners = list(result.winners)
     if winners != game.teammates(winners[0]):

@@ -287,10 +287,11 @@ def _swap_hands(game: Game, ctx: Ctx, step: Step) -> None:
     if other >= 0 and other != ctx.actor:
         game.hands[ctx.actor], game.hands[other] = game.hands[other], game.hands[ctx.actor]
         game._note("swap", ctx.actor, other)
+        game._owe_calls([other], ctx.actor)
 
 
 def _rotate_hands(game: Game, ctx: Ctx, step: Step) -> None:
-    game._rotate_hands()
+    game._owe_calls(game._rotate_hands(), ctx.actor)
 
 
 def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:

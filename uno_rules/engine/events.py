@@ -38,8 +38,10 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} gives a card to seat {event[2]}"
     if kind == "discard":
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
+    if kind == "false_call":
+        return f"seat {event[1]} calls UNO falsely"
     if kind == "uno":
-        return f"seat {event[1]} calls UNO for seat {event[2]}"
+        return _call(event[1], event[2])
     if kind == "turn_over":
         return f"every card is turned over: the {rb.sides[event[1]]} side is in play"
     if kind == "reverse":
@@ -63,3 +65,8 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
     if kind == "return":
         return f"seat {event[1]} takes {name(event[2]).name} back"
     return " ".join(str(x) for x in event)
+
+
+def _call(seat: int, owner: int) -> str:
+    """An UNO call in words: a seat's own, or for its partner."""
+    return f"seat {seat} calls UNO" + ("" if seat == owner else f" for seat {owner}")

@@ -26,7 +26,8 @@ class Legality(State):
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
-        not call UNO, or (in a team) calling UNO for one's partner; jumping in."""
+        not call UNO, or (in a team) calling UNO for one's partner, or its own call owed
+        after another's card (``uno_after_others``); jumping in."""
         table = self.acts[0].table
         return [table[i] for i in self.out_of_turn_ids()]
 
@@ -42,6 +43,11 @@ class Legality(State):
             mates = self._mates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late and s not in self.eliminated]
+        for owes in self.owed:  # left at one card by another's card: it calls too
+            if len(self.hands[owes]) == self.rulebook.settings.call_at:
+                mates = self._mates(owes)
+                out += [acts[s].uno[owes] if s in mates else acts[s].catch[owes]
+                        for s in range(self.players) if s not in self.eliminated]
         if self.rulebook.settings.jump_in:  # a jump-in is a play: its conditions hold too
             faces = self.faces
             out += [acts[s].jump_in[faces[card].id] for s, card in self._jump_in_cards()
@@ -97,7 +103,7 @@ class Legality(State):
         rank = self.faces[discard[-1]].rank if discard else -1
         match = self.matches.get((self.color << 32) + rank)  # tables.match_key, inlined
         if match is None:
-            match = matching(self.matches, self.faces, self.color, rank)
+            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match)
         return match
 
     def _matching_flags(self) -> bytes:
@@ -179,8 +185,9 @@ class Legality(State):
         acts = self.acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
-        after = self.rulebook.settings.uno_after_effects
-        if not calls_uno(hand_size, True, after) and not acts.uno_after:  # no card may call
+        s = self.rulebook.settings
+        after, call_at, false = s.uno_after_effects, s.call_at, s.false_call_penalty > 0
+        if not calls_uno(hand_size, True, after, call_at, false) and not acts.uno_after:
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
                 return [plain[card] for card in cards]  # compiled: no bound method, no map
@@ -190,7 +197,7 @@ class Legality(State):
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]
-            if calls_uno(hand_size, rule is not None and rule.sheds, after,
+            if calls_uno(hand_size, rule is not None and rule.sheds, after, call_at, false,
                          rule is not None and rule.uno_after
                          and (hand_size > 1 or rule.going_out == "continues")):
                 out += acts.both[face]
@@ -264,7 +271,8 @@ class Legality(State):
                 return f"{action}: not an option ({pending})"
             if decision.kind == "drawn":
                 return f"{action}: only the card just drawn may be played ({pending})"
-            if action.uno and len(self.hands[action.seat]) != 2:
+            if action.uno and len(self.hands[action.seat]) != \
+                    self.rulebook.settings.call_at + 1:
                 return f"{action}: UNO is called in advance only on the next-to-last card " \
                        "(or a card that may leave one)"
             if action.kind == "play" and self._may_not_go_out(action.seat, held):

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 NO_COLOR = -1
+# How a card matches the top card when the rulebook says nothing (`match:`): by the colour
+# in force, by rank (number or symbol), and a colourless card on anything.
+DEFAULT_MATCH = ("color", "rank", "wild")
 
 
 class FrozenMap(dict):  # type: ignore[type-arg]
@@ -97,7 +100,12 @@ class Step:
 # these values, so that the rulebooks that don't use them keep their digests (and the games
 # saved with them restore). By (class name, field name).
 DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {("CardRule", "going_out"): "ends_round",
-                                                ("CardRule", "uno_after"): False}
+                                                ("CardRule", "uno_after"): False,
+                                                ("Rules", "match"): DEFAULT_MATCH,
+                                                ("Rulebook", "match"): DEFAULT_MATCH,
+                                                ("Settings", "uno_after_others"): False,
+                                                ("Settings", "call_at"): 1,
+                                                ("Settings", "false_call_penalty"): 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +154,9 @@ class Settings:
     go_out_on: str = "any"           # any | number: what the last card may be
     knockout_points: int = 0         # round points per player knocked out
     uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
+    uno_after_others: bool = False   # ... and for a player another's card leaves one card
+    call_at: int = 1                 # the hand size the UNO call is due at (DOS: 2)
+    false_call_penalty: int = 0      # cards drawn for calling UNO not due (0: no false call)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -198,6 +209,7 @@ class Rules:
     # Derived tables, made on first use (interned actions): not part of the rulebook's value.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
+    match: tuple[str, ...] = DEFAULT_MATCH           # how a card matches the top (tables.matches)
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.

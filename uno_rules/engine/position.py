@@ -146,7 +146,7 @@ def _color(game: Game, color: str | None, top: int) -> int:
             raise IllegalAction(f"unknown colour {color!r}")
         return rulebook.color_ids[color.lower()]
     face = game.faces[top]
-    if face.color == NO_COLOR:
+    if face.color == NO_COLOR and rulebook.side_colors[game.side]:  # (no colours: none)
         raise IllegalAction(f"the top card {face.name!r} has no colour: give `color`")
     return face.color
 

@@ -46,8 +46,6 @@ def digest(rules: Rules) -> str:
 
 # places, derived tables, and what the digest reads instead of a variant's own heading
 _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
-
-
 def _sparse(kind: str, name: str, value: Any) -> bool:
     """Whether field ``name`` of a ``kind`` record holds its value of before it existed
     (model.DIGEST_SPARSE): then the digest leaves it out."""
@@ -129,6 +127,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "history": [str(a) for a in game.history],
         "rng": [version, list(internal), gauss],
         **({"absent": game.absent[:]} if game.absent else {}),
+        **({"owed": game.owed[:]} if game.owed else {}),
     }
     for f in PLAIN:  # the fields a snapshot holds as they are
         value = getattr(game, f.name)
@@ -468,6 +467,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("out_seats", SEATS, _always),
     ("eliminated", SEATS, _always),
     ("absent", SEATS, _always),  # optional: written only when not empty (OPTIONAL)
+    ("owed", SEATS, _always),  # optional, as absent
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
@@ -483,14 +483,15 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
-OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list}  # may be left out: then this
+# may be left out: then this
+OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list}
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
-         "result", "out_seats", "eliminated", "absent", "stack_draw", "giving", "stack",
+         "result", "out_seats", "eliminated", "absent", "owed", "stack_draw", "giving", "stack",
          "ctxs", "ctx", "pending", "history", "rng")
 
 
@@ -656,6 +657,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.giving = [Giving(g["queue"], g["aside"], g["together"]) for g in v["giving"]]
     game.history = v["history"]
     game.absent = v["absent"]
+    game.owed = v["owed"]
     version, internal, gauss = v["rng"]
     try:
         game.rng.setstate((version, tuple(internal), gauss))

@@ -128,6 +128,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("stacked", RECORDS, "stack_draw"),
     _plain("eliminated", LIST),
     Field("absent", LIST, "absent"),  # written only when a seat is out of a match
+    Field("owed", LIST, "owed"),  # written only when a seat owes a call
     _plain("over"),
     Field("result", SHARED, "result"),
     _plain("turns"),
@@ -202,6 +203,9 @@ class State:
         self.stacked = StackedDraw()
         self.eliminated: list[int] = []  # seats knocked out of the round
         self.absent: list[int] = []      # of them, the seats out of a match: never acting
+        # Seats another's card left at one card, owing an UNO call of their own
+        # (uno_after_others): open to a catch until they call, as uno_open's seat.
+        self.owed: list[int] = []
         self.over = False
         self.result: Result | None = None
         self.turns = 0
@@ -574,15 +578,27 @@ class State:
         stacked.ctx = ctx
         stacked.penalty = penalty
 
-    def _rotate_hands(self) -> None:
+    def _owe_calls(self, seats: list[int], actor: int) -> None:
+        """With ``uno_after_others``: each of ``seats`` but ``actor`` that another's card
+        just left at one card (``call_at``) owes an UNO call of its own (``S uno S``), open
+        to a catch until it makes it."""
+        if self.rulebook.settings.uno_after_others:
+            for seat in seats:
+                if seat != actor and seat not in self.owed and \
+                        len(self.hands[seat]) == self.rulebook.settings.call_at:
+                    self.owed.append(seat)
+
+    def _rotate_hands(self) -> list[int]:
         """Every hand in passes to the next player in, in the direction of play: a seat that
-        is out (holds no cards, or is knocked out) neither gives nor receives one."""
+        is out (holds no cards, or is knocked out) neither gives nor receives one. Returns
+        the seats that received one."""
         hands = self.hands
         seats = [s for s in range(self.players) if hands[s] and s not in self.eliminated]
         old = [self.hands[s] for s in seats]
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
         self._note("rotate")
+        return seats
 
     def _deal_hands(self, seats: list[int], start: int, keep_counts: bool) -> None:
         """Gather the hands of ``seats``, shuffle the cards and deal them out again among

@@ -12,15 +12,20 @@ from .actions import Action
 from .model import NO_COLOR, Face, Rules
 
 BARE = ("draw", "keep", "challenge", "accept")
+MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
 
 
-def calls_uno(hand_size: int, sheds: bool, after_effects: bool, judged: bool = False) -> bool:
+def calls_uno(hand_size: int, sheds: bool, after_effects: bool, call_at: int = 1,
+              false_calls: bool = False, judged: bool = False) -> bool:
     """Whether a play from a hand of ``hand_size`` cards is offered with UNO called too: on
-    the next-to-last card, with ``uno_after_effects`` on any card that may leave one
-    (``sheds``: its effect may shed more), and on a card whose effect settles its player's
-    UNO (``judged``: CardRule.uno_after, at any size it may leave one). The one place this
-    rule lives."""
-    return hand_size == 2 or (after_effects and hand_size > 2 and sheds) or judged
+    the card that leaves ``call_at`` cards (the next-to-last card), and with
+    ``uno_after_effects`` on any card that may leave that many (``sheds``: its effect may
+    shed more); with ``false_calls`` (a false call's penalty) on any card but the last; and
+    on a card whose effect settles its player's UNO (``judged``: CardRule.uno_after, at any
+    size it may leave one). The one place this rule lives."""
+    due = call_at + 1
+    return hand_size == due or (after_effects and hand_size > due and sheds) or \
+        (false_calls and hand_size > 1) or judged
 
 
 def offers_draw(playable: list[int], draw_with_playable: bool) -> bool:
@@ -116,8 +121,9 @@ def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
     """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing."""
     got: tuple[bool, ...] | None = rules.memo.get("uno_by_hand")
     if got is None:
-        after = rules.settings.uno_after_effects
-        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, after)
+        s = rules.settings
+        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, s.uno_after_effects,
+                                                          s.call_at, s.false_call_penalty > 0)
                                                 for n in range(len(rules.deck) + 1))
     return got
 
@@ -152,14 +158,28 @@ def match_key(color: int, rank: int) -> int:
 
 
 def matching(tables: dict[int, frozenset[int]], faces: tuple[Face, ...], color: int,
-             rank: int) -> frozenset[int]:
-    """The cards whose face (``faces``: card id -> face on the side in play) matches
-    ``color`` or ``rank``, or is colourless; legality conditions come on top. Remembered in
-    ``tables``."""
-    found = frozenset(card for card, f in enumerate(faces)
-                      if f.color == NO_COLOR or f.color == color or f.rank == rank)
+             rank: int, match: tuple[str, ...]) -> frozenset[int]:
+    """The cards whose face (``faces``: card id -> face on the side in play) matches the
+    colour in force ``color`` and the top card's ``rank`` by one of the rulebook's ways
+    ``match`` (:func:`matches`); legality conditions come on top. Remembered in ``tables``."""
+    found = frozenset(card for card, f in enumerate(faces) if matches(f, color, rank, match))
     tables[match_key(color, rank)] = found
     return found
+
+
+def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
+    """Whether ``face`` may go on a top card of ``rank`` (-1: none) under the colour in
+    force ``color``, by one of the ways in ``match`` (the rulebook's `match:`): ``color``
+    (it has that colour), ``rank`` (the same rank), ``number`` (a number card of the same
+    rank), ``wild`` (it has no colour), ``any`` (every card). The one place this rule
+    lives: the match tables are built from it."""
+    for way in match:
+        if way == "any" or (way == "wild" and face.color == NO_COLOR) or \
+                (way == "color" and face.color == color != NO_COLOR) or \
+                (way == "rank" and face.rank == rank) or \
+                (way == "number" and face.number and face.rank == rank):
+            return True
+    return False
 
 
 def guarded(rules: Rules, side: int) -> frozenset[int]:

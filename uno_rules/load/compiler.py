@@ -9,7 +9,16 @@ from typing import Any
 
 from ..engine.conditions import decided_at_load
 from ..engine.effects import PRIMITIVES, step_reads
-from ..engine.model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
+from ..engine.model import (
+    DEFAULT_MATCH,
+    NO_COLOR,
+    CardRule,
+    Face,
+    FrozenMap,
+    LegalIf,
+    Settings,
+    Step,
+)
 from ..engine.rulebook import Rulebook
 from .checks import opt, side_colors
 from .yamlpos import Located, PathKey
@@ -192,6 +201,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         **_side_tables(faces, rules, cards, side_names, side_cols, colors),
         **_piles(data),
         digested_as=_digested_as(located),
+        match=tuple(data.get("match", DEFAULT_MATCH)),
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..engine.effects import PRIMITIVES
 from ..engine.model import Settings
+from ..engine.tables import MATCH_WAYS
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
 # Caps the checks enforce (uno_rules/load/checks.py), stated in the descriptions below: what a
@@ -67,6 +68,26 @@ def _settings() -> dict[str, Any]:
                               "may be played calling UNO, and one that leaves one card "
                               "uncalled can be caught; otherwise only the next-to-last card "
                               "played counts (default false)."},
+        "uno_after_others": {"type": "boolean", "description":
+                             "UNO is due too from a player another player's card leaves "
+                             "at one card (a hand swapped or passed on): it makes the call "
+                             "itself, out of turn (`S uno S`), and until it does it can be "
+                             "caught, as one that didn't call on its own card; otherwise "
+                             "such a player owes nothing (default false). A wild that swaps "
+                             "hands with a chosen player; a 7-0 house rule whose receivers "
+                             "must call."},
+        "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
+                    "The hand size the call is due at: UNO is called on the card that "
+                    "leaves this many: 1, the next-to-last card, or 2 as in DOS "
+                    "(default 1). "
+                    "`uno_after_effects`, `uno_after_others` and catches count the same "
+                    "size."},
+        "false_call_penalty": {"type": "integer", "minimum": 0, "description":
+                               "Cards drawn for a false call: UNO called on a card that "
+                               "leaves other than `call_at` cards (a house rule, in classic "
+                               "or DOS alike). 0: no call "
+                               "can be false, UNO is offered only where it is due (default "
+                               "0)."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
@@ -137,11 +158,25 @@ def rulebook_schema() -> dict[str, Any]:
                             "min": {"type": "integer", "minimum": 2, "description": "Fewest."},
                             "max": {"type": "integer", "minimum": 2, "maximum": 20,
                                     "description": "Most."}}},
-            "colors": {"type": "array", "minItems": 1,
+            "colors": {"type": "array",
                        "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                        "description": "The suit colours, in order, each once (cards with "
                                       "one side; with `sides`, each side gives its own); at "
-                                      f"most {MAX_COLORS}."},
+                                      f"most {MAX_COLORS}. `[]`: a deck with no colours at "
+                                      "all (every card a wild): no colour is ever chosen or "
+                                      "in force."},
+            "match": {"type": "array", "minItems": 1, "items": {"enum": list(MATCH_WAYS)},
+                      "description": "How a card matches the top card, by any of these ways "
+                                     "(default `[color, rank, wild]`): `color` (it has the "
+                                     "colour in force), `rank` (the top card's number or "
+                                     "symbol), `number` (a number card of the top card's "
+                                     "number: symbols then match by colour only), `wild` "
+                                     "(a card with no colour plays on anything), `any` "
+                                     "(every card plays on every card). Legality "
+                                     "conditions (`legal_if`, `go_out_on`) come on top. "
+                                     "An edition of wilds only plays `[any]`; a numbers-only "
+                                     "edition or a match-by-number house rule "
+                                     "`[number, wild]`."},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "

@@ -105,9 +105,10 @@ class Observer:
                          "one-hot: the side in play (rulebook.sides)") if sided else -1
         self._top = add("top", piles * faces, 1,
                         "one-hot per discard pile: its top card's face (none: all 0)")
+        # A deck without colours has no colour in force, ever: no segment (never written).
         self._color = add("color", piles * len(rulebook.colors), 1,
                           "one-hot per discard pile: the colour in force (rulebook.colors; "
-                          "none: all 0)")
+                          "none: all 0)") if rulebook.colors else -1
         self._discard_size = add("discard_size", piles, pile_high,
                                  "cards in each discard pile")
         self._focus = add("focus", piles, 1,
@@ -243,17 +244,10 @@ class Observer:
                 size = len(pile)
                 out[self._piles + k] = size if size < CAP else CAP
         rel = self._rel[seat]
-        for s in game.out_seats:
-            out[self._out + rel[s]] = 1
-        for s in game.eliminated:
-            out[self._knocked + rel[s]] = 1
-        for s in game.absent:
-            out[self._absent + rel[s]] = 1
+        self._fill_seats(game, rel, out)
         total = game.stacked.total
         if total:
             out[self._stacked] = total if total < CAP else CAP
-        if game.uno_open >= 0:
-            out[self._uno + rel[game.uno_open]] = 1
         pending = game.pending
         if pending is not None:
             out[self._kind_slot[pending.kind]] = 1
@@ -267,6 +261,19 @@ class Observer:
         if self._side >= 0:
             self._fill_backs(game, seat, out)
         return out
+
+    def _fill_seats(self, game: Game, rel: tuple[int, ...], out: bytearray) -> None:
+        """The seats out, knocked out, out of the match, and open to an UNO catch."""
+        for s in game.out_seats:
+            out[self._out + rel[s]] = 1
+        for s in game.eliminated:
+            out[self._knocked + rel[s]] = 1
+        for s in game.absent:
+            out[self._absent + rel[s]] = 1
+        if game.uno_open >= 0:
+            out[self._uno + rel[game.uno_open]] = 1
+        for s in game.owed:  # open to a catch too (uno_after_others)
+            out[self._uno + rel[s]] = 1
 
     def _fill_discards(self, game: Game, slot: tuple[int, ...], out: bytearray) -> None:
         """The focus and each pile's top card, color and size, when there are several."""

@@ -280,6 +280,8 @@ def describe(game: Game, seat: int) -> str:
         lines.append(f"stacked draw: {v['stacked_draw']}")
     if v["uno_open"] is not None:
         lines.append(f"seat {v['uno_open']} is open to an UNO catch")
+    for s in v.get("owed", ()):
+        lines.append(f"seat {s} owes an UNO call: open to a catch")
     d = v["decision"]
     if v["over"]:
         r = v["result"]

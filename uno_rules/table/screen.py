@@ -190,8 +190,9 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
                 for k, p in enumerate(view["discards"])]
         lines += wrap(tops, "discard piles: ", "  ", sep="   ")
     else:
-        lines.append(f"top card: {_top(game, view['top'], style)}   colour: "
-                     f"{colour_text(game, view['color'], style)}")
+        lines.append(f"top card: {_top(game, view['top'], style)}" + (
+            f"   colour: {colour_text(game, view['color'], style)}"
+            if game.rulebook.colors else ""))  # a deck without colours: none to say
     extra = "".join(f"   {label(name)}: {size}" for name, size in view.get("piles", {}).items())
     if "discards" not in view:  # several piles: each one's size is on its own
         extra = f"   discard pile: {view['discard_size']}{extra}"
@@ -261,6 +262,9 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
             marks.append("out (its team plays on)")
         if view["uno_open"] == s:
             marks.append(style.paint("UNO not called: open to a catch", BOLD))
+        elif s in view.get("owed", ()):
+            marks.append(style.paint("UNO owed (left at one card): call it, or be caught",
+                                     BOLD))
         elif size == 1:
             marks.append("UNO")
         if s == acting:
