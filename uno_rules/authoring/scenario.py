@@ -304,7 +304,8 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
                             turn=state.get("turn", 0),
                             direction=state.get("direction", "clockwise"),
                             side=state.get("side"), discards=state.get("discards"),
-                            colors=state.get("colors"))
+                            colors=state.get("colors"),
+                            player_state=state.get("player_state"))
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=dealer, out=out), standing
     except (IllegalAction, NotationError) as exc:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .playerstate import VALUES_SCHEMA, every_state_holds, say_every_state, say_state, state_holds
 from .words import SEAT_SCHEMA, who
 
 if TYPE_CHECKING:
@@ -70,6 +71,12 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               {"type": "integer", "minimum": 1, "description": "Fewest cards in the player's "
                                                                "hand."},
               _hand_at_least, lambda v: f"when you hold {v} cards or more"),
+    # Per-player state (uno_rules.engine.playerstate): UNO Flex's Power Cards, a joker.
+    Condition("state", "the player's per-player state has each value given (`{power: green}`)",
+              VALUES_SCHEMA, state_holds, say_state),
+    Condition("every_state", "every player still in has each value given "
+              "(`{power: red}`)", VALUES_SCHEMA, every_state_holds, say_every_state,
+              knocked_out="counts only the players still in"),
 ]}
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .conditions import CONDITIONS, Condition
 from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Target, start_giving
 from .model import NO_COLOR, Step
+from .playerstate import KEY_SCHEMA, _set_state, _turn_state, say_set_state, say_turn_state
 from .words import NOTHING, SEAT_SCHEMA, Say, Sub, cards, verb, who
 from .words import SEATS as SEATS  # its old place (docs and tests import it from here)
 
@@ -514,5 +515,19 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               _knock_out, _say_knock_out, {"who": SEAT_SCHEMA, "to": {
                   "type": "string", "description": "A pile declared in `piles`."}},
               bare=True, at_end=True, main="who",
+              defaults={"who": "self"}),
+    # Per-player state (uno_rules.engine.playerstate). Used by UNO Flex's Power Cards
+    # (rulebooks/flex.yaml), a house rule's once-per-round joker, No Mercy-like counters.
+    Primitive("set_state", "`who` (default `self`) sets its per-player state `key` (declared "
+              "in `player_state`) to the value `to`. Used by UNO Flex's Power Cards and a "
+              "once-per-round joker house rule.", _set_state, say_set_state,
+              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA,
+               "to": {"type": ["string", "integer"], "description": "One of the key's values."}},
+              ("key", "to"), at_end=True, defaults={"who": "self"}),
+    Primitive("turn_state", "`who` (default `self`) turns its per-player state `key` to the "
+              "key's next value, in the declared order, after the last the first (a flag "
+              "flips, a counter counts round). Used by UNO Flex's flip symbol and Wild All Flip, "
+              "and a counter house rule.", _turn_state, say_turn_state,
+              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA}, ("key",), at_end=True,
               defaults={"who": "self"}),
 ]}

@@ -192,6 +192,9 @@ class Rules:
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.
     digested_as: tuple[str, str] | None = None
+    # Per-player state (`player_state`): each key's name, its values in order and the index
+    # of the value every player starts with. Empty: none (left out of the digest then).
+    player_state: tuple[tuple[str, tuple[str, ...], int], ...] = ()
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -139,6 +139,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("colors", LIST, "colors"),
     Field("focus", SHARED, "focus"),
     _plain("first_turns"),
+    Field("marks", LIST, "player_state"),  # written only when the rulebook declares some
     _derived("faces"),
     _derived("card_rules"),
     _derived("names"),
@@ -208,6 +209,10 @@ class State:
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
         self.side = 0
+        # Per-player state (rulebook.player_state), flat: seat s's value of key k (an index
+        # into the key's values) at s * keys + k.
+        self.marks: list[int] = [start for _ in range(players)
+                                 for _, _, start in rulebook.player_state]
         self._derive()
 
     def clone(self) -> State:
@@ -557,6 +562,19 @@ class State:
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
         self._note("rotate")
+
+    def _mark_at(self, seat: int, key: str) -> int:
+        """Where ``seat``'s value of the per-player state ``key`` is in ``marks``."""
+        declared = self.rulebook.player_state
+        for k, (name, _, _) in enumerate(declared):
+            if name == key:
+                return seat * len(declared) + k
+        raise KeyError(key)
+
+    def _set_mark(self, seat: int, key: str, value: int) -> None:
+        """Set ``seat``'s per-player state ``key`` to its value of index ``value``."""
+        self.marks[self._mark_at(seat, key)] = value
+        self._note("state", seat, key, value)
 
     def _standing(self) -> int:
         """How many players are still in the round (not knocked out)."""

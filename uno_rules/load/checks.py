@@ -39,7 +39,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
-                 _check_steps, _check_choices, _check_bluffs):
+                 _check_steps, _check_choices, _check_bluffs, _check_player_state):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -288,6 +288,47 @@ def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict
         for key in prim.programs:
             if isinstance(params.get(key), list):
                 yield from _steps(params[key], path + (i, name, key))
+
+
+STATE_STEPS = ("set_state", "turn_state")
+STATE_CONDITIONS = ("state", "every_state")
+
+
+def _check_player_state(located: Located) -> list[Problem]:
+    """Per-player state: values each once, a start among them; steps and conditions name a
+    declared key and one of its values."""
+    declared = {k: [str(v) for v in spec["values"]]
+                for k, spec in (located.data.get("player_state") or {}).items()}
+    problems = []
+    for key, values in declared.items():
+        spec = located.data["player_state"][key]
+        if len(set(values)) != len(values):
+            problems.append(located.problem(("player_state", key, "values"),
+                                            f"`{key}` lists a value twice"))
+        if "start" in spec and str(spec["start"]) not in values:
+            problems.append(located.problem(("player_state", key, "start"),
+                                            f"`{key}` can't start at {spec['start']!r}: its "
+                                            f"values are {', '.join(values)}"))
+
+    def named(at: PathKey, key: Any, value: Any = None) -> None:
+        if key not in declared:
+            problems.append(located.problem(at, f"no per-player state {key!r}"
+                                            f"{did_you_mean(str(key), list(declared))}: "
+                                            "declare it in `player_state`"))
+        elif value is not None and str(value) not in declared[key]:
+            problems.append(located.problem(at, f"{value!r} is not a value of `{key}` "
+                                            f"({', '.join(declared[key])})"))
+
+    for path, steps in _programs(located.data):
+        for at, name, params in _steps(steps, path):
+            if name in STATE_STEPS:
+                named(at + ("key",), params.get("key"))
+                if name == "set_state" and params.get("key") in declared:
+                    named(at + ("to",), params["key"], params.get("to"))
+            for cond in STATE_CONDITIONS if name == "if" else ():
+                for key, value in (params.get(cond) or {}).items():
+                    named(at + (cond, key), key, value)
+    return problems
 
 
 PARTNER_SEATS = ("partner", "next_partner")

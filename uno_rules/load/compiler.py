@@ -186,7 +186,17 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         **_side_tables(faces, rules, cards, side_names, side_cols, colors),
         **_piles(data),
         digested_as=_digested_as(located),
+        player_state=_player_state(data),
     )
+
+
+def _player_state(data: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    """The Rulebook's ``player_state``: each key, its values (as text) and its start's index."""
+    out = []
+    for key, spec in (data.get("player_state") or {}).items():
+        values = tuple(str(v) for v in spec["values"])
+        out.append((key, values, values.index(str(spec.get("start", values[0])))))
+    return tuple(out)
 
 
 def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],

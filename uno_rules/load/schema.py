@@ -175,6 +175,27 @@ def rulebook_schema() -> dict[str, Any]:
                                             "pile runs out and is rebuilt (default false)."},
                               "description": {"type": "string",
                                               "description": "What the pile is for."}}}},
+            "player_state": {"type": "object", "description":
+                             "State each player carries through the round (a Power Card, a "
+                             "joker, a counter), by a key of your choice: its values in order "
+                             "and the one everyone starts with. `set_state` and `turn_state` "
+                             "steps change it, the `if` conditions `state` and `every_state` "
+                             "read it; views, observations, snapshots and records show it.",
+                             "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+                             "additionalProperties": {
+                                 "type": "object", "additionalProperties": False,
+                                 "required": ["values"],
+                                 "properties": {
+                                     "values": {"type": "array", "minItems": 2,
+                                                "items": {"type": ["string", "integer"]},
+                                                "description": "Its values, in order (a "
+                                                "flag: two; a counter: 0, 1, 2, ...); each "
+                                                "once."},
+                                     "start": {"type": ["string", "integer"], "description":
+                                               "Every player's value at the deal (default: "
+                                               "the first)."},
+                                     "description": {"type": "string",
+                                                     "description": "What it stands for."}}}},
             "pairing": {"type": "object", "additionalProperties": False, "description":
                         "Which faces print on the same card: the k-th card of each side, "
                         "in deck order (groups in order, then ranks, then colours).",

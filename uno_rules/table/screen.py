@@ -253,6 +253,8 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
         if team is not None:
             marks.append(f"team {team[s]}" + (" (yours)" if me is not None and s != me and
                                                team[s] == team[me] else ""))
+        marks += [f"{label(key)} {values[s]}" for key, values in
+                  view.get("player_state", {}).items()]
         if s in view["absent"]:
             marks.append("out of the match")
         elif s in view["knocked_out"]:
