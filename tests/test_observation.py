@@ -352,10 +352,10 @@ def test_a_new_decision_kind_changes_the_layout_version_visibly() -> None:
     assert observation.layout_digest(V1_KINDS) == "d37c960a8403b2c1"
     assert observation.layout_version(V1_KINDS) == 1
     assert sorted(observation.VERSIONS.values()) == list(range(1, len(observation.VERSIONS) + 1))
-    # Version 2: version 1's kinds and the player_state segment (per-player state).
-    assert observation.layout_version(V1_KINDS, ("player_state",)) == 2
+    # Version 2: the side kind and the player_state segment (per-player state).
+    assert observation.layout_version((*V1_KINDS, "side"), ("player_state",)) == 2
     with pytest.raises(RuntimeError, match="segments since version 1: player_state, toy"):
-        observation.layout_version(V1_KINDS, ("player_state", "toy"))
+        observation.layout_version((*V1_KINDS, "side"), ("player_state", "toy"))
     more = (*DECISION_KINDS, "toy_kind")
     with pytest.raises(RuntimeError,
                        match=f"give it version {len(observation.VERSIONS) + 1}"):

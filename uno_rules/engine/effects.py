@@ -76,7 +76,8 @@ def _drawer(game: Game, ctx: Ctx, step: Step) -> int:
     player of a card that ended the round (it has gone out: its own card makes it draw
     nothing, RULES.md §1 and §3)."""
     seat = game._seat(step.args["who"], ctx)
-    return -1 if ctx.final and seat == ctx.actor else seat
+    # Its hand is empty: under `each` the actor is each seat in turn, and the others draw.
+    return -1 if ctx.final and seat == ctx.actor and not game.hands[seat] else seat
 
 
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
@@ -516,8 +517,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                   "type": "string", "description": "A pile declared in `piles`."}},
               bare=True, at_end=True, main="who",
               defaults={"who": "self"}),
-    # Per-player state (uno_rules.engine.playerstate). Used by UNO Flex's Power Cards
-    # (rulebooks/flex.yaml), a house rule's once-per-round joker, No Mercy-like counters.
+    # Per-player state (uno_rules.engine.playerstate).
     Primitive("set_state", "`who` (default `self`) sets its per-player state `key` (declared "
               "in `player_state`) to the value `to`. Used by UNO Flex's Power Cards and a "
               "once-per-round joker house rule.", _set_state, say_set_state,
@@ -526,8 +526,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               ("key", "to"), at_end=True, defaults={"who": "self"}),
     Primitive("turn_state", "`who` (default `self`) turns its per-player state `key` to the "
               "key's next value, in the declared order, after the last the first (a flag "
-              "flips, a counter counts round). Used by UNO Flex's flip symbol and Wild All Flip, "
-              "and a counter house rule.", _turn_state, say_turn_state,
+              "toggles, a counter counts round). Used by UNO Flex's Power Cards (a symbol or a "
+              "wild that turns them over) and a counter house rule.", _turn_state, say_turn_state,
               {"who": SEAT_SCHEMA, "key": KEY_SCHEMA}, ("key",), at_end=True,
               defaults={"who": "self"}),
 ]}

@@ -12,7 +12,8 @@ PLAIN = {"keep": "seat {0[1]} keeps the drawn card",
          "rotate": "every hand passes on",
          "knock_out": "seat {0[1]} is knocked out",
          "jump_in": "seat {0[1]} jumps in",
-         "out": "seat {0[1]} is out"}
+         "out": "seat {0[1]} is out",
+         "side": "seat {0[1]} plays it as {0[2]}"}
 
 
 def describe_event(game: State, event: tuple[Any, ...]) -> str:

@@ -72,6 +72,8 @@ class Face:
     points: int
     number: bool       # a number card (scored at face value)
     side: int = 0      # index into Rules.sides
+    second_color: int = NO_COLOR  # a second colour it matches when played as its alternative
+    alternative: str = ""         # the alternative it may be played as ("": none)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -116,6 +118,9 @@ class CardRule:
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
     sheds: bool = False              # its effect may take more cards from its player's hand
     #                                  (or, with uno_after_effects, trade it for another)
+    alt_effect: int | None = None    # program id: played as its face's alternative (None:
+    #                                  it has none, or the rulebook's options rule it out)
+    alt_if: Mapping[str, Any] | None = None  # the alternative's conditions (None: always)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -195,6 +200,9 @@ class Rules:
     # Per-player state (`player_state`): each key's name, its values in order and the index
     # of the value every player starts with. Empty: none (left out of the digest then).
     player_state: tuple[tuple[str, tuple[str, ...], int], ...] = ()
+    # The alternatives cards may be played as (`alternatives`), by name; with none, `side`
+    # decisions never come and the action table has no `side` actions.
+    alternatives: tuple[str, ...] = ()
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from .words import verb
 
 if TYPE_CHECKING:
-    from .legal import Legality as Game
     from .model import Rules, Step
     from .records import Ctx
+    from .state import State as Game
 
 KEY_SCHEMA = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
               "description": "A key declared in `player_state`."}

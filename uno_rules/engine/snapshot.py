@@ -48,10 +48,11 @@ def digest(rules: Rules) -> str:
 _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
 # Fields added after rulebooks were saved with games: left out of the digest while they hold
 # their default, so that the digests of rulebooks that don't use them stay as they were.
-_NEW_FIELDS = {"player_state": (), "second_color": -1, "alternative": ""}
+_NEW_FIELDS: dict[str, Any] = {"player_state": (), "second_color": -1, "alternative": "",
+                               "alternatives": (), "alt_effect": None, "alt_if": None}
 # Likewise step parameters added since (an `if` step holds every condition, None when not
 # given): left out while None.
-_NEW_ARGS = frozenset({"state", "every_state"})
+_NEW_ARGS = frozenset({"state", "every_state", "card_tag"})
 
 
 def _left_out(name: str, value: Any) -> bool:
@@ -342,7 +343,7 @@ def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
 DATA_ATOMS: Mapping[str, Check] = {
     "card": CARD_ID, "seat": SEAT, "program": PROGRAM, "program_or_none": _nullable(PROGRAM),
     "seats": _list(SEAT, distinct=True, least=1),
-    "seat_pair": _list(SEAT, lambda e: 2, distinct=True)}
+    "seat_pair": _list(SEAT, lambda e: 2, distinct=True), "flag": _bool}
 _NO_DATA = _one_of(lambda e: [None])
 
 

@@ -39,7 +39,8 @@ def semantic(located: Located, hand_overridden: bool = False,
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
-                 _check_steps, _check_choices, _check_bluffs, _check_player_state):
+                 _check_steps, _check_choices, _check_bluffs, _check_player_state,
+                 _check_alternatives):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -257,6 +258,13 @@ def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
         for part in ("effect", "first_card"):
             if isinstance(card, dict) and isinstance(card.get(part), list):
                 yield ("cards", rank, part), card[part]
+            alts = card.get("alternatives") if isinstance(card, dict) else None
+            for name, steps in (alts.items() if isinstance(alts, dict) else ()):
+                if isinstance(steps, list):
+                    yield ("cards", rank, "alternatives", name), steps
+    for name, alt in (data.get("alternatives") or {}).items():
+        if isinstance(alt, dict) and isinstance(alt.get("effect"), list):
+            yield ("alternatives", name, "effect"), alt["effect"]
     for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw")):
         value: Any = data
         for key in path:
@@ -328,6 +336,41 @@ def _check_player_state(located: Located) -> list[Problem]:
             for cond in STATE_CONDITIONS if name == "if" else ():
                 for key, value in (params.get(cond) or {}).items():
                     named(at + (cond, key), key, value)
+    for alt, spec in (located.data.get("alternatives") or {}).items():
+        for cond in STATE_CONDITIONS:
+            for key, value in ((spec or {}).get("if", {}).get(cond) or {}).items():
+                named(("alternatives", alt, "if", cond, key), key, value)
+    return problems
+
+
+def _check_alternatives(located: Located) -> list[Problem]:
+    """A deck group's or a card's alternative is declared in `alternatives`; second colours
+    are colours of the rulebook, each for a colour of the group."""
+    data = located.data
+    declared = list(data.get("alternatives") or {})
+    problems = []
+
+    def known(at: PathKey, name: str) -> None:
+        if name not in declared:
+            problems.append(located.problem(at, f"no alternative {name!r}"
+                                            f"{did_you_mean(name, declared)}: declare it in "
+                                            "`alternatives`"))
+
+    colors = [c for cols in side_colors(data)[1] for c in cols]
+    for gname, group in (data.get("deck") or {}).items():
+        if not isinstance(group, dict):
+            continue
+        if "alternative" in group:
+            known(("deck", gname, "alternative"), group["alternative"])
+        for color, second in (group.get("second_colors") or {}).items():
+            for at, c in ((("deck", gname, "second_colors"), color),
+                          (("deck", gname, "second_colors", color), second)):
+                if c not in colors:
+                    problems.append(located.problem(at, f"no colour {c!r}"
+                                                    f"{did_you_mean(str(c), colors)}"))
+    for rank, card in (data.get("cards") or {}).items():
+        for name in ((card or {}).get("alternatives") or {}):
+            known(("cards", rank, "alternatives", name), name)
     return problems
 
 

@@ -47,8 +47,9 @@ def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str
 # Each layout's digest and its version. A new decision kind changes the digest, and this
 # module refuses to load until the new layout is given the next version here: the layout
 # never changes silently under a trained policy.
-# Version 2: the `player_state` segment (a rulebook's per-player state).
-VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "375d79e9409cab3c": 2}
+# Version 2: the `side` decision kind (a card's side or alternative) and the `player_state`
+# segment (a rulebook's per-player state).
+VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2}
 
 
 def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:

@@ -383,7 +383,8 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
     words = {"keep": "keep the drawn card", "challenge": "challenge", "accept": "accept",
              "pass": "pass (let the chance go)", "target": f"seat {arg}",
              "catch": f"catch seat {arg} (UNO not called)", "uno": f"call UNO for seat {arg}",
-             "loser": f"seat {arg} loses"}
+             "loser": f"seat {arg} loses", "side": f"play it {arg}" if arg == "normal"
+             else f"play it as {arg}"}
     return words.get(kind, str(option))
 
 
