@@ -371,6 +371,14 @@ def _check_alternatives(located: Located) -> list[Problem]:
     for rank, card in (data.get("cards") or {}).items():
         for name in ((card or {}).get("alternatives") or {}):
             known(("cards", rank, "alternatives", name), name)
+    tags = sorted({t for g in (data.get("deck") or {}).values() if isinstance(g, dict)
+                   for t in g.get("tags") or ()})
+    for path, steps in _programs(data):
+        for at, name, params in _steps(steps, path):
+            tag = params.get("card_tag") if name == "if" else None
+            if tag is not None and tag not in tags:
+                problems.append(located.problem(at + ("card_tag",), f"no deck group has the "
+                                                f"tag {tag!r}{did_you_mean(str(tag), tags)}"))
     return problems
 
 
