@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.errors import RunawayEffect
-from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.game import Game
 from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..play.match import Match
 from . import stats as st
-from .rounds import POLICIES, RunSpec, _need_seed, play_on
+from .rounds import RunSpec, play_on
 from .simulate import STALLED, Counting
 
 if TYPE_CHECKING:
@@ -223,22 +223,11 @@ def simulate_matches_spec(spec: RunSpec, *,
     rulebook, games, players, seed = spec.rulebook, spec.games, spec.players, spec.seed
     policy, agents = spec.policy, spec.agents
     max_rounds = MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds
-    if type(games) is not int or games < 1:
-        raise refuse_argument("games", games, "a whole number >= 1")
-    if type(max_rounds) is not int or max_rounds < 1:
-        raise refuse_argument("max_rounds", max_rounds, "a whole number >= 1")
-    _need_seed(seed)
-    check_arguments(rulebook, players, seed, max_steps=spec.max_steps,
-                    max_actions=spec.max_actions)
-    from .workers import parallel_rounds, resolve_workers
+    workers = spec.check(workers, matches=True)
+    from .workers import parallel_rounds
 
-    workers = resolve_workers(workers)
-    if agents is None and policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
     stats = MatchStats(rulebook, games, players, seed, max_rounds, policy=policy)
     if agents is not None:
-        if len(agents) != players:
-            raise ValueError(f"{len(agents)} agents for {players} players")
         stats.policy, stats.agents = None, [name for name, _ in agents]
     if client is not None:
         from .distributed import dask_rounds

@@ -10,7 +10,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.game import Game
 from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from . import stats as st
@@ -21,7 +21,7 @@ from .rounds import MAX_ACTIONS as MAX_ACTIONS
 from .rounds import POLICIES as POLICIES
 from .rounds import Round as Round
 from .rounds import RunSpec as RunSpec
-from .rounds import _has_challenges, _need_seed
+from .rounds import _has_challenges
 from .rounds import game_seeds as game_seeds
 from .rounds import play_on as play_on
 from .rounds import play_random as play_random
@@ -241,21 +241,12 @@ def simulate_spec(spec: RunSpec, *, on_round: Callable[[Round], None] | None = N
     :func:`simulate`, whose arguments a :class:`RunSpec` holds (``max_rounds`` unused)."""
     rulebook, games, players, seed = spec.rulebook, spec.games, spec.players, spec.seed
     policy, agents = spec.policy, spec.agents
-    if type(games) is not int or games < 1:
-        raise refuse_argument("games", games, "a whole number >= 1")
-    _need_seed(seed)
-    check_arguments(rulebook, players, seed, max_steps=spec.max_steps,
-                    max_actions=spec.max_actions)
-    from .workers import parallel_rounds, resolve_workers
+    workers = spec.check(workers)
+    from .workers import parallel_rounds
 
-    workers = resolve_workers(workers)
-    if agents is None and policy not in POLICIES:  # here, not in each worker
-        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
     if agents is not None:
-        if len(agents) != players:
-            raise ValueError(f"{len(agents)} agents for {players} players")
         stats.policy, stats.agents = None, [name for name, _ in agents]
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
