@@ -5,7 +5,7 @@ with 95% intervals (docs/simulation.md, "Matches")."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -16,6 +16,7 @@ from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..play.match import Match
 from . import stats as st
+from .places import each_played
 from .rounds import RunSpec, play_on
 from .simulate import STALLED, Counting
 
@@ -224,20 +225,10 @@ def simulate_matches_spec(spec: RunSpec, *,
     policy, agents = spec.policy, spec.agents
     max_rounds = MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds
     workers = spec.check(workers, matches=True)
-    from .workers import parallel_rounds
-
     stats = MatchStats(rulebook, games, players, seed, max_rounds, policy=policy)
     if agents is not None:
         stats.policy, stats.agents = None, [name for name, _ in agents]
-    if client is not None:
-        from .distributed import dask_rounds
-
-        matches: Generator[MatchRecord, None, None] = dask_rounds(
-            client, spec, spec.seeds(), games, play=play_match_seed)
-    elif workers == 1:
-        matches = (play_match_seed(spec, s) for s in spec.seeds())
-    else:
-        matches = parallel_rounds(spec, spec.seeds(), games, workers, play=play_match_seed)
+    matches = each_played(spec, play_match_seed, workers, client)
     start = time.perf_counter()
     try:
         with closing(matches), Counting() as counting:  # the pool stopped however it ends
