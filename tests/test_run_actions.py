@@ -17,6 +17,7 @@ from test_distributed import cluster  # noqa: F401  (the fixture: a two-worker c
 import uno_rules
 from uno_rules.cli import cli
 from uno_rules.play.agents import parse_agents
+from uno_rules.play.match import Match
 from uno_rules.sim.rounds import Round, RunSpec
 from uno_rules.sim.simulate import simulate_spec
 from uno_rules.sim.watch import Watched, watch_rounds
@@ -100,8 +101,8 @@ def test_simulate_writes_each_rounds_actions_as_a_json_line(tmp_path: Path) -> N
 @pytest.mark.parametrize(("args", "said"), [
     (["--actions", "{tmp}/no/such/folder.jsonl"],
      "--actions {tmp}/no/such/folder.jsonl: can't write it: No such file or directory"),
-    (["--actions", "{tmp}/a.jsonl", "--match"],
-     "--actions: not with --match (a round's actions: simulate rounds)")])
+    (["--actions", "{tmp}/no/m.jsonl", "--match"],
+     "--actions {tmp}/no/m.jsonl: can't write it: No such file or directory")])
 def test_an_actions_file_that_cant_be_written_is_one_line(tmp_path: Path, args: list[str],
                                                           said: str) -> None:
     result, _ = _simulate(tmp_path, *(a.format(tmp=tmp_path) for a in args))
@@ -118,3 +119,49 @@ def test_the_docs_line_is_what_the_command_writes(tmp_path: Path) -> None:
                                       "4", "--seed", "1", "-q", "--actions", str(lines)])
     assert result.exit_code == 0
     assert lines.read_text().startswith(shown.removesuffix("...]}"))
+
+
+def _replayed(rb: uno_rules.Rulebook, players: int, watched: Any) -> list[int]:
+    """A watched match's rounds replayed from their actions into a match dealt from its
+    seed (each round's seed checked): the final scores."""
+    match = Match(rb, players, watched.record.seed)
+    for k, (seed, actions) in enumerate(watched.rounds):
+        assert match.game.seed == seed
+        for action, events in actions:
+            logged = len(match.game.log or ())
+            match.game.apply(action)
+            assert tuple((match.game.log or [])[logged:]) == events
+        if k + 1 < len(watched.rounds) or not match.game.over:
+            assert match.game.over
+            match.next_round()
+    if match.game.over and match.game.result is not None:
+        match.next_round()
+    return list(match.scores)
+
+
+def test_a_match_runs_actions_are_each_rounds_and_change_nothing(tmp_path: Path) -> None:
+    from uno_rules.sim.matchsim import simulate_matches_spec
+
+    spec = RunSpec(TED, 3, 2, 4, max_rounds=3)
+    seen: list[Any] = []
+    stats = simulate_matches_spec(spec, on_actions=seen.append).to_json()
+    plain = simulate_matches_spec(spec).to_json()
+    for out in (stats, plain):
+        del out["timing"]
+    assert stats == plain and len(seen) == 4
+    for watched in seen:
+        assert len(watched.rounds) == watched.record.rounds
+        assert _replayed(TED, 3, watched) == list(watched.record.scores)
+    again: list[Any] = []
+    simulate_matches_spec(spec, on_actions=again.append, workers=2)
+    assert again == seen
+    lines = tmp_path / "matches.jsonl"
+    result, _ = _simulate(tmp_path, "--match", "--games", "4", "--seed", "2", "--max-rounds",
+                          "3", "--actions", str(lines))
+    assert result.exit_code == 0
+    written = [json.loads(line) for line in lines.read_text().splitlines()]
+    assert [(m["match"], m["seed"]) for m in written] == \
+        [(k + 1, w.record.seed) for k, w in enumerate(seen)]
+    assert [[(r["seed"], [a["action"] for a in r["actions"]]) for r in m["rounds"]]
+            for m in written] == [[(s, [a for a, _ in acts]) for s, acts in w.rounds]
+                                  for w in seen]

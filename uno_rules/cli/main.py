@@ -397,8 +397,8 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               "--match one row per match: seed, winners, rounds, scores, lead changes...).")
 @click.option("--actions", "actions_path", type=PathType(dir_okay=False), default=None,
               metavar="FILE", help="Write each round's actions to FILE, one JSON line per "
-              "round in round order: its number, seed and each action's notation and events "
-              "(docs/simulation.md). Not with --match.")
+              "round in round order: its number, seed and each action's notation and events; "
+              "with --match one line per match, its rounds' actions (docs/simulation.md).")
 @click.option("--record-dir", default=None, metavar="DIR",
               help="Write a record (JSON Lines, for `uno-rules replay`) of each game chosen "
               "by --record-where into DIR: DIR/game-N.jsonl, with --match DIR/match-N.jsonl "
@@ -426,8 +426,6 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     is 130."""
     if max_rounds is not None and not matches:
         _fail("--max-rounds: only with --match (a match's budget of rounds)")
-    if actions_path is not None and matches:
-        _fail("--actions: not with --match (a round's actions: simulate rounds)")
     shown = _Shown(as_json, csv_path, plot_path, quiet, actions_path)
     chooser = record_chooser(record_dir, record_where, games)
     place = _Place(_processes(workers, scheduler), scheduler, scheduler_timeout)
@@ -508,10 +506,11 @@ def _simulate_shown(spec: RunSpec, agents: str | None, matches: bool, place: _Pl
         with _cluster(place.scheduler, place.processes, place.timeout) as client:
             if matches:
                 return matchsim.simulate_matches_spec(played[0], on_match=on_record,
+                                                      on_actions=actions_writer(lines, True),
                                                       workers=place.processes,
                                                       client=client)
             return rounds.simulate_spec(played[0], on_round=on_record,
-                                        on_actions=actions_writer(lines),
+                                        on_actions=actions_writer(lines, False),
                                         workers=place.processes, client=client)
 
     where = f"--csv {_shorten(str(shown.csv_path))}"

@@ -17,18 +17,20 @@ if TYPE_CHECKING:
     from ..sim.rounds import RunSpec
 
 
-def actions_writer(out: Any) -> Any:
-    """``--actions``: each round watched written to ``out`` as a JSON line, in round order
-    (None without the option)."""
+def actions_writer(out: Any, matches: bool) -> Any:
+    """``--actions``: each round (with ``matches`` each match) watched written to ``out`` as
+    a JSON line, in order (None without the option)."""
     if out is None:
         return None
+    from ..sim.matchsim import match_actions_line
     from ..sim.watch import actions_line
 
+    line: Any = match_actions_line if matches else actions_line
     numbers = iter(range(1, 2**63))
 
     def write(watched: Any) -> None:
         try:
-            out.write(actions_line(next(numbers), watched) + "\n")
+            out.write(line(next(numbers), watched) + "\n")
         except OSError as exc:  # a full disk
             _fail(f"--actions {_shorten(out.name)}: can't write it: {exc.strerror or exc}")
     return write

@@ -63,10 +63,13 @@ def watch_rounds(rulebook: Rulebook, games: int, players: int, seed: int,
     yield from each_played(spec, play_seed_watched, workers, client)
 
 
+def actions_json(actions: Seen) -> list[dict[str, object]]:
+    """Each action's notation and events, as ``simulate --actions`` writes them."""
+    return [{"action": action, "events": events} for action, events in actions]
+
+
 def actions_line(number: int, watched: Watched) -> str:
     """Round ``number`` (from 1) of a run as one JSON line (``simulate --actions``): its
     seed and each action's notation and events (tuples as arrays)."""
     return json.dumps({"round": number, "seed": watched.record.seed,
-                       "actions": [{"action": action, "events": events}
-                                   for action, events in watched.actions]},
-                      separators=(",", ":"))
+                       "actions": actions_json(watched.actions)}, separators=(",", ":"))
