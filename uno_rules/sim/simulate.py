@@ -16,21 +16,13 @@ from ..engine.rulebook import Rulebook
 from . import stats as st
 from .places import each_played
 
-# The unit of work lives in .rounds; its public names are importable from here too, as
-# they were before it moved (docs/matches.md, examples/).
-from .rounds import MAX_ACTIONS as MAX_ACTIONS
+# The unit of work lives in .rounds (import it from there); these of its names are
+# documented here too: random_moves and POLICIES at the old path uno_rules.simulate
+# (docs/matches.md and bench/soak.py before the folders), RunSpec (docs/simulation.md).
 from .rounds import POLICIES as POLICIES
-from .rounds import Round as Round
+from .rounds import Round, _has_challenges, play_seed, round_record
 from .rounds import RunSpec as RunSpec
-from .rounds import _has_challenges
-from .rounds import game_seeds as game_seeds
-from .rounds import play_on as play_on
-from .rounds import play_random as play_random
-from .rounds import play_round as play_round
-from .rounds import play_seed as play_seed
 from .rounds import random_moves as random_moves
-from .rounds import round_record as round_record
-from .rounds import runaway_record as runaway_record
 from .watch import Watched, play_seed_watched
 
 if TYPE_CHECKING:
