@@ -165,3 +165,17 @@ def test_a_match_runs_actions_are_each_rounds_and_change_nothing(tmp_path: Path)
     assert [[(r["seed"], [a["action"] for a in r["actions"]]) for r in m["rounds"]]
             for m in written] == [[(s, [a for a, _ in acts]) for s, acts in w.rounds]
                                   for w in seen]
+
+
+def test_a_ctrl_c_keeps_the_lines_of_the_rounds_counted(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """A round's line is written with its count, or neither (as its --csv row)."""
+    from conftest import ctrl_c_after_count
+
+    counted = ctrl_c_after_count(monkeypatch, 7)
+    lines = tmp_path / "actions.jsonl"
+    result = CliRunner().invoke(cli, ["simulate", "classic", "--games", "40", "--json",
+                                      "--actions", str(lines)])
+    assert result.exit_code == 130 and json.loads(result.stdout)["games"] == 7
+    assert [json.loads(line)["seed"] for line in lines.read_text().splitlines()] == \
+        [r.seed for r in counted]

@@ -1,8 +1,9 @@
 """A run's unit of work: one round dealt from its seed and played to its end by a random
 policy (:data:`POLICIES`) or by agents, and its record (:class:`Round`); what a run plays,
-named once (:class:`RunSpec`). One process, the worker processes (:mod:`.workers`) and a
-Dask cluster (:mod:`.distributed`) all play :func:`play_seed`; :mod:`.simulate` counts what
-it returns."""
+named and checked once (:class:`RunSpec`, :meth:`RunSpec.check`, the count of worker
+processes included: :func:`resolve_workers`). One process, the worker processes
+(:mod:`.workers`) and a Dask cluster (:mod:`.distributed`) all play :func:`play_seed`;
+:mod:`.simulate` counts what it returns."""
 
 from __future__ import annotations
 
