@@ -135,7 +135,7 @@ def test_a_card_that_may_not_be_the_last_card(rule: str, playable: bool) -> None
     options = [str(a) for a in game.decision.options]  # type: ignore[union-attr]
     assert ("0 play red trade_hands" in options) is playable
     if not playable:
-        with pytest.raises(IllegalAction, match="may not be the last card played"):
+        with pytest.raises(IllegalAction, match="may not be played as the last card"):
             game.apply("0 play red trade_hands")
     else:
         game.apply("0 play red trade_hands")

@@ -22,7 +22,7 @@ def _load(rulebook: str, players: int, **more: object) -> object:
 
 
 @pytest.mark.parametrize("rulebook, players", [("classic", 3), ("flip", 2), ("no_mercy", 4),
-                                               ("attack", 3)])
+                                              ("flex", 3), ("attack", 3)])
 def test_load_game_by_name(rulebook: str, players: int) -> None:
     game = _load(rulebook, players)
     table = uno_rules.load_rulebook(rulebook).action_table(players)
@@ -54,7 +54,9 @@ def test_the_parameters_and_their_refusals() -> None:
 
 
 @pytest.mark.parametrize("rulebook, players", [("classic", 2), ("flip", 3), ("no_mercy", 4),
-                                               ("attack", 3)])
+                                               ("classic_2018", 4),
+                                               ("all_wild", 3),
+                                               ("flex", 2), ("attack", 3)])
 def test_openspiels_random_simulation_test(rulebook: str, players: int) -> None:
     """pyspiel.random_sim_test: OpenSpiel's own checks of a game (legal actions, chance
     outcomes, clones, observations, serialization round trips), on a few random rounds."""

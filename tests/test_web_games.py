@@ -660,3 +660,19 @@ def hidden_then_shown(c: TestClient, tmp_path: Path, humans: list[int]) -> None:
     opened = c.get(f"/api/games/{state['game']}/replay?open=1&to=0")
     assert opened.status_code == 200 and len(opened.json()["view"]["hands"]) == 3
     assert c.get(f"/api/games/{state['game']}/replay?seat=1").json()["view"]["seat"] == 1
+
+
+def test_a_deck_without_colours_plays_to_its_end_its_cards_drawn_colourless(
+        tmp_path: Path) -> None:
+    """All Wild on the page: no colour is ever asked or shown, every card is drawn as a card
+    with a rank and no colour (the page's wild look)."""
+    c = client(tmp_path)
+    state = create(c, rulebook="all_wild", players=3, humans=[0], seed=2, round=True)
+    seen = 0
+    while state["prompt"] is not None:
+        assert all(o["kind"] != "color" for o in state["prompt"]["options"])
+        for card in state["view"]["hand"] + [state["view"]["top"]]:
+            assert card["colour"] is None and card["css"] is None and card["rank"], card
+            seen += 1
+        state = answer(c, state, pick(state))
+    assert seen and state["view"]["top"]["colour"] is None

@@ -325,9 +325,41 @@ class ForcedPlay(Ask):
         return {"player": player, "otherwise": otherwise}
 
 
+@dataclass(slots=True)
+class Side(Ask):
+    """The record of a ``side`` decision (what it is: ``WORDS["side"].what``)."""
+
+    kind: str = field(default="side", init=False, repr=False, compare=False)
+    normal: bool = True  # the card may be played as itself too (it matched so)
+
+    def options(self, g: Legality) -> list[int]:
+        assert self.seat is not None and self.ctx is not None
+        side = g.acts[self.seat].side
+        alt = side[g.faces[self.ctx.face].alternative]
+        return [side["normal"], alt] if self.normal else [alt]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        ctx = self.ctx
+        assert ctx is not None
+        rule = g.card_rules[ctx.face]
+        assert rule is not None
+        program = rule.effect if action.arg == "normal" else rule.alt_effect
+        g._note("side", self.seat, action.arg)
+        if program is not None:
+            g._push(program, ctx)
+        g._run()
+
+    def data(self) -> Any:
+        return self.normal
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"normal": bool(data)}
+
+
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
 KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
-    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Outcome)
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome)
     for f in fields(cls) if f.name == "kind"}
 
 
@@ -366,11 +398,17 @@ WORDS: dict[str, KindWords] = {
         "player, then the other). No seat decides (`seat` None): it is a chance node, each "
         "outcome equally likely (`Decision.chance`), drawn by whoever runs the game."),
     "give": KindWords(
-        "to give a card", "give a card to your partner", "choose a card to give",
-        "Choose a card to give to one's partner."),
+        "to give a card", "give a card (to your partner, or the player the card names)",
+        "choose a card to give",
+        "Choose a card to give to one's partner, or to the recipient `give_cards` names."),
     "forced_play": KindWords(
         "to play the colour", "play a card of the colour in force", "play the card",
         "A partner must play a card of the colour in force."),
+    "side": KindWords(
+        "to choose a side", "choose how the card you played is played: normal or its "
+        "alternative", "normal or alternative",
+        "Choose how the card just played is played: `normal`, or its alternative (a side "
+        "decision: UNO Flex's flex side), when the alternative's conditions hold."),
     "outcome": KindWords(
         "a table outcome", "settle the outcome", "outcome",
         "A table outcome: one of the values a rulebook's `random` step (or a count given as "
@@ -386,7 +424,7 @@ WORDS: dict[str, KindWords] = {
 DATA: dict[str, str | tuple[str, ...]] = {
     "drawn": "card", "challenge": ("program", "program", "program"),
     "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none"),
-    "outcome": "outcomes"}
+    "side": "flag", "outcome": "outcomes"}
 
 
 def register_kind(cls: type[Ask], words: KindWords,
@@ -408,17 +446,23 @@ def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> As
 
 
 def start_giving(g: Legality, givers: list[int], count: int | str, together: bool,
-                 ctx: Ctx) -> None:
-    """Ask each giver in turn for ``count`` cards for its partner."""
-    g.giving.append(Giving([[giver, count] for giver in givers], [], together))
+                 ctx: Ctx, to: list[list[int]] | None = None) -> None:
+    """Ask each giver in turn for ``count`` cards for its partner, or with ``to`` (one list
+    per giver) for each of its recipients in turn: a queue entry ``[giver, count]`` gives to
+    the partner (as before recipients were named), ``[giver, count, recipient]`` to one."""
+    queue: list[list[Any]] = [[giver, count] for giver in givers] if to is None else \
+        [[giver, count, r] for giver, rs in zip(givers, to, strict=True) for r in rs]
+    g.giving.append(Giving(queue, [], together))
     next_give(g, ctx)
 
 
 def give_card(g: Legality, seat: int, card: int, ctx: Ctx) -> None:
-    """``seat`` gives ``card`` to its partner (or sets it aside until all have chosen)."""
+    """``seat`` gives ``card`` to its partner or the recipient its queue entry names (or
+    sets it aside until all have chosen)."""
     giving = g.giving[-1]
     g.hands[seat].remove(card)
-    to = g._partner(seat)
+    entry = giving.queue[0]
+    to = int(entry[2]) if len(entry) > 2 else g._partner(seat)
     if giving.together:
         giving.aside.append([seat, to, card])
     else:
@@ -433,7 +477,7 @@ def next_give(g: Legality, ctx: Ctx) -> None:
     giving = g.giving[-1]
     queue, hands = giving.queue, g.hands
     while queue:
-        giver, count = queue[0]
+        giver, count = queue[0][0], queue[0][1]
         if count == "half":
             count = queue[0][1] = len(hands[giver]) // 2
         if count > 0 and hands[giver]:
@@ -446,5 +490,6 @@ def next_give(g: Legality, ctx: Ctx) -> None:
 
 
 __all__ = ["DATA", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay",
-           "Give", "KindWords", "Outcome", "Runner", "Target", "Turn", "ask_from_json", "give_card",
+           "Give", "KindWords", "Outcome", "Runner", "Side", "Target", "Turn", "ask_from_json",
+           "give_card",
            "register_kind", "start_giving"]

@@ -190,8 +190,9 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
                 for k, p in enumerate(view["discards"])]
         lines += wrap(tops, "discard piles: ", "  ", sep="   ")
     else:
-        lines.append(f"top card: {_top(game, view['top'], style)}   colour: "
-                     f"{colour_text(game, view['color'], style)}")
+        lines.append(f"top card: {_top(game, view['top'], style)}" + (
+            f"   colour: {colour_text(game, view['color'], style)}"
+            if game.rulebook.colors else ""))  # a deck without colours: none to say
     extra = "".join(f"   {label(name)}: {size}" for name, size in view.get("piles", {}).items())
     if "discards" not in view:  # several piles: each one's size is on its own
         extra = f"   discard pile: {view['discard_size']}{extra}"
@@ -253,6 +254,8 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
         if team is not None:
             marks.append(f"team {team[s]}" + (" (yours)" if me is not None and s != me and
                                                team[s] == team[me] else ""))
+        marks += [f"{label(key)} {values[s]}" for key, values in
+                  view.get("player_state", {}).items()]
         if s in view["absent"]:
             marks.append("out of the match")
         elif s in view["knocked_out"]:
@@ -261,6 +264,9 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
             marks.append("out (its team plays on)")
         if view["uno_open"] == s:
             marks.append(style.paint("UNO not called: open to a catch", BOLD))
+        elif s in view.get("owed", ()):
+            marks.append(style.paint("UNO owed (left at one card): call it, or be caught",
+                                     BOLD))
         elif size == 1:
             marks.append("UNO")
         if s == acting:
@@ -381,7 +387,8 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
     words = {"keep": "keep the drawn card", "challenge": "challenge", "accept": "accept",
              "pass": "pass (let the chance go)", "target": f"seat {arg}",
              "catch": f"catch seat {arg} (UNO not called)", "uno": f"call UNO for seat {arg}",
-             "loser": f"seat {arg} loses"}
+             "loser": f"seat {arg} loses", "side": f"play it {arg}" if arg == "normal"
+             else f"play it as {arg}"}
     return words.get(kind, str(option))
 
 
