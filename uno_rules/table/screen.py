@@ -214,8 +214,8 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
     elif view["over"]:
         lines.append(f"round stopped: {game.stalled_reason() or 'it can not go on'}")
     if decision is not None and decision["seat"] is None:
-        lines.append(f"the table settles {'a ' if decision['kind'] == 'contest' else ''}"
-                     f"{decision['kind']}")
+        article = {"contest": "a ", "outcome": "an "}.get(decision["kind"], "")
+        lines.append(f"the table settles {article}{decision['kind']}")
     lines += _seat_lines(game, view, me, style, open_hands)
     if me is not None:
         hand = view["hand"]

@@ -253,7 +253,7 @@ class Session:
             if taken is not None:
                 return taken
         if decider is None:
-            return table[driver.settle(ids, self.table_rng)]
+            return table[driver.settle(ids, self.table_rng, driver.chance_weights(game))]
         mine = ids + tuple(i for i in extra if table[i].seat == decider)
         if decider in self.made:
             pending = game.pending
