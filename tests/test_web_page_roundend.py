@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from test_web_page import (  # noqa: F401  (fixtures: found by name)
+# The fixtures (browser, page, server) are found by name: each test's parameters name them.
+from test_web_page import (  # noqa: F401
     Page,
     Server,
     browser,
@@ -19,7 +20,7 @@ from test_web_page import (  # noqa: F401  (fixtures: found by name)
 )
 
 
-def open_game(page: Page, server: Server, **body: object) -> str:
+def open_game(page: Page, server: Server, **body: object) -> str:  # noqa: F811
     """A game made through the API, opened on the page by its link."""
     state = server.post("/api/games", {"rulebook": "classic", "players": 3, "humans": [0],
                                        "agents": "greedy", **body})
@@ -28,7 +29,7 @@ def open_game(page: Page, server: Server, **body: object) -> str:
     return str(state["game"])
 
 
-def play_to_round_end(page: Page) -> None:
+def play_to_round_end(page: Page) -> None:  # noqa: F811
     for _ in range(400):
         if page.is_visible("#round-end"):
             return
@@ -37,7 +38,7 @@ def play_to_round_end(page: Page) -> None:
 
 
 def test_a_match_round_end_shows_every_hand_and_next_round_deals_by_keyboard(
-        page: Page, server: Server) -> None:
+        page: Page, server: Server) -> None:  # noqa: F811
     game = open_game(page, server, seed=7)
     play_to_round_end(page)
     state = server.get(f"/api/games/{game}")
@@ -78,7 +79,7 @@ def test_a_match_round_end_shows_every_hand_and_next_round_deals_by_keyboard(
 
 
 def test_a_match_end_names_its_winner_and_play_again_starts_a_new_game(
-        page: Page, server: Server) -> None:
+        page: Page, server: Server) -> None:  # noqa: F811
     game = open_game(page, server, seed=7, set={"target_score": 1})
     play_to_round_end(page)
     assert re.search(r"seat \d wins the match", page.inner_text("#match-end"))
