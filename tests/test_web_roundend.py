@@ -79,6 +79,8 @@ def test_a_match_round_end_scores_as_the_match_does_and_the_next_round_keeps_the
         match.game.apply(action)
     match.next_round()
     assert state["scores"] == end["scores"] == match.scores and max(match.scores) > 0
+    assert any("wins the round" in line for line in state["log"])  # the round just over's
+    assert local_client(tmp_path).get(f"/api/games/{state['game']}").json() == state  # restored
     state = answer(c, state, "")  # next round: dealt, the hands hidden again
     assert state["round_end"] is None and state["round"] == 2
     assert state["scores"] == end["scores"] and len(state["view"]["hand"]) == 7
