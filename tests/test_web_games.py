@@ -85,7 +85,7 @@ def test_a_round_against_an_agent_to_its_end_with_a_wild_colour(tmp_path: Path) 
         state = answer(c, state, pick(state))
     assert "color" in kinds  # a wild was played and its colour chosen
     assert state["status"] == "over"
-    assert state["result"]["winners"] and state["result"]["text"].startswith("round over")
+    assert state["result"]["winners"] and state["result"]["text"].startswith("round 1 over")
     assert any("plays wild" in line for line in state["log"])
     assert any(line.startswith("seat 0 chooses") for line in state["log"]), state["log"]
     # the record is the game's, and replay reads it
