@@ -13,8 +13,9 @@ from gymnasium.utils.env_checker import check_env
 
 import uno_rules
 from uno_rules import IllegalAction
+from uno_rules.engine.game import Game
 from uno_rules.load.resources import shipped_names
-from uno_rules.play.agents import AgentError
+from uno_rules.play.agents import AgentError, load_agent, observation, play_agents, seat_rng
 from uno_rules.rl.gymnasium import UnoEnv
 
 
@@ -145,3 +146,43 @@ def test_an_opponent_choosing_what_it_may_not_is_an_agent_error() -> None:
     e = UnoEnv("classic", 2, opponents=Cheat, seat=1)
     with pytest.raises(AgentError, match="seat 0 chose -5"):
         e.reset(seed=0)
+
+
+def agent_episode(e: UnoEnv, seed: int, name: str) -> Game:
+    """An episode whose learner is the built-in agent ``name``, shown what ``play_agents``
+    shows it (its ``pass`` taken when it lets a window go); the round played."""
+    _obs, info = e.reset(seed=seed)
+    game = e.aec.game
+    assert game is not None and game.seed is not None
+    agent = load_agent(name)(e.seat, seat_rng(game.seed, e.seat))
+    seen, done = 0, False
+    while not done:
+        ids = tuple(int(i) for i in numpy.flatnonzero(info["action_mask"]))
+        pending = game.pending
+        mine = pending is not None and pending.seat == e.seat
+        pass_id = None if mine else e.aec._pass[e.seat]
+        offered = tuple(i for i in ids if i != pass_id)
+        obs = observation(game, e.seat, offered, pending.kind if mine and pending else None,
+                          seen)
+        seen = len(game.history)
+        choice = agent.choose(obs)
+        _o, _r, terminated, truncated, info = e.step(pass_id if choice is None else choice)
+        done = terminated or truncated
+    return game
+
+
+def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
+    rulebook = uno_rules.load_rulebook("classic")
+    agents = [("greedy", load_agent("greedy")), ("lookahead", load_agent("lookahead"))]
+    ahead = UnoEnv("classic", 2, opponents="lookahead")
+    greedy = UnoEnv("classic", 2, opponents="greedy")
+    differ = 0
+    for seed in range(4):
+        game = agent_episode(ahead, seed, "greedy")
+        assert game.seed is not None
+        # the same round played by play_agents: the same choices, action for action
+        played = play_agents(rulebook, 2, game.seed, agents)
+        assert [str(a) for a in game.history] == [str(a) for a in played.history]
+        other = agent_episode(greedy, seed, "greedy")
+        differ += [str(a) for a in other.history] != [str(a) for a in game.history]
+    assert differ  # lookahead is not greedy under another name

@@ -31,8 +31,7 @@ except ImportError:  # the optional extra is missing: say how to get it
 
 from ..engine.errors import IllegalAction, shorten
 from ..engine.rulebook import Rulebook
-from ..engine.view import seen_actions
-from ..play.agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
+from ..play.agents import Agent, AgentClass, AgentError, load_agent, observation, seat_rng
 from ..play.driver import OnAction
 from .pettingzoo import MAX_STEPS, RENDER_MODES, raw_env
 
@@ -78,7 +77,6 @@ class UnoEnv(gymnasium.Env[Any, int]):
         assert isinstance(space, gymnasium.spaces.Dict)
         self.observation_space = space["observation"]
         self.action_space = self.aec.action_space(self._agent)
-        self._cards, self._deck = _public(self.rulebook)
         self._agents: list[Agent | None] = []
         self._seen = [0] * players
         self._done = False
@@ -167,13 +165,10 @@ class UnoEnv(gymnasium.Env[Any, int]):
         may not."""
         game = self.aec.game
         assert game is not None
-        table = self.aec.table
-        history = game.history
-        events = seen_actions(history[self._seen[seat]:], seat)  # the public record
-        self._seen[seat] = len(history)
-        obs = Observation(seat, self.players, game.view(seat), kind, kind is None, ids,
-                          tuple(table[i] for i in ids), tuple(events), self._cards,
-                          self.rulebook.colors, self._deck, table)
+        # play_agents' own observation: the public record since the seat's last turn and a
+        # determinizer (the lookahead agent's rollouts resample the round from it)
+        obs = observation(game, seat, ids, kind, self._seen[seat], self.rulebook, self.aec.table)
+        self._seen[seat] = len(game.history)
         agent = self._agents[seat]
         assert agent is not None
         choice = agent.choose(obs)
