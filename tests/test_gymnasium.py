@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import warnings
 
+import gymnasium
 import numpy
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -157,7 +158,7 @@ def agent_episode(e: UnoEnv, seed: int, name: str) -> Game:
     agent = load_agent(name)(e.seat, seat_rng(game.seed, e.seat))
     seen, done = 0, False
     while not done:
-        ids = tuple(int(i) for i in numpy.flatnonzero(info["action_mask"]))
+        ids = tuple(table_ids(e, int(i)) for i in numpy.flatnonzero(info["action_mask"]))
         pending = game.pending
         mine = pending is not None and pending.seat == e.seat
         pass_id = None if mine else e.aec._pass[e.seat]
@@ -166,9 +167,16 @@ def agent_episode(e: UnoEnv, seed: int, name: str) -> Game:
                           seen)
         seen = len(game.history)
         choice = agent.choose(obs)
-        _o, _r, terminated, truncated, info = e.step(pass_id if choice is None else choice)
+        taken = pass_id if choice is None else choice
+        _o, _r, terminated, truncated, info = e.step(e.aec.env_id(e.seat, taken))
         done = terminated or truncated
     return game
+
+
+def table_ids(e: UnoEnv, i: int) -> int:
+    """Id ``i`` of ``e``'s action space as the learner's id in the rulebook's table."""
+    shared = e.aec.shared
+    return i if shared is None else shared.table_id[e.seat][i]
 
 
 def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
@@ -186,3 +194,37 @@ def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
         other = agent_episode(greedy, seed, "greedy")
         differ += [str(a) for a in other.history] != [str(a) for a in game.history]
     assert differ  # lookahead is not greedy under another name
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_action_masks_is_the_mask_as_maskable_ppo_takes_it(shared: bool) -> None:
+    e = UnoEnv("classic", 3, opponents="greedy", seat=1, house=["jump_in"],
+               shared_actions=shared)
+    assert isinstance(e.action_space, gymnasium.spaces.Discrete)
+    for seed in range(3):
+        _obs, info = e.reset(seed=seed)
+        rng = random.Random(seed)
+        done = False
+        while not done:
+            masks = e.action_masks()
+            # sb3-contrib's contract: a 1-D bool array, one entry per action of the space
+            assert isinstance(masks, numpy.ndarray) and masks.dtype == numpy.bool_
+            assert masks.shape == (e.action_space.n,)
+            assert (masks == info["action_mask"].astype(bool)).all() and masks.any()
+            legal = numpy.flatnonzero(masks)
+            _o, _r, terminated, truncated, info = e.step(int(legal[rng.randrange(len(legal))]))
+            done = terminated or truncated
+        assert not e.action_masks().any()  # over: nothing to do
+
+
+def test_shared_actions_play_the_same_rounds_as_table_ids() -> None:
+    e = UnoEnv("classic", 4, opponents="greedy", house=["jump_in"], shared_actions=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(e)
+    assert [str(w.message) for w in caught if "render modes" not in str(w.message)] == []
+    assert e.aec.shared is not None and e.action_space.n == len(e.aec.shared)
+    plain = UnoEnv("classic", 4, opponents="greedy", house=["jump_in"])
+    for seed in range(3):
+        shared_game = agent_episode(e, seed, "greedy")
+        assert agent_episode(plain, seed, "greedy").history == shared_game.history
