@@ -5,6 +5,8 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 "OpenSpiel", says what each part means; in short:
 
 * Parameters: ``rulebook`` (a shipped name), ``house`` (house-rule names, comma-separated),
+  ``settings`` (any rulebook setting or option, ``NAME:VALUE`` pairs separated by ``;``:
+  ``"draw_with_playable:false;hand_size:5"``, each checked as ``--set`` checks it),
   ``players``, ``seed`` and ``deals`` (the deal: below; ``deals`` at most
   :data:`MAX_DEALS`), ``max_actions`` (each round's action budget: a round that uses it up
   is over with no winner).
@@ -26,7 +28,8 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   deals' worlds: docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
   encoding of what the seat sees; the information-state string its ``view``, the public
-  history and the open window's passes; the observation string the view.
+  history (another seat's ``keep`` left out: it would tell that its drawn card was
+  playable) and the open window's passes; the observation string the view.
 * Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
   JSON checked field by field, nothing unpickled; OpenSpiel's own
   ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
@@ -60,8 +63,8 @@ from ..play.driver import OnAction
 from .observation import Observer
 
 SHORT_NAME = "uno_rules"
-DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "players": 2, "seed": 0,
-                            "deals": 1024, "max_actions": 2000}
+DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "settings": "", "players": 2,
+                            "seed": 0, "deals": 1024, "max_actions": 2000}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
 FORMAT = "uno_rules.rl.openspiel state 1"  # the first field of state.serialize()'s JSON
@@ -82,17 +85,43 @@ _TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS)
 
-_RULEBOOKS: dict[tuple[str, tuple[str, ...]], Rulebook] = {}
+Settings = tuple[tuple[str, str], ...]  # (name, value) pairs, as the parameter lists them
+_RULEBOOKS: dict[tuple[str, tuple[str, ...], Settings], Rulebook] = {}
 
 
-def _rulebook(name: str, house: tuple[str, ...]) -> Rulebook:
-    """A shipped rulebook with house rules, loaded once per process."""
-    key = (name, house)
+def _rulebook(name: str, house: tuple[str, ...], settings: Settings = ()) -> Rulebook:
+    """A shipped rulebook with house rules and settings, loaded once per process (a setting
+    that doesn't fit it: ValueError, one line)."""
+    key = (name, house, settings)
     if key not in _RULEBOOKS:
+        from ..engine.errors import RulebookError
         from ..load.entry import load_rulebook
 
-        _RULEBOOKS[key] = load_rulebook(name, house=list(house))
+        try:
+            _RULEBOOKS[key] = load_rulebook(name, house=list(house), settings=dict(settings))
+        except RulebookError as exc:
+            if not settings:
+                raise
+            raise ValueError("uno_rules game parameter settings: "
+                             + str(exc).removeprefix("--set ")) from None
     return _RULEBOOKS[key]
+
+
+def parse_settings(text: str) -> Settings:
+    """The ``settings`` game parameter, ``NAME:VALUE`` pairs separated by ``;`` (a colon, not
+    ``=``, so that the game's string, ``uno_rules(settings=hand_size:5)``, reads back), as
+    (name, value) pairs; a malformed one raises ValueError. Values are read as ``--set``
+    reads them."""
+    out: dict[str, str] = {}
+    for item in text.split(";"):
+        if not item.strip():
+            continue
+        name, colon, value = item.partition(":")
+        if not colon or not name.strip() or not value.strip():
+            raise ValueError(f"uno_rules game parameter settings={text!r}: {item.strip()!r} "
+                             "is not NAME:VALUE (pairs separated by ';')")
+        out[name.strip()] = value.strip()
+    return tuple(out.items())
 
 
 class _Round:
@@ -101,21 +130,23 @@ class _Round:
     pickling them: this wrapper makes the first :meth:`Game.clone` (tens of µs, not a deep
     copy's hundreds) and the second the round's snapshot (restored, every field checked)."""
 
-    __slots__ = ("game", "house")
+    __slots__ = ("game", "house", "settings")
 
-    def __init__(self, game: Game, house: tuple[str, ...]) -> None:
-        self.game, self.house = game, house
+    def __init__(self, game: Game, house: tuple[str, ...], settings: Settings) -> None:
+        self.game, self.house, self.settings = game, house, settings
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Round:
-        return _Round(self.game.clone(), self.house)
+        return _Round(self.game.clone(), self.house, self.settings)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"rulebook": self.game.rulebook.name, "house": list(self.house),
+                "settings": [list(p) for p in self.settings],
                 "snapshot": json.dumps(self.game.snapshot())}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        rulebook = _rulebook(state["rulebook"], tuple(state["house"]))
         self.house = tuple(state["house"])
+        self.settings = tuple((str(k), str(v)) for k, v in state.get("settings", ()))
+        rulebook = _rulebook(state["rulebook"], self.house, self.settings)
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
 
 
@@ -143,7 +174,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**DEFAULTS, **(params or {})}
         house = tuple(h.strip() for h in str(params["house"]).split(",") if h.strip())
-        self.rulebook = _rulebook(str(params["rulebook"]), house)
+        self.settings = parse_settings(str(params["settings"]))
+        self.rulebook = _rulebook(str(params["rulebook"]), house, self.settings)
         self.house = house
         self.players = int(params["players"])
         self.rulebook.action_table(self.players)  # refuses a count the rulebook can't play
@@ -291,7 +323,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             log = self._hook.call is not None
             self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=log,
                                                         max_actions=spec.max_actions),
-                                 spec.house)
+                                 spec.house, spec.settings)
             return
         table, player = self._spec().table, self.current_player()
         # Only what legal_actions() lists: the game checks its own actions (as the seat to
@@ -322,7 +354,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         if self._round is not None:  # before the deal nothing is known, nothing to resample
             seed = int(float(probability_sampler()) * 2**53)
             new._round = _Round(self._round.game.resample(player_id, random.Random(seed)),
-                                self._round.house)
+                                self._round.house, self._round.settings)
         return new
 
     def serialize(self) -> str:
@@ -436,12 +468,15 @@ def _restored(snapshot: Any, spec: UnoRulesGame,
         raise SnapshotError(f"serialized state: round: {game.players} players and "
                             f"{len(game.history)} actions, not the history's {spec.players} "
                             f"and {taken}")
-    return _Round(game, spec.house)
+    return _Round(game, spec.house, spec.settings)
 
 
 def public_history(game: Game, seat: int) -> list[str]:
-    """The actions taken, as ``seat`` saw them: a card given between others is hidden."""
-    return [str(a) for a in seen_actions(game.history, seat)]
+    """The actions taken, as ``seat`` saw them: a card given between others is hidden, and
+    another seat's ``keep`` left out (a drawn card kept is asked about only when it was
+    playable: the others would learn that; they see the ``draw``, then what follows)."""
+    return [str(a) for a in seen_actions(game.history, seat)
+            if a.kind != "keep" or a.seat == seat]
 
 
 class _Observer:
