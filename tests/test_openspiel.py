@@ -458,3 +458,43 @@ def test_whether_anothers_drawn_card_was_playable_is_not_in_its_view() -> None:
     observer = Observer(game.rulebook, 2)  # PettingZoo's observation
     assert (observer.array(kept.uno_game, 1) == observer.array(passed.uno_game, 1)).all()
     assert kept.information_state_string(0) != passed.information_state_string(0)
+
+
+def test_shared_actions_give_every_seat_the_same_ids() -> None:
+    shared = _load("classic", 3, house="jump_in", shared_actions=True, deals=4,
+                   max_actions=300)
+    plain = _load("classic", 3, house="jump_in", deals=4, max_actions=300)
+    space = shared.shared
+    assert space is not None and plain.shared is None
+    assert shared.num_distinct_actions() == len(space) < plain.num_distinct_actions()
+    pyspiel.random_sim_test(shared, num_sims=2, serialize=True, verbose=False)
+    rng = random.Random(3)
+    for deal in range(2):  # the same round in both: each legal id mapped, the same choices
+        a, b = plain.new_initial_state(), shared.new_initial_state()
+        for state in (a, b):
+            state.apply_action(len(plain.table) + deal)
+        while not a.is_terminal():
+            player = a.current_player()
+            if player < 0:
+                action = rng.choice(a.legal_actions())
+                assert b.legal_actions() == a.legal_actions()  # chance: the table's ids
+                a.apply_action(action)
+                b.apply_action(action)
+                continue
+            legal = a.legal_actions()
+            mapped = [space.shared_id[player][i] for i in legal]
+            assert b.current_player() == player and b.legal_actions() == sorted(mapped)
+            pick = rng.randrange(len(legal))
+            assert a.action_to_string(legal[pick]) == b.action_to_string(mapped[pick])
+            a.apply_action(legal[pick])
+            b.apply_action(mapped[pick])
+            if len(a.history()) % 40 == 0:
+                again = shared.deserialize_state(b.serialize())
+                assert again.history() == b.history() and str(again) == str(b)
+        assert a.uno_game.history == b.uno_game.history and a.returns() == b.returns()
+    state = _dealt(shared, rng)
+    before = state.serialize()
+    for bad in (-2, len(space)):
+        with pytest.raises(uno_rules.IllegalAction, match="not in the action space"):
+            state.apply_action(bad)
+    assert state.serialize() == before

@@ -188,7 +188,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         game = self.game
         assert game is not None
         seat = self._queue[0]
-        action_id = self._table_id(agent, seat, action)
+        try:
+            action_id = operator.index(action)  # numpy integers too
+        except TypeError:
+            raise IllegalAction(f"{agent}: action {action!r} is not an action id "
+                                f"(an int of 0-{self.size - 1})") from None
+        ids = self._legal()
+        if self.shared is not None:
+            action_id = self._from_shared(agent, seat, action_id, ids)
+        elif action_id not in ids:
+            raise IllegalAction(f"{agent}: action {action_id} is not in its mask (legal: "
+                                f"{list(ids)})")
         self._cumulative_rewards[agent] = 0
         self._steps += 1
         if action_id == self._pass[seat]:
@@ -256,20 +266,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         (itself, or its shared id with ``shared_actions``)."""
         return table_id if self.shared is None else self.shared.shared_id[seat][table_id]
 
-    def _table_id(self, agent: str, seat: int, action: Any) -> int:
-        """``action`` (an id of this env's space) as a legal id of the rulebook's table, or
+    def _from_shared(self, agent: str, seat: int, given: int, ids: tuple[int, ...]) -> int:
+        """Shared id ``given`` as ``seat``'s legal id of the rulebook's table (``ids``), or
         :class:`IllegalAction`."""
-        size = self.size
-        try:
-            action_id = operator.index(action)  # numpy integers too
-        except TypeError:
-            raise IllegalAction(f"{agent}: action {action!r} is not an action id "
-                                f"(an int of 0-{size - 1})") from None
-        ids = self._legal()
-        given = action_id
-        if self.shared is not None and 0 <= action_id < size:
-            action_id = self.shared.table_id[seat][action_id]
-        if action_id not in ids or not 0 <= given < size:
+        assert self.shared is not None
+        action_id = self.shared.table_id[seat][given] if 0 <= given < self.size else -1
+        if action_id not in ids:
             raise IllegalAction(f"{agent}: action {given} is not in its mask (legal: "
                                 f"{sorted(self.env_id(seat, i) for i in ids)})")
         return action_id
