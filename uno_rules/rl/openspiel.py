@@ -104,7 +104,7 @@ def _rulebook(name: str, house: tuple[str, ...], settings: Settings = ()) -> Rul
         try:
             _RULEBOOKS[key] = load_rulebook(name, house=list(house), settings=dict(settings))
         except RulebookError as exc:
-            if not settings:
+            if not str(exc).startswith("--set "):  # not about a setting: as it is
                 raise
             raise ValueError("uno_rules game parameter settings: "
                              + str(exc).removeprefix("--set ")) from None
