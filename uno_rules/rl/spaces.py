@@ -1,6 +1,7 @@
 """A fixed, numbered action space per rulebook and player count, with legality as a mask —
 the shape reinforcement-learning libraries expect (PettingZoo-style): one mask per seat,
-holding only what that seat may do, as a list or as a NumPy ``int8`` array."""
+holding only what that seat may do, as a list or as a NumPy ``int8`` array. The table's ids
+are per seat; :class:`SharedActions` maps them onto one seat-free space every seat shares."""
 
 from __future__ import annotations
 
