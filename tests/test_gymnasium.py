@@ -7,14 +7,16 @@ from __future__ import annotations
 import random
 import warnings
 
+import gymnasium
 import numpy
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 import uno_rules
 from uno_rules import IllegalAction
+from uno_rules.engine.game import Game
 from uno_rules.load.resources import shipped_names
-from uno_rules.play.agents import AgentError
+from uno_rules.play.agents import AgentError, load_agent, observation, play_agents, seat_rng
 from uno_rules.rl.gymnasium import UnoEnv
 
 
@@ -145,3 +147,84 @@ def test_an_opponent_choosing_what_it_may_not_is_an_agent_error() -> None:
     e = UnoEnv("classic", 2, opponents=Cheat, seat=1)
     with pytest.raises(AgentError, match="seat 0 chose -5"):
         e.reset(seed=0)
+
+
+def agent_episode(e: UnoEnv, seed: int, name: str) -> Game:
+    """An episode whose learner is the built-in agent ``name``, shown what ``play_agents``
+    shows it (its ``pass`` taken when it lets a window go); the round played."""
+    _obs, info = e.reset(seed=seed)
+    game = e.aec.game
+    assert game is not None and game.seed is not None
+    agent = load_agent(name)(e.seat, seat_rng(game.seed, e.seat))
+    seen, done = 0, False
+    while not done:
+        ids = tuple(table_ids(e, int(i)) for i in numpy.flatnonzero(info["action_mask"]))
+        pending = game.pending
+        mine = pending is not None and pending.seat == e.seat
+        pass_id = None if mine else e.aec._pass[e.seat]
+        offered = tuple(i for i in ids if i != pass_id)
+        obs = observation(game, e.seat, offered, pending.kind if mine and pending else None,
+                          seen)
+        seen = len(game.history)
+        choice = agent.choose(obs)
+        taken = pass_id if choice is None else choice
+        _o, _r, terminated, truncated, info = e.step(e.aec.env_id(e.seat, taken))
+        done = terminated or truncated
+    return game
+
+
+def table_ids(e: UnoEnv, i: int) -> int:
+    """Id ``i`` of ``e``'s action space as the learner's id in the rulebook's table."""
+    shared = e.aec.shared
+    return i if shared is None else shared.table_id[e.seat][i]
+
+
+def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
+    rulebook = uno_rules.load_rulebook("classic")
+    agents = [("greedy", load_agent("greedy")), ("lookahead", load_agent("lookahead"))]
+    ahead = UnoEnv("classic", 2, opponents="lookahead")
+    greedy = UnoEnv("classic", 2, opponents="greedy")
+    differ = 0
+    for seed in range(4):
+        game = agent_episode(ahead, seed, "greedy")
+        assert game.seed is not None
+        # the same round played by play_agents: the same choices, action for action
+        played = play_agents(rulebook, 2, game.seed, agents)
+        assert [str(a) for a in game.history] == [str(a) for a in played.history]
+        other = agent_episode(greedy, seed, "greedy")
+        differ += [str(a) for a in other.history] != [str(a) for a in game.history]
+    assert differ  # lookahead is not greedy under another name
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_action_masks_is_the_mask_as_maskable_ppo_takes_it(shared: bool) -> None:
+    e = UnoEnv("classic", 3, opponents="greedy", seat=1, house=["jump_in"],
+               shared_actions=shared)
+    assert isinstance(e.action_space, gymnasium.spaces.Discrete)
+    for seed in range(3):
+        _obs, info = e.reset(seed=seed)
+        rng = random.Random(seed)
+        done = False
+        while not done:
+            masks = e.action_masks()
+            # sb3-contrib's contract: a 1-D bool array, one entry per action of the space
+            assert isinstance(masks, numpy.ndarray) and masks.dtype == numpy.bool_
+            assert masks.shape == (e.action_space.n,)
+            assert (masks == info["action_mask"].astype(bool)).all() and masks.any()
+            legal = numpy.flatnonzero(masks)
+            _o, _r, terminated, truncated, info = e.step(int(legal[rng.randrange(len(legal))]))
+            done = terminated or truncated
+        assert not e.action_masks().any()  # over: nothing to do
+
+
+def test_shared_actions_play_the_same_rounds_as_table_ids() -> None:
+    e = UnoEnv("classic", 4, opponents="greedy", house=["jump_in"], shared_actions=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(e)
+    assert [str(w.message) for w in caught if "render modes" not in str(w.message)] == []
+    assert e.aec.shared is not None and e.action_space.n == len(e.aec.shared)
+    plain = UnoEnv("classic", 4, opponents="greedy", house=["jump_in"])
+    for seed in range(3):
+        shared_game = agent_episode(e, seed, "greedy")
+        assert agent_episode(plain, seed, "greedy").history == shared_game.history

@@ -5,6 +5,7 @@ the end, zero-sum returns), and OpenSpiel's MCTS bot plays it."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -415,3 +416,100 @@ def test_a_tampered_serialized_state_is_refused_and_runs_no_code(tmp_path: Any) 
         refused(*case)
     for case in _tampered(state.serialize()):
         refused(*case)
+
+
+def test_rulebook_settings_and_options_are_a_game_parameter() -> None:
+    text = "draw_with_playable:false; hand_size:5;wd4_holds_no:match"
+    game = _load("classic", 2, settings=text, deals=4)
+    rulebook = uno_rules.load_rulebook(
+        "classic", settings={"draw_with_playable": "false", "hand_size": "5",
+                             "wd4_holds_no": "match"})
+    assert game.rulebook == rulebook  # the setting and the option both applied
+    state = _dealt(game, random.Random(1))
+    assert [len(state.uno_game.hand(s)) for s in range(2)] == [5, 5]
+    # the game's string reads back (OpenSpiel's own serialization goes through it)
+    again, copy = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert again.rulebook == rulebook and copy.uno_game.snapshot() == state.uno_game.snapshot()
+    assert _load("classic", 2, settings="").rulebook == uno_rules.load_rulebook("classic")
+    refusals = {"draw_with_playabl:false": "unknown setting 'draw_with_playabl'; did you mean "
+                                           "'draw_with_playable'",
+                "hand_size:x": "hand_size=x: expected integer",
+                "hand_size=5": "'hand_size=5' is not NAME:VALUE",
+                "hand_size:": "'hand_size:' is not NAME:VALUE"}
+    for bad, message in refusals.items():
+        with pytest.raises(ValueError, match="uno_rules game parameter settings") as caught:
+            _load("classic", 2, settings=bad)
+        assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_whether_anothers_drawn_card_was_playable_is_not_in_its_view() -> None:
+    """Two worlds seat 1 can't tell apart: seat 0's draw pile topped by a playable card (it
+    is asked, and keeps it) or by an unplayable one (the turn passes). At seat 1's turn its
+    information state, observation and tensors are the same; seat 0's differ."""
+    game = _load("classic", 2, seed=3, deals=1)
+    dealt = _dealt(game, random.Random(0))
+    text = json.loads(dealt.serialize())
+    worlds = []
+    for card in ("yellow 5", "red 4"):  # playable on yellow 9, not playable
+        pile = text["round"]["draw_pile"]
+        i = pile.index(card)
+        pile[i], pile[-1] = pile[-1], pile[i]  # the card on top: the next drawn
+        state = game.deserialize_state(json.dumps(text))
+        table = game.table
+        state.apply_action(next(a for a in state.legal_actions() if table[a].kind == "draw"))
+        asked = state.uno_game.decision.kind == "drawn"
+        assert asked == (card == "yellow 5")
+        if asked:
+            state.apply_action(next(a for a in state.legal_actions()
+                                    if table[a].kind == "keep"))
+        assert state.current_player() == 1
+        worlds.append(state)
+    kept, passed = worlds
+    assert "0 keep" in [str(a) for a in kept.uno_game.history]
+    assert kept.information_state_string(1) == passed.information_state_string(1)
+    assert kept.observation_string(1) == passed.observation_string(1)
+    assert kept.observation_tensor(1) == passed.observation_tensor(1)
+    observer = Observer(game.rulebook, 2)  # PettingZoo's observation
+    assert (observer.array(kept.uno_game, 1) == observer.array(passed.uno_game, 1)).all()
+    assert kept.information_state_string(0) != passed.information_state_string(0)
+
+
+def test_shared_actions_give_every_seat_the_same_ids() -> None:
+    shared = _load("classic", 3, house="jump_in", shared_actions=True, deals=4,
+                   max_actions=300)
+    plain = _load("classic", 3, house="jump_in", deals=4, max_actions=300)
+    space = shared.shared
+    assert space is not None and plain.shared is None
+    assert shared.num_distinct_actions() == len(space) < plain.num_distinct_actions()
+    pyspiel.random_sim_test(shared, num_sims=2, serialize=True, verbose=False)
+    rng = random.Random(3)
+    for deal in range(2):  # the same round in both: each legal id mapped, the same choices
+        a, b = plain.new_initial_state(), shared.new_initial_state()
+        for state in (a, b):
+            state.apply_action(len(plain.table) + deal)
+        while not a.is_terminal():
+            player = a.current_player()
+            if player < 0:
+                action = rng.choice(a.legal_actions())
+                assert b.legal_actions() == a.legal_actions()  # chance: the table's ids
+                a.apply_action(action)
+                b.apply_action(action)
+                continue
+            legal = a.legal_actions()
+            mapped = [space.shared_id[player][i] for i in legal]
+            assert b.current_player() == player and b.legal_actions() == sorted(mapped)
+            pick = rng.randrange(len(legal))
+            assert a.action_to_string(legal[pick]) == b.action_to_string(mapped[pick])
+            a.apply_action(legal[pick])
+            b.apply_action(mapped[pick])
+            if len(a.history()) % 40 == 0:
+                again = shared.deserialize_state(b.serialize())
+                assert again.history() == b.history() and str(again) == str(b)
+        assert a.uno_game.history == b.uno_game.history and a.returns() == b.returns()
+    state = _dealt(shared, rng)
+    before = state.serialize()
+    for bad in (-2, len(space)):
+        with pytest.raises(uno_rules.IllegalAction, match="not in the action space"):
+            state.apply_action(bad)
+    assert state.serialize() == before

@@ -286,3 +286,85 @@ def test_contests_are_drawn_by_the_env_never_an_agents_turn() -> None:
         assert e.game is not None
         contests += sum(a.kind == "loser" for a in e.game.history)
     assert contests > 0  # Ted Lasso's showdowns came up, and were drawn
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 2), ("classic", 4), ("teams", 4)])
+def test_zero_sum_rewards_sum_to_zero_every_round(name: str, players: int) -> None:
+    e = env(name, players, reward="zero_sum", max_steps=50_000)
+    for seed in range(4):
+        rewards: dict[str, float] = {}
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, _info = e.last()
+            if term or trunc:
+                rewards[agent] = reward
+                e.step(None)
+                continue
+            legal = numpy.flatnonzero(obs["action_mask"])
+            plays = [int(i) for i in legal if e.table[i].kind == "play"] or list(legal)
+            e.step(int(plays[rng.randrange(len(plays))]))
+        game = e.game
+        assert game is not None and game.result is not None
+        winners = game.result.winners
+        loss = -len(winners) / (players - len(winners))
+        assert rewards == {f"player_{s}": 1 if s in winners else pytest.approx(loss)
+                           for s in range(players)}
+        assert sum(rewards.values()) == pytest.approx(0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_shared_actions_give_every_seat_the_same_ids(players: int) -> None:
+    plain = env("classic", players, house=("jump_in",))
+    shared = env("classic", players, house=("jump_in",), shared_actions=True)
+    assert shared.shared is not None
+    space = shared.shared
+    assert len(plain.table) == {2: 464, 4: 952}[players]  # the default is unchanged
+    assert shared.action_space("player_1").n == len(space) < len(plain.table) / (players - 1)
+    assert {str(a) for a in space.table} >= {"draw", "pass", "catch 1", "play red 5"}
+    for seed in range(3):  # the same round: the plain mask mapped is the shared mask
+        plain.reset(seed=seed)
+        shared.reset(seed=seed)
+        rng = random.Random(seed)
+        for agent in plain.agent_iter():
+            obs, _r, term, trunc, _i = plain.last()
+            assert shared.agent_selection == agent
+            got = shared.last()[0]["action_mask"]
+            if term or trunc:
+                plain.step(None)
+                shared.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            legal = [int(i) for i in numpy.flatnonzero(obs["action_mask"])]
+            ids = [space.shared_id[seat][i] for i in legal]
+            assert sorted(ids) == list(numpy.flatnonzero(got))
+            for i, k in zip(legal, ids, strict=True):  # the same move, the actor's own seat
+                action, free = plain.table[i], space.table[k]
+                assert (action.seat, action.kind) == (seat, free.kind)
+                assert space.table_id[seat][k] == i
+            pick = rng.randrange(len(legal))
+            plain.step(legal[pick])
+            shared.step(ids[pick])
+        assert plain.game is not None and shared.game is not None
+        assert plain.game.history == shared.game.history
+
+
+def test_a_shared_id_outside_the_mask_is_refused() -> None:
+    e = env("classic", 2, shared_actions=True)
+    e.reset(seed=1)
+    mask = e.last()[0]["action_mask"]
+    assert e.game is not None
+    before = e.game.snapshot()
+    for bad in (-1, len(mask), int(numpy.flatnonzero(mask == 0)[0])):
+        with pytest.raises(IllegalAction, match="not in its mask"):
+            e.step(bad)
+    assert e.game.snapshot() == before
+
+
+def test_shared_actions_pass_the_api_and_seed_tests() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env("classic", 3, house=("jump_in",), shared_actions=True), num_cycles=60)
+        seed_test(lambda: env("classic", 3, house=("jump_in",), shared_actions=True),
+                  num_cycles=60)
+    assert unexpected(caught) == []

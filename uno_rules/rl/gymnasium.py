@@ -7,9 +7,13 @@ contests, rewards, truncation and seeding) and plays every other seat with an ag
 :mod:`uno_rules.play.agents` (a name, ``MODULE:CLASS``, or an agent class; or one per seat, the
 learner's entry ignored), each seeded from the round's seed as ``play_agents`` seeds them.
 The learner observes ``Observer.array(game, seat)`` (``observation_space``: a Box) with its
-mask in ``info["action_mask"]`` (NumPy ``int8`` over ``rulebook.action_table(players)``);
-``step`` returns when it is the learner's turn again or the round is over. Importing the
-module registers it: ``gymnasium.make("uno_rules/Uno-v0", rulebook=NAME, players=3)``.
+mask in ``info["action_mask"]`` (NumPy ``int8`` over ``rulebook.action_table(players)``, or
+with ``shared_actions=True`` over the seat-free space every seat shares,
+:class:`uno_rules.rl.spaces.SharedActions`) and from ``action_masks()`` (the same as
+``bool``, as sb3-contrib's MaskablePPO asks); ``reward`` is PettingZoo's (``win``,
+``points`` or ``zero_sum``); ``step`` returns when it is the learner's turn again or the
+round is over. Importing the module registers it:
+``gymnasium.make("uno_rules/Uno-v0", rulebook=NAME, players=3)``.
 
 An action outside the mask (``illegal="penalize"``, the default, so that Gymnasium's
 ``check_env`` and unmasked samplers run): the episode ends there, terminated, with
@@ -25,14 +29,14 @@ from typing import Any, cast
 
 try:
     import gymnasium
+    import numpy
 except ImportError:  # the optional extra is missing: say how to get it
     raise ImportError("uno_rules.rl.gymnasium needs Gymnasium: pip install 'uno-rules[rl]'") \
         from None
 
 from ..engine.errors import IllegalAction, shorten
 from ..engine.rulebook import Rulebook
-from ..engine.view import seen_actions
-from ..play.agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
+from ..play.agents import Agent, AgentClass, AgentError, load_agent, observation, seat_rng
 from ..play.driver import OnAction
 from .pettingzoo import MAX_STEPS, RENDER_MODES, raw_env
 
@@ -51,9 +55,10 @@ class UnoEnv(gymnasium.Env[Any, int]):
                  settings: Mapping[str, Any] | None = None, max_steps: int = MAX_STEPS,
                  reward: str = "win", illegal: str = "penalize",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
-                 on_action: OnAction | None = None):
+                 on_action: OnAction | None = None, shared_actions: bool = False):
         self.aec = raw_env(rulebook, players, house, settings, max_steps,
-                           render_mode=None, reward=reward, on_action=on_action)
+                           render_mode=None, reward=reward, on_action=on_action,
+                           shared_actions=shared_actions)
         if type(seat) is not int or not 0 <= seat < players:
             raise ValueError(f"seat={seat!r}: expected a seat 0-{players - 1}")
         if illegal not in ("penalize", "raise"):
@@ -78,7 +83,6 @@ class UnoEnv(gymnasium.Env[Any, int]):
         assert isinstance(space, gymnasium.spaces.Dict)
         self.observation_space = space["observation"]
         self.action_space = self.aec.action_space(self._agent)
-        self._cards, self._deck = _public(self.rulebook)
         self._agents: list[Agent | None] = []
         self._seen = [0] * players
         self._done = False
@@ -120,6 +124,14 @@ class UnoEnv(gymnasium.Env[Any, int]):
             self.render()
         return obs, reward, terminated, truncated, info
 
+    def action_masks(self) -> Any:
+        """The learner's mask now as a NumPy ``bool`` array of ``action_space.n`` (what
+        sb3-contrib's MaskablePPO asks an env for): ``info["action_mask"]`` as booleans;
+        all False once the episode is over."""
+        if self._done or self.aec.game is None:
+            return numpy.zeros(self.aec.size, dtype=bool)
+        return self.aec.observe(self._agent)["action_mask"].astype(bool)
+
     def render(self) -> str | None:
         """The learner's view in words (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None or self.aec.game is None:
@@ -154,7 +166,9 @@ class UnoEnv(gymnasium.Env[Any, int]):
             pass_id = None if mine else aec._pass[seat]
             offered = tuple(i for i in ids if i != pass_id)
             choice = self._ask(seat, offered, pending.kind if mine and pending else None)
-            aec.step(pass_id if choice is None else choice)
+            taken = pass_id if choice is None else choice
+            assert taken is not None  # only a seat out of turn may pass (_ask checks)
+            aec.step(aec.env_id(seat, taken))
             reward += float(aec._cumulative_rewards.get(me, 0))
             aec._cumulative_rewards[me] = 0
         if aec.agents and (aec.terminations.get(me) or aec.truncations.get(me)):
@@ -167,13 +181,10 @@ class UnoEnv(gymnasium.Env[Any, int]):
         may not."""
         game = self.aec.game
         assert game is not None
-        table = self.aec.table
-        history = game.history
-        events = seen_actions(history[self._seen[seat]:], seat)  # the public record
-        self._seen[seat] = len(history)
-        obs = Observation(seat, self.players, game.view(seat), kind, kind is None, ids,
-                          tuple(table[i] for i in ids), tuple(events), self._cards,
-                          self.rulebook.colors, self._deck, table)
+        # play_agents' own observation: the public record since the seat's last turn and a
+        # determinizer (the lookahead agent's rollouts resample the round from it)
+        obs = observation(game, seat, ids, kind, self._seen[seat], self.rulebook, self.aec.table)
+        self._seen[seat] = len(game.history)
         agent = self._agents[seat]
         assert agent is not None
         choice = agent.choose(obs)

@@ -5,11 +5,15 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 "OpenSpiel", says what each part means; in short:
 
 * Parameters: ``rulebook`` (a shipped name), ``house`` (house-rule names, comma-separated),
+  ``settings`` (any rulebook setting or option, ``NAME:VALUE`` pairs separated by ``;``:
+  ``"draw_with_playable:false;hand_size:5"``, each checked as ``--set`` checks it),
   ``players``, ``seed`` and ``deals`` (the deal: below; ``deals`` at most
   :data:`MAX_DEALS`), ``max_actions`` (each round's action budget: a round that uses it up
   is over with no winner).
 * Player actions are the ids of ``rulebook.action_table(players)``
-  (``num_distinct_actions`` is its length). OpenSpiel's model has one player to move; an
+  (``num_distinct_actions`` is its length); with ``shared_actions`` (a bool) the ids of the
+  seat-free space every seat shares (:class:`uno_rules.rl.spaces.SharedActions`), chance's
+  outcomes unchanged. OpenSpiel's model has one player to move; an
   out-of-turn window (an UNO catch, an UNO call for a partner, a jump-in) becomes extra
   turns, in ``play_agents``' order: each seat with out-of-turn actions, from the one after
   the decider, moves in turn, taking one of them or its ``S pass``; when all have passed
@@ -26,7 +30,8 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   deals' worlds: docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
   encoding of what the seat sees; the information-state string its ``view``, the public
-  history and the open window's passes; the observation string the view.
+  history (another seat's ``keep`` left out: it would tell that its drawn card was
+  playable) and the open window's passes; the observation string the view.
 * Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
   JSON checked field by field, nothing unpickled; OpenSpiel's own
   ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
@@ -58,10 +63,12 @@ from ..engine.view import seen_actions
 from ..play import driver
 from ..play.driver import OnAction
 from .observation import Observer
+from .spaces import SharedActions, shared_actions
 
 SHORT_NAME = "uno_rules"
-DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "players": 2, "seed": 0,
-                            "deals": 1024, "max_actions": 2000}
+DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "settings": "", "players": 2,
+                            "seed": 0, "deals": 1024, "max_actions": 2000,
+                            "shared_actions": False}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
 FORMAT = "uno_rules.rl.openspiel state 1"  # the first field of state.serialize()'s JSON
@@ -82,41 +89,74 @@ _TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS)
 
-_RULEBOOKS: dict[tuple[str, tuple[str, ...]], Rulebook] = {}
+Settings = tuple[tuple[str, str], ...]  # (name, value) pairs, as the parameter lists them
+_RULEBOOKS: dict[tuple[str, tuple[str, ...], Settings], Rulebook] = {}
 
 
-def _rulebook(name: str, house: tuple[str, ...]) -> Rulebook:
-    """A shipped rulebook with house rules, loaded once per process."""
-    key = (name, house)
+def _rulebook(name: str, house: tuple[str, ...], settings: Settings = ()) -> Rulebook:
+    """A shipped rulebook with house rules and settings, loaded once per process (a setting
+    that doesn't fit it: ValueError, one line)."""
+    key = (name, house, settings)
     if key not in _RULEBOOKS:
+        from ..engine.errors import RulebookError
         from ..load.entry import load_rulebook
 
-        _RULEBOOKS[key] = load_rulebook(name, house=list(house))
+        try:
+            _RULEBOOKS[key] = load_rulebook(name, house=list(house), settings=dict(settings))
+        except RulebookError as exc:
+            if not str(exc).startswith("--set "):  # not about a setting: as it is
+                raise
+            raise ValueError("uno_rules game parameter settings: "
+                             + str(exc).removeprefix("--set ")) from None
     return _RULEBOOKS[key]
+
+
+def parse_settings(text: str) -> Settings:
+    """The ``settings`` game parameter, ``NAME:VALUE`` pairs separated by ``;`` (a colon, not
+    ``=``, so that the game's string, ``uno_rules(settings=hand_size:5)``, reads back), as
+    (name, value) pairs; a malformed one raises ValueError. Values are read as ``--set``
+    reads them."""
+    out: dict[str, str] = {}
+    for item in text.split(";"):
+        if not item.strip():
+            continue
+        name, colon, value = item.partition(":")
+        if not colon or not name.strip() or not value.strip():
+            raise ValueError(f"uno_rules game parameter settings={text!r}: {item.strip()!r} "
+                             "is not NAME:VALUE (pairs separated by ';')")
+        out[name.strip()] = value.strip()
+    return tuple(out.items())
 
 
 class _Round:
     """The uno-rules round a state holds. OpenSpiel clones a Python state with
     ``copy.deepcopy`` of its attributes and (in its own format, C++'s) serializes it by
     pickling them: this wrapper makes the first :meth:`Game.clone` (tens of µs, not a deep
-    copy's hundreds) and the second the round's snapshot (restored, every field checked)."""
+    copy's hundreds) and the second the round's snapshot (restored, every field checked).
+    ``shared``: the game's shared action space (``shared_actions``), here so that a state
+    reads it without asking OpenSpiel for its game."""
 
-    __slots__ = ("game", "house")
+    __slots__ = ("game", "house", "settings", "shared")
 
-    def __init__(self, game: Game, house: tuple[str, ...]) -> None:
-        self.game, self.house = game, house
+    def __init__(self, game: Game, house: tuple[str, ...], settings: Settings,
+                 shared: SharedActions | None) -> None:
+        self.game, self.house, self.settings, self.shared = game, house, settings, shared
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Round:
-        return _Round(self.game.clone(), self.house)
+        return _Round(self.game.clone(), self.house, self.settings, self.shared)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"rulebook": self.game.rulebook.name, "house": list(self.house),
+                "settings": [list(p) for p in self.settings], "shared": bool(self.shared),
                 "snapshot": json.dumps(self.game.snapshot())}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        rulebook = _rulebook(state["rulebook"], tuple(state["house"]))
         self.house = tuple(state["house"])
+        self.settings = tuple((str(k), str(v)) for k, v in state.get("settings", ()))
+        rulebook = _rulebook(state["rulebook"], self.house, self.settings)
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
+        self.shared = shared_actions(rulebook, self.game.players) if state.get("shared") \
+            else None
 
 
 class _Hook:
@@ -143,7 +183,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**DEFAULTS, **(params or {})}
         house = tuple(h.strip() for h in str(params["house"]).split(",") if h.strip())
-        self.rulebook = _rulebook(str(params["rulebook"]), house)
+        self.settings = parse_settings(str(params["settings"]))
+        self.rulebook = _rulebook(str(params["rulebook"]), house, self.settings)
         self.house = house
         self.players = int(params["players"])
         self.rulebook.action_table(self.players)  # refuses a count the rulebook can't play
@@ -157,9 +198,13 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
                              f"deals 1-{MAX_DEALS} (the deal's chance outcomes, listed "
                              "at its node) and max_actions >= 1")
         self.table = self.rulebook.action_table(self.players)
+        # shared_actions: a seat's actions are ids of the seat-free space (SharedActions)
+        self.shared = shared_actions(self.rulebook, self.players) \
+            if params["shared_actions"] else None
+        self.size = len(self.table) if self.shared is None else len(self.shared)
         team = self.rulebook.team_size
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(self.table),
+            num_distinct_actions=self.size,
             max_chance_outcomes=len(self.table) + self.deals,
             num_players=self.players,
             min_utility=-team / (self.players - team),  # the most winners, a loser's share
@@ -168,6 +213,14 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             # a round's actions, each after a window of at most one pass per other seat
             max_game_length=self.max_actions * self.players)
         super().__init__(_TYPE, info, params)
+
+    def table_id(self, player: int, action: int) -> int:
+        """``player``'s ``action`` (chance's too) as an id of the rulebook's table: with
+        ``shared_actions`` a seat's shared id translated; -1 if it is no id of its space."""
+        shared = self.shared
+        if shared is None or player < 0:
+            return action if 0 <= action < len(self.table) else -1
+        return shared.table_id[player][action] if 0 <= action < len(shared) else -1
 
     def new_initial_state(self, on_action: OnAction | None = None) -> UnoRulesState:
         """The state before the deal: a chance node over ``deals`` seeds. ``on_action``:
@@ -266,7 +319,11 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         game = self.uno_game
         if game is None or game.over or self.current_player() != player:
             return []
-        return sorted(game.legal_ids(player))
+        assert self._round is not None
+        shared = self._round.shared
+        if shared is None:
+            return sorted(game.legal_ids(player))
+        return sorted(shared.shared_id[player][i] for i in game.legal_ids(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The deal's seeds, or a contest's outcomes with ``decision.chance``."""
@@ -291,21 +348,24 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             log = self._hook.call is not None
             self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=log,
                                                         max_actions=spec.max_actions),
-                                 spec.house)
+                                 spec.house, spec.settings, spec.shared)
             return
-        table, player = self._spec().table, self.current_player()
+        spec, player = self._spec(), self.current_player()
+        table, given = spec.table, int(action)
         # Only what legal_actions() lists: the game checks its own actions (as the seat to
         # move, so not another's in a window); a pass is this adapter's, checked here.
-        if not 0 <= action < len(table):  # -2 would read the table from its end
-            raise IllegalAction(f"action {action}: not in the action table (0 to "
-                                f"{len(table) - 1})")
+        action = spec.table_id(player, given)  # -2 would read the table from its end
+        if action < 0:
+            raise IllegalAction(f"action {given}: not in the action "
+                                f"{'table' if spec.shared is None else 'space'} (0 to "
+                                f"{(len(table) if player < 0 else spec.size) - 1})")
         if table[action].kind == "pass":  # changes nothing in the round
             if player < 0 or action not in game.legal_ids(player):
-                raise IllegalAction(f"action {action} ({table[action]}): not a legal action "
+                raise IllegalAction(f"action {given} ({table[action]}): not a legal action "
                                     f"of {'chance' if player < 0 else f'seat {player}'} now")
             self._passed.append(player)
             return
-        driver.take(game, int(action), self._hook.call, None if player < 0 else player)
+        driver.take(game, action, self._hook.call, None if player < 0 else player)
         self._passed = []  # the round moved on: a new window
 
     def resample_from_infostate(self, player_id: int,
@@ -322,7 +382,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         if self._round is not None:  # before the deal nothing is known, nothing to resample
             seed = int(float(probability_sampler()) * 2**53)
             new._round = _Round(self._round.game.resample(player_id, random.Random(seed)),
-                                self._round.house)
+                                self._round.house, self._round.settings, self._round.shared)
         return new
 
     def serialize(self) -> str:
@@ -337,8 +397,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self._spec()
-        if 0 <= action < len(spec.table):
-            return str(spec.table[action])
+        at = spec.table_id(player, action)
+        if at >= 0:
+            return str(spec.table[at])
         return f"deal {spec.seed + action - len(spec.table)}"
 
     def is_terminal(self) -> bool:
@@ -410,7 +471,8 @@ def _history(history: Any, spec: UnoRulesGame) -> list[tuple[int, int]]:
         low, high = (size, size + spec.deals) if i == 0 else (0, size)
         if not (type(item) is list and len(item) == 2 and all(type(x) is int for x in item)
                 and (item[0] == -1 if i == 0 else -1 <= item[0] < spec.players)
-                and low <= item[1] < high):
+                and low <= item[1] < high
+                and (i == 0 or spec.table_id(item[0], item[1]) >= 0)):
             raise SnapshotError(f"serialized state: history[{i}]: {_short(item)} is not "
                                 "[player, action] of this game")
         out.append((item[0], item[1]))
@@ -431,17 +493,20 @@ def _restored(snapshot: Any, spec: UnoRulesGame,
         game = Game.restore(spec.rulebook, snapshot)
     except SnapshotError as exc:
         raise SnapshotError(f"serialized state: round: {exc}") from None
-    taken = sum(spec.table[a].kind != "pass" for _, a in history[1:])
+    taken = sum(spec.table[spec.table_id(p, a)].kind != "pass" for p, a in history[1:])
     if game.players != spec.players or len(game.history) != taken:
         raise SnapshotError(f"serialized state: round: {game.players} players and "
                             f"{len(game.history)} actions, not the history's {spec.players} "
                             f"and {taken}")
-    return _Round(game, spec.house)
+    return _Round(game, spec.house, spec.settings, spec.shared)
 
 
 def public_history(game: Game, seat: int) -> list[str]:
-    """The actions taken, as ``seat`` saw them: a card given between others is hidden."""
-    return [str(a) for a in seen_actions(game.history, seat)]
+    """The actions taken, as ``seat`` saw them: a card given between others is hidden, and
+    another seat's ``keep`` left out (a drawn card kept is asked about only when it was
+    playable: the others would learn that; they see the ``draw``, then what follows)."""
+    return [str(a) for a in seen_actions(game.history, seat)
+            if a.kind != "keep" or a.seat == seat]
 
 
 class _Observer:

@@ -4,7 +4,9 @@
 episode. Agents are ``"player_0"`` ... (seat numbers); each observes ``{"observation":
 Observer.array(game, seat)`` (:mod:`uno_rules.rl.observation`: uint8, bounded by its segments)
 ``, "action_mask": an int8 mask over rulebook.action_table(players)}`` and acts with an id
-of that table (``Discrete(len(table))``).
+of that table (``Discrete(len(table))``). With ``shared_actions=True`` every seat acts in one
+space instead, the seat-free actions of :class:`uno_rules.rl.spaces.SharedActions` (a seat
+an action names counted from the actor): the same id means the same move whoever acts.
 
 Who acts (``agent_selection``):
 
@@ -24,7 +26,9 @@ after ``max_steps`` agent steps (passes count) or when the engine stops a round 
 out of its own budget (``game.stalled``). Rewards come only at the end of a round:
 ``reward="win"`` (default) gives +1 to each winner (a team's partners all win) and -1 to
 every other seat; ``reward="points"`` gives each winner the round's points
-(``game.result.points``) and each other seat minus that. A truncated round gives 0. A seat
+(``game.result.points``) and each other seat minus that; ``reward="zero_sum"`` gives each
+winner +1 and each other seat ``-w / (n - w)`` (``w`` winners of ``n`` seats: the rewards sum
+to 0, as OpenSpiel's returns). A truncated round gives 0. A seat
 knocked out of the round or gone out while its team plays on has no decisions left (only
 out-of-turn actions the engine still offers it, such as a catch, select it); it stays an
 agent, terminated with the others at the end.
@@ -56,10 +60,11 @@ from ..engine.game import Game
 from ..engine.rulebook import Rulebook
 from ..play import driver
 from ..play.driver import OnAction
+from . import spaces as spaces_
 from .observation import Observer
 
 MAX_STEPS = 10_000  # agent steps before truncation (the engine stops a round at 20,000 actions)
-REWARDS = ("win", "points")
+REWARDS = ("win", "points", "zero_sum")
 RENDER_MODES = ("human", "ansi")
 
 
@@ -98,7 +103,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def __init__(self, rulebook: str | Path | Rulebook = "classic", players: int = 2,
                  house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
                  max_steps: int = MAX_STEPS, render_mode: str | None = None,
-                 reward: str = "win", on_action: OnAction | None = None):
+                 reward: str = "win", on_action: OnAction | None = None,
+                 shared_actions: bool = False):
         super().__init__()
         self.on_action = on_action
         if isinstance(house, (str, Path)):  # one overlay given alone
@@ -116,7 +122,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observer = Observer(self.rulebook, players)
-        size = len(self.table)
+        # shared: every seat acts in one space (spaces.SharedActions), translated per seat
+        self.shared = spaces_.shared_actions(self.rulebook, players) if shared_actions \
+            else None
+        size = self.size = len(self.table) if self.shared is None else len(self.shared)
         self._zeros = bytes(size)
         obs_space = spaces.Dict({
             "observation": spaces.Box(*bounds(self.observer), dtype=numpy.uint8),
@@ -144,7 +153,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = {a: 0 for a in self.agents}
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -161,8 +170,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         assert game is not None, "reset() first"
         mask = bytearray(self._zeros)  # set in Python, then the array's own memory: no copy
         if self._queue and self._queue[0] == seat:  # only the seat to act has actions
-            for i in self._legal():
-                mask[i] = 1
+            if self.shared is None:
+                for i in self._legal():
+                    mask[i] = 1
+            else:
+                shared = self.shared.shared_id[seat]
+                for i in self._legal():
+                    mask[shared[i]] = 1
         return {"observation": self.observer.array(game, seat),
                 "action_mask": numpy.frombuffer(mask, dtype=numpy.int8)}
 
@@ -178,9 +192,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             action_id = operator.index(action)  # numpy integers too
         except TypeError:
             raise IllegalAction(f"{agent}: action {action!r} is not an action id "
-                                f"(an int of 0-{len(self.table) - 1})") from None
+                                f"(an int of 0-{self.size - 1})") from None
         ids = self._legal()
-        if action_id not in ids:
+        if self.shared is not None:
+            action_id = self._from_shared(agent, seat, action_id, ids)
+        elif action_id not in ids:
             raise IllegalAction(f"{agent}: action {action_id} is not in its mask (legal: "
                                 f"{list(ids)})")
         self._cumulative_rewards[agent] = 0
@@ -245,6 +261,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._ids = None
         self.agent_selection = self.possible_agents[queue[0]]
 
+    def env_id(self, seat: int, table_id: int) -> int:
+        """The id ``seat`` takes table action ``table_id`` with in this env's action space
+        (itself, or its shared id with ``shared_actions``)."""
+        return table_id if self.shared is None else self.shared.shared_id[seat][table_id]
+
+    def _from_shared(self, agent: str, seat: int, given: int, ids: tuple[int, ...]) -> int:
+        """Shared id ``given`` as ``seat``'s legal id of the rulebook's table (``ids``), or
+        :class:`IllegalAction`."""
+        assert self.shared is not None
+        action_id = self.shared.table_id[seat][given] if 0 <= given < self.size else -1
+        if action_id not in ids:
+            raise IllegalAction(f"{agent}: action {given} is not in its mask (legal: "
+                                f"{sorted(self.env_id(seat, i) for i in ids)})")
+        return action_id
+
     def _legal(self) -> tuple[int, ...]:
         """The acting seat's legal ids (its mask), made once per state."""
         ids = self._ids
@@ -260,10 +291,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         assert game is not None
         if not truncated and game.result is not None:
             result = game.result
-            gain = 1 if self.reward_kind == "win" else result.points
+            gain, loss = rewards(self.reward_kind, result.points, len(result.winners),
+                                 self.players)
             for seat, agent in enumerate(self.possible_agents):
                 if agent in self.rewards:
-                    self.rewards[agent] = gain if seat in result.winners else -gain
+                    self.rewards[agent] = gain if seat in result.winners else loss
             # Rewards come only here: the one step whose rewards are accumulated (before
             # it, every reward is 0; after it, each agent's step(None) clears them).
             self._accumulate_rewards()
@@ -271,6 +303,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         for agent in self.agents:
             done[agent] = True
         self._queue = []
+
+
+def rewards(kind: str, points: int, winners: int, players: int) -> tuple[float, float]:
+    """A winner's and another seat's reward at the end of a round (see the module doc)."""
+    if kind == "zero_sum":  # OpenSpiel's returns: the losers share the winners' gains
+        return 1, -winners / (players - winners)
+    gain = 1 if kind == "win" else points
+    return gain, -gain
 
 
 def describe(game: Game, seat: int) -> str:
@@ -301,7 +341,8 @@ def describe(game: Game, seat: int) -> str:
 def env(rulebook: str | Path | Rulebook = "classic", players: int = 2,
         house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
         max_steps: int = MAX_STEPS, render_mode: str | None = None,
-        reward: str = "win", on_action: OnAction | None = None) -> raw_env:
+        reward: str = "win", on_action: OnAction | None = None,
+        shared_actions: bool = False) -> raw_env:
     """A PettingZoo AEC environment for ``rulebook`` (a shipped name, a path, or a loaded
     :class:`~uno_rules.Rulebook`) with ``house`` overlays and ``settings`` (see the module
     doc). Unwrapped: it checks its own actions (an action outside the mask raises
@@ -310,4 +351,4 @@ def env(rulebook: str | Path | Rulebook = "classic", players: int = 2,
     taken in the round (contests and out-of-turn actions included; a seat letting its
     window pass takes none) with its events."""
     return raw_env(rulebook, players, house, settings, max_steps, render_mode, reward,
-                   on_action)
+                   on_action, shared_actions)

@@ -1,6 +1,7 @@
 """A fixed, numbered action space per rulebook and player count, with legality as a mask —
 the shape reinforcement-learning libraries expect (PettingZoo-style): one mask per seat,
-holding only what that seat may do, as a list or as a NumPy ``int8`` array."""
+holding only what that seat may do, as a list or as a NumPy ``int8`` array. The table's ids
+are per seat; :class:`SharedActions` maps them onto one seat-free space every seat shares."""
 
 from __future__ import annotations
 
@@ -83,3 +84,62 @@ class ActionSpace(Sequence[Action]):
         if game.players != self.players or game.rulebook.name != self.rulebook.name:
             raise ValueError(f"a game of {game.rulebook.name} for {game.players} players in "
                              f"the action space of {self.rulebook.name} for {self.players}")
+
+
+#: The kinds whose argument is a seat: in the shared space it is counted from the actor.
+SEAT_ARGS = frozenset({"target", "catch", "uno"})
+
+
+class SharedActions:
+    """One action space for every seat (RLCard-style): the seat-free actions of
+    ``rulebook.action_table(players)``, each seat's ids mapped onto them.
+
+    ``table[k]`` is an :class:`Action` with no seat: what seat ``s`` takes as shared id
+    ``k`` is that action as its own, a seat it names (``target``, ``catch``, ``uno``)
+    counted from ``s`` in seat-number order (``catch 1``: the seat after ``s``; ``0``:
+    ``s`` itself). ``table_id[s][k]`` is that action's id in the rulebook's table and
+    ``shared_id[s][i]`` the shared id of table id ``i`` (-1: not one of ``s``'s actions,
+    such as a contest's ``loser``). Ordered as seat 0's actions are in the table, so seat
+    0's ids map onto ``0 .. len - 1`` in order.
+    """
+
+    def __init__(self, rulebook: Rulebook, players: int):
+        table = rulebook.action_table(players)
+        shared: list[Action] = []
+        index: dict[Action, int] = {}
+        shared_id = [[-1] * len(table) for _ in range(players)]
+        for i, action in enumerate(table):
+            seat = action.seat
+            if seat is None:  # a contest's outcome: the table's, no seat's
+                continue
+            arg = action.arg
+            if action.kind in SEAT_ARGS:
+                assert type(arg) is int
+                arg = (arg - seat) % players
+            free = Action(None, action.kind, arg, action.uno, action.pile)
+            k = index.get(free)
+            if k is None:
+                k = index[free] = len(shared)
+                shared.append(free)
+            shared_id[seat][i] = k
+        table_id = [[0] * len(shared) for _ in range(players)]
+        for seat in range(players):
+            for i, k in enumerate(shared_id[seat]):
+                if k >= 0:
+                    table_id[seat][k] = i
+        self.table: tuple[Action, ...] = tuple(shared)
+        self.table_id = tuple(tuple(ids) for ids in table_id)
+        self.shared_id = tuple(tuple(ids) for ids in shared_id)
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+
+def shared_actions(rulebook: Rulebook, players: int) -> SharedActions:
+    """The :class:`SharedActions` of ``rulebook`` for ``players`` seats, made once."""
+    key = ("rl.shared_actions", players)
+    got = rulebook.memo.get(key)
+    if got is None:
+        got = rulebook.memo[key] = SharedActions(rulebook, players)
+    assert isinstance(got, SharedActions)
+    return got
