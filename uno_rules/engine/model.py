@@ -104,6 +104,7 @@ class Step:
 DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("CardRule", "going_out"): "ends_round", ("CardRule", "uno_after"): False,
     ("CardRule", "alt_effect"): None, ("CardRule", "alt_if"): None,
+    ("CardRule", "answers_draw"): False,
     ("Face", "second_color"): NO_COLOR, ("Face", "alternative"): "",
     ("Rules", "match"): DEFAULT_MATCH, ("Rules", "player_state"): (),
     ("Rules", "alternatives"): (),
@@ -140,6 +141,7 @@ class CardRule:
     alt_effect: int | None = None    # program id: played as its face's alternative (None:
     #                                  it has none, or the rulebook's options rule it out)
     alt_if: Mapping[str, Any] | None = None  # the alternative's conditions (None: always)
+    answers_draw: bool = False       # it may answer a pending stacked draw, adding nothing
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

@@ -40,7 +40,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
-                 _check_alternatives):
+                 _check_alternatives, _check_holdings):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -406,6 +406,33 @@ NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
 # The parameter that names another seat instead of the partner.
 INSTEAD = {"give_cards": "to", "partner_plays": "who"}
+
+
+def _check_holdings(located: Located) -> list[Problem]:
+    """A `holds` condition names a colour, rank and tag of the deck; a card answering a
+    pending draw (`answers_draw`) needs `stacking` (without it no draw is ever pending)."""
+    data, problems = located.data, []
+    groups = [g for g in (data.get("deck") or {}).values() if isinstance(g, dict)]
+    known = {"color": [c for cols in side_colors(data)[1] for c in cols],
+             "rank": sorted({str(r) for g in groups for r in g.get("ranks") or ()}),
+             "tag": sorted({t for g in groups for t in g.get("tags") or ()})}
+    for path, steps in _programs(data):
+        for at, name, params in _steps(steps, path):
+            held = params.get("holds") if name == "if" else None
+            if not isinstance(held, dict):
+                continue
+            for key, names in known.items():
+                if key in held and str(held[key]) not in names:
+                    problems.append(located.problem(at + ("holds", key), f"no {key} "
+                                                    f"{held[key]!r} in the deck"
+                                                    f"{did_you_mean(str(held[key]), names)}"))
+    for rank, card in (data.get("cards") or {}).items():
+        if isinstance(card, dict) and card.get("answers_draw") is True and \
+                "stacking" not in data:
+            problems.append(located.problem(("cards", rank, "answers_draw"), "no draw is "
+                                            "ever pending to answer: draws stack only with "
+                                            "`stacking`"))
+    return problems
 
 
 def _check_steps(located: Located) -> list[Problem]:

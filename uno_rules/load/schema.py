@@ -402,6 +402,16 @@ def rulebook_schema() -> dict[str, Any]:
                                      "in `alternatives`), by the alternative's name: after "
                                      "the alternative's own steps, instead of `effect`.",
                                      "additionalProperties": {"$ref": "#/$defs/steps"}},
+                    "answers_draw": _or_ref({"type": "boolean", "description":
+                                             "It may also answer a pending stacked draw "
+                                             "(with `stacking`), as a stacking card does, "
+                                             "though it adds nothing to it: the total "
+                                             "stays pending for whoever's turn comes next "
+                                             "(its effect says whose: `turn_to`, "
+                                             "`reverse`; `if: {draw_pending: ...}` tells "
+                                             "the two plays apart). A Reverse deflecting a "
+                                             "Draw Two back (house rule `deflect`), a Skip "
+                                             "passing it on (`pass_on`)."}),
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},
