@@ -57,14 +57,14 @@ class Legality(State):
         return out
 
     def _jump_in_cards(self) -> list[tuple[int, int]]:
-        """The seats that hold the exact card on top (not a wild) while another seat's turn
-        or drawn card is pending, each with that card: who may jump in, unless the card's
-        conditions (:meth:`_allowed`) forbid it."""
+        """The seats that hold the exact card on top (a wild only with ``jump_in_wilds``)
+        while another seat's turn or drawn card is pending, each with that card: who may
+        jump in, unless the card's conditions (:meth:`_allowed`) forbid it."""
         pending = self.pending
         if pending is None or pending.kind not in ("turn", "drawn") or not self.discard:
             return []
         face = self.faces[self.discard[-1]]
-        if face.color == NO_COLOR:
+        if face.color == NO_COLOR and not self.rulebook.settings.jump_in_wilds:
             return []
         held = ((s, self._held(s, face.id)) for s in range(self.players) if s != pending.seat)
         return [(s, card) for s, card in held if card is not None]

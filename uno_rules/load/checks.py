@@ -40,7 +40,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
-                 _check_alternatives, _check_holdings):
+                 _check_alternatives, _check_holdings, _check_settings):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -433,6 +433,20 @@ def _check_holdings(located: Located) -> list[Problem]:
                                             "ever pending to answer: draws stack only with "
                                             "`stacking`"))
     return problems
+
+
+# A setting that means something only beside another: (setting, the other, its value).
+NEEDS = (("knock_out_worst", "scoring", "elimination"), ("jump_in_wilds", "jump_in", True))
+
+
+def _check_settings(located: Located) -> list[Problem]:
+    """A setting set true that only means something beside another setting's value."""
+    settings = located.data.get("settings") or {}
+    return [located.problem(("settings", name), f"`{name}` needs `{other}: "
+                            f"{str(value).lower()}` (it has no effect otherwise)")
+            for name, other, value in NEEDS
+            if settings.get(name) is True and settings.get(other, False) != value
+            and not str(settings.get(other, "")).startswith("$")]
 
 
 def _check_steps(located: Located) -> list[Problem]:
