@@ -250,6 +250,12 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
                     "who doesn't answer draws it all and loses its turn"
                     + ("." if rulebook.stack_max is None else
                        f"; the total may not go past {rulebook.stack_max}."))
+        answers = sorted({rulebook.ranks[f.rank] for f in rulebook.faces
+                          if (r := rulebook.rules[f.id]) and r.answers_draw})
+        if answers:
+            turn.append("A pending draw may also be answered, the same way, with a "
+                        + " or ".join(answers) + ": it adds nothing, and the total stays "
+                        "pending for whoever's turn its effect leads to.")
     if rulebook.reshuffle_piles:
         turn.append("When the draw pile runs out, the discard pile but its top card is "
                     "shuffled into a new one, with the cards on the "
