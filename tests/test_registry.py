@@ -128,11 +128,13 @@ def test_a_new_primitive_and_condition_are_one_entry_each(
     monkeypatch.setitem(PRIMITIVES, "toy_gift", toy)
     monkeypatch.setitem(CONDITIONS, "hand_at_most", CONDITIONS["players"])  # undone after
     monkeypatch.setitem(PRIMITIVES, "if", PRIMITIVES["if"])
+    monkeypatch.setitem(PRIMITIVES, "repeat", PRIMITIVES["repeat"])  # its `until` too
     register_condition(Condition(
         "hand_at_most", "the player holds at most that many cards",
         {"type": "integer", "minimum": 0, "description": "Most cards in the player's hand."},
         _hand_at_most, lambda v: f"when you hold {v} cards or fewer"))
     assert "toy_gift" in _step_schema() and "hand_at_most" in _params("if")
+    assert "hand_at_most" in PRIMITIVES["repeat"].params["until"]["properties"]
     doc = primitives_markdown()
     assert "## `toy_gift`\n\n`who` gets a card from the draw pile." in doc
     assert "`hand_at_most` (the player holds at most that many cards)" in doc

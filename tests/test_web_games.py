@@ -85,7 +85,7 @@ def test_a_round_against_an_agent_to_its_end_with_a_wild_colour(tmp_path: Path) 
         state = answer(c, state, pick(state))
     assert "color" in kinds  # a wild was played and its colour chosen
     assert state["status"] == "over"
-    assert state["result"]["winners"] and state["result"]["text"].startswith("round over")
+    assert state["result"]["winners"] and state["result"]["text"].startswith("round 1 over")
     assert any("plays wild" in line for line in state["log"])
     assert any(line.startswith("seat 0 chooses") for line in state["log"]), state["log"]
     # the record is the game's, and replay reads it
@@ -93,6 +93,24 @@ def test_a_round_against_an_agent_to_its_end_with_a_wild_colour(tmp_path: Path) 
     record = read_text(text)
     assert record.ended and len(record.steps) >= state["version"]
     assert read(tmp_path / "games" / f"{state['game']}.jsonl").replay().game.over
+
+
+def test_an_attack_round_draws_its_table_outcomes_and_draws_its_cards(tmp_path: Path) -> None:
+    """UNO Attack on the page: a hit's count is a table outcome, drawn at the table (never
+    a human's prompt); its cards (no-colour wilds of unknown ranks too) come as cards."""
+    c = client(tmp_path)
+    state = create(c, **{**ROUND, "rulebook": "attack"})
+    seen = set()
+    while state["prompt"] is not None:
+        assert all(o["kind"] != "outcome" for o in state["prompt"]["options"])
+        seen |= {o["card"]["rank"] for o in state["prompt"]["options"] if o["card"]}
+        state = answer(c, state, pick(state))
+    assert state["status"] == "over"
+    assert any(line.startswith("the table's outcome: ") for line in state["log"])
+    assert seen and all(isinstance(rank, str) for rank in seen)
+    record = read(tmp_path / "games" / f"{state['game']}.jsonl")
+    assert any(step["action"].startswith("outcome ") for step in record.steps)
+    assert record.replay().game.over
 
 
 def test_a_stale_version_is_a_409_with_the_state(tmp_path: Path) -> None:

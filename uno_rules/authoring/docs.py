@@ -224,9 +224,10 @@ def settings_markdown() -> str:
         "to an option (below).", "",
         *_setting_rows(), "",
         "## Options and `$name` references", "",
-        "`options:` declares named values of the rulebook's own (a string, an integer or a "
-        "boolean): the choices its rules leave open. A value written `$name` stands for "
-        "option `name`; it is replaced when the rulebook loads, and each option's value is "
+        "`options:` declares named values of the rulebook's own (a string, an integer, a "
+        "boolean, or a mapping: weights, `{0: 50, 1: 15}`): the choices its rules leave "
+        "open. A value written `$name` stands for option `name`; it is replaced when the "
+        "rulebook loads, and each option's value is "
         "checked against every place that uses it. A reference may stand in any setting, "
         "and at:", "",
         *[f"- `{s}`" for s in sites],
@@ -236,7 +237,9 @@ def settings_markdown() -> str:
         "else: [...]}` runs `then` when the option is true, decided when the rulebook "
         "loads. Any option chooses steps by its value with `if: {option_is: {NAME: VALUE}, "
         "then: [...], else: [...]}` (a card whose text is a setting, as blank cards written "
-        "by the table).", "",
+        "by the table). A mapping option gives weights: `count: {weights: $NAME}` of a "
+        "`draw` step, and a `random` branch's `weight` may be an option (`--set 'NAME={1: "
+        "1}'`).", "",
         "```yaml",
         "options:",
         "  penalty: 2                # cards a Skip makes the next player draw",

@@ -205,8 +205,9 @@ def match_line(match: tuple[str, ...]) -> str:
     return f"Play a card matching {said}."
 
 
-def _call_line(s: Settings) -> str:
-    """The sheet's sentence for the UNO call: when it is due, who owes it, the penalty."""
+def _call_line(s: Settings, penalty: str) -> str:
+    """The sheet's sentence for the UNO call: when it is due, who owes it, the penalty (in
+    words: what a player caught does)."""
     left = "one card" if s.call_at == 1 else cards(s.call_at)
     text = (f"Call UNO whenever your own card leaves you {left} (your next-to-last card, "
             "or one whose effect makes you discard more or trade hands)"
@@ -216,7 +217,7 @@ def _call_line(s: Settings) -> str:
             f"Call UNO when you play down to {left}")
     if s.uno_after_others:
         text += f"; left at {left} by another player's card (a swap), call it yourself"
-    text += f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."
+    text += f"; caught before the next player acts, {penalty}."
     if s.false_call_penalty:
         text += f" Calling UNO when it is not due: you draw {cards(s.false_call_penalty)}."
     return text
@@ -225,13 +226,17 @@ def _call_line(s: Settings) -> str:
 def _turn_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Your turn" section."""
     s = rulebook.settings
+    offered = any(st.op == "offer_drawn" for st in _steps(rulebook, rulebook.draw_program))
+    penalty = f"you draw {cards(s.uno_penalty)}" if rulebook.caught is None else \
+        describe(rulebook, rulebook.caught)
     turn = [match_line(rulebook.match),
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
             + ("" if s.draw_with_playable else " Only when you can't play."),
             {"may": "A playable drawn card may be played at once, and only that card.",
              "must": "A playable drawn card must be played at once.",
-             "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
-            _call_line(s)]
+             "never": "A drawn card can't be played in the same turn."}[s.play_drawn]
+            if offered else "Drawing ends your turn.",
+            _call_line(s, penalty)]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank"
                     + (", or the same wild" if s.jump_in_wilds else ", not a wild")

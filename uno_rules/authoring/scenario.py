@@ -71,7 +71,8 @@ SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 # under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
 FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
-               "catch", "jump_in", "call_uno", "call", "side")
+               "catch", "jump_in", "call_uno", "call", "side", "outcome")
+TABLE_KEYS = ("loser", "outcome")  # steps settled at the table: no `seat`
 # What may accompany `play` in its step: the decisions that come right after it.
 WITH_PLAY = ("color", "side")
 STEP_KEYS = ("seat", "uno", "pile", "expect", "reject") + ACTION_KEYS
@@ -280,7 +281,7 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
     if len(acts) != 1:
         out.append(located.problem(path, "an action step names exactly one action (one of "
                                    + ", ".join(ACTION_KEYS) + ")"))
-    elif acts[0] != "loser" and "seat" not in step:
+    elif acts[0] not in TABLE_KEYS and "seat" not in step:
         out.append(located.problem(path, f"a `{acts[0]}` step needs `seat`"))
     return out
 
@@ -539,6 +540,8 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(seat, "target", step["target"])
     elif "loser" in step:
         yield Action(None, "loser", step["loser"])
+    elif "outcome" in step:
+        yield Action(None, "outcome", str(step["outcome"]))
     elif "catch" in step:
         yield Action(seat, "catch", step["catch"])
     elif "call_uno" in step:

@@ -61,6 +61,10 @@ def _card_tag(game: Game, ctx: Ctx, value: Any) -> bool:
     return ctx.face >= 0 and value in game.faces[ctx.face].tags
 
 
+def _drew(game: Game, ctx: Ctx, value: Any) -> bool:
+    return (ctx.drawn >= 0) == bool(value)
+
+
 def _draw_pending(game: Game, ctx: Ctx, value: Any) -> bool:
     return (game.stacked.total > 0) == bool(value)
 
@@ -146,6 +150,14 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               "plain and flex copies of a rank, a Passing-symbol card acting otherwise",
               {"type": "string", "examples": ["pass"], "description": "A tag of a deck group."},
               _card_tag, lambda v: f"on a {v} card"),
+    # Used by UNO Attack (`repeat` ... `until: {drew: true}`: hit until a hit gives a card)
+    # and by a "draw one; if it gave nothing, ..." house rule.
+    Condition("drew", "true: a draw step of this card gave its drawer a card (in a "
+              "`repeat`, during its last pass); false: none did (used by UNO Attack, "
+              "hit until a hit gives a card, and a \"draw one; if nothing came...\" house "
+              "rule)",
+              {"type": "boolean", "description": "Whether a card was drawn."},
+              _drew, lambda v: "when a card was drawn" if v else "when no card was drawn"),
     # A card answering a draw still pending (a stacked total no one has drawn yet): a
     # Reverse that deflects a Draw Two back, a Skip that passes it on (house rules
     # `deflect` and `pass_on`); false: no draw pending (the card's ordinary play).
@@ -165,6 +177,16 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               "wild...', UNO Flex's Power Card counting a hand",
               HOLDS_SCHEMA, _holds, _say_holds),
 ]}
+
+
+def all_hold(game: Game, ctx: Ctx, conds: Mapping[str, Any]) -> bool:
+    """Whether every condition given in ``conds`` (by name; None: not given) holds now
+    (those decided at load time were compiled away)."""
+    for cond in CONDITIONS.values():
+        value = conds.get(cond.name)
+        if value is not None and cond.holds is not None and not cond.holds(game, ctx, value):
+            return False
+    return True
 
 
 def decided_at_load(params: Mapping[str, Any], options: Mapping[str, Any]) -> bool | None:

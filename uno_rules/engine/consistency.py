@@ -129,9 +129,10 @@ def _steps(rb: Rules, op: str) -> list[Any]:
 def _ask_problem(game: State, ask: Any, at: str) -> Problem:
     """What is wrong with a decision pending (or waiting in a frame to be resumed)."""
     seat, ctx, kind = ask.seat, ask.ctx, ask.kind
-    if (seat is None) != (kind == "contest"):  # a contest is settled at the table
-        return f"{at}.seat", ("a contest has no seat: it is settled at the table"
-                              if kind == "contest" else f"a {kind} decision with no seat")
+    table = kind in ("contest", "outcome")  # a chance node: settled at the table
+    if (seat is None) != table:
+        return f"{at}.seat", (f"a {kind} has no seat: it is settled at the table"
+                              if table else f"a {kind} decision with no seat")
     if seat in game.eliminated:
         return f"{at}.seat", f"seat {seat} is knocked out, yet decides"
     if kind == "turn":
@@ -188,10 +189,18 @@ def _give_problem(game: State, ask: Any, at: str) -> Problem:
     return None
 
 
+def _outcome_problem(game: State, ask: Any, at: str) -> Problem:
+    if (ask.values, ask.weights, ask.then) not in {
+            (s["values"], s["weights"], s["then"]) for s in _steps(game.rulebook, "random")}:
+        return f"{at}.data", "a table outcome no random step declares"
+    return None
+
+
 # What is checked of a decision's own data, by kind (the other kinds have none to check).
 _ASK_CHECKS: dict[str, Callable[[State, Any, str], Problem]] = {
     "drawn": _drawn_problem, "challenge": _challenge_problem, "target": _target_problem,
-    "contest": _contest_problem, "forced_play": _forced_play_problem, "give": _give_problem}
+    "contest": _contest_problem, "forced_play": _forced_play_problem, "give": _give_problem,
+    "outcome": _outcome_problem}
 
 
 def _result_problem(game: State) -> Problem:

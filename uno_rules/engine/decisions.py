@@ -248,6 +248,40 @@ class Contest(Target):
 
 
 @dataclass(slots=True)
+class Outcome(Ask):
+    """The record of an ``outcome`` decision (what it is: ``WORDS["outcome"].what``): a
+    ``random`` step's values with their weights (none 0) and each value's program."""
+
+    kind: str = field(default="outcome", init=False, repr=False, compare=False)
+    values: tuple[str, ...] = ()
+    weights: tuple[int, ...] = ()
+    then: tuple[int, ...] = ()
+
+    def options(self, g: Legality) -> list[int]:
+        ids = g.acts[0].outcome  # settled at the table: no seat's own
+        return [ids[v] for v in self.values]
+
+    def chance_weights(self) -> tuple[int, ...]:
+        return self.weights
+
+    def answer(self, g: Runner, action: Action) -> None:
+        assert self.ctx is not None
+        value = str(action.arg)
+        g._note("outcome", value)
+        g._push(self.then[self.values.index(value)], self.ctx)
+        g._run()
+
+    def data(self) -> Any:
+        return [[v, w, p] for v, w, p in zip(self.values, self.weights, self.then, strict=True)]
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"values": tuple(str(v) for v, _, _ in data),
+                "weights": tuple(int(w) for _, w, _ in data),
+                "then": tuple(int(p) for _, _, p in data)}
+
+
+@dataclass(slots=True)
 class Give(Ask):
     """The record of a ``give`` decision (what it is: ``WORDS["give"].what``)."""
 
@@ -325,7 +359,7 @@ class Side(Ask):
 
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
 KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
-    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side)
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome)
     for f in fields(cls) if f.name == "kind"}
 
 
@@ -375,6 +409,12 @@ WORDS: dict[str, KindWords] = {
         "alternative", "normal or alternative",
         "Choose how the card just played is played: `normal`, or its alternative (a side "
         "decision: UNO Flex's flex side), when the alternative's conditions hold."),
+    "outcome": KindWords(
+        "a table outcome", "settle the outcome", "outcome",
+        "A table outcome: one of the values a rulebook's `random` step (or a count given as "
+        "weights) declares, each as likely as its weight (`Decision.weights`, "
+        "`Decision.chance`). No seat decides (`seat` None): a chance node, drawn by whoever "
+        "runs the game."),
 }
 
 
@@ -384,7 +424,7 @@ WORDS: dict[str, KindWords] = {
 DATA: dict[str, str | tuple[str, ...]] = {
     "drawn": "card", "challenge": ("program", "program", "program"),
     "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none"),
-    "side": "flag"}
+    "side": "flag", "outcome": "outcomes"}
 
 
 def register_kind(cls: type[Ask], words: KindWords,
@@ -450,5 +490,6 @@ def next_give(g: Legality, ctx: Ctx) -> None:
 
 
 __all__ = ["DATA", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay",
-           "Give", "KindWords", "Runner", "Side", "Target", "Turn", "ask_from_json", "give_card",
+           "Give", "KindWords", "Outcome", "Runner", "Side", "Target", "Turn", "ask_from_json",
+           "give_card",
            "register_kind", "start_giving"]

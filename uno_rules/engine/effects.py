@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .conditions import CONDITIONS, Condition
-from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Target, start_giving
+from .conditions import CONDITIONS, Condition, all_hold
+from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Outcome, Target, start_giving
 from .model import NO_COLOR, Step
 from .playerstate import KEY_SCHEMA, _set_state, _turn_state, say_set_state, say_turn_state
 from .words import NOTHING, SEAT_SCHEMA, SEAT_SET_SCHEMA, Say, Sub, cards, verb, who
@@ -32,6 +32,33 @@ if TYPE_CHECKING:
 STEPS_REF = {"$ref": "#/$defs/steps"}
 COUNT_SCHEMA = {"description": "How many cards (or a `$option` reference).",
                 "anyOf": [{"type": "integer", "minimum": 0}, {"type": "string", "pattern": r"^\$"}]}
+# Weights over values (a count of cards, say): `{0: 50, 1: 15}`, or a `$option` holding one.
+WEIGHTS_SCHEMA = {"description": "Each value's weight: `{VALUE: WEIGHT, ...}` (whole numbers >= "
+                                 "0, not all 0), or a `$option` holding such a mapping.",
+                  "anyOf": [{"type": "object", "minProperties": 1,
+                             "additionalProperties": {"type": "integer", "minimum": 0}},
+                            {"type": "string", "pattern": r"^\$"}]}
+# A count drawn at the table from declared weights: `{weights: {0: 50, 1: 15, 2: 12}}`.
+DRAWN_COUNT_SCHEMA = {
+    "description": "How many cards: a number, a `$option` reference, or `{weights: {COUNT: "
+                   "WEIGHT, ...}}` (or `{weights: $option}`): a table outcome, each count as "
+                   "likely as its weight (a count of weight 0 never comes; a single count "
+                   "left asks nothing).",
+    "anyOf": [*COUNT_SCHEMA["anyOf"],
+              {"type": "object", "additionalProperties": False, "required": ["weights"],
+               "properties": {"weights": WEIGHTS_SCHEMA}}]}
+BRANCH_NAME = r"^[a-z][a-z0-9_]*$"
+RANDOM_SCHEMA = {
+    "type": "object", "minProperties": 1, "propertyNames": {"pattern": BRANCH_NAME},
+    "description": "Branches by a name of your choice, each with its `weight` and its "
+                   "steps: one is drawn at the table (a table outcome named by the branch).",
+    "additionalProperties": {
+        "type": "object", "additionalProperties": False, "required": ["weight"],
+        "properties": {"weight": {"description": "How likely (a whole number >= 0; 0 never "
+                                                 "comes) or a `$option` reference.",
+                                  "anyOf": [{"type": "integer", "minimum": 0},
+                                            {"type": "string", "pattern": r"^\$"}]},
+                       "then": {**STEPS_REF}}}}
 READ_BY_SEAT = {"target": "target", "loser": "loser", "challenger": "challenger"}
 
 
@@ -58,6 +85,7 @@ class Primitive:
     # Parameters left out of a compiled step when not given (not filled with None): added
     # after games were saved, so that rulebooks not using them keep their digests.
     sparse: tuple[str, ...] = ()
+    schema: dict[str, Any] | None = None  # its own parameters' schema (None: from params)
 
 
 def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
@@ -182,6 +210,27 @@ def _if(game: Game, ctx: Ctx, step: Step) -> None:
     branch = args["then"] if holds else args["else"]
     if branch is not None:
         game._push(branch, ctx)
+
+
+def _random(game: Game, ctx: Ctx, step: Step) -> None:
+    args = step.args
+    game.pending = Outcome(None, ctx, args["values"], args["weights"], args["then"])
+
+
+def _repeat(game: Game, ctx: Ctx, step: Step) -> None:
+    args = step.args
+    body, times = args["then"], args["times"]
+    if times is not None:  # a fixed number of passes, pushed at once (run in order)
+        for _ in range(times):
+            game._push(body, ctx)
+        return
+    # Until `until` holds after a pass; never while nothing is left to draw (both piles
+    # exhausted), before the first pass too.
+    if not game._can_draw() or (not args["first"] and all_hold(game, ctx, args["until"])):
+        return
+    ctx.drawn = -1  # what this pass draws
+    game._push(args["again"], ctx)  # this check again, after the pass
+    game._push(body, ctx)
 
 
 def _each(game: Game, ctx: Ctx, step: Step) -> None:
@@ -340,6 +389,30 @@ def _say_if(a: dict[str, Any], sub: Sub) -> str:
     return text
 
 
+def _weights_text(values: Any, weights: Any) -> str:
+    total = sum(weights)
+    return ", ".join(f"{v}: {w} in {total}" for v, w in zip(values, weights, strict=True))
+
+
+def _say_random(a: dict[str, Any], sub: Sub) -> str:
+    if a["count_of"] is not None:  # a count given as weights
+        return f"{verb(a['count_of'], 'draw')} a number of cards decided at the table " \
+            f"({_weights_text(a['values'], a['weights'])})"
+    total = sum(a["weights"])
+    return "at the table one of these comes, each as likely as its weight: " + "; ".join(
+        f"{v} ({w} in {total}): {sub(p)}"
+        for v, w, p in zip(a["values"], a["weights"], a["then"], strict=True))
+
+
+def _say_repeat(a: dict[str, Any], sub: Sub) -> str:
+    if a["times"] is not None:
+        return f"{a['times']} times: {sub(a['then'])}"
+    conds = " and ".join(c.say(a["until"][c.name]) for c in CONDITIONS.values()
+                         if c.say is not None and a["until"].get(c.name) is not None)
+    return f"again and again, {sub(a['then'])}, until after a pass {conds} (or nothing is " \
+        "left to draw)"
+
+
 def _say_each(a: dict[str, Any], sub: Sub) -> str:
     seats = a["seats"]
     return {"others": "each other player in turn", "all": "you, then each other player in turn",
@@ -423,18 +496,40 @@ def _if_primitive() -> Primitive:
         sparse=tuple(c.name for c in CONDITIONS.values() if not c.filled))
 
 
+def _repeat_primitive() -> Primitive:
+    """The ``repeat`` primitive, its ``until`` conditions made from :data:`CONDITIONS`."""
+    until = {"type": "object", "additionalProperties": False, "minProperties": 1,
+             "description": "Conditions, as `if`'s (those decided in play), checked after "
+                            "each pass.",
+             "properties": {c.name: c.schema for c in CONDITIONS.values() if c.holds}}
+    return Primitive(
+        "repeat", "Runs `then` again and again: `times` times, or until the `until` "
+        "conditions (those of `if`) all hold after a pass, stopping too when both piles are "
+        "exhausted (nothing left to draw); give one of `times` and `until`. `repeat: {until: "
+        "{drew: true}, then: [{draw: {who: next, count: 1}}]}`: the next player draws until "
+        "a draw gives it a card. Used by UNO Attack (hit until a hit gives a card; a number "
+        "of hits) and a \"draw until you draw something\" house rule.",
+        _repeat, _say_repeat,
+        {"then": {**STEPS_REF, "description": "The steps of one pass."},
+         "times": {**COUNT_SCHEMA, "description": "How many passes (or a `$option` "
+                                                  "reference)."},
+         "until": until}, ("then",), at_end=True, programs=("then",))
+
+
 def register_condition(cond: Condition) -> None:
-    """Add (or replace) an ``if`` condition: the ``if`` primitive is made again with it."""
+    """Add (or replace) an ``if`` condition: the ``if`` and ``repeat`` primitives are made
+    again with it."""
     CONDITIONS[cond.name] = cond
     PRIMITIVES["if"] = _if_primitive()
+    PRIMITIVES["repeat"] = _repeat_primitive()
 
 
 PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("draw", "`who` draws `count` cards from the draw pile (reshuffling the discard "
               "pile, all but its top card, when it runs out; what can't be drawn is forgiven). "
               "The player of a card that ended the round draws nothing: it has gone out.",
-              _draw, _say_draw, {"who": SEAT_SCHEMA, "count": COUNT_SCHEMA}, ("who", "count"),
-              at_end=True),
+              _draw, _say_draw, {"who": SEAT_SCHEMA, "count": DRAWN_COUNT_SCHEMA},
+              ("who", "count"), at_end=True),
     Primitive("draw_until_color", "`who` draws one card at a time until it draws a card of the "
               "colour in force (wilds don't count) and keeps them all; it stops if both piles "
               "run out. As `draw`, never the player of a card that ended the round.",
@@ -599,4 +694,22 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "wild that turns them over) and a counter house rule.", _turn_state, say_turn_state,
               {"who": SEAT_SCHEMA, "key": KEY_SCHEMA}, ("key",), at_end=True,
               defaults={"who": "self"}),
+    # Used by: UNO Attack (its launcher: a count given as weights, `draw: {count: {weights:
+    # ...}}`, compiled into a `random` step) and a jackpot-lever house rule (one of several
+    # effects at random); docs/rules.md names them.
+    Primitive("random", "A table outcome: one of the named branches is drawn at the table, "
+              "each as likely as its `weight` (a weight of 0 never comes), and its `then` steps "
+              "run. `random: {jackpot: {weight: 1, then: [...]}, nothing: {weight: 9}}`. "
+              "Settled like a contest: a scenario gives `{outcome: NAME}`; simulation, agents' "
+              "rounds and the tables draw it from the game's seeded RNG; a program running the "
+              "game draws it by `decision.chance`. A single branch left (the others of weight "
+              "0) runs without asking. A `draw` whose `count` is `{weights: ...}` is one of "
+              "these over counts. Used by UNO Attack (its launcher: `rulebooks/attack.yaml`) "
+              "and a jackpot-lever house rule (`tests/rulebooks/positive/jackpot.yaml`).",
+              _random, _say_random,
+              {"BRANCH": {"description": "A branch (any name): `{weight: N, then: [steps]}`."}},
+              at_end=True, schema=RANDOM_SCHEMA),
+    # Used by: UNO Attack (hit until a hit gives a card; its UNO penalty, a number of hits
+    # set by an option) and a "draw until you draw something" house rule.
+    _repeat_primitive(),
 ]}

@@ -46,6 +46,8 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} chooses seat {event[2]}"
     if kind == "loser":
         return f"seat {event[1]} loses the contest"
+    if kind == "outcome":
+        return f"the table's outcome: {event[1]}"
     if kind == "give":
         return f"seat {event[1]} gives a card to seat {event[2]}"
     if kind == "discard":

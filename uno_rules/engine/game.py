@@ -178,8 +178,9 @@ class Game(Runner):
                 table = self._table
                 options = itemgetter(*ids)(table) if len(ids) > 1 else \
                     (table[ids[0]],) if ids else ()
-                decision = self._decision = tuple.__new__(
-                    Decision, (pending.seat, pending.kind, options))
+                decision = self._decision = tuple.__new__(Decision, (
+                    pending.seat, pending.kind, options,
+                    () if pending.seat is not None else pending.chance_weights()))
         return decision
 
     def legal_actions(self) -> list[Action]:
@@ -674,7 +675,11 @@ class Game(Runner):
         self._note("catch", seat, target)
         saved, depth = self.pending, len(self.stack)
         self.pending = None
-        self._draw_cards(target, self.rulebook.settings.uno_penalty)
+        caught = self.rulebook.caught
+        if caught is None:
+            self._draw_cards(target, self.rulebook.settings.uno_penalty)
+        else:  # the rulebook's steps for it, the caught player as `self`
+            self._push(caught, Ctx(target))
         if len(self.stack) > depth:  # after-draw steps to run first, then resume
             assert saved is not None  # a catch is taken while a decision is pending
             self.stack.insert(depth, Resume(saved))

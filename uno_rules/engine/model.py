@@ -106,7 +106,7 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("CardRule", "alt_effect"): None, ("CardRule", "alt_if"): None,
     ("Face", "second_color"): NO_COLOR, ("Face", "alternative"): "",
     ("Rules", "match"): DEFAULT_MATCH, ("Rules", "player_state"): (),
-    ("Rules", "alternatives"): (),
+    ("Rules", "alternatives"): (), ("Rules", "caught"): None,
     ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
     ("Settings", "false_call_penalty"): 0, ("Settings", "jump_in_wilds"): False,
     ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False}
@@ -195,6 +195,8 @@ class Rules:
     going_out: int | None = None     # program run for a player who goes out (round goes on)
     after_draw: int | None = None    # program run right after any draw (actor: the drawer)
     setup: int | None = None         # program run after the first card, before the first turn
+    caught: int | None = None        # program run for a player caught without UNO (instead of
+    #                                  drawing settings.uno_penalty cards)
     stack_mixing: bool | None = None  # None: draws can't be stacked; True: a higher may
                                       # answer a lower one; False: only an equal one
     stack_max: int | None = None     # the most a stacked total may reach (None: no cap)

@@ -352,7 +352,9 @@ def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
 DATA_ATOMS: Mapping[str, Check] = {
     "card": CARD_ID, "seat": SEAT, "program": PROGRAM, "program_or_none": _nullable(PROGRAM),
     "seats": _list(SEAT, distinct=True, least=1),
-    "seat_pair": _list(SEAT, lambda e: 2, distinct=True), "flag": _bool}
+    "seat_pair": _list(SEAT, lambda e: 2, distinct=True), "flag": _bool,
+    # a table outcome's values, each [value, weight, program]
+    "outcomes": _list(_row(_text, COUNT, PROGRAM), least=1)}
 _NO_DATA = _one_of(lambda e: [None])
 
 

@@ -713,6 +713,12 @@ class State:
             out += [card for _, _, card in giving.aside]
         return out
 
+    def _can_draw(self) -> bool:
+        """Whether a card could be drawn now: the draw pile holds one, or a reshuffle would
+        make one (a discard pile with more than its top card, a pile that joins it)."""
+        return bool(self.draw_pile) or any(len(d) > 1 for d in self.discards) or \
+            any(self.piles[i] for i in self.rulebook.reshuffle_piles)
+
     def _reshuffle(self) -> bool:
         """A new draw pile: the discard piles but their top cards, with the cards of the
         declared piles that join a reshuffle, shuffled. False when there is nothing."""

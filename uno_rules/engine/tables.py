@@ -69,7 +69,24 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
         actions += [Action(s, "pass") for s in seats]  # appended: every earlier id stays
         # Appended too, and only with alternatives: a `side` per alternative and `normal`.
         actions += [Action(s, "side", name) for s in seats for name in side_names(rules)]
+        # A rulebook with table outcomes: one per value its `random` steps declare (none in
+        # a rulebook without, whose table stays as it was).
+        actions += [Action(None, "outcome", v) for v in outcome_values(rules)]
         got = rules.memo[key] = tuple(actions)
+    return got
+
+
+def outcome_values(rules: Rules) -> tuple[str, ...]:
+    """Every value a table outcome of the rulebook may take (its ``random`` steps' declared
+    values, in program order, each once)."""
+    got: tuple[str, ...] | None = rules.memo.get("outcome_values")
+    if got is None:
+        values: dict[str, None] = {}
+        for program in rules.programs:
+            for step in program:
+                if step.op == "random":
+                    values.update(dict.fromkeys(step.args["values"]))
+        got = rules.memo["outcome_values"] = tuple(values)
     return got
 
 
@@ -78,12 +95,13 @@ class SeatActions:
     faces + face]`` and ``play_uno[...]`` are the plays of a face onto a discard pile
     (without and with UNO called), ``both[...]`` the two as offered together;
     ``give``/``jump_in`` by face; ``target``/``catch``/``uno``/``loser`` by seat; ``colors``
-    by colour; ``pass_`` the seat's ``pass``. ``uno_by_hand`` (:func:`uno_by_hand`) and
-    ``turn_none``/``turn_tail`` are the short turn path's rules as tables."""
+    by colour; ``pass_`` the seat's ``pass``; ``outcome`` a table outcome's id by its value.
+    ``uno_by_hand`` (:func:`uno_by_hand`) and ``turn_none``/``turn_tail`` are the short turn
+    path's rules as tables."""
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after", "side")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -120,12 +138,15 @@ class SeatActions:
         self.give = tuple(at + i for i in by_face)
         self.jump_in = tuple(at + len(names) + i for i in by_face)
         sides = side_names(rules)
-        # the losers, then the passes, then the sides end the table
-        loser = len(self.table) - 2 * n - n * len(sides)
+        values = outcome_values(rules)
+        # the losers, then the passes, then the sides, then any table outcomes end the table
+        loser = len(self.table) - 2 * n - n * len(sides) - len(values)
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
         at = loser + 2 * n + seat * len(sides)
         self.side = {name: at + i for i, name in enumerate(sides)}  # by answer
+        first = loser + 2 * n + n * len(sides)
+        self.outcome = {v: first + i for i, v in enumerate(values)}
 
 
 def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
@@ -217,7 +238,8 @@ def guarded(rules: Rules, side: int) -> frozenset[int]:
 def plain_turns(rules: Rules) -> bool:
     """Whether a turn's plays are simply the held cards that match the top card: one side,
     one discard pile, no card played only when its ``legal_if`` holds, any card may go
-    out, UNO called on the next-to-last card only. Turns then take a shorter path."""
+    out (no ``go_out_on: number``, no card's ``going_out: not_allowed``), UNO called on the
+    next-to-last card only. Turns then take a shorter path."""
     got: bool | None = rules.memo.get("plain_turns")
     if got is None:
         got = rules.memo["plain_turns"] = (

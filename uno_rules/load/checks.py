@@ -30,7 +30,7 @@ def _walk_refs(value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:
 
 
 SECTIONS = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn",
-            "stacking")  # the parts of a rulebook where `$option` references may stand
+            "stacking", "caught")  # the parts of a rulebook where `$option` references may stand
 
 
 def semantic(located: Located, hand_overridden: bool = False,
@@ -40,7 +40,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
-                 _check_alternatives, _check_holdings, _check_settings):
+                 _check_alternatives, _check_chance, _check_holdings, _check_settings):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -282,7 +282,8 @@ def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
     for name, alt in (data.get("alternatives") or {}).items():
         if isinstance(alt, dict) and isinstance(alt.get("effect"), list):
             yield ("alternatives", name, "effect"), alt["effect"]
-    for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw")):
+    for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw"),
+                 ("caught",)):
         value: Any = data
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
@@ -310,9 +311,21 @@ def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict
     """Every step of a step list, nested ones too: (path, primitive, parameters)."""
     for i, name, prim, params in _parts(steps):
         yield path + (i, name), name, params
-        for key in prim.programs:
-            if isinstance(params.get(key), list):
-                yield from _steps(params[key], path + (i, name, key))
+        for key, inner in _nested(name, prim, params):
+            yield from _steps(inner, path + (i, name) + key)
+
+
+def _nested(name: str, prim: Primitive, params: dict[str, Any]
+            ) -> Iterator[tuple[PathKey, list[Any]]]:
+    """A step's nested step lists as written, each with its path under the step: its
+    primitive's program parameters, and a `random` step's branches."""
+    for key in prim.programs:
+        if isinstance(params.get(key), list):
+            yield (key,), params[key]
+    if name == "random":
+        for branch, spec in params.items():
+            if isinstance(spec, dict) and isinstance(spec.get("then"), list):
+                yield (branch, "then"), spec["then"]
 
 
 STATE_STEPS = ("set_state", "turn_state")
@@ -585,12 +598,55 @@ def _choices_in(located: Located, steps: list[Any], path: PathKey, chosen: froze
                 where = at + (key,) if key in written else at  # a default: the step itself
                 problems.append(located.problem(where, f"`{value}` names nobody here: it is "
                                                 f"chosen by {CHOSEN_BY[value]}"))
-        for key in prim.programs:
-            inner = chosen | {"challenger"} if key in ("guilty", "innocent") else chosen
-            if isinstance(params.get(key), list):
-                _choices_in(located, params[key], at + (key,), inner, problems)
+        for sub, steps_in in _nested(name, prim, params):
+            inner = chosen | {"challenger"} if sub[0] in ("guilty", "innocent") else chosen
+            _choices_in(located, steps_in, at + sub, inner, problems)
         if prim.provides in ("target", "loser"):
             chosen = chosen | {prim.provides}
+
+
+def _check_chance(located: Located) -> list[Problem]:
+    """Declared weights: a `random` step's or a drawn count's, not all 0 (nothing could
+    come), a count's values whole numbers >= 0; a `repeat` gives one of `times`, `until`."""
+    options = located.data.get("options") or {}
+    problems: list[Problem] = []
+    for path, steps in _programs(located.data):
+        for at, name, params in _steps(steps, path):
+            if name == "random" and isinstance(params, dict):
+                weights = [opt(b.get("weight"), options) for b in params.values()
+                           if isinstance(b, dict)]
+                if weights and all(w == 0 for w in weights):
+                    problems.append(located.problem(at, "every branch has weight 0: nothing "
+                                                    "could come; give one a weight > 0"))
+            count = params.get("count") if name == "draw" else None
+            if isinstance(count, dict):
+                problems += _count_weights(located, at + ("count", "weights"),
+                                           opt(count.get("weights"), options))
+            if name == "repeat" and ("times" in params) == ("until" in params):
+                problems.append(located.problem(at, "`repeat` needs one of `times` (how many "
+                                                "passes) and `until` (when to stop), not "
+                                                f"{'both' if 'times' in params else 'neither'}"))
+    return problems
+
+
+def _count_weights(located: Located, at: PathKey, table: Any) -> list[Problem]:
+    """The problems of a count given as weights (``table``: the mapping, or what an option
+    it names holds)."""
+    if not isinstance(table, dict) or not table:
+        return [located.problem(at, f"weights over counts are a mapping `{{COUNT: WEIGHT, "
+                                f"...}}`, not {table!r}")]
+    for count, weight in table.items():
+        if isinstance(count, bool) or not (isinstance(count, int) or str(count).isdigit()) \
+                or int(count) < 0:
+            return [located.problem(at, f"{count!r} is not a count of cards (a whole number "
+                                    ">= 0)")]
+        if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
+            return [located.problem(at, f"the weight of {count!r} is {weight!r}: a weight is "
+                                    "a whole number >= 0")]
+    if all(w == 0 for w in table.values()):
+        return [located.problem(at, "every count has weight 0: nothing could come; give one "
+                                "a weight > 0")]
+    return []
 
 
 def _substitute(value: Any, options: Mapping[str, Any]) -> Any:

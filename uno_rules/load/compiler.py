@@ -53,6 +53,12 @@ class _Compiler:
         if prim.main and params is not None and not isinstance(params, dict):
             params = {prim.main: params}
         params = dict(params or {})
+        if name == "random":
+            return self.random(params, path + (name,))
+        if name == "draw" and isinstance(params.get("count"), dict):
+            return self.drawn_count(params, path + (name,))
+        if name == "repeat":
+            return self.repeat(params, path + (name,))
         args: dict[str, Any] = {}
         loaded = decided_at_load(params, self.options) if name == "if" else None
         if loaded is not None:
@@ -74,6 +80,61 @@ class _Compiler:
         return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}", prim.run)]
 
 
+    def where(self, path: PathKey) -> str:
+        f, line, col = self.located.pos(path)
+        return f"{f}:{line}:{col}"
+
+    def outcome_step(self, values: list[str], weights: list[int], then: list[int],
+                     path: PathKey, count_of: str | None = None) -> list[Step]:
+        """A table outcome over ``values`` (those of weight 0 left out); a single value left
+        runs its program's steps without asking."""
+        kept = [(v, w, p) for v, w, p in zip(values, weights, then, strict=True) if w > 0]
+        if len(kept) == 1:
+            return list(self.programs[kept[0][2]])
+        args = {"values": tuple(v for v, _, _ in kept), "weights": tuple(w for _, w, _ in kept),
+                "then": tuple(p for _, _, p in kept), "count_of": count_of}
+        return [Step("random", FrozenMap(args), True, self.where(path),
+                     PRIMITIVES["random"].run)]
+
+    def random(self, params: dict[str, Any], path: PathKey) -> list[Step]:
+        """``random``: each branch's steps a program, drawn by its weight."""
+        names = list(params)
+        weights = [int(opt(params[n]["weight"], self.options)) for n in names]
+        then = [self.program(params[n].get("then") or [], path + (n, "then")) for n in names]
+        return self.outcome_step(names, weights, then, path)
+
+    def drawn_count(self, params: dict[str, Any], path: PathKey) -> list[Step]:
+        """A ``draw`` whose count is given as weights: a table outcome over the counts, each
+        a program drawing that many."""
+        who = params["who"]
+        table = opt(params["count"]["weights"], self.options)
+        counts = list(table)
+        where = self.where(path)
+        then = []
+        for count in counts:
+            self.programs.append((Step("draw", FrozenMap({"who": who, "count": int(count)}),
+                                       True, where, PRIMITIVES["draw"].run),))
+            then.append(len(self.programs) - 1)
+        return self.outcome_step([str(c) for c in counts], [int(table[c]) for c in counts],
+                                 then, path, count_of=who)
+
+    def repeat(self, params: dict[str, Any], path: PathKey) -> list[Step]:
+        """``repeat``: its body a program; with ``until``, a one-step program checking the
+        conditions after each pass and running the body again (``again``)."""
+        run = PRIMITIVES["repeat"].run
+        body = self.program(params["then"], path + ("then",))
+        times = opt(params.get("times"), self.options)
+        until = params.get("until")
+        args: dict[str, Any] = {"then": body, "times": times, "until": None, "first": True,
+                                "again": None}
+        if until is not None:
+            args["until"] = FrozenMap(until)
+            args["again"] = len(self.programs)
+            self.programs.append((Step("repeat", FrozenMap({**args, "first": False}), True,
+                                       self.where(path), run),))
+        return [Step("repeat", FrozenMap(args), True, self.where(path), run)]
+
+
 def _end_reads(steps: Any) -> frozenset[str]:
     """What the steps in ``steps`` (nested ones too) that run at the end read."""
     out: set[str] = set()
@@ -86,6 +147,9 @@ def _end_reads(steps: Any) -> frozenset[str]:
             out |= step_reads({**prim.defaults, **params}, prim)
         for key in prim.programs:
             out |= _end_reads(params.get(key))
+        if name == "random":  # each branch's steps
+            for branch in params.values():
+                out |= _end_reads(branch.get("then") if isinstance(branch, dict) else None)
     return frozenset(out)
 
 
@@ -207,6 +271,8 @@ def _sheds(programs: list[tuple[Step, ...]], program: int,
         if any(step.args[k] is not None and _sheds(programs, step.args[k], ops)
                for k in PRIMITIVES[step.op].programs):
             return True
+        if step.op == "random" and any(_sheds(programs, p, ops) for p in step.args["then"]):
+            return True
     return False
 
 
@@ -228,7 +294,8 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
     hooks = {key: comp.program(steps, path) if steps else None for key, steps, path in [
         ("going_out", going_out.get("then"), ("going_out", "then")),
         ("after_draw", data.get("after_draw"), ("after_draw",)),
-        ("setup", data.get("setup"), ("setup",))]}
+        ("setup", data.get("setup"), ("setup",)),
+        ("caught", data.get("caught"), ("caught",))]}
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
         players_min=data["players"]["min"], players_max=data["players"]["max"],
@@ -237,7 +304,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
         **_stacking(data, opts),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
-        after_draw=hooks["after_draw"], setup=hooks["setup"],
+        after_draw=hooks["after_draw"], setup=hooks["setup"], caught=hooks["caught"],
         options=FrozenMap(opts), description=data.get("description", ""), house=house,
         overrides=FrozenMap(overrides),
         **_side_tables(faces, rules, cards, side_names, side_cols, colors),

@@ -114,7 +114,8 @@ def _step() -> dict[str, Any]:
     props: dict[str, Any] = {}
     for p in PRIMITIVES.values():
         params = {"type": "object", "additionalProperties": False, "description": p.doc,
-                  "properties": p.params}
+                  "properties": p.params} if p.schema is None else \
+            {**p.schema, "description": p.doc}
         if p.required:
             params["required"] = list(p.required)
         branches = [params]
@@ -270,7 +271,8 @@ def rulebook_schema() -> dict[str, Any]:
             "options": {"type": "object", "description":
                         "Named values this rulebook's cards refer to as `$name`; each can be "
                         "overridden like a setting (the rules' *(option)* choices).",
-                        "additionalProperties": {"type": ["string", "integer", "boolean"]}},
+                        "additionalProperties": {"type": ["string", "integer", "boolean",
+                                                          "object"]}},
             "deck": {"type": "object", "minProperties": 1, "description":
                      "Groups of cards, by a name of your choice (so a rulebook that extends "
                      "this one can change or remove a group).",
@@ -317,6 +319,9 @@ def rulebook_schema() -> dict[str, Any]:
             "setup": {"$ref": "#/$defs/steps", "description":
                       "Steps run after the first card, before the first turn (the dealer is "
                       "`self`)."},
+            "caught": {"$ref": "#/$defs/steps", "description":
+                       "Steps for a player caught without calling UNO (it is `self`), instead "
+                       "of drawing `uno_penalty` cards (UNO Attack: it hits twice)."},
             "turn": {"type": "object", "additionalProperties": False,
                      "description": "The turn rules.",
                      "properties": {"draw": {"$ref": "#/$defs/steps", "description":

@@ -48,8 +48,10 @@ def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str
 # module refuses to load until the new layout is given the next version here: the layout
 # never changes silently under a trained policy.
 # Version 2: the `side` decision kind (a card's side or alternative) and the `player_state`
-# segment (a rulebook's per-player state).
-VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2}
+# segment (a rulebook's per-player state). Version 3: the `outcome` decision kind (a table
+# outcome).
+VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2,
+                            "0721141b695f6afa": 3}
 
 
 def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:
