@@ -96,3 +96,14 @@ def test_knock_out_worst_standing_and_snapshot() -> None:
     match.next_round()
     data = json.loads(json.dumps(match.snapshot()))
     assert Match.restore(rb, data).snapshot() == data and match.out
+
+
+def test_the_rules_sheet_says_the_new_parts() -> None:
+    from uno_rules.authoring.explain import explain
+
+    sheet = explain(uno_rules.load_rulebook(
+        "classic", house=["deflect", "pass_on", "jump_in_wilds", "knock_out_worst"]))
+    assert "answered, the same way, with a reverse or skip" in sheet
+    assert "or the same wild" in sheet and "holding the most points" in sheet
+    plain = explain(uno_rules.load_rulebook("classic", house=["stacking", "jump_in"]))
+    assert "answered, the same way" not in plain and "not a wild" in plain

@@ -173,8 +173,8 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     # seat and any kind of card.
     Condition("holds", "that seat (`who`, default the player) holds at least `count` "
               "(default 1) cards of the colour, rank and tag given (`{rank: wild}`, "
-              "`{who: next, count: 3}`): a house rule's 'a Skip on a player holding a "
-              "wild...', UNO Flex's Power Card counting a hand",
+              "`{who: next, count: 25}`): a house rule's 'a Skip makes a player still "
+              "holding a wild draw one', No Mercy's mercy rule (25 cards or more)",
               HOLDS_SCHEMA, _holds, _say_holds),
 ]}
 
