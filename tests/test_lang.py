@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from table_driver import run
 
 import uno_rules
 from uno_rules.engine.conditions import CONDITIONS
@@ -16,6 +17,7 @@ from uno_rules.engine.records import Ctx
 from uno_rules.engine.snapshot import digest
 from uno_rules.play.match import Match, Standing, worst_hands
 from uno_rules.sim.simulate import random_moves
+from uno_rules.table.screen import scores_lines
 
 
 def _game(rb: uno_rules.Rulebook, players: int, hands: list[list[str]],
@@ -107,3 +109,11 @@ def test_the_rules_sheet_says_the_new_parts() -> None:
     assert "or the same wild" in sheet and "holding the most points" in sheet
     plain = explain(uno_rules.load_rulebook("classic", house=["stacking", "jump_in"]))
     assert "answered, the same way" not in plain and "not a wild" in plain
+
+
+def test_the_terminal_table_plays_a_knock_out_match_to_its_end() -> None:
+    session, _ = run("classic", 4, 3, [0], house=["deflect", "pass_on", "jump_in_wilds",
+                                                  "knock_out_worst"])
+    match = session.match
+    assert match.over and len(match.winners) == 1 and match.rounds <= 3
+    assert "or with the round's worst hand" in "\n".join(scores_lines(match))
