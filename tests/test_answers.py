@@ -265,6 +265,7 @@ def _random_states() -> list[Game]:
     games = []
     books = [(n, ()) for n in shipped_names()] + [
         ("classic", ("jump_in", "seven_zero", "stacking")),
+        ("classic", ("deflect", "pass_on", "jump_in_wilds")),
         (str(ROOT / "examples" / "two_piles.yaml"), ())]
     for name, house in books:
         rb = load(name, *house)

@@ -26,6 +26,7 @@ VARIANTS = [(name, ()) for name in shipped_names()] + [
     ("classic", ("stacking", "seven_zero", "jump_in")),
     ("classic", ("draw_to_match", "force_play", "no_bluffing", "no_action_finish")),
     ("teams", ("stacking", "jump_in")),
+    ("classic", ("deflect", "pass_on", "jump_in_wilds")),
 ]
 RULEBOOKS = {v: uno_rules.load_rulebook(v[0], house=v[1]) for v in VARIANTS}
 MAX_ACTIONS = 4000  # a game still running then is a stalled game, which is allowed

@@ -156,6 +156,7 @@ def test_every_option_of_thousands_of_decisions_is_in_the_table() -> None:
 
     seen = 0
     for name, house, players in [("classic", ("jump_in", "stacking", "seven_zero"), 4),
+                                 ("classic", ("deflect", "pass_on", "jump_in_wilds"), 4),
                                  ("teams", (), 4), ("ted_lasso", (), 3), ("flip", (), 3),
                                  ("pokemon", (), 3), ("no_mercy", (), 4)]:
         rulebook = uno_rules.load_rulebook(name, house=list(house))

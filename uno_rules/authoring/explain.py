@@ -238,8 +238,9 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
             if offered else "Drawing ends your turn.",
             _call_line(s, penalty)]
     if s.jump_in:
-        turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
-                    "you may play it out of turn; play goes on from you.")
+        turn.append("Jump-in: holding the exact card on top (same colour and rank"
+                    + (", or the same wild" if s.jump_in_wilds else ", not a wild")
+                    + "), you may play it out of turn; play goes on from you.")
     if rulebook.stack_mixing is not None:
         values = {f"{rulebook.ranks[f.rank]} ({r.stack_value})"
                   for f in rulebook.faces if (r := rulebook.rules[f.id]) and r.stack_value}
@@ -254,6 +255,12 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
                     "who doesn't answer draws it all and loses its turn"
                     + ("." if rulebook.stack_max is None else
                        f"; the total may not go past {rulebook.stack_max}."))
+        answers = sorted({rulebook.ranks[f.rank] for f in rulebook.faces
+                          if (r := rulebook.rules[f.id]) and r.answers_draw})
+        if answers:
+            turn.append("A pending draw may also be answered, the same way, with a "
+                        + " or ".join(answers) + ": it adds nothing, and the total stays "
+                        "pending for whoever's turn its effect leads to.")
     if rulebook.reshuffle_piles:
         turn.append("When the draw pile runs out, the discard pile but its top card is "
                     "shuffled into a new one, with the cards on the "
@@ -303,8 +310,10 @@ def _end_lines(rulebook: Rulebook) -> list[str]:
                 "lowest_total": f"Each player adds the points left in its own hand; when one "
                                 f"reaches {s.target_score}, the lowest total wins.",
                 "elimination": f"Each player adds the points left in its own hand; at "
-                               f"{s.target_score} a player is out; the last one standing "
-                               "wins."}[s.scoring])
+                               f"{s.target_score} a player is out"
+                               + ("; so is, each round, whoever is left holding the most "
+                                  "points (all of them on a tie)" if s.knock_out_worst else "")
+                               + "; the last one standing wins."}[s.scoring])
     end.append("The next round is dealt by " + ("the winner." if s.next_dealer == "winner"
                                                  else "the player to the dealer's left."))
     return end

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .playerstate import VALUES_SCHEMA, every_state_holds, say_every_state, say_state, state_holds
-from .words import SEAT_SCHEMA, cards, who
+from .words import SEAT_SCHEMA, cards, verb, who
 
 if TYPE_CHECKING:
     from .records import Ctx
@@ -63,6 +63,48 @@ def _card_tag(game: Game, ctx: Ctx, value: Any) -> bool:
 
 def _drew(game: Game, ctx: Ctx, value: Any) -> bool:
     return (ctx.drawn >= 0) == bool(value)
+
+
+def _draw_pending(game: Game, ctx: Ctx, value: Any) -> bool:
+    return (game.stacked.total > 0) == bool(value)
+
+
+def _holds(game: Game, ctx: Ctx, value: Any) -> bool:
+    seat = game._seat(value.get("who", "self"), ctx)
+    if seat < 0:
+        return False
+    rb, faces = game.rulebook, game.faces
+    color, rank, tag = value.get("color"), value.get("rank"), value.get("tag")
+    held = 0
+    for card in game.hands[seat]:
+        face = faces[card]
+        if (color is None or (face.color >= 0 and rb.colors[face.color] == color)) and \
+                (rank is None or rb.ranks[face.rank] == str(rank)) and \
+                (tag is None or tag in face.tags):
+            held += 1
+    return bool(held >= value.get("count", 1))
+
+
+def _say_holds(value: Any) -> str:
+    kind = " ".join([str(value[k]) for k in ("color", "rank", "tag") if k in value] + ["card"])
+    count = value.get("count", 1)
+    what = f"a {kind}" if count == 1 else f"{count} or more {kind}s"
+    return f"when {verb(value.get('who', 'self'), 'hold')} {what}"
+
+
+HOLDS_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "minProperties": 1,
+    "examples": [{"who": "next", "rank": "wild"}],
+    "description": "Which seat (`who`, default self) holds at least `count` (default 1) "
+                   "cards of the colour, rank and tag given (each optional: none given "
+                   "counts every card).",
+    "properties": {"who": SEAT_SCHEMA,
+                   "color": {"type": "string", "description": "A colour of the deck."},
+                   "rank": {"type": ["string", "integer"],
+                            "description": "A rank of the deck."},
+                   "tag": {"type": "string", "description": "A tag of a deck group."},
+                   "count": {"type": "integer", "minimum": 1,
+                             "description": "Fewest such cards (default 1)."}}}
 
 
 def _option(options: Mapping[str, Any], value: Any) -> bool:
@@ -116,6 +158,24 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               "rule)",
               {"type": "boolean", "description": "Whether a card was drawn."},
               _drew, lambda v: "when a card was drawn" if v else "when no card was drawn"),
+    # A card answering a draw still pending (a stacked total no one has drawn yet): a
+    # Reverse that deflects a Draw Two back, a Skip that passes it on (house rules
+    # `deflect` and `pass_on`); false: no draw pending (the card's ordinary play).
+    Condition("draw_pending", "true: a stacked draw is pending (the card answers it, see "
+              "`answers_draw`); false: none is. House rules `deflect` (a Reverse sends it "
+              "back) and `pass_on` (a Skip passes it on)",
+              {"type": "boolean", "examples": [True],
+               "description": "Whether a stacked draw is pending."},
+              _draw_pending,
+              lambda v: "when a draw is pending" if v else "when no draw is pending"),
+    # What a hand holds, beyond its size: a card that acts otherwise when its player (or
+    # another) still holds a wild, a colour or N cards of a rank; `hand_at_least` for any
+    # seat and any kind of card.
+    Condition("holds", "that seat (`who`, default the player) holds at least `count` "
+              "(default 1) cards of the colour, rank and tag given (`{rank: wild}`, "
+              "`{who: next, count: 25}`): a house rule's 'a Skip makes a player still "
+              "holding a wild draw one', No Mercy's mercy rule (25 cards or more)",
+              HOLDS_SCHEMA, _holds, _say_holds),
 ]}
 
 

@@ -57,14 +57,14 @@ class Legality(State):
         return out
 
     def _jump_in_cards(self) -> list[tuple[int, int]]:
-        """The seats that hold the exact card on top (not a wild) while another seat's turn
-        or drawn card is pending, each with that card: who may jump in, unless the card's
-        conditions (:meth:`_allowed`) forbid it."""
+        """The seats that hold the exact card on top (a wild only with ``jump_in_wilds``)
+        while another seat's turn or drawn card is pending, each with that card: who may
+        jump in, unless the card's conditions (:meth:`_allowed`) forbid it."""
         pending = self.pending
         if pending is None or pending.kind not in ("turn", "drawn") or not self.discard:
             return []
         face = self.faces[self.discard[-1]]
-        if face.color == NO_COLOR:
+        if face.color == NO_COLOR and not self.rulebook.settings.jump_in_wilds:
             return []
         held = ((s, self._held(s, face.id)) for s in range(self.players) if s != pending.seat)
         return [(s, card) for s, card in held if card is not None]
@@ -268,9 +268,12 @@ class Legality(State):
         answers = []
         for card in playable if mixing is not None else ():
             rule = self.card_rules[card]
-            v = None if rule is None else rule.stack_value
-            if v is not None and (v == value or (mixing and v > value)) and \
-                    (rb.stack_max is None or self.stacked.total + v <= rb.stack_max):
+            if rule is None:
+                continue
+            v = rule.stack_value
+            if (v is not None and (v == value or (mixing and v > value)) and
+                    (rb.stack_max is None or self.stacked.total + v <= rb.stack_max)) or \
+                    rule.answers_draw:
                 answers.append(card)
         opts = self._play_ids(seat, answers, len(self.hands[seat]), self.focus)
         opts.append(self.acts[seat].draw)
@@ -291,6 +294,8 @@ class Legality(State):
             text += f" that can be played on {self.top} ({self.color_name})"
         if rb.stack_max is not None:
             text += f", the total staying within {rb.stack_max}"
+        if any(r is not None and r.answers_draw for r in self.card_rules):
+            text += ", or a card answering a draw (as playable)"
         return text + " may"
 
     def _why_illegal(self, action: Action, decision: Decision) -> str:

@@ -108,7 +108,8 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Rules", "match"): DEFAULT_MATCH, ("Rules", "player_state"): (),
     ("Rules", "alternatives"): (), ("Rules", "caught"): None,
     ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
-    ("Settings", "false_call_penalty"): 0}
+    ("Settings", "false_call_penalty"): 0, ("Settings", "jump_in_wilds"): False,
+    ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,7 @@ class CardRule:
     alt_effect: int | None = None    # program id: played as its face's alternative (None:
     #                                  it has none, or the rulebook's options rule it out)
     alt_if: Mapping[str, Any] | None = None  # the alternative's conditions (None: always)
+    answers_draw: bool = False       # it may answer a pending stacked draw, adding nothing
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -163,6 +165,8 @@ class Settings:
     uno_after_others: bool = False   # ... and for a player another's card leaves one card
     call_at: int = 1                 # the hand size the UNO call is due at (DOS: 2)
     false_call_penalty: int = 0      # cards drawn for calling UNO not due (0: no false call)
+    jump_in_wilds: bool = False      # with jump_in: an identical wild may jump in too
+    knock_out_worst: bool = False    # elimination: the round's worst hand is out of the match
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

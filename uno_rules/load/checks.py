@@ -40,7 +40,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
-                 _check_alternatives, _check_chance):
+                 _check_alternatives, _check_chance, _check_holdings, _check_settings):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -419,6 +419,47 @@ NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
 # The parameter that names another seat instead of the partner.
 INSTEAD = {"give_cards": "to", "partner_plays": "who"}
+
+
+def _check_holdings(located: Located) -> list[Problem]:
+    """A `holds` condition names a colour, rank and tag of the deck; a card answering a
+    pending draw (`answers_draw`) needs `stacking` (without it no draw is ever pending)."""
+    data, problems = located.data, []
+    groups = [g for g in (data.get("deck") or {}).values() if isinstance(g, dict)]
+    known = {"color": [c for cols in side_colors(data)[1] for c in cols],
+             "rank": sorted({str(r) for g in groups for r in g.get("ranks") or ()}),
+             "tag": sorted({t for g in groups for t in g.get("tags") or ()})}
+    for path, steps in _programs(data):
+        for at, name, params in _steps(steps, path):
+            held = params.get("holds") if name == "if" else None
+            if not isinstance(held, dict):
+                continue
+            for key, names in known.items():
+                if key in held and str(held[key]) not in names:
+                    problems.append(located.problem(at + ("holds", key), f"no {key} "
+                                                    f"{held[key]!r} in the deck"
+                                                    f"{did_you_mean(str(held[key]), names)}"))
+    for rank, card in (data.get("cards") or {}).items():
+        if isinstance(card, dict) and card.get("answers_draw") is True and \
+                "stacking" not in data:
+            problems.append(located.problem(("cards", rank, "answers_draw"), "no draw is "
+                                            "ever pending to answer: draws stack only with "
+                                            "`stacking`"))
+    return problems
+
+
+# A setting that means something only beside another: (setting, the other, its value).
+NEEDS = (("knock_out_worst", "scoring", "elimination"), ("jump_in_wilds", "jump_in", True))
+
+
+def _check_settings(located: Located) -> list[Problem]:
+    """A setting set true that only means something beside another setting's value."""
+    settings = located.data.get("settings") or {}
+    return [located.problem(("settings", name), f"`{name}` needs `{other}: "
+                            f"{str(value).lower()}` (it has no effect otherwise)")
+            for name, other, value in NEEDS
+            if settings.get(name) is True and settings.get(other, False) != value
+            and not str(settings.get(other, "")).startswith("$")]
 
 
 def _check_steps(located: Located) -> list[Problem]:

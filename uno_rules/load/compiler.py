@@ -209,6 +209,8 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
                                     if "going_out" in cards[k]), "ends_round"), opts)),
             uno_after=effect is not None and _sheds(comp.programs, effect, JUDGING),
             alt_effect=alt_effect, alt_if=alt_if,
+            answers_draw=any(bool(opt(cards[k].get("answers_draw", False), opts))
+                             for k in keys),
         ))
     return out
 

@@ -57,6 +57,19 @@ def _settings() -> dict[str, Any]:
                     "A player holding the exact card on top (same colour and rank, not a "
                     "wild) may play it out of turn while a turn (or a drawn-card choice) is "
                     "pending (default false)."},
+        "jump_in_wilds": {"type": "boolean", "description":
+                          "With `jump_in`: an identical wild (same rank: a Wild on a Wild, "
+                          "a Wild Draw Four on one) may jump in too, its player choosing a "
+                          "colour as for any wild; otherwise wilds never jump in (default "
+                          "false). House rule `jump_in`'s option; a jump-in edition's "
+                          "rulebook may set it."},
+        "knock_out_worst": {"type": "boolean", "description":
+                            "With `scoring: elimination`: at the end of each round the "
+                            "player (or the tied players) left holding the most points is "
+                            "out of the match as well as any reaching the target; the last "
+                            "one standing wins (default false). House rule "
+                            "`knock_out_worst` ('last one standing'); a knock-out "
+                            "tournament's rulebook."},
         "go_out_on": {"enum": ["any", "number"], "description":
                       "What a player may go out on: any card (default), or a number card only."},
         "knockout_points": {"type": "integer", "minimum": 0, "description":
@@ -407,6 +420,16 @@ def rulebook_schema() -> dict[str, Any]:
                                      "in `alternatives`), by the alternative's name: after "
                                      "the alternative's own steps, instead of `effect`.",
                                      "additionalProperties": {"$ref": "#/$defs/steps"}},
+                    "answers_draw": _or_ref({"type": "boolean", "description":
+                                             "It may also answer a pending stacked draw "
+                                             "(with `stacking`), as a stacking card does, "
+                                             "though it adds nothing to it: the total "
+                                             "stays pending for whoever's turn comes next "
+                                             "(its effect says whose: `turn_to`, "
+                                             "`reverse`; `if: {draw_pending: ...}` tells "
+                                             "the two plays apart). A Reverse deflecting a "
+                                             "Draw Two back (house rule `deflect`), a Skip "
+                                             "passing it on (`pass_on`)."}),
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},

@@ -51,12 +51,23 @@ def score_round(rulebook: Rules, game: Game, scores: Sequence[int], out: Sequenc
                 winners = _lowest(scores, range(n))
         else:
             fell = [s for s in range(n) if s not in out and scores[s] >= target]
+            if settings.knock_out_worst:
+                fell = sorted(set(fell).union(worst_hands(game, out)))
             out = sorted(out + fell)
             standing = [s for s in range(n) if s not in out]
             if len(standing) <= 1:  # the last one standing
                 winners = tuple(standing) or _lowest(scores, fell)
     return Scored(scores, out, winners, _next_dealer(rulebook, n, dealer,
                                                      result.winners[0], out))
+
+
+def worst_hands(game: Game, out: Sequence[int]) -> list[int]:
+    """The seats in the match (not ``out``) left holding the most points, not the round's
+    winners (``knock_out_worst``: they are out of the match; a tie puts each out)."""
+    held = {s: sum(game.faces[c].points for c in game.hands[s]) for s in range(game.players)
+            if s not in out and game.result is not None and s not in game.result.winners}
+    most = max(held.values(), default=None)
+    return [s for s, points in held.items() if points == most]
 
 
 def check_scoring(rulebook: Rules) -> None:
@@ -318,10 +329,12 @@ class Standing:
         if players - len(self.out) < 2:
             return [(("out",), "the match is over: fewer than two players left in")]
         for seat, score in enumerate(self.scores):
-            if s.scoring == "elimination" and (seat in self.out) != (score >= s.target_score):
+            if s.scoring == "elimination" and (seat in self.out) != (score >= s.target_score) \
+                    and not (s.knock_out_worst and seat in self.out):
                 return [(("scores", seat), f"seat {seat} has {show(score)}: under elimination a "
-                         f"seat is out of the match (`out`) exactly when it has reached the "
-                         f"target, {s.target_score}")]
+                         f"seat is out of the match (`out`) "
+                         f"{'when' if s.knock_out_worst else 'exactly when'} it has reached "
+                         f"the target, {s.target_score}")]
             if s.scoring != "elimination" and score >= s.target_score:
                 return [(("scores", seat), f"seat {seat} has {show(score)}, at or above the "
                          f"target {s.target_score}: the match is over already")]

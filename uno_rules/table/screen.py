@@ -323,7 +323,9 @@ def scores_lines(match: Match, style: Style = PLAIN) -> list[str]:
     s = match.rulebook.settings
     how = {"winner_takes": f"first to {s.target_score}",
            "lowest_total": f"lowest total when one reaches {s.target_score}",
-           "elimination": f"out at {s.target_score}, the last one standing wins"
+           "elimination": f"out at {s.target_score}"
+                          + (" or with the round's worst hand" if s.knock_out_worst else "")
+                          + ", the last one standing wins"
            }.get(s.scoring, f"{s.scoring}, target {s.target_score}")
     scores = []
     for seat, score in enumerate(match.scores):
