@@ -56,7 +56,8 @@ def test_the_side_is_logged_and_observed() -> None:
     game.apply("0 play red 5 flex")
     obs = Observer(game.rulebook, 3)
     kinds = obs.segment("decision_kind")
-    assert obs.encode(game, 0)[kinds.offset + kinds.length - 1] == 1  # side: the last kind
+    from uno_rules.engine.decisions import KINDS
+    assert obs.encode(game, 0)[kinds.offset + list(KINDS).index("side")] == 1
     game.apply("0 side flex")
     assert "seat 0 plays it as flex" in game.events
 
