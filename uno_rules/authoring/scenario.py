@@ -29,7 +29,7 @@ from ..engine.errors import (
     visible,
 )
 from ..engine.game import GAME_STEPS, Game
-from ..engine.notation import normalize, parse_card
+from ..engine.notation import COMBO, normalize, parse_card
 from ..engine.position import Position, game_from_position
 from ..engine.rulebook import Rulebook
 from ..engine.state import SEED_LIMIT
@@ -512,11 +512,13 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
     """The engine actions one scenario step stands for (a wild + colour is two)."""
     seat = step.get("seat")
     if "play" in step:
-        card, on = _on_pile(str(step["play"]))
+        several = isinstance(step["play"], list)  # several cards at once, laid in order
+        card, on = (COMBO.join(map(normalize, map(str, step["play"]))), None) if several \
+            else _on_pile(str(step["play"]))
         hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
         pile = step.get("pile", 0 if on is None else on)
         uno = step.get("uno", True)
-        if uno and len(hand) != 2:  # called too where the card's own effect may leave one
+        if uno and (len(hand) != 2 or several):  # called where the play may leave one
             decision = game.decision
             uno = decision is not None and any(
                 a.uno and a.pile == pile and a.arg == normalize(card) for a in decision.options)

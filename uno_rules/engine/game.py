@@ -649,6 +649,21 @@ class Game(Runner):
         else:
             self._run()
 
+    def _play_cards(self, seat: int, names: list[str], uno: bool, pile: int) -> None:
+        """A combo: the cards named laid on ``pile`` in order without their effects, the
+        last played as a single card would be (its effect, UNO, going out)."""
+        if pile != self.focus:
+            self._focus_on(pile)
+        hand = self.hands[seat]
+        for name in names[:-1]:
+            card = self._card_named(seat, name)
+            hand.remove(card)
+            self.discard.append(card)
+            if self.log is not None:
+                fid = self.faces[card].id
+                self.log.append(("play", seat, fid) if not pile else ("play", seat, fid, pile))
+        self._play_card(seat, self._card_named(seat, names[-1]), uno, pile)
+
     def _false_call(self, seat: int, left: int, rule: CardRule | None) -> None:
         """UNO called on a card that leaves ``left`` cards: not due (a card that may shed
         more under ``uno_after_effects`` is called in advance), its player draws the

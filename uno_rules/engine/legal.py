@@ -8,10 +8,10 @@ from collections.abc import Iterable
 
 from .actions import Action, Decision
 from .errors import IllegalAction, NotationError
-from .model import NO_COLOR, LegalIf
-from .notation import parse_card
+from .model import NO_COLOR, Combo, LegalIf
+from .notation import COMBO, parse_card
 from .state import State
-from .tables import calls_uno, matching
+from .tables import calls_uno, combo_fits, combo_names, matching, number_value
 
 # The refusal of a last card that may not go out (``go_out_on: number``).
 NO_LAST = "only a number may be the last card (go_out_on: number)"
@@ -87,11 +87,12 @@ class Legality(State):
     def _canonical(self, action: Action) -> Action:
         """Normalise card names so that ``RED  5`` and ``red 5`` are the same action."""
         if action.kind in ("play", "give", "jump_in") and isinstance(action.arg, str):
-            try:
-                fid = parse_card(self.rulebook, action.arg, self.side)
+            try:  # a combo's cards one by one (`red 3 + blue 2`)
+                fids = [parse_card(self.rulebook, name, self.side)
+                        for name in action.arg.split(COMBO.strip())]
             except NotationError as exc:
                 raise IllegalAction(f"{action}: {exc}") from None
-            return action._replace(arg=self.rulebook.faces[fid].name)
+            return action._replace(arg=COMBO.join(self.rulebook.faces[f].name for f in fids))
         if action.kind == "color" and isinstance(action.arg, str):
             return action._replace(arg=action.arg.lower())
         return action
@@ -219,6 +220,44 @@ class Legality(State):
         self._focus_on(focus)
         return opts, sorted(anywhere)
 
+    def _combo_ids(self, seat: int) -> list[int]:
+        """The combo plays (``combos``: several cards at once) ``seat``'s hand allows onto
+        every pile, as ids: the cards held (copies counted), with ``sum`` their numbers
+        adding up to the pile's top number, else the first card playable there; UNO called
+        too where the play leaves ``call_at`` cards."""
+        rb, faces, hand = self.rulebook, self.faces, self.hands[seat]
+        held: dict[str, list[int]] = {}
+        for card in hand:
+            held.setdefault(faces[card].name, []).append(card)
+        s = rb.settings
+        focus, combos, out = self.focus, self.acts[seat].combo, []
+        for pile in range(rb.discard_piles):
+            self._focus_on(pile)
+            top = number_value(faces[self.discard[-1]], rb.ranks) if self.discard else -1
+            for names in combo_names(rb):
+                if any(len(held.get(n, ())) < names.count(n) for n in names):
+                    continue
+                cards = [held[n][names[:k].count(n)] for k, n in enumerate(names)]
+                if not any(self._combo_holds(seat, c, cards, top) for c in rb.combos):
+                    continue
+                arg, size = COMBO.join(names), len(hand) - len(names) + 1
+                if calls_uno(size, False, s.uno_after_effects, s.call_at,
+                             s.false_call_penalty > 0):
+                    out.append(combos[arg, True, pile])
+                out.append(combos[arg, False, pile])
+        self._focus_on(focus)
+        return out
+
+    def _combo_holds(self, seat: int, combo: Combo, cards: list[int], top: int) -> bool:
+        """Whether ``cards`` (``seat``'s, in play order) are a ``combo`` on the pile in focus, whose
+        top card's number is ``top`` (-1: none)."""
+        rb, faces = self.rulebook, [self.faces[c] for c in cards]
+        if len(cards) != combo.cards or not combo_fits(combo, faces, rb.ranks):
+            return False
+        if combo.sum:
+            return top > 0 and sum(number_value(f, rb.ranks) for f in faces) == top
+        return cards[0] in self._matching_top() and self._allowed(seat, cards[0])
+
     def _stack_ids(self, seat: int, playable: list[int]) -> list[int]:
         """Facing a stacked draw (option ids): answer with a stacking card, draw it all, or
         challenge. With ``stacking.any_color`` an answer need not be ``playable``: any held
@@ -261,6 +300,8 @@ class Legality(State):
         pending = f"pending: seat {decision.seat} to {decision.kind}"
         if action.seat != decision.seat:
             return f"{action}: not seat {action.seat}'s decision ({pending})"
+        if action.kind == "play" and COMBO in str(action.arg):
+            return self._why_not_combo(action, pending)
         if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
                                                                  "forced_play"):
             fid = self._face_named(str(action.arg))
@@ -286,3 +327,21 @@ class Legality(State):
                 return f"{action}: {action.arg} can't be played on {self.top} " \
                        f"({self.color_name})"
         return f"{action}: not an option ({pending})"
+
+    def _why_not_combo(self, action: Action, pending: str) -> str:
+        """Why a play of several cards (a combo) is refused."""
+        names = str(action.arg).split(COMBO)
+        held = [self.faces[c].name for c in self.hands[action.seat]]  # type: ignore[index]
+        for name in names:
+            if held.count(name) < names.count(name):
+                return f"{action}: seat {action.seat} holds no{' second' if name in held else ''}" \
+                       f" {name}"
+        if not self.rulebook.combos or self.pending is None or self.pending.kind != "turn":
+            return f"{action}: not an option ({pending}; several cards are played at once " \
+                   "only as a turn's play, by the rulebook's combos)"
+        focus = self.focus
+        self._focus_on(min(action.pile, self.rulebook.discard_piles - 1))
+        top, color = self.top, self.color_name
+        self._focus_on(focus)
+        return f"{action}: these cards are no combo of these rules on pile {action.pile} " \
+               f"({top}, {color})"

@@ -105,7 +105,24 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {("CardRule", "going_out"): "ends
                                                 ("Rulebook", "match"): DEFAULT_MATCH,
                                                 ("Settings", "uno_after_others"): False,
                                                 ("Settings", "call_at"): 1,
-                                                ("Settings", "false_call_penalty"): 0}
+                                                ("Settings", "false_call_penalty"): 0,
+                                                ("Rules", "combos"): (),
+                                                ("Rulebook", "combos"): ()}
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """Several cards played at once onto one pile (rulebook key ``combos``): how many, and
+    what they must be. With ``sum`` their numbers add up to the top card's number (no card
+    need match it); else the first card is playable on the pile as a single card."""
+
+    cards: int = 2                   # how many cards, laid in order (the last on top)
+    sum: bool = False                # their numbers add up to the top card's number
+    same: str = ""                   # "rank" | "color": every card shares the first's
+    first: tuple[int, ...] = ()      # rank ids the first card must have (none: any)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +227,7 @@ class Rules:
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
     match: tuple[str, ...] = DEFAULT_MATCH           # how a card matches the top (tables.matches)
+    combos: tuple[Combo, ...] = ()                   # several cards in one play (tables.combos)
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.

@@ -8,8 +8,12 @@ rulebook) and are not part of the rulebook's value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import product
+
 from .actions import Action
-from .model import NO_COLOR, Face, Rules
+from .model import NO_COLOR, Combo, Face, Rules
+from .notation import COMBO
 
 BARE = ("draw", "keep", "challenge", "accept")
 MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
@@ -62,6 +66,9 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
             actions += [Action(s, kind, n) for kind in ("give", "jump_in") for n in names]
         actions += [Action(None, "loser", t) for t in seats]
         actions += [Action(s, "pass") for s in seats]  # appended: every earlier id stays
+        actions += [Action(s, "play", COMBO.join(names), uno, pile) for s in seats
+                    for names in combo_names(rules) for uno in (False, True)
+                    for pile in range(rules.discard_piles)]  # none without `combos`
         got = rules.memo[key] = tuple(actions)
     return got
 
@@ -76,7 +83,7 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "combo")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -112,9 +119,56 @@ class SeatActions:
         at += 3 * n
         self.give = tuple(at + i for i in by_face)
         self.jump_in = tuple(at + len(names) + i for i in by_face)
-        loser = len(self.table) - 2 * n  # the losers, then the passes, end the table
+        combos = combo_names(rules)
+        loser = len(self.table) - 2 * n - 2 * len(combos) * piles * n  # then passes, combos
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
+        # A combo play's id by its names, UNO called or not and pile (the table's last part).
+        at = loser + 2 * n + seat * 2 * len(combos) * piles
+        self.combo = {(COMBO.join(names), uno, pile): at + (k * 2 + u) * piles + pile
+                      for k, names in enumerate(combos) for u, uno in enumerate((False, True))
+                      for pile in range(piles)}
+
+
+def number_value(face: Face, ranks: tuple[str, ...]) -> int:
+    """A number card's number (its rank's name as an int); -1 for any other card."""
+    name = ranks[face.rank]
+    return int(name) if face.number and name.isdigit() else -1
+
+
+def combo_fits(combo: Combo, faces: Sequence[Face], ranks: tuple[str, ...]) -> bool:
+    """Whether ``faces`` (in play order) are a ``combo`` whatever the pile: the first's rank,
+    the rank or colour they share, and (``sum``) number cards only. The pile's own test
+    (the sum, or the first card's match) is :meth:`Legality.combo_ids`'."""
+    first = faces[0]
+    if combo.first and first.rank not in combo.first:
+        return False
+    if combo.same == "rank" and any(f.rank != first.rank for f in faces):
+        return False
+    if combo.same == "color" and any(f.color != first.color or f.color == NO_COLOR
+                                     for f in faces):
+        return False
+    return not combo.sum or all(number_value(f, ranks) > 0 for f in faces)
+
+
+def combo_names(rules: Rules) -> tuple[tuple[str, ...], ...]:
+    """Every sequence of card names some combo of the rulebook allows on some pile (the
+    combo plays of the action table, bounded by the combos' own rules: a sum no number of
+    the deck reaches is left out); none without ``combos``."""
+    got: tuple[tuple[str, ...], ...] | None = rules.memo.get("combo_names")
+    if got is None:
+        found: dict[tuple[str, ...], None] = {}
+        values = {number_value(f, rules.ranks) for f in rules.faces}
+        by_name = {f.name: f for f in rules.faces}
+        names = list(by_name)
+        for combo in rules.combos:
+            for seq in product(names, repeat=combo.cards):
+                faces = [by_name[n] for n in seq]
+                if combo_fits(combo, faces, rules.ranks) and (not combo.sum or sum(
+                        number_value(f, rules.ranks) for f in faces) in values):
+                    found[seq] = None
+        got = rules.memo["combo_names"] = tuple(found)
+    return got
 
 
 def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
@@ -203,6 +257,7 @@ def plain_turns(rules: Rules) -> bool:
         got = rules.memo["plain_turns"] = (
             len(rules.sides) == 1 and rules.discard_piles == 1 and not guarded(rules, 0)
             and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects
+            and not rules.combos
             and all(r is None or (r.going_out == "ends_round" and not r.uno_after)
                     for r in rules.rules))
     return got

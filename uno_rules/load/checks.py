@@ -174,6 +174,12 @@ def _check_deck(located: Located) -> list[Problem]:
                                             f"which no deck group has"
                                             f"{did_you_mean(rank, sorted(ranks | tags))}",
                                             at_key=True))
+    for i, combo in enumerate(data.get("combos") or ()):  # a combo's first ranks
+        for k, rank in enumerate(map(str, combo.get("first", ()))):
+            if rank not in ranks:
+                problems.append(located.problem(("combos", i, "first", k), f"combo of a first "
+                                                f"card of rank {rank!r}, which no deck group "
+                                                f"has{did_you_mean(rank, sorted(ranks))}"))
     return problems
 
 

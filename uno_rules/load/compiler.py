@@ -13,6 +13,7 @@ from ..engine.model import (
     DEFAULT_MATCH,
     NO_COLOR,
     CardRule,
+    Combo,
     Face,
     FrozenMap,
     LegalIf,
@@ -202,6 +203,9 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         **_piles(data),
         digested_as=_digested_as(located),
         match=tuple(data.get("match", DEFAULT_MATCH)),
+        combos=tuple(Combo(c.get("cards", 2), c.get("sum", False), c.get("same", ""),
+                           tuple(comp.ranks.index(str(r)) for r in c.get("first", ())))
+                     for c in data.get("combos") or ()),
     )
 
 

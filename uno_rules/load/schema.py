@@ -177,6 +177,30 @@ def rulebook_schema() -> dict[str, Any]:
                                      "An edition of wilds only plays `[any]`; a numbers-only "
                                      "edition or a match-by-number house rule "
                                      "`[number, wild]`."},
+            "combos": {"type": "array", "maxItems": 8, "description":
+                       "Several cards in one play onto one pile (`play red 3 + blue 2`), "
+                       "laid in order, the last on top (its effect is the play's; the others "
+                       "are laid without theirs): each entry a kind of play allowed besides "
+                       "single cards. DOS's Double Match (`{sum: true}`), Triple Play's "
+                       "Discard 2 (`{first: [discard_2], same: color}`), a pairs house rule "
+                       "(`{same: rank}`).",
+                       "items": {"type": "object", "additionalProperties": False,
+                                 "properties": {
+                                     "cards": {"type": "integer", "minimum": 2, "maximum": 3,
+                                               "description": "How many cards (default 2)."},
+                                     "sum": {"type": "boolean", "description":
+                                             "Number cards whose numbers add up to the top "
+                                             "card's number (then none need match it); "
+                                             "else the first card must be playable on the "
+                                             "pile (default false)."},
+                                     "same": {"enum": ["rank", "color"], "description":
+                                              "Every card has the first card's rank, or its "
+                                              "colour."},
+                                     "first": {"type": "array", "minItems": 1,
+                                               "items": {"anyOf": [name, {"type": "integer",
+                                                                          "minimum": 0}]},
+                                               "description": "The ranks the first card may "
+                                                              "have (default any)."}}}},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "
