@@ -14,7 +14,7 @@ import uno_rules
 from uno_rules import IllegalAction
 from uno_rules.engine.actions import Action
 from uno_rules.engine.position import Position, game_from_position
-from uno_rules.engine.tables import action_table, combo_names, seat_actions
+from uno_rules.engine.tables import action_table, combo_names, numbers_of, seat_actions, sums_to
 from uno_rules.load.resources import shipped_names
 from uno_rules.play.record import Recorder, read
 from uno_rules.rl.gymnasium import UnoEnv
@@ -125,3 +125,18 @@ def test_the_gymnasium_env_masks_and_plays_combos() -> None:
         if terminated or truncated:
             break
     assert offered > 0
+
+
+def test_a_wild_number_counts_as_whichever_of_its_numbers_suits() -> None:
+    assert sums_to([(3,), (1, 2, 9)], (5,)) and not sums_to([(3,), (1, 9)], (5,))
+    assert sums_to([(2,), (2,)], (4, 7)) and not sums_to([(), (2,)], (2,))
+    rulebook = uno_rules.load_rulebook(str(HERE / "rulebooks" / "positive" /
+                                           "wild_numbers.yaml"))
+    wild = rulebook.ranks.index("wild_number")
+    assert numbers_of(rulebook, wild, False) == tuple(range(1, 10))
+    assert numbers_of(rulebook, rulebook.ranks.index("wild_dos"), False) == (2,)
+    assert numbers_of(rulebook, rulebook.ranks.index("skip"), False) == ()
+    names = combo_names(rulebook)
+    assert ("wild_dos", "red 7") in names and ("red wild_number", "blue wild_number") in names
+    assert ("red 9", "blue 9") not in names  # 18: no card counts as that much
+    assert uno_rules.load_rulebook("classic").rank_numbers == ()

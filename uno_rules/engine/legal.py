@@ -11,7 +11,7 @@ from .errors import IllegalAction, NotationError
 from .model import NO_COLOR, Combo, LegalIf
 from .notation import COMBO, parse_card
 from .state import State
-from .tables import calls_uno, combo_fits, combo_names, matching, number_value
+from .tables import calls_uno, combo_fits, combo_names, matching, numbers_of, sums_to
 
 # The refusal of a last card that may not go out (``go_out_on: number``).
 NO_LAST = "only a number may be the last card (go_out_on: number)"
@@ -104,7 +104,8 @@ class Legality(State):
         rank = self.faces[discard[-1]].rank if discard else -1
         match = self.matches.get((self.color << 32) + rank)  # tables.match_key, inlined
         if match is None:
-            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match)
+            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match,
+                             self.rulebook.rank_numbers)
         return match
 
     def _matching_flags(self) -> bytes:
@@ -233,7 +234,8 @@ class Legality(State):
         focus, combos, out = self.focus, self.acts[seat].combo, []
         for pile in range(rb.discard_piles):
             self._focus_on(pile)
-            top = number_value(faces[self.discard[-1]], rb.ranks) if self.discard else -1
+            top_face = faces[self.discard[-1]] if self.discard else None
+            top = () if top_face is None else numbers_of(rb, top_face.rank, top_face.number)
             for names in combo_names(rb):
                 if any(len(held.get(n, ())) < names.count(n) for n in names):
                     continue
@@ -248,14 +250,15 @@ class Legality(State):
         self._focus_on(focus)
         return out
 
-    def _combo_holds(self, seat: int, combo: Combo, cards: list[int], top: int) -> bool:
-        """Whether ``cards`` (``seat``'s, in play order) are a ``combo`` on the pile in focus, whose
-        top card's number is ``top`` (-1: none)."""
+    def _combo_holds(self, seat: int, combo: Combo, cards: list[int],
+                     top: tuple[int, ...]) -> bool:
+        """Whether ``cards`` (``seat``'s, in play order) are a ``combo`` on the pile in focus,
+        whose top card counts as the numbers ``top``."""
         rb, faces = self.rulebook, [self.faces[c] for c in cards]
-        if len(cards) != combo.cards or not combo_fits(combo, faces, rb.ranks):
+        if len(cards) != combo.cards or not combo_fits(combo, faces, rb):
             return False
         if combo.sum:
-            return top > 0 and sum(number_value(f, rb.ranks) for f in faces) == top
+            return sums_to([numbers_of(rb, f.rank, f.number) for f in faces], top)
         return cards[0] in self._matching_top() and self._allowed(seat, cards[0])
 
     def _stack_ids(self, seat: int, playable: list[int]) -> list[int]:

@@ -107,7 +107,9 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {("CardRule", "going_out"): "ends
                                                 ("Settings", "call_at"): 1,
                                                 ("Settings", "false_call_penalty"): 0,
                                                 ("Rules", "combos"): (),
-                                                ("Rulebook", "combos"): ()}
+                                                ("Rulebook", "combos"): (),
+                                                ("Rules", "rank_numbers"): (),
+                                                ("Rulebook", "rank_numbers"): ()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +230,10 @@ class Rules:
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
     match: tuple[str, ...] = DEFAULT_MATCH           # how a card matches the top (tables.matches)
     combos: tuple[Combo, ...] = ()                   # several cards in one play (tables.combos)
+    # The numbers each rank counts as, by rank id, when a deck group declares `numbers` (a
+    # wild number: DOS's Wild # any of 1-10, its Wild DOS a 2); () when none does: a number
+    # card then counts as its rank (tables.numbers_of).
+    rank_numbers: tuple[tuple[int, ...], ...] = ()
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.

@@ -130,13 +130,28 @@ class SeatActions:
                       for pile in range(piles)}
 
 
-def number_value(face: Face, ranks: tuple[str, ...]) -> int:
-    """A number card's number (its rank's name as an int); -1 for any other card."""
-    name = ranks[face.rank]
-    return int(name) if face.number and name.isdigit() else -1
+def numbers_of(rules: Rules, rank: int, number: bool = True) -> tuple[int, ...]:
+    """The numbers a card of ``rank`` counts as (``number``: whether it is a number card;
+    -1: no card): its deck group's ``numbers`` (Rules.rank_numbers), else a number card's
+    own number; () for none."""
+    if rank < 0:
+        return ()
+    if rules.rank_numbers:
+        return rules.rank_numbers[rank]
+    name = rules.ranks[rank]
+    return (int(name),) if number and name.isdigit() else ()
 
 
-def combo_fits(combo: Combo, faces: Sequence[Face], ranks: tuple[str, ...]) -> bool:
+def sums_to(choices: Sequence[tuple[int, ...]], targets: tuple[int, ...]) -> bool:
+    """Whether one number from each of ``choices`` can add up to one of ``targets`` (a
+    wild number counting as whichever suits)."""
+    totals = {0}
+    for numbers in choices:
+        totals = {t + n for t in totals for n in numbers}
+    return not totals.isdisjoint(targets)
+
+
+def combo_fits(combo: Combo, faces: Sequence[Face], rules: Rules) -> bool:
     """Whether ``faces`` (in play order) are a ``combo`` whatever the pile: the first's rank,
     the rank or colour they share, and (``sum``) number cards only. The pile's own test
     (the sum, or the first card's match) is :meth:`Legality.combo_ids`'."""
@@ -148,7 +163,7 @@ def combo_fits(combo: Combo, faces: Sequence[Face], ranks: tuple[str, ...]) -> b
     if combo.same == "color" and any(f.color != first.color or f.color == NO_COLOR
                                      for f in faces):
         return False
-    return not combo.sum or all(number_value(f, ranks) > 0 for f in faces)
+    return not combo.sum or all(numbers_of(rules, f.rank, f.number) for f in faces)
 
 
 def combo_names(rules: Rules) -> tuple[tuple[str, ...], ...]:
@@ -158,14 +173,14 @@ def combo_names(rules: Rules) -> tuple[tuple[str, ...], ...]:
     got: tuple[tuple[str, ...], ...] | None = rules.memo.get("combo_names")
     if got is None:
         found: dict[tuple[str, ...], None] = {}
-        values = {number_value(f, rules.ranks) for f in rules.faces}
+        values = tuple({n for f in rules.faces for n in numbers_of(rules, f.rank, f.number)})
         by_name = {f.name: f for f in rules.faces}
         names = list(by_name)
         for combo in rules.combos:
             for seq in product(names, repeat=combo.cards):
                 faces = [by_name[n] for n in seq]
-                if combo_fits(combo, faces, rules.ranks) and (not combo.sum or sum(
-                        number_value(f, rules.ranks) for f in faces) in values):
+                if combo_fits(combo, faces, rules) and (not combo.sum or sums_to(
+                        [numbers_of(rules, f.rank, f.number) for f in faces], values)):
                     found[seq] = None
         got = rules.memo["combo_names"] = tuple(found)
     return got
@@ -212,18 +227,22 @@ def match_key(color: int, rank: int) -> int:
 
 
 def matching(tables: dict[int, frozenset[int]], faces: tuple[Face, ...], color: int,
-             rank: int, match: tuple[str, ...]) -> frozenset[int]:
+             rank: int, match: tuple[str, ...],
+             numbers: tuple[tuple[int, ...], ...] = ()) -> frozenset[int]:
     """The cards whose face (``faces``: card id -> face on the side in play) matches the
     colour in force ``color`` and the top card's ``rank`` by one of the rulebook's ways
     ``match`` (:func:`matches`); legality conditions come on top. Remembered in ``tables``."""
-    found = frozenset(card for card, f in enumerate(faces) if matches(f, color, rank, match))
+    found = frozenset(card for card, f in enumerate(faces)
+                      if matches(f, color, rank, match, numbers))
     tables[match_key(color, rank)] = found
     return found
 
 
-def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
+def matches(face: Face, color: int, rank: int, match: tuple[str, ...],
+            numbers: tuple[tuple[int, ...], ...] = ()) -> bool:
     """Whether ``face`` may go on a top card of ``rank`` (-1: none) under the colour in
-    force ``color``, by one of the ways in ``match`` (the rulebook's `match:`): ``color``
+    force ``color``, by one of the ways in ``match`` (the rulebook's `match:`; ``numbers``:
+    its wild numbers, Rules.rank_numbers): ``color``
     (it has that colour), ``rank`` (the same rank), ``number`` (a number card of the same
     rank), ``wild`` (it has no colour), ``any`` (every card). The one place this rule
     lives: the match tables are built from it."""
@@ -231,9 +250,17 @@ def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
         if way == "any" or (way == "wild" and face.color == NO_COLOR) or \
                 (way == "color" and face.color == color != NO_COLOR) or \
                 (way == "rank" and face.rank == rank) or \
-                (way == "number" and face.number and face.rank == rank):
+                (way == "number" and _same_number(face, rank, numbers)):
             return True
     return False
+
+
+def _same_number(face: Face, rank: int, numbers: tuple[tuple[int, ...], ...]) -> bool:
+    """The ``number`` way: a number card of the top card's number; with wild numbers
+    (``numbers``: Rules.rank_numbers) a card counting as a number the top card counts as."""
+    if not numbers:
+        return face.number and face.rank == rank
+    return rank >= 0 and not set(numbers[face.rank]).isdisjoint(numbers[rank])
 
 
 def guarded(rules: Rules, side: int) -> frozenset[int]:

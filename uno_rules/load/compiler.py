@@ -203,6 +203,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         **_piles(data),
         digested_as=_digested_as(located),
         match=tuple(data.get("match", DEFAULT_MATCH)),
+        rank_numbers=_rank_numbers(data, comp.ranks, faces),
         combos=tuple(Combo(c.get("cards", 2), c.get("sum", False), c.get("same", ""),
                            tuple(comp.ranks.index(str(r)) for r in c.get("first", ())))
                      for c in data.get("combos") or ()),
@@ -238,6 +239,22 @@ def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
                 faces.append(face)
                 side_decks[side].extend([face.id] * copies)
     return faces, side_decks
+
+
+def _rank_numbers(data: dict[str, Any], ranks: list[str], faces: list[Face]
+                  ) -> tuple[tuple[int, ...], ...]:
+    """The numbers each rank counts as (Rules.rank_numbers): a deck group's `numbers` for
+    its ranks, a number card's own rank else; () when no group declares any."""
+    groups = [g for g in (data.get("deck") or {}).values() if g and "numbers" in g]
+    if not groups:
+        return ()
+    declared: dict[str, set[int]] = {}
+    for group in groups:
+        for rank in map(str, group["ranks"]):
+            declared.setdefault(rank, set()).update(group["numbers"])
+    numbered = {f.rank for f in faces if f.number and ranks[f.rank].isdigit()}
+    return tuple(tuple(sorted(declared[name])) if name in declared else
+                 (int(name),) if r in numbered else () for r, name in enumerate(ranks))
 
 
 def _stacking(data: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:

@@ -332,6 +332,15 @@ def rulebook_schema() -> dict[str, Any]:
                     "tags": {"type": "array", "items": name, "description":
                              "Extra symbols printed on these cards; they become part of the "
                              "name (`red 5 pass`)."},
+                    "numbers": {"type": "array", "minItems": 1, "uniqueItems": True,
+                                "items": {"type": "integer", "minimum": 0, "maximum": 99},
+                                "description": "The numbers these cards count as, whichever "
+                                               "suits the play (a wild number): by the "
+                                               "`number` way of `match` and in a combo's "
+                                               "`sum`. DOS's Wild # (`[1, 2, ..., 10]`) and "
+                                               "Wild DOS (`[2]`); a blank card of a house "
+                                               "rule counting as any number. A number card "
+                                               "counts as its own number."},
                 },
             },
             "card": {
