@@ -256,8 +256,10 @@ def test_version_one_layout() -> None:
     added after them only lengthens the decision_kind segment (and needs a VERSIONS entry)."""
     assert observation.VERSIONS[observation.layout_digest(V1_KINDS)] == 1
     assert DECISION_KINDS[:len(V1_KINDS)] == V1_KINDS
-    assert Observer.VERSION == observation.layout_version(DECISION_KINDS)
-    assert (Observer.VERSION == 1) == (DECISION_KINDS == V1_KINDS)
+    assert Observer.VERSION == observation.layout_version(DECISION_KINDS,
+                                                          observation.SEGMENTS_SINCE_V1)
+    assert (Observer.VERSION == 1) == (DECISION_KINDS == V1_KINDS
+                                       and not observation.SEGMENTS_SINCE_V1)
     more = len(DECISION_KINDS) - len(V1_KINDS)
     obs = Observer(_load("classic"), 2)
     assert [(s.name, s.offset, s.length) for s in obs.spaces] == [
@@ -354,6 +356,10 @@ def test_a_new_decision_kind_changes_the_layout_version_visibly() -> None:
     assert observation.layout_digest(V1_KINDS) == "d37c960a8403b2c1"
     assert observation.layout_version(V1_KINDS) == 1
     assert sorted(observation.VERSIONS.values()) == list(range(1, len(observation.VERSIONS) + 1))
+    # Version 2: the side kind and the player_state segment (per-player state).
+    assert observation.layout_version((*V1_KINDS, "side"), ("player_state",)) == 2
+    with pytest.raises(RuntimeError, match="segments since version 1: player_state, toy"):
+        observation.layout_version((*V1_KINDS, "side"), ("player_state", "toy"))
     more = (*DECISION_KINDS, "toy_kind")
     with pytest.raises(RuntimeError,
                        match=f"give it version {len(observation.VERSIONS) + 1}"):

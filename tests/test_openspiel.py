@@ -21,7 +21,8 @@ def _load(rulebook: str, players: int, **more: object) -> object:
     return pyspiel.load_game("uno_rules", {"rulebook": rulebook, "players": players, **more})
 
 
-@pytest.mark.parametrize("rulebook, players", [("classic", 3), ("flip", 2), ("no_mercy", 4)])
+@pytest.mark.parametrize("rulebook, players", [("classic", 3), ("flip", 2), ("no_mercy", 4),
+                                              ("flex", 3)])
 def test_load_game_by_name(rulebook: str, players: int) -> None:
     game = _load(rulebook, players)
     table = uno_rules.load_rulebook(rulebook).action_table(players)
@@ -54,7 +55,8 @@ def test_the_parameters_and_their_refusals() -> None:
 
 @pytest.mark.parametrize("rulebook, players", [("classic", 2), ("flip", 3), ("no_mercy", 4),
                                                ("classic_2018", 4),
-                                               ("all_wild", 3)])
+                                               ("all_wild", 3),
+                                               ("flex", 2)])
 def test_openspiels_random_simulation_test(rulebook: str, players: int) -> None:
     """pyspiel.random_sim_test: OpenSpiel's own checks of a game (legal actions, chance
     outcomes, clones, observations, serialization round trips), on a few random rounds."""

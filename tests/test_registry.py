@@ -71,8 +71,9 @@ def test_every_condition_is_decided_once_and_worded_when_in_play() -> None:
     for cond in CONDITIONS.values():
         assert (cond.holds is None) != (cond.at_load is None), cond.name
         assert (cond.say is None) == (cond.holds is None), cond.name
-        if cond.say is not None:  # a value of its schema: a seat, or a number
-            assert cond.say(cond.schema.get("enum", [2])[0]), cond.name
+        if cond.say is not None:  # a value of its schema: its example, a seat, or a number
+            assert cond.say(cond.schema.get("examples", cond.schema.get("enum", [2]))[0]), \
+                cond.name
         assert cond.doc and cond.schema.get("description"), cond.name
 
 
@@ -255,8 +256,8 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
     rb = _load_toy(monkeypatch, tmp_path, NUDGE)
     assert "| `toy_nudge` | The next player may draw a card (or keep its hand). | " \
         "draw a card, or keep your hand | `[seat]` |" in decisions_markdown()
-    with pytest.raises(RuntimeError, match="give it version 2"):
-        observation.layout_version(tuple(KINDS))
+    with pytest.raises(RuntimeError, match=f"give it version {len(observation.VERSIONS) + 1}"):
+        observation.layout_version(tuple(KINDS), observation.SEGMENTS_SINCE_V1)
     nudged = 0
     for seed in range(20):
         game, rng = rb.new_game(2, seed=seed), random.Random(seed)

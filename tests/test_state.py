@@ -224,6 +224,13 @@ def _states() -> list[uno_rules.Game]:
         if any(game.piles):
             out.append(game)
             break
+    flex = uno_rules.load_rulebook("flex")
+    for seed in range(40):  # a Power Card turned red (per-player state)
+        game = flex.new_game(3, seed)
+        random_moves(game, random.Random(seed), 30, "play_first")
+        if any(game.marks):
+            out.append(game)
+            break
     stalled = uno_rules.load_rulebook("classic").new_game(4, 2, max_actions=3)
     random_moves(stalled, random.Random(2), 5, "uniform")
     boxed = uno_rules.load_rulebook("classic").new_game(3, 4)  # cards out of play: only a

@@ -13,7 +13,7 @@ from typing import Any
 from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.errors import visible
-from ..engine.model import NO_COLOR, Settings, Step
+from ..engine.model import NO_COLOR, CardRule, Settings, Step
 from ..engine.model import Rules as Rulebook
 from ..engine.words import NOTHING, cards
 
@@ -113,6 +113,8 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines.append(_sentence(describe(rulebook, rule.effect)))
         if face.color == NO_COLOR and ("wild" in rulebook.match or "any" in rulebook.match):
             lines.append("Always playable.")
+        if rule is not None and rule.alt_effect is not None:
+            lines += _alternative_lines(rulebook, key, face.alternative, rule)
         if rule is not None and rule.legal_if is not None:
             held = "no other card of the colour in force" if rule.legal_if.holds_no == \
                 "color" else "no other card matching the colour, number or symbol"
@@ -135,6 +137,22 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
     if plain:
         out = {", ".join(plain): "No effect (number cards).", **out}
     return out
+
+
+def _alternative_lines(rulebook: Rulebook, key: str, name: str, rule: CardRule) -> list[str]:
+    """A card's alternative in words: when it may be chosen, what it does, what it matches."""
+    conds = [CONDITIONS[k].say(v) for k, v in (rule.alt_if or {}).items()  # type: ignore[misc]
+             if CONDITIONS[k].say is not None]
+    when = f" ({' and '.join(conds)})" if conds else ""
+    lines = [f"You may play it as its {name}{when}: " + _sentence(describe(rulebook,
+                                                                          rule.alt_effect))]
+    seconds = sorted({(rulebook.colors[f.color], rulebook.colors[f.second_color])
+                      for f in rulebook.faces if f.second_color != NO_COLOR
+                      and " ".join((rulebook.ranks[f.rank], *f.tags)) == key})
+    if seconds:
+        lines.append(f"Played as its {name}, it also matches its second colour ("
+                     + ", ".join(f"{c}: {d}" for c, d in seconds) + ").")
+    return lines
 
 
 def deck_table(rulebook: Rulebook) -> list[str]:
@@ -165,6 +183,8 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
              "The player to the dealer's left plays first, clockwise."]
     if rulebook.setup is not None:
         setup.append("Then: " + _sentence(describe(rulebook, rulebook.setup)))
+    setup += [f"Each player has a {key} ({' or '.join(values)}), {values[start]} at the start."
+              for key, values, start in rulebook.player_state]
     return {"Setup": setup, "Your turn": _turn_lines(rulebook),
             "Winning and scoring": _end_lines(rulebook)}
 

@@ -71,7 +71,9 @@ SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 # under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
 FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
-               "catch", "jump_in", "call_uno", "call")
+               "catch", "jump_in", "call_uno", "call", "side")
+# What may accompany `play` in its step: the decisions that come right after it.
+WITH_PLAY = ("color", "side")
 STEP_KEYS = ("seat", "uno", "pile", "expect", "reject") + ACTION_KEYS
 
 
@@ -274,7 +276,7 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
     if written is not None and step.get("pile", written) != written:
         out.append(located.problem(path + ("pile",), f"pile: {step['pile']}, but the card is "
                                    f"played on {written} (`play: ... on {written}`)"))
-    acts = [k for k in kinds if k != "color"] or kinds
+    acts = [k for k in kinds if k not in WITH_PLAY] or kinds
     if len(acts) != 1:
         out.append(located.problem(path, "an action step names exactly one action (one of "
                                    + ", ".join(ACTION_KEYS) + ")"))
@@ -304,7 +306,8 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
                             turn=state.get("turn", 0),
                             direction=state.get("direction", "clockwise"),
                             side=state.get("side"), discards=state.get("discards"),
-                            colors=state.get("colors"))
+                            colors=state.get("colors"),
+                            player_state=state.get("player_state"))
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=dealer, out=out), standing
     except (IllegalAction, NotationError) as exc:
@@ -523,6 +526,8 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
             uno = decision is not None and any(
                 a.uno and a.pile == pile and a.arg == normalize(card) for a in decision.options)
         yield Action(seat, "play", card, uno, pile)
+        if "side" in step:  # how it is played: asked right after it, before its colour
+            yield Action(seat, "side", str(step["side"]))
         if "color" in step and not game.over:
             yield Action(seat, "color", str(step["color"]))
         return
@@ -548,6 +553,8 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield from _gives(game, seat, [str(card) for card in step["give"]])
     elif "color" in step:
         yield Action(seat, "color", str(step["color"]))
+    elif "side" in step:
+        yield Action(seat, "side", str(step["side"]))
 
 
 _ON_PILE = re.compile(r"(.*?\S)\s+(?:on\s+pile|on|pile)\s+(\d{1,9})\s*", re.IGNORECASE)

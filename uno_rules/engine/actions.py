@@ -10,9 +10,11 @@ from .notation import QUOTE, card_token, tokens, unquote
 KINDS_WITH_CARD = ("play", "give", "jump_in")
 KINDS_WITH_SEAT = ("target", "catch", "loser", "uno")
 KINDS_WITH_COLOR = ("color",)
+KINDS_WITH_NAME = ("side",)  # a card's side or alternative: `normal` or its name
 KINDS_BARE = ("draw", "keep", "challenge", "accept", "pass")
-ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE
-ARG_TYPE: dict[str, type] = {**dict.fromkeys(KINDS_WITH_CARD + KINDS_WITH_COLOR, str),
+ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE + KINDS_WITH_NAME
+ARG_TYPE: dict[str, type] = {**dict.fromkeys(KINDS_WITH_CARD + KINDS_WITH_COLOR
+                                             + KINDS_WITH_NAME, str),
                              **dict.fromkeys(KINDS_WITH_SEAT, int),
                              **dict.fromkeys(KINDS_BARE, type(None))}
 
@@ -24,7 +26,8 @@ class Action(NamedTuple):
     on the next-to-last card), ``"0 draw"``, ``"0 keep"``, ``"2 color blue"``,
     ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, ``"3 uno 1"`` (a
     partner calls UNO for seat 1), ``"2 pass"`` (seat 2 lets an out-of-turn chance go: it
-    changes nothing), and ``"loser 2"`` for a contest settled at the table.
+    changes nothing), ``"1 side flex"`` (the side or alternative a card just played is played
+    as, or ``normal``), and ``"loser 2"`` for a contest settled at the table.
     With several discard piles a play names its pile: ``"1 play red 5 on 1"`` (pile 0 is
     written without ``on``). A card whose name would read as something else is quoted (a
     JSON string): ``'1 play "blue uno"'`` plays the card ``blue uno`` without calling UNO.

@@ -18,11 +18,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .playerstate import VALUES_SCHEMA, every_state_holds, say_every_state, say_state, state_holds
 from .words import SEAT_SCHEMA, cards, who
 
 if TYPE_CHECKING:
-    from .legal import Legality as Game
     from .records import Ctx
+    from .state import State as Game
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,10 @@ def _hand_at_least(game: Game, ctx: Ctx, value: Any) -> bool:
     return bool(len(game.hands[ctx.actor]) >= value)
 
 
+def _card_tag(game: Game, ctx: Ctx, value: Any) -> bool:
+    return ctx.face >= 0 and value in game.faces[ctx.face].tags
+
+
 def _option(options: Mapping[str, Any], value: Any) -> bool:
     return bool(options[value])
 
@@ -87,6 +92,18 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               {"type": "integer", "minimum": 1, "description": "Fewest cards in the player's "
                                                                "hand."},
               _hand_at_least, lambda v: f"when you hold {cards(v)} or more", filled=True),
+    # Per-player state (uno_rules.engine.playerstate): a Power Card each, a joker.
+    Condition("state", "the player's per-player state has each value given (`{power: green}`)",
+              VALUES_SCHEMA, state_holds, say_state),
+    Condition("every_state", "every player still in has each value given "
+              "(`{power: red}`)", VALUES_SCHEMA, every_state_holds, say_every_state,
+              knocked_out="counts only the players still in"),
+    # The card's own symbols: a symbol printed on one copy of a rank and not the other
+    # (UNO Flex's plain numbers and flex ones), a Passing-symbol card acting otherwise.
+    Condition("card_tag", "the card being played carries that tag (`pass`): UNO Flex's "
+              "plain and flex copies of a rank, a Passing-symbol card acting otherwise",
+              {"type": "string", "examples": ["pass"], "description": "A tag of a deck group."},
+              _card_tag, lambda v: f"on a {v} card"),
 ]}
 
 

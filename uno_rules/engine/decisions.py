@@ -301,9 +301,41 @@ class ForcedPlay(Ask):
         return {"player": player, "otherwise": otherwise}
 
 
+@dataclass(slots=True)
+class Side(Ask):
+    """The record of a ``side`` decision (what it is: ``WORDS["side"].what``)."""
+
+    kind: str = field(default="side", init=False, repr=False, compare=False)
+    normal: bool = True  # the card may be played as itself too (it matched so)
+
+    def options(self, g: Legality) -> list[int]:
+        assert self.seat is not None and self.ctx is not None
+        side = g.acts[self.seat].side
+        alt = side[g.faces[self.ctx.face].alternative]
+        return [side["normal"], alt] if self.normal else [alt]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        ctx = self.ctx
+        assert ctx is not None
+        rule = g.card_rules[ctx.face]
+        assert rule is not None
+        program = rule.effect if action.arg == "normal" else rule.alt_effect
+        g._note("side", self.seat, action.arg)
+        if program is not None:
+            g._push(program, ctx)
+        g._run()
+
+    def data(self) -> Any:
+        return self.normal
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"normal": bool(data)}
+
+
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
 KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
-    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay)
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side)
     for f in fields(cls) if f.name == "kind"}
 
 
@@ -348,6 +380,11 @@ WORDS: dict[str, KindWords] = {
     "forced_play": KindWords(
         "to play the colour", "play a card of the colour in force", "play the card",
         "A partner must play a card of the colour in force."),
+    "side": KindWords(
+        "to choose a side", "choose how the card you played is played: normal or its "
+        "alternative", "normal or alternative",
+        "Choose how the card just played is played: `normal`, or its alternative (a side "
+        "decision: UNO Flex's flex side), when the alternative's conditions hold."),
 }
 
 
@@ -356,7 +393,8 @@ WORDS: dict[str, KindWords] = {
 # Declared here, beside the record, so a new kind needs no edit in snapshot.py.
 DATA: dict[str, str | tuple[str, ...]] = {
     "drawn": "card", "challenge": ("program", "program", "program"),
-    "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none")}
+    "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none"),
+    "side": "flag"}
 
 
 def register_kind(cls: type[Ask], words: KindWords,
@@ -422,5 +460,5 @@ def next_give(g: Legality, ctx: Ctx) -> None:
 
 
 __all__ = ["DATA", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay",
-           "Give", "KindWords", "Runner", "Target", "Turn", "ask_from_json", "give_card",
+           "Give", "KindWords", "Runner", "Side", "Target", "Turn", "ask_from_json", "give_card",
            "register_kind", "start_giving"]

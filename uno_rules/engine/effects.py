@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .conditions import CONDITIONS, Condition
 from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Target, start_giving
 from .model import NO_COLOR, Step
+from .playerstate import KEY_SCHEMA, _set_state, _turn_state, say_set_state, say_turn_state
 from .words import NOTHING, SEAT_SCHEMA, SEAT_SET_SCHEMA, Say, Sub, cards, verb, who
 from .words import SEATS as SEATS  # its old place (docs and tests import it from here)
 
@@ -81,7 +82,8 @@ def _drawer(game: Game, ctx: Ctx, step: Step) -> int:
     player of a card that ended the round (it has gone out: its own card makes it draw
     nothing, RULES.md §1 and §3)."""
     seat = game._seat(step.args["who"], ctx)
-    return -1 if ctx.final and seat == ctx.actor else seat
+    # Its hand is empty: under `each` the actor is each seat in turn, and the others draw.
+    return -1 if ctx.final and seat == ctx.actor and not game.hands[seat] else seat
 
 
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
@@ -583,5 +585,18 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               _knock_out, _say_knock_out, {"who": SEAT_SCHEMA, "to": {
                   "type": "string", "description": "A pile declared in `piles`."}},
               bare=True, at_end=True, main="who",
+              defaults={"who": "self"}),
+    # Per-player state (uno_rules.engine.playerstate).
+    Primitive("set_state", "`who` (default `self`) sets its per-player state `key` (declared "
+              "in `player_state`) to the value `to`. Used by UNO Flex's Power Cards and a "
+              "once-per-round joker house rule.", _set_state, say_set_state,
+              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA,
+               "to": {"type": ["string", "integer"], "description": "One of the key's values."}},
+              ("key", "to"), at_end=True, defaults={"who": "self"}),
+    Primitive("turn_state", "`who` (default `self`) turns its per-player state `key` to the "
+              "key's next value, in the declared order, after the last the first (a flag "
+              "toggles, a counter counts round). Used by UNO Flex's Power Cards (a symbol or a "
+              "wild that turns them over) and a counter house rule.", _turn_state, say_turn_state,
+              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA}, ("key",), at_end=True,
               defaults={"who": "self"}),
 ]}

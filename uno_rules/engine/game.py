@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
-from .decisions import Runner, Turn
+from .decisions import Runner, Side, Turn
 from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
@@ -623,9 +623,10 @@ class Game(Runner):
         rule = self.card_rules[card]
         hand = self.hands[seat]
         if rule is None:
-            honest = True
+            honest, sides = True, 0
         else:
             honest = rule.legal_if is None or self._legal(seat, card, rule.legal_if)
+            sides = 0 if rule.alt_effect is None else self._sides(seat, card)
         hand.remove(card)
         self.discard.append(card)
         if self.out_seats and seat in self.out_seats:
@@ -641,6 +642,9 @@ class Game(Runner):
         final = not hand and (rule is None or rule.going_out != "continues") and \
             self._round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
+        if sides:  # the player chooses how it is played: its `side` answer runs that
+            self.pending = Side(seat, ctx, sides == 2)
+            return
         if rule is not None and rule.effect is not None:
             self.stack.append(Frame(rule.effect, 0, ctx))
             self._run()

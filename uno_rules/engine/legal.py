@@ -7,11 +7,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .actions import Action, Decision
+from .conditions import CONDITIONS
 from .errors import IllegalAction, NotationError
 from .model import NO_COLOR, Combo, LegalIf
 from .notation import COMBO, parse_card
+from .records import Ctx
 from .state import State
-from .tables import calls_uno, combo_fits, combo_names, matching, numbers_of, sums_to
+from .tables import (
+    calls_uno,
+    combo_fits,
+    combo_names,
+    matching,
+    numbers_of,
+    second_matching,
+    sums_to,
+)
 
 # The refusal of a last card that may not go out (``go_out_on: number``).
 NO_LAST = "only a number may be the last card (go_out_on: number)"
@@ -127,13 +137,50 @@ class Legality(State):
             out = sorted(match.intersection(cards))
         else:  # one card per face in play (copies are the same choice), in face order
             out = [card for card in self._distinct(cards) if card in match]
+        if self.rulebook.alternatives:  # cards matching by a second colour, played so
+            out = self._with_second(seat, cards, out)
         if out and (len(self.hands[seat]) == 1 or self.guarded):  # conditions to check
             out = [card for card in out if self._allowed(seat, card)]
         return out
 
+    def _with_second(self, seat: int, cards: Iterable[int], out: list[int]) -> list[int]:
+        """``out`` and the cards of ``cards`` that match by their second colour, where
+        ``seat`` may play them as their alternative (one per face, in card order)."""
+        second = second_matching(self.rulebook, self.side, self.color)
+        more = [c for c in self._distinct(cards) if c in second and c not in out
+                and self._alt_allowed(seat, c)]
+        return sorted(out + more) if more else out
+
+    def _alt_allowed(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` may play ``card`` as its alternative now: it has one, and the
+        alternative's conditions hold for ``seat``."""
+        rule = self.card_rules[card]
+        if rule is None or rule.alt_effect is None:
+            return False
+        conds = rule.alt_if
+        if conds is None:
+            return True
+        ctx = Ctx(seat)
+        for name, value in conds.items():
+            holds = CONDITIONS[name].holds  # in-play ones only: the compiler keeps no other
+            if holds is not None and not holds(self, ctx, value):
+                return False
+        return True
+
+    def _sides(self, seat: int, card: int) -> int:
+        """How ``card``, about to be played by ``seat``, may be played (judged before it
+        leaves the hand): 0 as itself only, 1 as its alternative only (it matched by its
+        second colour), 2 either way."""
+        if not self._alt_allowed(seat, card):
+            return 0
+        return 2 if card in self._matching_top() or self.stacked.total else 1
+
     def _can_play(self, seat: int, card: int) -> bool:
         """Whether ``seat`` may play ``card`` now (:meth:`playable` for one card)."""
-        return card in self._matching_top() and self._allowed(seat, card)
+        if card not in self._matching_top() and not (
+                self.rulebook.alternatives and self._with_second(seat, (card,), [])):
+            return False
+        return self._allowed(seat, card)
 
     def _allowed(self, seat: int, card: int) -> bool:
         """The conditions on a matching card: a number to go out on (``go_out_on``), and its

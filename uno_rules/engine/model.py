@@ -75,6 +75,8 @@ class Face:
     points: int
     number: bool       # a number card (scored at face value)
     side: int = 0      # index into Rules.sides
+    second_color: int = NO_COLOR  # a second colour it matches when played as its alternative
+    alternative: str = ""         # the alternative it may be played as ("": none)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -99,17 +101,15 @@ class Step:
 # Fields added after games were saved: left out of a rulebook's digest while they hold
 # these values, so that the rulebooks that don't use them keep their digests (and the games
 # saved with them restore). By (class name, field name).
-DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {("CardRule", "going_out"): "ends_round",
-                                                ("CardRule", "uno_after"): False,
-                                                ("Rules", "match"): DEFAULT_MATCH,
-                                                ("Rulebook", "match"): DEFAULT_MATCH,
-                                                ("Settings", "uno_after_others"): False,
-                                                ("Settings", "call_at"): 1,
-                                                ("Settings", "false_call_penalty"): 0,
-                                                ("Rules", "combos"): (),
-                                                ("Rulebook", "combos"): (),
-                                                ("Rules", "rank_numbers"): (),
-                                                ("Rulebook", "rank_numbers"): ()}
+DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
+    ("CardRule", "going_out"): "ends_round", ("CardRule", "uno_after"): False,
+    ("CardRule", "alt_effect"): None, ("CardRule", "alt_if"): None,
+    ("Face", "second_color"): NO_COLOR, ("Face", "alternative"): "",
+    ("Rules", "match"): DEFAULT_MATCH, ("Rules", "player_state"): (),
+    ("Rules", "alternatives"): (),
+    ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
+    ("Settings", "false_call_penalty"): 0,
+    ("Rules", "combos"): (), ("Rules", "rank_numbers"): ()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +153,9 @@ class CardRule:
     going_out: str = "ends_round"    # going out on it: ends_round | continues | not_allowed
     uno_after: bool = False          # a step of its effect settles its player's UNO
     #                                  (deal_hands): it may be played calling UNO at any size
+    alt_effect: int | None = None    # program id: played as its face's alternative (None:
+    #                                  it has none, or the rulebook's options rule it out)
+    alt_if: Mapping[str, Any] | None = None  # the alternative's conditions (None: always)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -238,6 +241,12 @@ class Rules:
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.
     digested_as: tuple[str, str] | None = None
+    # Per-player state (`player_state`): each key's name, its values in order and the index
+    # of the value every player starts with. Empty: none (left out of the digest then).
+    player_state: tuple[tuple[str, tuple[str, ...], int], ...] = ()
+    # The alternatives cards may be played as (`alternatives`), by name; with none, `side`
+    # decisions never come and the action table has no `side` actions.
+    alternatives: tuple[str, ...] = ()
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -46,20 +46,25 @@ def digest(rules: Rules) -> str:
 
 # places, derived tables, and what the digest reads instead of a variant's own heading
 _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
-def _sparse(kind: str, name: str, value: Any) -> bool:
-    """Whether field ``name`` of a ``kind`` record holds its value of before it existed
-    (model.DIGEST_SPARSE): then the digest leaves it out."""
-    key = (kind, name)
-    return key in DIGEST_SPARSE and bool(DIGEST_SPARSE[key] == value)
+
+
+def _sparse(record: Any, name: str, value: Any) -> bool:
+    """Whether field ``name`` of ``record`` holds its value of before it existed
+    (model.DIGEST_SPARSE, by the class declaring it): then the digest leaves it out."""
+    for cls in type(record).__mro__:
+        key = (cls.__name__, name)
+        if key in DIGEST_SPARSE:
+            return bool(DIGEST_SPARSE[key] == value)
+    return False
 
 
 def _canonical(value: Any) -> Any:
     """``value`` as nested tuples of plain values, the same in every process."""
     if is_dataclass(value) and not isinstance(value, type):
-        kind = type(value).__name__
-        return (kind, tuple((f.name, _canonical(getattr(value, f.name)))
-                            for f in fields(value) if f.name not in _NOT_CONTENT
-                            and not _sparse(kind, f.name, getattr(value, f.name))))
+        return (type(value).__name__, tuple((f.name, _canonical(getattr(value, f.name)))
+                                            for f in fields(value) if f.name not in _NOT_CONTENT
+                                            and not _sparse(value, f.name,
+                                                            getattr(value, f.name))))
     if isinstance(value, Mapping):
         return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()))
     if isinstance(value, (set, frozenset)):
@@ -115,6 +120,7 @@ def snapshot(game: State) -> dict[str, Any]:
         **({"piles": {name: [names[c] for c in pile]
                       for name, pile in zip(rb.piles, game.piles, strict=True)}}
            if rb.piles else {}),
+        **({"player_state": player_state_json(game)} if rb.player_state else {}),
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         "stack_draw": [st.total, st.value, stacked, st.penalty],
         "giving": [{"queue": [list(q) for q in g.queue],
@@ -346,7 +352,7 @@ def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
 DATA_ATOMS: Mapping[str, Check] = {
     "card": CARD_ID, "seat": SEAT, "program": PROGRAM, "program_or_none": _nullable(PROGRAM),
     "seats": _list(SEAT, distinct=True, least=1),
-    "seat_pair": _list(SEAT, lambda e: 2, distinct=True)}
+    "seat_pair": _list(SEAT, lambda e: 2, distinct=True), "flag": _bool}
 _NO_DATA = _one_of(lambda e: [None])
 
 
@@ -433,6 +439,37 @@ def _piles(value: Any, env: Env, at: str) -> Any:
     return _record({name: CARDS for name in env.rb.piles})(value, env, at)
 
 
+def _declared_state(rb: Rules) -> bool:
+    return bool(rb.player_state)
+
+
+def _player_state(value: Any, env: Env, at: str) -> Any:
+    """Each declared key: one of its values per seat."""
+    return _record({name: _list(_values(values), lambda e: e.n)
+                    for name, values, _ in env.rb.player_state})(value, env, at)
+
+
+def _values(values: tuple[str, ...]) -> Check:
+    """One of ``values``."""
+    return _one_of(lambda e: list(values))
+
+
+def player_state_json(game: State) -> dict[str, list[str]]:
+    """The per-player state by key, a value's name per seat (snapshots, scenarios, views)."""
+    declared = game.rulebook.player_state
+    n = len(declared)
+    return {name: [values[game.marks[s * n + k]] for s in range(game.players)]
+            for k, (name, values, _) in enumerate(declared)}
+
+
+def marks_from_json(rb: Rules, value: Mapping[str, list[str]]) -> list[int]:
+    """:func:`player_state_json`'s inverse: the flat ``State.marks``."""
+    declared = rb.player_state
+    players = len(next(iter(value.values()))) if value else 0
+    return [values.index(value[name][s]) for s in range(players)
+            for name, values, _ in declared]
+
+
 # Every field of a snapshot, in the order they are checked (each may rely on those before
 # it: the players, the side, the ctxs), with what it may hold and when it is present.
 FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
@@ -455,6 +492,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
                    hi=lambda e: e.rb.discard_piles - 1), _several_discards),
     ("out", CARDS, _always),
     ("piles", _piles, _declared_piles),
+    ("player_state", _player_state, _declared_state),
     ("color", COLOR, _always),
     ("direction", _one_of(lambda e: [1, -1]), _always),
     ("skips", _list(SEAT), _always),
@@ -490,9 +528,9 @@ PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
-         "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
-         "result", "out_seats", "eliminated", "absent", "owed", "stack_draw", "giving", "stack",
-         "ctxs", "ctx", "pending", "history", "rng")
+         "player_state", "color", "direction", "skips", "turn_to", "uno_open", "turns",
+         "first_turns", "over", "result", "out_seats", "eliminated", "absent", "owed",
+         "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history", "rng")
 
 
 def state_field_problems() -> list[str]:
@@ -638,6 +676,8 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     piles = [v["piles"][name] for name in rb.piles] if rb.piles else None
     game._lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
                  piles=piles)
+    if rb.player_state:
+        game.marks = marks_from_json(rb, v["player_state"])
     for f in PLAIN:  # (players, seed and dealer made the blank state already)
         setattr(game, f.name, v[f.snapshot])
     if v["result"] is not None:

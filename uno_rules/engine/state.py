@@ -140,6 +140,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("colors", LIST, "colors"),
     Field("focus", SHARED, "focus"),
     _plain("first_turns"),
+    Field("marks", LIST, "player_state"),  # written only when the rulebook declares some
     _derived("faces"),
     _derived("card_rules"),
     _derived("names"),
@@ -212,6 +213,10 @@ class State:
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
         self.side = 0
+        # Per-player state (rulebook.player_state), flat: seat s's value of key k (an index
+        # into the key's values) at s * keys + k.
+        self.marks: list[int] = [start for _ in range(players)
+                                 for _, _, start in rulebook.player_state]
         self._derive()
 
     def clone(self) -> State:
@@ -618,6 +623,19 @@ class State:
         if self.out_seats:  # a seat dealt cards is back in
             self.out_seats = [s for s in self.out_seats if not hands[s]]
         self._note("deal", start)
+
+    def _mark_at(self, seat: int, key: str) -> int:
+        """Where ``seat``'s value of the per-player state ``key`` is in ``marks``."""
+        declared = self.rulebook.player_state
+        for k, (name, _, _) in enumerate(declared):
+            if name == key:
+                return seat * len(declared) + k
+        raise KeyError(key)
+
+    def _set_mark(self, seat: int, key: str, value: int) -> None:
+        """Set ``seat``'s per-player state ``key`` to its value of index ``value``."""
+        self.marks[self._mark_at(seat, key)] = value
+        self._note("state", seat, key, value)
 
     def _standing(self) -> int:
         """How many players are still in the round (not knocked out)."""

@@ -43,6 +43,11 @@ def action_names(rules: Rules) -> list[str]:
     return list(dict.fromkeys(f.name for f in rules.faces))
 
 
+def side_names(rules: Rules) -> tuple[str, ...]:
+    """The answers of a ``side`` decision: ``normal``, then each alternative (none without)."""
+    return ("normal", *rules.alternatives) if rules.alternatives else ()
+
+
 def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
     """Every action any seat of a ``players``-seat game can take, the index its id (see
     docs/actions.md). Made from the rulebook's own orders only (faces, colours, piles), so
@@ -66,6 +71,8 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
             actions += [Action(s, kind, n) for kind in ("give", "jump_in") for n in names]
         actions += [Action(None, "loser", t) for t in seats]
         actions += [Action(s, "pass") for s in seats]  # appended: every earlier id stays
+        # Appended too, and only with alternatives: a `side` per alternative and `normal`.
+        actions += [Action(s, "side", name) for s in seats for name in side_names(rules)]
         actions += [Action(s, "play", COMBO.join(names), uno, pile) for s in seats
                     for names in combo_names(rules) for uno in (False, True)
                     for pile in range(rules.discard_piles)]  # none without `combos`
@@ -83,7 +90,7 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after", "combo")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "combo")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -119,12 +126,15 @@ class SeatActions:
         at += 3 * n
         self.give = tuple(at + i for i in by_face)
         self.jump_in = tuple(at + len(names) + i for i in by_face)
-        combos = combo_names(rules)
-        loser = len(self.table) - 2 * n - 2 * len(combos) * piles * n  # then passes, combos
+        sides, combos = side_names(rules), combo_names(rules)
+        # the losers, then the passes, then the sides, then the combos end the table
+        loser = len(self.table) - 2 * n - n * len(sides) - n * 2 * len(combos) * piles
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
-        # A combo play's id by its names, UNO called or not and pile (the table's last part).
-        at = loser + 2 * n + seat * 2 * len(combos) * piles
+        at = loser + 2 * n + seat * len(sides)
+        self.side = {name: at + i for i, name in enumerate(sides)}  # by answer
+        # A combo play's id by its names, UNO called or not and pile.
+        at = loser + 2 * n + n * len(sides) + seat * 2 * len(combos) * piles
         self.combo = {(COMBO.join(names), uno, pile): at + (k * 2 + u) * piles + pile
                       for k, names in enumerate(combos) for u, uno in enumerate((False, True))
                       for pile in range(piles)}
@@ -253,6 +263,15 @@ def matches(face: Face, color: int, rank: int, match: tuple[str, ...],
                 (way == "number" and _same_number(face, rank, numbers)):
             return True
     return False
+def second_matching(rules: Rules, side: int, color: int) -> frozenset[int]:
+    """The cards (ids) on ``side`` whose second colour is ``color``: played as their
+    alternative, they match it (:func:`matching`'s rule for a card's other colour)."""
+    tables: dict[int, frozenset[int]] = rules.memo.setdefault(("second", side), {})
+    got = tables.get(color)
+    if got is None:
+        got = tables[color] = frozenset(card for card, f in enumerate(rules.side_faces[side])
+                                        if f.second_color == color != NO_COLOR)
+    return got
 
 
 def _same_number(face: Face, rank: int, numbers: tuple[tuple[int, ...], ...]) -> bool:
@@ -283,6 +302,7 @@ def plain_turns(rules: Rules) -> bool:
     if got is None:
         got = rules.memo["plain_turns"] = (
             len(rules.sides) == 1 and rules.discard_piles == 1 and not guarded(rules, 0)
+            and not rules.alternatives
             and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects
             and not rules.combos
             and all(r is None or (r.going_out == "ends_round" and not r.uno_after)

@@ -39,7 +39,8 @@ def semantic(located: Located, hand_overridden: bool = False,
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
-                 _check_steps, _check_choices, _check_bluffs):
+                 _check_steps, _check_choices, _check_bluffs, _check_player_state,
+                 _check_alternatives):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -280,6 +281,13 @@ def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
         for part in ("effect", "first_card"):
             if isinstance(card, dict) and isinstance(card.get(part), list):
                 yield ("cards", rank, part), card[part]
+            alts = card.get("alternatives") if isinstance(card, dict) else None
+            for name, steps in (alts.items() if isinstance(alts, dict) else ()):
+                if isinstance(steps, list):
+                    yield ("cards", rank, "alternatives", name), steps
+    for name, alt in (data.get("alternatives") or {}).items():
+        if isinstance(alt, dict) and isinstance(alt.get("effect"), list):
+            yield ("alternatives", name, "effect"), alt["effect"]
     for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw")):
         value: Any = data
         for key in path:
@@ -311,6 +319,90 @@ def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict
         for key in prim.programs:
             if isinstance(params.get(key), list):
                 yield from _steps(params[key], path + (i, name, key))
+
+
+STATE_STEPS = ("set_state", "turn_state")
+STATE_CONDITIONS = ("state", "every_state")
+
+
+def _check_player_state(located: Located) -> list[Problem]:
+    """Per-player state: values each once, a start among them; steps and conditions name a
+    declared key and one of its values."""
+    declared = {k: [str(v) for v in spec["values"]]
+                for k, spec in (located.data.get("player_state") or {}).items()}
+    problems = []
+    for key, values in declared.items():
+        spec = located.data["player_state"][key]
+        if len(set(values)) != len(values):
+            problems.append(located.problem(("player_state", key, "values"),
+                                            f"`{key}` lists a value twice"))
+        if "start" in spec and str(spec["start"]) not in values:
+            problems.append(located.problem(("player_state", key, "start"),
+                                            f"`{key}` can't start at {spec['start']!r}: its "
+                                            f"values are {', '.join(values)}"))
+
+    def named(at: PathKey, key: Any, value: Any = None) -> None:
+        if key not in declared:
+            problems.append(located.problem(at, f"no per-player state {key!r}"
+                                            f"{did_you_mean(str(key), list(declared))}: "
+                                            "declare it in `player_state`"))
+        elif value is not None and str(value) not in declared[key]:
+            problems.append(located.problem(at, f"{value!r} is not a value of `{key}` "
+                                            f"({', '.join(declared[key])})"))
+
+    for path, steps in _programs(located.data):
+        for at, name, params in _steps(steps, path):
+            if name in STATE_STEPS:
+                named(at + ("key",), params.get("key"))
+                if name == "set_state" and params.get("key") in declared:
+                    named(at + ("to",), params["key"], params.get("to"))
+            for cond in STATE_CONDITIONS if name == "if" else ():
+                for key, value in (params.get(cond) or {}).items():
+                    named(at + (cond, key), key, value)
+    for alt, spec in (located.data.get("alternatives") or {}).items():
+        for cond in STATE_CONDITIONS:
+            for key, value in ((spec or {}).get("if", {}).get(cond) or {}).items():
+                named(("alternatives", alt, "if", cond, key), key, value)
+    return problems
+
+
+def _check_alternatives(located: Located) -> list[Problem]:
+    """A deck group's or a card's alternative is declared in `alternatives`; second colours
+    are colours of the rulebook, each for a colour of the group."""
+    data = located.data
+    declared = list(data.get("alternatives") or {})
+    problems = []
+
+    def known(at: PathKey, name: str) -> None:
+        if name not in declared:
+            problems.append(located.problem(at, f"no alternative {name!r}"
+                                            f"{did_you_mean(name, declared)}: declare it in "
+                                            "`alternatives`"))
+
+    colors = [c for cols in side_colors(data)[1] for c in cols]
+    for gname, group in (data.get("deck") or {}).items():
+        if not isinstance(group, dict):
+            continue
+        if "alternative" in group:
+            known(("deck", gname, "alternative"), group["alternative"])
+        for color, second in (group.get("second_colors") or {}).items():
+            for at, c in ((("deck", gname, "second_colors"), color),
+                          (("deck", gname, "second_colors", color), second)):
+                if c not in colors:
+                    problems.append(located.problem(at, f"no colour {c!r}"
+                                                    f"{did_you_mean(str(c), colors)}"))
+    for rank, card in (data.get("cards") or {}).items():
+        for name in ((card or {}).get("alternatives") or {}):
+            known(("cards", rank, "alternatives", name), name)
+    tags = sorted({t for g in (data.get("deck") or {}).values() if isinstance(g, dict)
+                   for t in g.get("tags") or ()})
+    for path, steps in _programs(data):
+        for at, name, params in _steps(steps, path):
+            tag = params.get("card_tag") if name == "if" else None
+            if tag is not None and tag not in tags:
+                problems.append(located.problem(at + ("card_tag",), f"no deck group has the "
+                                                f"tag {tag!r}{did_you_mean(str(tag), tags)}"))
+    return problems
 
 
 PARTNER_SEATS = ("partner", "next_partner")

@@ -119,14 +119,16 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
         return compiled[key, part]
 
     out: list[CardRule | None] = []
+    alts = _Alternatives(comp, data, cards, program)
     for face in faces:
         rank = data_rank = comp.ranks[face.rank]
         keys = [k for k in (data_rank, *face.tags) if k in cards]
-        if not keys:
+        if not keys and not face.alternative:
             out.append(None)
             continue
         effects = [program(k, "effect") for k in keys]
         effect = comp.concat(effects)
+        alt_effect, alt_if = alts.of(face, keys, effects)
         firsts = [program(k, "first_card") if "first_card" in cards[k] else program(k, "effect")
                   for k in keys]
         legal = cards.get(rank, {}).get("legal_if")
@@ -143,8 +145,46 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
             going_out=str(opt(next((cards[k]["going_out"] for k in keys
                                     if "going_out" in cards[k]), "ends_round"), opts)),
             uno_after=effect is not None and _sheds(comp.programs, effect, JUDGING),
+            alt_effect=alt_effect, alt_if=alt_if,
         ))
     return out
+
+
+class _Alternatives:
+    """The programs and conditions of the cards' alternatives (``alternatives``): the
+    alternative's own steps, then the card's entry for it under ``alternatives`` (by rank,
+    then tags), else its ``effect``."""
+
+    def __init__(self, comp: _Compiler, data: dict[str, Any], cards: dict[str, Any],
+                 program: Any):
+        self.comp, self.cards, self.program = comp, cards, program
+        self.declared = data.get("alternatives") or {}
+        self.compiled: dict[tuple[str, ...], int | None] = {}
+
+    def _steps(self, path: tuple[str, ...], steps: list[Any] | None) -> int | None:
+        if path not in self.compiled:
+            self.compiled[path] = None if steps is None else self.comp.program(steps, path)
+        return self.compiled[path]
+
+    def of(self, face: Face, keys: list[str], effects: list[int | None]
+           ) -> tuple[int | None, Mapping[str, Any] | None]:
+        name = face.alternative
+        spec = self.declared.get(name) if name else None
+        if spec is None:
+            return None, None
+        conds = dict(spec.get("if") or {})
+        if decided_at_load(conds, self.comp.options) is False:
+            return None, None  # an option rules it out
+        conds = {k: v for k, v in conds.items() if k != "option"}
+        own = self._steps(("alternatives", name, "effect"), spec.get("effect"))
+        parts = [self._steps(("cards", k, "alternatives", name),
+                             self.cards[k].get("alternatives", {}).get(name)) for k in keys]
+        body = [p if p is not None or name in self.cards[k].get("alternatives", {}) else e
+                for k, p, e in zip(keys, parts, effects, strict=True)]
+        effect = self.comp.concat([own, *body])
+        if effect is None:  # nothing to do, but an alternative all the same
+            effect = self.comp.program([], ("alternatives", name))
+        return effect, FrozenMap(conds) if conds else None
 
 
 SHEDDING = ("discard_color", "give_cards")  # primitives that may take cards from a hand
@@ -203,11 +243,22 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         **_piles(data),
         digested_as=_digested_as(located),
         match=tuple(data.get("match", DEFAULT_MATCH)),
+        player_state=_player_state(data),
+        alternatives=tuple(data.get("alternatives") or {}),
         rank_numbers=_rank_numbers(data, comp.ranks, faces),
         combos=tuple(Combo(c.get("cards", 2), c.get("sum", False), c.get("same", ""),
                            tuple(comp.ranks.index(str(r)) for r in c.get("first", ())))
                      for c in data.get("combos") or ()),
     )
+
+
+def _player_state(data: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    """The Rulebook's ``player_state``: each key, its values (as text) and its start's index."""
+    out = []
+    for key, spec in (data.get("player_state") or {}).items():
+        values = tuple(str(v) for v in spec["values"])
+        out.append((key, values, values.index(str(spec.get("start", values[0])))))
+    return tuple(out)
 
 
 def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
@@ -233,9 +284,11 @@ def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
             points = int(rank) if points == "face" else points
             for c in (side_cols[side] if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
+                second = (group.get("second_colors") or {}).get(c)
                 face = Face(len(faces), name, NO_COLOR if c is None else colors.index(c), r,
                             tuple(group.get("tags", [])), points, group.get("points") == "face",
-                            side)
+                            side, NO_COLOR if second is None else colors.index(second),
+                            group.get("alternative", ""))
                 faces.append(face)
                 side_decks[side].extend([face.id] * copies)
     return faces, side_decks

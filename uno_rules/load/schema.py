@@ -10,6 +10,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.model import Settings
 from ..engine.tables import MATCH_WAYS
@@ -119,6 +120,17 @@ def _step() -> dict[str, Any]:
              "additionalProperties": False, "properties": props},
         ],
     }
+
+
+def _named(description: str, properties: dict[str, Any],
+           required: list[str] | None = None) -> dict[str, Any]:
+    """A mapping of entries by a name of the author's choice, each with these keys."""
+    entry: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                             "properties": properties}
+    if required:
+        entry["required"] = required
+    return {"type": "object", "description": description,
+            "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}, "additionalProperties": entry}
 
 
 @lru_cache(maxsize=1)
@@ -234,6 +246,31 @@ def rulebook_schema() -> dict[str, Any]:
                                             "pile runs out and is rebuilt (default false)."},
                               "description": {"type": "string",
                                               "description": "What the pile is for."}}}},
+            "player_state": _named(
+                "State each player carries through the round (a Power Card, a joker, a "
+                "counter), by a key of your choice: its values in order and the one everyone "
+                "starts with. `set_state` and `turn_state` steps change it, the `if` "
+                "conditions `state` and `every_state` read it; views, observations, snapshots "
+                "and records show it.", {
+                    "values": {"type": "array", "minItems": 2,
+                               "items": {"type": ["string", "integer"]},
+                               "description": "Its values, in order (a flag: two; a "
+                                              "counter: 0, 1, 2, ...); each once."},
+                    "start": {"type": ["string", "integer"], "description":
+                              "Every player's value at the deal (default: the first)."},
+                    "description": {"type": "string", "description": "What it stands for."}},
+                required=["values"]),
+            "alternatives": _named(
+                "Another way to play some cards (a card's other side, a second effect), by a "
+                "name of your choice; deck groups say which cards have it (`alternative:`). "
+                "Playing one, the player chooses `normal` or the alternative (a `side` "
+                "decision), when the alternative's `if` holds; played so, the card does the "
+                "alternative's `effect`, then its own `alternatives` entry (else its "
+                "`effect`).", {
+                    "if": {"$ref": "#/$defs/conditions"},
+                    "effect": {"$ref": "#/$defs/steps", "description":
+                               "What playing a card so does first (its price, say)."},
+                    "description": {"type": "string", "description": "What it is."}}),
             "pairing": {"type": "object", "additionalProperties": False, "description":
                         "Which faces print on the same card: the k-th card of each side, "
                         "in deck order (groups in order, then ranks, then colours).",
@@ -332,6 +369,17 @@ def rulebook_schema() -> dict[str, Any]:
                     "tags": {"type": "array", "items": name, "description":
                              "Extra symbols printed on these cards; they become part of the "
                              "name (`red 5 pass`)."},
+                    "alternative": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
+                                    "description": "These cards may be played as the named "
+                                    "alternative (declared in `alternatives`): the player "
+                                    "chooses `normal` or it when playing one (UNO Flex's flex "
+                                    "side)."},
+                    "second_colors": {"type": "object", "minProperties": 1,
+                                      "additionalProperties": {"type": "string"},
+                                      "description": "A second colour printed on these "
+                                      "cards, by their colour (`{red: yellow}`): played as "
+                                      "their alternative, they also match it (the colour in "
+                                      "force stays their own)."},
                     "numbers": {"type": "array", "minItems": 1, "uniqueItems": True,
                                 "items": {"type": "integer", "minimum": 0, "maximum": 99},
                                 "description": "The numbers these cards count as, whichever "
@@ -382,11 +430,19 @@ def rulebook_schema() -> dict[str, Any]:
                                           "goes on: its whole effect runs, and a seat it "
                                           "leaves with no card has gone out); not_allowed (it "
                                           "can't be played as a last card)."}),
+                    "alternatives": {"type": "object", "description":
+                                     "What it does when played as an alternative (declared "
+                                     "in `alternatives`), by the alternative's name: after "
+                                     "the alternative's own steps, instead of `effect`.",
+                                     "additionalProperties": {"$ref": "#/$defs/steps"}},
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},
                       "description": "Primitives, run in order."},
             "step": _step(),
+            "conditions": {"type": "object", "additionalProperties": False, "minProperties": 1,
+                           "description": "Conditions, as an `if` step's (all must hold).",
+                           "properties": {c.name: c.schema for c in CONDITIONS.values()}},
         },
     }
 

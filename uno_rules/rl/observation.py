@@ -29,25 +29,36 @@ from ..engine.rulebook import Rulebook
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
 # The decision kinds, in the order of their one-hot segment: the engine's registered kinds.
 DECISION_KINDS: tuple[str, ...] = tuple(KINDS)
+# The segments a rulebook may add that version 1's layout didn't know, in order: a new one
+# changes the layout's digest (and so its version) as a new decision kind does.
+SEGMENTS_SINCE_V1: tuple[str, ...] = ("player_state",)
 
 
-def layout_digest(kinds: tuple[str, ...]) -> str:
-    """What the layout takes from the engine's registries (the decision kinds, in order) as
-    a short digest: another kind, or another order, gives another digest."""
-    return hashlib.sha256(("decision_kind:" + ",".join(kinds)).encode()).hexdigest()[:16]
+def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str:
+    """What the layout takes from the engine's registries (the decision kinds, in order, and
+    the segments added since version 1) as a short digest: another kind or segment, or
+    another order, gives another digest."""
+    text = "decision_kind:" + ",".join(kinds)
+    if segments:
+        text += ";segments:" + ",".join(segments)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # Each layout's digest and its version. A new decision kind changes the digest, and this
 # module refuses to load until the new layout is given the next version here: the layout
 # never changes silently under a trained policy.
-VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1}
+# Version 2: the `side` decision kind (a card's side or alternative) and the `player_state`
+# segment (a rulebook's per-player state).
+VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2}
 
 
-def layout_version(kinds: tuple[str, ...]) -> int:
-    """The version of the layout made with ``kinds`` (RuntimeError: a layout not versioned)."""
-    digest = layout_digest(kinds)
+def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:
+    """The version of the layout made with ``kinds`` and ``segments`` (RuntimeError: a
+    layout not versioned)."""
+    digest = layout_digest(kinds, segments)
     if digest not in VERSIONS:
-        raise RuntimeError(f"the observation layout changed (decision kinds {', '.join(kinds)}; "
+        raise RuntimeError(f"the observation layout changed (decision kinds {', '.join(kinds)}"
+                           f"; segments since version 1: {', '.join(segments) or 'none'}; "
                            f"digest {digest}): give it version {max(VERSIONS.values()) + 1} "
                            "in VERSIONS, uno_rules/rl/observation.py")
     return VERSIONS[digest]
@@ -74,7 +85,7 @@ class Observer:
 
     #: The layout's version: a change to what any position means bumps it (a new decision
     #: kind does: see VERSIONS).
-    VERSION: int = layout_version(DECISION_KINDS)
+    VERSION: int = layout_version(DECISION_KINDS, SEGMENTS_SINCE_V1)
 
     def __init__(self, rulebook: Rulebook, players: int):
         counts = rulebook.player_counts()
@@ -121,6 +132,13 @@ class Observer:
         self._piles = add("piles", len(rulebook.piles), pile_high,
                           "cards in each declared pile (rulebook.piles)") \
             if rulebook.piles else -1
+        declared = rulebook.player_state
+        self._marks = add("player_state", n * sum(len(v) for _, v, _ in declared), 1,
+                          "per relative seat, for each key of rulebook.player_state: one-hot, "
+                          "its value (the key's values in order)") if declared else -1
+        # each key's first slot within a seat's part, and a seat's part's length
+        self._mark_slots = tuple(sum(len(v) for _, v, _ in declared[:k])
+                                 for k in range(len(declared)))
         partnerships = n // rulebook.team_size
         if rulebook.team_size > 1:
             add("team", n, partnerships - 1, "per relative seat, its team counted from the "
@@ -239,11 +257,9 @@ class Observer:
             out[sizes + k] = size if size < CAP else CAP
         size = len(game.draw_pile)
         out[self._draw] = size if size < CAP else CAP
-        if self._piles >= 0:
-            for k, pile in enumerate(game.piles):
-                size = len(pile)
-                out[self._piles + k] = size if size < CAP else CAP
         rel = self._rel[seat]
+        if self._piles >= 0 or self._marks >= 0:
+            self._fill_declared(game, rel, out)
         self._fill_seats(game, rel, out)
         total = game.stacked.total
         if total:
@@ -288,6 +304,22 @@ class Observer:
                 out[self._color + k * colors + color] = 1
             size = len(discard)
             out[self._discard_size + k] = size if size < CAP else CAP
+
+    def _fill_declared(self, game: Game, rel: tuple[int, ...], out: bytearray) -> None:
+        """What a rulebook declares: its piles' sizes, and each seat's per-player state
+        (one-hot per key, at its relative seat's part)."""
+        for k, pile in enumerate(game.piles):
+            size = len(pile)
+            out[self._piles + k] = size if size < CAP else CAP
+        if self._marks < 0:
+            return
+        slots, keys = self._mark_slots, len(self._mark_slots)
+        width = self._names["player_state"].length // self.players
+        marks = game.marks
+        for s in range(self.players):
+            base = self._marks + rel[s] * width
+            for k in range(keys):
+                out[base + slots[k] + marks[s * keys + k]] = 1
 
     def _fill_backs(self, game: Game, seat: int, out: bytearray) -> None:
         """The side turned away of the others' cards and of the draw pile's top card."""

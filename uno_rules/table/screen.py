@@ -254,6 +254,8 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
         if team is not None:
             marks.append(f"team {team[s]}" + (" (yours)" if me is not None and s != me and
                                                team[s] == team[me] else ""))
+        marks += [f"{label(key)} {values[s]}" for key, values in
+                  view.get("player_state", {}).items()]
         if s in view["absent"]:
             marks.append("out of the match")
         elif s in view["knocked_out"]:
@@ -385,7 +387,8 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
     words = {"keep": "keep the drawn card", "challenge": "challenge", "accept": "accept",
              "pass": "pass (let the chance go)", "target": f"seat {arg}",
              "catch": f"catch seat {arg} (UNO not called)", "uno": f"call UNO for seat {arg}",
-             "loser": f"seat {arg} loses"}
+             "loser": f"seat {arg} loses", "side": f"play it {arg}" if arg == "normal"
+             else f"play it as {arg}"}
     return words.get(kind, str(option))
 
 

@@ -33,6 +33,7 @@ from ..engine.outcome import Termination
 from ..engine.tables import action_table
 from ..play import driver
 from ..play.agents import AgentClass, choice_of, make_agent, observation, round_rng
+from ..play.driver import OnAction
 from ..play.match import Match
 from .answers import Blank, Chosen, Help, Hint, Quit, interpret
 from .screen import Style, event_lines, option_lines, scores_lines, table_lines
@@ -106,14 +107,18 @@ class Session:
     ``seats``: ``"human"`` or an agent name per seat; ``agents``: the agent classes by
     name. ``clear`` blanks the screen (hot-seat). ``recorder`` (a ``record.Recorder``)
     gets every action; ``script``: the actions of a saved record to play through first
-    (silently) before the table goes live; ``recorded``: the rounds the record has begun."""
+    (silently) before the table goes live; ``recorded``: the rounds the record has begun.
+    ``on_action``: the driver's hook (:mod:`uno_rules.play.driver`), given every action
+    taken at the table (replayed ones, contests and out-of-turn actions included)."""
 
     def __init__(self, match: Match, seats: Sequence[str], agents: dict[str, AgentClass],
                  ask: Callable[[str], str | None], say: Callable[[str], None], *,
                  one_round: bool = False, style: Style | None = None,
                  clear: Callable[[], None] | None = None, recorder: object = None,
-                 script: Sequence[str] = (), recorded: int = 1) -> None:
+                 script: Sequence[str] = (), recorded: int = 1,
+                 on_action: OnAction | None = None) -> None:
         self.match, self.seats, self.agents = match, list(seats), agents
+        self.on_action = on_action
         self.live_ask, self.live_say = ask, say
         self.one_round = one_round
         self.style = style if style is not None else Style(False)
@@ -437,10 +442,10 @@ class Session:
             if recorded != str(action):
                 raise Diverged(f"the record has {recorded!r} where this table plays "
                                f"{str(action)!r}")
-            driver.take(game, action)
+            driver.take(game, action, self.on_action)
             if not self.script:
                 self.go_live()
             return
-        driver.take(game, action)
+        driver.take(game, action, self.on_action)
         if self.recorder is not None:
             self.recorder.step(action)  # type: ignore[attr-defined]

@@ -122,6 +122,8 @@ def table(match: Match, seat: int | None, seats: Sequence[str]) -> dict[str, Any
             "out": s in out, "uno_open": view["uno_open"] == s or s in view.get("owed", ()),
             "who": seats[s],
             "score": match.scores[s]}
+        if "player_state" in view:  # per-player state: each key's value, as "power green"
+            row["state"] = [f"{k} {v[s]}" for k, v in view["player_state"].items()]
         if sided:
             row["backs"] = [card(game, b, _other_side(game)) for b in backs[s] or ()]
         rows.append(row)

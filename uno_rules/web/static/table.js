@@ -52,6 +52,8 @@ function renderTable(container, view, { me = null } = {}) {
     s.team !== null && s.team !== undefined ? ` · team ${s.team}` : ""),
   el("div", {}, `${s.cards} card${s.cards === 1 ? "" : "s"}`, s.score !== undefined ? ` · ${s.score} pts` : "",
     s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, " · no UNO called!") : ""),
+  // Per-player state (a Power Card, a joker): each key's value, shown to every seat.
+  Array.isArray(s.state) && s.state.length ? el("div", { class: "state" }, s.state.join(" · ")) : "",
   // A two-sided deck: the other faces this seat holds up are seen (small cards), else backs.
   Array.isArray(s.backs) && s.backs.length
     ? el("div", { class: "faces" }, s.backs.map((c) => cardEl(c)))
