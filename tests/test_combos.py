@@ -140,3 +140,14 @@ def test_a_wild_number_counts_as_whichever_of_its_numbers_suits() -> None:
     assert ("wild_dos", "red 7") in names and ("red wild_number", "blue wild_number") in names
     assert ("red 9", "blue 9") not in names  # 18: no card counts as that much
     assert uno_rules.load_rulebook("classic").rank_numbers == ()
+
+
+def test_the_sheet_says_the_combos_and_the_wild_numbers(pairs: uno_rules.Rulebook) -> None:
+    from uno_rules.authoring.explain import rule_lines
+    turn = rule_lines(pairs)["Your turn"]
+    assert "You may play 2 cards, all of one rank, the first playable on the pile at once on " \
+        "one pile, in order: the last on top, and only its effect is done." in turn
+    wild = uno_rules.load_rulebook(str(HERE / "rulebooks" / "positive" / "wild_numbers.yaml"))
+    assert "A wild_dos counts as 2, whichever suits." in rule_lines(wild)["Your turn"]
+    assert not any("at once on one pile" in line
+                   for line in rule_lines(uno_rules.load_rulebook("classic"))["Your turn"])

@@ -436,7 +436,7 @@ class Game(Runner):
         """After the deal: turn the first card, run the setup steps, start the first turn."""
         if self.rulebook.setup is not None:
             self._push(self.rulebook.setup, Ctx(self.dealer))
-        for pile in reversed(range(self.rulebook.discard_piles)):  # pile 0's rules run first
+        for pile in reversed(range(self.rulebook.turned_piles())):  # pile 0's rules run first
             self._focus_on(pile)
             self._turn_first_card()
         self._run()

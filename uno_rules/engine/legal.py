@@ -261,6 +261,8 @@ class Legality(State):
         opts: list[int] = []
         anywhere: set[int] = set()
         for pile in range(self.rulebook.discard_piles):
+            if not self.discards[pile]:
+                continue  # a closed pile takes no card
             self._focus_on(pile)
             playable = self._playable(seat, cards)
             opts += self._play_ids(seat, playable, size, pile)
@@ -280,6 +282,8 @@ class Legality(State):
         s = rb.settings
         focus, combos, out = self.focus, self.acts[seat].combo, []
         for pile in range(rb.discard_piles):
+            if not self.discards[pile]:
+                continue  # a closed pile takes no card
             self._focus_on(pile)
             top_face = faces[self.discard[-1]] if self.discard else None
             top = () if top_face is None else numbers_of(rb, top_face.rank, top_face.number)

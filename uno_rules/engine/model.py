@@ -109,7 +109,7 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Rules", "alternatives"): (),
     ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
     ("Settings", "false_call_penalty"): 0,
-    ("Rules", "combos"): (), ("Rules", "rank_numbers"): ()}
+    ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +237,7 @@ class Rules:
     # wild number: DOS's Wild # any of 1-10, its Wild DOS a 2); () when none does: a number
     # card then counts as its rank (tables.numbers_of).
     rank_numbers: tuple[tuple[int, ...], ...] = ()
+    open_piles: int = 0              # discard piles turned up at the deal (0: every one)
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.
@@ -269,7 +270,11 @@ class Rules:
         and only as many as the deck can deal a hand to, with a card left to turn."""
         size, deck, hand = self.team_size, len(self.deck), self.settings.hand_size
         return [n for n in range(self.players_min, self.players_max + 1)
-                if n % size == 0 and n >= 2 * size and n * hand + self.discard_piles <= deck]
+                if n % size == 0 and n >= 2 * size and n * hand + self.turned_piles() <= deck]
+
+    def turned_piles(self) -> int:
+        """The discard piles a card is turned up on at the deal (``open_piles``)."""
+        return self.open_piles or self.discard_piles
 
     def players_text(self) -> str:
         """The player counts in words: ``2-10`` or ``4, 6, 8``."""

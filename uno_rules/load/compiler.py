@@ -341,6 +341,7 @@ def _piles(data: dict[str, Any]) -> dict[str, Any]:
     """The Rulebook's fields for the declared and the discard piles."""
     declared = data.get("piles") or {}
     return {"piles": tuple(declared), "discard_piles": data.get("discard_piles", 1),
+            "open_piles": data.get("open_piles", 0),
             "reshuffle_piles": tuple(i for i, spec in enumerate(declared.values())
                                      if (spec or {}).get("reshuffle"))}
 

@@ -233,6 +233,11 @@ def rulebook_schema() -> dict[str, Any]:
                               "How many discard piles (default 1). With more, a card turned "
                               "up starts each, each has its own colour in force, and a play "
                               "names the pile it goes on (`play red 5 on 1`)."},
+            "open_piles": {"type": "integer", "minimum": 1, "maximum": 8, "description":
+                           "How many of the discard piles a card is turned up on at the deal "
+                           "(default: every one); the others start closed: no card goes on "
+                           "a closed pile until one is turned up there (`refill_piles`). "
+                           "DOS's Centre Row starts with two cards and grows."},
             "piles": {"type": "object", "description":
                       "Piles besides the draw pile and the discard pile, by a name of your "
                       "choice (a set-aside pile, say); primitives put cards there (`knock_out: "
@@ -380,7 +385,7 @@ def rulebook_schema() -> dict[str, Any]:
                                       "cards, by their colour (`{red: yellow}`): played as "
                                       "their alternative, they also match it (the colour in "
                                       "force stays their own)."},
-                    "numbers": {"type": "array", "minItems": 1, "uniqueItems": True,
+                    "numbers": {"type": "array", "minItems": 1,
                                 "items": {"type": "integer", "minimum": 0, "maximum": 99},
                                 "description": "The numbers these cards count as, whichever "
                                                "suits the play (a wild number): by the "
