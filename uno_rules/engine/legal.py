@@ -5,6 +5,7 @@ and the primitives (:mod:`uno_rules.engine.effects`) build on it."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import product
 
 from .actions import Action, Decision
 from .conditions import CONDITIONS
@@ -16,7 +17,7 @@ from .state import State
 from .tables import (
     calls_uno,
     combo_fits,
-    combo_names,
+    combo_set,
     matching,
     numbers_of,
     second_matching,
@@ -281,15 +282,20 @@ class Legality(State):
             held.setdefault(faces[card].name, []).append(card)
         s = rb.settings
         focus, combos, out = self.focus, self.acts[seat].combo, []
+        # The sequences of held names the table has (the hand's, not the whole table's)
+        known = combo_set(rb)
+        sizes = sorted({c.cards for c in rb.combos})
+        held_names = sorted(held)
+        candidates = [names for k in sizes for names in product(held_names, repeat=k)
+                      if names in known and
+                      all(len(held[n]) >= names.count(n) for n in names)]
         for pile in range(rb.discard_piles):
             if not self.discards[pile]:
                 continue  # a closed pile takes no card
             self._focus_on(pile)
             top_face = faces[self.discard[-1]] if self.discard else None
             top = () if top_face is None else numbers_of(rb, top_face.rank, top_face.number)
-            for names in combo_names(rb):
-                if any(len(held.get(n, ())) < names.count(n) for n in names):
-                    continue
+            for names in candidates:
                 cards = [held[n][names[:k].count(n)] for k, n in enumerate(names)]
                 if not any(self._combo_holds(seat, c, cards, top) for c in rb.combos):
                     continue

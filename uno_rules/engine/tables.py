@@ -196,6 +196,14 @@ def combo_names(rules: Rules) -> tuple[tuple[str, ...], ...]:
     return got
 
 
+def combo_set(rules: Rules) -> frozenset[tuple[str, ...]]:
+    """:func:`combo_names` as a set (a hand's candidate sequences are looked up in it)."""
+    got: frozenset[tuple[str, ...]] | None = rules.memo.get("combo_set")
+    if got is None:
+        got = rules.memo["combo_set"] = frozenset(combo_names(rules))
+    return got
+
+
 def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
     """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing."""
     got: tuple[bool, ...] | None = rules.memo.get("uno_by_hand")

@@ -223,7 +223,8 @@ def _group_ranks(located: Located, gname: str, group: Mapping[str, Any], side: s
             continue  # listed twice in the group: _check_unique says so
         listed.add(rank)
         ranks.add(rank)
-        if group.get("points") == "face" and not rank.isdigit():
+        if opt(group.get("points"), located.data.get("options") or {}) == "face" and \
+                not rank.isdigit():
             problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
                                             "face value for `points: face`"))
         clashes: list[tuple[str, str]] = []  # this rank's cards another group has

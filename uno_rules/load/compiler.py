@@ -280,13 +280,14 @@ def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
             if rank not in ranks:
                 ranks.append(rank)
             r = ranks.index(rank)
-            points = group.get("points", 0)
+            points = opt(group.get("points", 0), opts)
             points = int(rank) if points == "face" else points
             for c in (side_cols[side] if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
                 second = (group.get("second_colors") or {}).get(c)
                 face = Face(len(faces), name, NO_COLOR if c is None else colors.index(c), r,
-                            tuple(group.get("tags", [])), points, group.get("points") == "face",
+                            tuple(group.get("tags", [])), points,
+                            opt(group.get("points"), opts) == "face",
                             side, NO_COLOR if second is None else colors.index(second),
                             group.get("alternative", ""))
                 faces.append(face)

@@ -368,9 +368,12 @@ def rulebook_schema() -> dict[str, Any]:
                                        "description":
                                        "Copies of each rank in each colour (or in all, for "
                                        "colourless cards)."}),
-                    "points": {"description": "Score value: an integer, or `face` for the "
-                                              "number on the card.",
-                               "anyOf": [{"type": "integer", "minimum": 0}, {"const": "face"}]},
+                    "points": _or_ref({"description": "Score value: an integer, or `face` "
+                                                      "for the number on the card (or a "
+                                                      "`$option` reference: DOS's wild "
+                                                      "points).",
+                                       "anyOf": [{"type": "integer", "minimum": 0},
+                                                 {"const": "face"}]}),
                     "tags": {"type": "array", "items": name, "description":
                              "Extra symbols printed on these cards; they become part of the "
                              "name (`red 5 pass`)."},
