@@ -223,7 +223,7 @@ def _call_line(s: Settings) -> str:
     text += f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."
     if s.false_call_penalty:
         text += f" Calling UNO when it is not due: you draw {cards(s.false_call_penalty)}."
-    return text
+    return text.replace("UNO", s.call_name)
 
 
 def _combo_lines(rulebook: Rulebook) -> list[str]:

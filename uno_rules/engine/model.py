@@ -109,7 +109,8 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Rules", "alternatives"): (),
     ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
     ("Settings", "false_call_penalty"): 0,
-    ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0}
+    ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0,
+    ("Settings", "call_name"): "UNO"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,7 @@ class Settings:
     uno_after_others: bool = False   # ... and for a player another's card leaves one card
     call_at: int = 1                 # the hand size the UNO call is due at (DOS: 2)
     false_call_penalty: int = 0      # cards drawn for calling UNO not due (0: no false call)
+    call_name: str = "UNO"           # the call's name in events and sheets (DOS: "DOS")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

@@ -89,6 +89,10 @@ def _settings() -> dict[str, Any]:
                                "or DOS alike). 0: no call "
                                "can be false, UNO is offered only where it is due (default "
                                "0)."},
+        "call_name": {"type": "string", "pattern": "^[A-Za-z][A-Za-z !'-]{0,19}$",
+                      "description": "The call's name, as events and the sheet say it "
+                                     "(default UNO): DOS's `DOS`, a house rule's own "
+                                     "word."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
