@@ -126,3 +126,23 @@ def test_a_false_call_is_offered_only_with_its_penalty_and_costs_it() -> None:
     game.apply("0 play red 1 uno")
     assert len(game.hands[0]) == 5 and game.events[-2:] == ["seat 0 calls UNO falsely",
                                                              "seat 0 draws 3 cards"]
+
+
+def test_the_call_is_named_as_the_rulebook_says() -> None:
+    """``call_name``: DOS's call is DOS, in the events and on the sheet."""
+    from pathlib import Path
+
+    from uno_rules.authoring.explain import rule_lines
+    path = Path(__file__).parent / "rulebooks" / "positive" / "dos_partial.yaml"
+    rulebook = uno_rules.load_rulebook(str(path))
+    assert rulebook.settings.call_name == "DOS"
+    game = game_from_position(rulebook, 2, Position(
+        hands=[["red 7", "green 1", "green 3"], ["yellow 1", "yellow 3", "red 4"]],
+        discards=[["blue 7"], ["green 10"]]), seed=1)
+    game.apply("0 play red 7")
+    game.apply("1 catch 0")
+    assert game.events[-2] == "seat 1 catches seat 0 without DOS"
+    assert "Call DOS when you play down to 2 cards" in " ".join(rule_lines(rulebook)["Your turn"])
+    classic = uno_rules.load_rulebook("classic")
+    assert classic.settings.call_name == "UNO"
+    assert any("Call UNO when" in line for line in rule_lines(classic)["Your turn"])

@@ -181,6 +181,10 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
     setup = [f"Deal {s.hand_size} cards to each player, one at a time, starting left of the "
              "dealer; turn over the top card of the draw pile to start the discard pile.",
              "The player to the dealer's left plays first, clockwise."]
+    if rulebook.open_piles:
+        setup.append(f"There are {rulebook.discard_piles} discard piles; a card is turned up "
+                     f"on the first {rulebook.open_piles} only, the others start closed (a "
+                     "closed pile takes no card until one is turned up there).")
     if rulebook.setup is not None:
         setup.append("Then: " + _sentence(describe(rulebook, rulebook.setup)))
     setup += [f"Each player has a {key} ({' or '.join(values)}), {values[start]} at the start."
@@ -220,7 +224,28 @@ def _call_line(s: Settings, penalty: str) -> str:
     text += f"; caught before the next player acts, {penalty}."
     if s.false_call_penalty:
         text += f" Calling UNO when it is not due: you draw {cards(s.false_call_penalty)}."
-    return text
+    return text.replace("UNO", s.call_name)
+
+
+def _combo_lines(rulebook: Rulebook) -> list[str]:
+    """Several cards in one play (``combos``) and wild numbers (a group's ``numbers``)."""
+    out = []
+    for combo in rulebook.combos:
+        what = [f"{combo.cards} cards"]
+        if combo.first:
+            what.append("the first a " + " or ".join(rulebook.ranks[r] for r in combo.first))
+        if combo.same:
+            what.append(f"all of one {'colour' if combo.same == 'color' else 'rank'}")
+        what.append("whose numbers add up to the top card's (none need match it)" if combo.sum
+                    else "the first playable on the pile")
+        out.append("You may play " + ", ".join(what) + " at once on one pile, in order: the "
+                   "last on top, and only its effect is done.")
+    for rank, numbers in enumerate(rulebook.rank_numbers):
+        name = rulebook.ranks[rank]
+        if numbers and numbers != ((int(name),) if name.isdigit() else ()):
+            out.append(f"A {name} counts as " + (str(numbers[0]) if len(numbers) == 1 else
+                       f"any of {', '.join(map(str, numbers))}") + ", whichever suits.")
+    return out
 
 
 def _turn_lines(rulebook: Rulebook) -> list[str]:
@@ -237,6 +262,7 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
              "never": "A drawn card can't be played in the same turn."}[s.play_drawn]
             if offered else "Drawing ends your turn.",
             _call_line(s, penalty)]
+    turn += _combo_lines(rulebook)
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank"
                     + (", or the same wild" if s.jump_in_wilds else ", not a wild")

@@ -29,7 +29,7 @@ from ..engine.errors import (
     visible,
 )
 from ..engine.game import GAME_STEPS, Game
-from ..engine.notation import normalize, parse_card
+from ..engine.notation import COMBO, normalize, parse_card
 from ..engine.position import Position, game_from_position
 from ..engine.rulebook import Rulebook
 from ..engine.state import SEED_LIMIT
@@ -516,19 +516,7 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
     """The engine actions one scenario step stands for (a wild + colour is two)."""
     seat = step.get("seat")
     if "play" in step:
-        card, on = _on_pile(str(step["play"]))
-        hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
-        pile = step.get("pile", 0 if on is None else on)
-        uno = step.get("uno", True)
-        if uno and len(hand) != 2:  # called too where the card's own effect may leave one
-            decision = game.decision
-            uno = decision is not None and any(
-                a.uno and a.pile == pile and a.arg == normalize(card) for a in decision.options)
-        yield Action(seat, "play", card, uno, pile)
-        if "side" in step:  # how it is played: asked right after it, before its colour
-            yield Action(seat, "side", str(step["side"]))
-        if "color" in step and not game.over:
-            yield Action(seat, "color", str(step["color"]))
+        yield from _plays(game, seat, step)
         return
     if "draw" in step:
         yield Action(seat, "draw")
@@ -556,6 +544,25 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(seat, "color", str(step["color"]))
     elif "side" in step:
         yield Action(seat, "side", str(step["side"]))
+
+
+def _plays(game: Game, seat: Any, step: Mapping[str, Any]) -> Iterator[Action]:
+    """The actions of a `play` step: the play, then its side and colour if given."""
+    several = isinstance(step["play"], list)  # several cards at once, laid in order
+    card, on = (COMBO.join(map(normalize, map(str, step["play"]))), None) if several \
+        else _on_pile(str(step["play"]))
+    hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
+    pile = step.get("pile", 0 if on is None else on)
+    uno = step.get("uno", True)
+    if uno and (len(hand) != 2 or several):  # called where the play may leave one
+        decision = game.decision
+        uno = decision is not None and any(
+            a.uno and a.pile == pile and a.arg == normalize(card) for a in decision.options)
+    yield Action(seat, "play", card, uno, pile)
+    if "side" in step:  # how it is played: asked right after it, before its colour
+        yield Action(seat, "side", str(step["side"]))
+    if "color" in step and not game.over:
+        yield Action(seat, "color", str(step["color"]))
 
 
 _ON_PILE = re.compile(r"(.*?\S)\s+(?:on\s+pile|on|pile)\s+(\d{1,9})\s*", re.IGNORECASE)

@@ -35,8 +35,10 @@ class Action(NamedTuple):
     (``"outcome jackpot"``) for a table outcome: the value a rulebook's ``random`` step (or a
     count given as weights) declares.
     With several discard piles a play names its pile: ``"1 play red 5 on 1"`` (pile 0 is
-    written without ``on``). A card whose name would read as something else is quoted (a
-    JSON string): ``'1 play "blue uno"'`` plays the card ``blue uno`` without calling UNO.
+    written without ``on``). Several cards in one play (a rulebook's ``combos``) are
+    joined by ``+``, laid in that order: ``"1 play red 3 + blue 4 on 1"``. A card whose
+    name would read as something else is quoted (a JSON string): ``'1 play "blue uno"'``
+    plays the card ``blue uno`` without calling UNO.
     """
 
     seat: int | None

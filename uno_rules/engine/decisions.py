@@ -19,6 +19,7 @@ from typing import Any
 
 from .actions import Action
 from .legal import Legality
+from .notation import COMBO
 from .records import Ask, Ctx, Frame, Giving
 from .tables import offers_draw
 
@@ -35,6 +36,10 @@ class Runner(Legality):
 
     def _face_stack(self, seat: int, challenge: bool) -> None:
         """Draw the stacked total, or challenge the last card stacked."""
+        raise NotImplementedError
+
+    def _play_cards(self, seat: int, names: list[str], uno: bool, pile: int) -> None:
+        """Play the cards ``names`` from ``seat``'s hand at once (a combo) onto ``pile``."""
         raise NotImplementedError
 
     def _run(self) -> None:
@@ -96,6 +101,8 @@ class Turn(Ask):
         else:
             playable = g._playable(seat, hand)
             opts = g._play_ids(seat, playable, len(hand), g.focus)
+        if g.rulebook.combos:  # several cards at once
+            opts += g._combo_ids(seat)
         if offers_draw(playable, g.rulebook.settings.draw_with_playable):
             opts.append(g.acts[seat].draw)
         return opts
@@ -105,6 +112,9 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
+            if g.rulebook.combos and COMBO in str(action.arg):
+                g._play_cards(seat, str(action.arg).split(COMBO), action.uno, action.pile)
+                return
             g._play_card(seat, g._card_played(seat, action), action.uno, action.pile)
             return
         if g.stacked.total:  # draw the stacked total, or challenge the last card stacked

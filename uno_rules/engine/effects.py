@@ -22,6 +22,12 @@ from .conditions import CONDITIONS, Condition, all_hold
 from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Outcome, Target, start_giving
 from .model import NO_COLOR, Step
 from .playerstate import KEY_SCHEMA, _set_state, _turn_state, say_set_state, say_turn_state
+from .rows import (
+    _clear_piles,
+    _each_pile,
+    _refill_piles,
+    say_each_pile,
+)
 from .words import NOTHING, SEAT_SCHEMA, SEAT_SET_SCHEMA, Say, Sub, cards, verb, who
 from .words import SEATS as SEATS  # its old place (docs and tests import it from here)
 
@@ -681,6 +687,37 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                   "type": "string", "description": "A pile declared in `piles`."}},
               bare=True, at_end=True, main="who",
               defaults={"who": "self"}),
+    # Discard piles that open, close and are counted (uno_rules.engine.rows).
+    Primitive("clear_piles", "Every discard pile holding more than `larger_than` cards "
+              "(default 1) goes whole onto the pile `to` (one the rulebook declares in "
+              "`piles`) and is closed: no card goes on it until one is turned up there "
+              "(`refill_piles`). Rulebooks: DOS's Centre Row at the end of a turn, a house "
+              "rule clearing tall piles of a several-pile game.", _clear_piles,
+              lambda a, sub: f"every discard pile of more than {cards(a['larger_than'])} "
+              f"goes onto the {a['to']} pile, and is closed",
+              {"larger_than": {"type": "integer", "minimum": 0,
+                               "description": "Piles of more cards go."},
+               "to": {"type": "string", "description": "A pile declared in `piles`."}},
+              ("to",), at_end=True, defaults={"larger_than": 1}),
+    Primitive("refill_piles", "Cards are turned up from the draw pile (reshuffled as "
+              "needed), one onto each closed discard pile in pile order, until `to` piles "
+              "hold cards (or no pile is closed, or no card is left); the colour in force on "
+              "each is its card's, and no first-card rule runs. Rulebooks: DOS's Centre Row "
+              "refilled to two, a several-pile game whose piles are cleared.", _refill_piles,
+              lambda a, sub: "cards are turned up from the draw pile onto closed discard "
+              f"piles until {a['to']} are open", {"to": {"type": "integer", "minimum": 1,
+                                        "description": "How many piles should hold cards."}},
+              ("to",), at_end=True, main="to"),
+    Primitive("each_pile", "Runs `then` once for each discard pile holding exactly `cards` "
+              "cards (and with `same_color`, whose cards share a colour, a colourless card "
+              "joining any), in pile order, with that pile as the card's pile (a step acting "
+              "on the pile in force acts on it). Counted before any of them runs. Rulebooks: "
+              "DOS's Colour Match bonuses (a pile of two, or three, of one colour), a "
+              "house rule rewarding tall piles.", _each_pile, say_each_pile,
+              {"cards": {"type": "integer", "minimum": 1, "description": "The pile's size."},
+               "same_color": {"type": "boolean", "description": "Its cards share a colour."},
+               "then": STEPS_REF}, ("cards", "then"), at_end=True, programs=("then",),
+              defaults={"same_color": False}),
     # Per-player state (uno_rules.engine.playerstate).
     Primitive("set_state", "`who` (default `self`) sets its per-player state `key` (declared "
               "in `player_state`) to the value `to`. Used by UNO Flex's Power Cards and a "

@@ -14,7 +14,15 @@ PLAIN = {"keep": "seat {0[1]} keeps the drawn card",
          "knock_out": "seat {0[1]} is knocked out",
          "jump_in": "seat {0[1]} jumps in",
          "out": "seat {0[1]} is out",
-         "side": "seat {0[1]} plays it as {0[2]}"}
+         "side": "seat {0[1]} plays it as {0[2]}",
+         "catch": "seat {0[1]} catches seat {0[2]} without {1}",
+         "target": "seat {0[1]} chooses seat {0[2]}",
+         "loser": "seat {0[1]} loses the contest",
+         "give": "seat {0[1]} gives a card to seat {0[2]}",
+         "false_call": "seat {0[1]} calls {1} falsely",
+         "reverse": "seat {0[1]} reverses the direction",
+         "clear": "discard pile {0[1]} ({0[2]} cards) goes onto the {0[3]} pile",
+         "turn_up": "{0[2]} is turned up on discard pile {0[1]}"}
 
 
 def describe_event(game: State, event: tuple[Any, ...]) -> str:
@@ -23,7 +31,7 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
     name = rb.faces.__getitem__
     kind = event[0]
     if kind in PLAIN:
-        return PLAIN[kind].format(event)
+        return PLAIN[kind].format(event, rb.settings.call_name)
     if kind == "play":
         on = f" on discard pile {event[3]}" if len(event) > 3 else ""
         return f"seat {event[1]} plays {name(event[2]).name}{on}"
@@ -38,28 +46,16 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} chooses {rb.colors[event[2]]}"
     if kind == "challenge":
         return f"seat {event[1]} challenges seat {event[2]}: {'guilty' if event[3] else 'innocent'}"
-    if kind == "catch":
-        return f"seat {event[1]} catches seat {event[2]} without UNO"
     if kind == "win":
         return f"seat {event[1]} wins the round, {event[2]} points"
-    if kind == "target":
-        return f"seat {event[1]} chooses seat {event[2]}"
-    if kind == "loser":
-        return f"seat {event[1]} loses the contest"
     if kind == "outcome":
         return f"the table's outcome: {event[1]}"
-    if kind == "give":
-        return f"seat {event[1]} gives a card to seat {event[2]}"
     if kind == "discard":
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
-    if kind == "false_call":
-        return f"seat {event[1]} calls UNO falsely"
     if kind == "uno":
-        return _call(event[1], event[2])
+        return _call(event[1], event[2], rb.settings.call_name)
     if kind == "turn_over":
         return f"every card is turned over: the {rb.sides[event[1]]} side is in play"
-    if kind == "reverse":
-        return f"seat {event[1]} reverses the direction"
     if kind == "reshuffle":
         return f"the discard pile is shuffled into a new draw pile of {event[1]}"
     if kind == "return":
@@ -70,6 +66,7 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
     return " ".join(str(x) for x in event)
 
 
-def _call(seat: int, owner: int) -> str:
-    """An UNO call in words: a seat's own, or for its partner."""
-    return f"seat {seat} calls UNO" + ("" if seat == owner else f" for seat {owner}")
+def _call(seat: int, owner: int, name: str = "UNO") -> str:
+    """An UNO call (``name``: the rulebook's name for it) in words: a seat's own, or for its
+    partner."""
+    return f"seat {seat} calls {name}" + ("" if seat == owner else f" for seat {owner}")

@@ -437,7 +437,7 @@ class Game(Runner):
         """After the deal: turn the first card, run the setup steps, start the first turn."""
         if self.rulebook.setup is not None:
             self._push(self.rulebook.setup, Ctx(self.dealer))
-        for pile in reversed(range(self.rulebook.discard_piles)):  # pile 0's rules run first
+        for pile in reversed(range(self.rulebook.turned_piles())):  # pile 0's rules run first
             self._focus_on(pile)
             self._turn_first_card()
         self._run()
@@ -653,6 +653,21 @@ class Game(Runner):
             self._resolved()
         else:
             self._run()
+
+    def _play_cards(self, seat: int, names: list[str], uno: bool, pile: int) -> None:
+        """A combo: the cards named laid on ``pile`` in order without their effects, the
+        last played as a single card would be (its effect, UNO, going out)."""
+        if pile != self.focus:
+            self._focus_on(pile)
+        hand = self.hands[seat]
+        for name in names[:-1]:
+            card = self._card_named(seat, name)
+            hand.remove(card)
+            self.discard.append(card)
+            if self.log is not None:
+                fid = self.faces[card].id
+                self.log.append(("play", seat, fid) if not pile else ("play", seat, fid, pile))
+        self._play_card(seat, self._card_named(seat, names[-1]), uno, pile)
 
     def _false_call(self, seat: int, left: int, rule: CardRule | None) -> None:
         """UNO called on a card that leaves ``left`` cards: not due (a card that may shed

@@ -5,15 +5,24 @@ and the primitives (:mod:`uno_rules.engine.effects`) build on it."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import product
 
 from .actions import Action, Decision
 from .conditions import CONDITIONS
 from .errors import IllegalAction, NotationError
-from .model import NO_COLOR, LegalIf
-from .notation import parse_card
+from .model import NO_COLOR, Combo, LegalIf
+from .notation import COMBO, parse_card
 from .records import Ctx
 from .state import State
-from .tables import calls_uno, matching, second_matching
+from .tables import (
+    calls_uno,
+    combo_fits,
+    combo_set,
+    matching,
+    numbers_of,
+    second_matching,
+    sums_to,
+)
 
 # The refusal of a last card that may not go out (``go_out_on: number``).
 NO_LAST = "only a number may be the last card (go_out_on: number)"
@@ -89,11 +98,12 @@ class Legality(State):
     def _canonical(self, action: Action) -> Action:
         """Normalise card names so that ``RED  5`` and ``red 5`` are the same action."""
         if action.kind in ("play", "give", "jump_in") and isinstance(action.arg, str):
-            try:
-                fid = parse_card(self.rulebook, action.arg, self.side)
+            try:  # a combo's cards one by one (`red 3 + blue 2`)
+                fids = [parse_card(self.rulebook, name, self.side)
+                        for name in action.arg.split(COMBO.strip())]
             except NotationError as exc:
                 raise IllegalAction(f"{action}: {exc}") from None
-            return action._replace(arg=self.rulebook.faces[fid].name)
+            return action._replace(arg=COMBO.join(self.rulebook.faces[f].name for f in fids))
         if action.kind == "color" and isinstance(action.arg, str):
             return action._replace(arg=action.arg.lower())
         return action
@@ -105,7 +115,8 @@ class Legality(State):
         rank = self.faces[discard[-1]].rank if discard else -1
         match = self.matches.get((self.color << 32) + rank)  # tables.match_key, inlined
         if match is None:
-            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match)
+            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match,
+                             self.rulebook.rank_numbers)
         return match
 
     def _matching_flags(self) -> bytes:
@@ -251,12 +262,61 @@ class Legality(State):
         opts: list[int] = []
         anywhere: set[int] = set()
         for pile in range(self.rulebook.discard_piles):
+            if not self.discards[pile]:
+                continue  # a closed pile takes no card
             self._focus_on(pile)
             playable = self._playable(seat, cards)
             opts += self._play_ids(seat, playable, size, pile)
             anywhere.update(playable)
         self._focus_on(focus)
         return opts, sorted(anywhere)
+
+    def _combo_ids(self, seat: int) -> list[int]:
+        """The combo plays (``combos``: several cards at once) ``seat``'s hand allows onto
+        every pile, as ids: the cards held (copies counted), with ``sum`` their numbers
+        adding up to the pile's top number, else the first card playable there; UNO called
+        too where the play leaves ``call_at`` cards."""
+        rb, faces, hand = self.rulebook, self.faces, self.hands[seat]
+        held: dict[str, list[int]] = {}
+        for card in hand:
+            held.setdefault(faces[card].name, []).append(card)
+        s = rb.settings
+        focus, combos, out = self.focus, self.acts[seat].combo, []
+        # The sequences of held names the table has (the hand's, not the whole table's)
+        known = combo_set(rb)
+        sizes = sorted({c.cards for c in rb.combos})
+        held_names = sorted(held)
+        candidates = [names for k in sizes for names in product(held_names, repeat=k)
+                      if names in known and
+                      all(len(held[n]) >= names.count(n) for n in names)]
+        for pile in range(rb.discard_piles):
+            if not self.discards[pile]:
+                continue  # a closed pile takes no card
+            self._focus_on(pile)
+            top_face = faces[self.discard[-1]] if self.discard else None
+            top = () if top_face is None else numbers_of(rb, top_face.rank, top_face.number)
+            for names in candidates:
+                cards = [held[n][names[:k].count(n)] for k, n in enumerate(names)]
+                if not any(self._combo_holds(seat, c, cards, top) for c in rb.combos):
+                    continue
+                arg, size = COMBO.join(names), len(hand) - len(names) + 1
+                if calls_uno(size, False, s.uno_after_effects, s.call_at,
+                             s.false_call_penalty > 0):
+                    out.append(combos[arg, True, pile])
+                out.append(combos[arg, False, pile])
+        self._focus_on(focus)
+        return out
+
+    def _combo_holds(self, seat: int, combo: Combo, cards: list[int],
+                     top: tuple[int, ...]) -> bool:
+        """Whether ``cards`` (``seat``'s, in play order) are a ``combo`` on the pile in focus,
+        whose top card counts as the numbers ``top``."""
+        rb, faces = self.rulebook, [self.faces[c] for c in cards]
+        if len(cards) != combo.cards or not combo_fits(combo, faces, rb):
+            return False
+        if combo.sum:
+            return sums_to([numbers_of(rb, f.rank, f.number) for f in faces], top)
+        return cards[0] in self._matching_top() and self._allowed(seat, cards[0])
 
     def _stack_ids(self, seat: int, playable: list[int]) -> list[int]:
         """Facing a stacked draw (option ids): answer with a stacking card, draw it all, or
@@ -305,6 +365,8 @@ class Legality(State):
         pending = f"pending: seat {decision.seat} to {decision.kind}"
         if action.seat != decision.seat:
             return f"{action}: not seat {action.seat}'s decision ({pending})"
+        if action.kind == "play" and COMBO in str(action.arg):
+            return self._why_not_combo(action, pending)
         if action.kind in ("play", "give") and decision.kind in ("turn", "drawn", "give",
                                                                  "forced_play"):
             fid = self._face_named(str(action.arg))
@@ -330,3 +392,21 @@ class Legality(State):
                 return f"{action}: {action.arg} can't be played on {self.top} " \
                        f"({self.color_name})"
         return f"{action}: not an option ({pending})"
+
+    def _why_not_combo(self, action: Action, pending: str) -> str:
+        """Why a play of several cards (a combo) is refused."""
+        names = str(action.arg).split(COMBO)
+        held = [self.faces[c].name for c in self.hands[action.seat]]  # type: ignore[index]
+        for name in names:
+            if held.count(name) < names.count(name):
+                return f"{action}: seat {action.seat} holds no{' second' if name in held else ''}" \
+                       f" {name}"
+        if not self.rulebook.combos or self.pending is None or self.pending.kind != "turn":
+            return f"{action}: not an option ({pending}; several cards are played at once " \
+                   "only as a turn's play, by the rulebook's combos)"
+        focus = self.focus
+        self._focus_on(min(action.pile, self.rulebook.discard_piles - 1))
+        top, color = self.top, self.color_name
+        self._focus_on(focus)
+        return f"{action}: these cards are no combo of these rules on pile {action.pile} " \
+               f"({top}, {color})"

@@ -109,7 +109,24 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Rules", "alternatives"): (), ("Rules", "caught"): None,
     ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
     ("Settings", "false_call_penalty"): 0, ("Settings", "jump_in_wilds"): False,
-    ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False}
+    ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False,
+    ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0,
+    ("Settings", "call_name"): "UNO"}
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """Several cards played at once onto one pile (rulebook key ``combos``): how many, and
+    what they must be. With ``sum`` their numbers add up to the top card's number (no card
+    need match it); else the first card is playable on the pile as a single card."""
+
+    cards: int = 2                   # how many cards, laid in order (the last on top)
+    sum: bool = False                # their numbers add up to the top card's number
+    same: str = ""                   # "rank" | "color": every card shares the first's
+    first: tuple[int, ...] = ()      # rank ids the first card must have (none: any)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +184,7 @@ class Settings:
     false_call_penalty: int = 0      # cards drawn for calling UNO not due (0: no false call)
     jump_in_wilds: bool = False      # with jump_in: an identical wild may jump in too
     knock_out_worst: bool = False    # elimination: the round's worst hand is out of the match
+    call_name: str = "UNO"           # the call's name in events and sheets (DOS: "DOS")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -222,6 +240,12 @@ class Rules:
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
     match: tuple[str, ...] = DEFAULT_MATCH           # how a card matches the top (tables.matches)
+    combos: tuple[Combo, ...] = ()                   # several cards in one play (tables.combos)
+    # The numbers each rank counts as, by rank id, when a deck group declares `numbers` (a
+    # wild number: DOS's Wild # any of 1-10, its Wild DOS a 2); () when none does: a number
+    # card then counts as its rank (tables.numbers_of).
+    rank_numbers: tuple[tuple[int, ...], ...] = ()
+    open_piles: int = 0              # discard piles turned up at the deal (0: every one)
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.
@@ -254,7 +278,11 @@ class Rules:
         and only as many as the deck can deal a hand to, with a card left to turn."""
         size, deck, hand = self.team_size, len(self.deck), self.settings.hand_size
         return [n for n in range(self.players_min, self.players_max + 1)
-                if n % size == 0 and n >= 2 * size and n * hand + self.discard_piles <= deck]
+                if n % size == 0 and n >= 2 * size and n * hand + self.turned_piles() <= deck]
+
+    def turned_piles(self) -> int:
+        """The discard piles a card is turned up on at the deal (``open_piles``)."""
+        return self.open_piles or self.discard_piles
 
     def players_text(self) -> str:
         """The player counts in words: ``2-10`` or ``4, 6, 8``."""

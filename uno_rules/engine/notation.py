@@ -18,6 +18,7 @@ def normalize(text: str) -> str:
     return " ".join(str(text).lower().split())
 
 
+COMBO = " + "  # between the cards of one play of several (``play red 3 + blue 2``)
 QUOTE = '"'  # opens a quoted card token (a JSON string): never part of a card's name
 _STRING = json.JSONDecoder()
 

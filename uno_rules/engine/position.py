@@ -101,15 +101,15 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
         draw_pile, out = rest, []
     tops = cards[players:players + len(discards)]
     colors = [NO_COLOR] * len(tops)
-    if tops[0]:  # a position in play: the colour in force on each pile, given or its top's
+    if any(tops):  # a position in play: the colour in force on each pile, given or its top's
         given = list(position.colors or [None] * len(tops))
         if position.color is not None:
             given[0] = position.color
         if len(given) != len(tops):
             raise IllegalAction(f"`colors` names {len(given)} colours for {len(tops)} "
                                 "discard piles")
-        colors = [_color(game, color, pile[-1]) for color, pile in zip(given, tops,
-                                                                        strict=True)]
+        colors = [_color(game, color, pile[-1]) if pile else NO_COLOR  # a closed pile
+                  for color, pile in zip(given, tops, strict=True)]
     game._lay_out(cards[:players], draw_pile, tops, colors, out=out)
     if position.player_state is not None:
         _set_player_state(game, position.player_state)
@@ -154,8 +154,9 @@ def _discards(rulebook: Rules, position: Position) -> list[Sequence[str]]:
     if len(position.discards) != rulebook.discard_piles or position.discard:
         raise IllegalAction(f"`discards` needs exactly {rulebook.discard_piles} piles (and "
                             "no `discard` beside it)")
-    if not all(position.discards) and any(position.discards):
-        raise IllegalAction("give every discard pile a card, or none of them")
+    if not all(position.discards) and any(position.discards) and not rulebook.open_piles:
+        raise IllegalAction("give every discard pile a card, or none of them (only piles "
+                            "that may close, `open_piles`, may be empty)")
     return list(position.discards)
 
 

@@ -8,8 +8,12 @@ rulebook) and are not part of the rulebook's value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import product
+
 from .actions import Action
-from .model import NO_COLOR, Face, Rules
+from .model import NO_COLOR, Combo, Face, Rules
+from .notation import COMBO
 
 BARE = ("draw", "keep", "challenge", "accept")
 MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
@@ -72,6 +76,9 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
         # A rulebook with table outcomes: one per value its `random` steps declare (none in
         # a rulebook without, whose table stays as it was).
         actions += [Action(None, "outcome", v) for v in outcome_values(rules)]
+        actions += [Action(s, "play", COMBO.join(names), uno, pile) for s in seats
+                    for names in combo_names(rules) for uno in (False, True)
+                    for pile in range(rules.discard_piles)]  # none without `combos`
         got = rules.memo[key] = tuple(actions)
     return got
 
@@ -101,7 +108,7 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "combo")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -137,16 +144,86 @@ class SeatActions:
         at += 3 * n
         self.give = tuple(at + i for i in by_face)
         self.jump_in = tuple(at + len(names) + i for i in by_face)
-        sides = side_names(rules)
+        sides, combos = side_names(rules), combo_names(rules)
         values = outcome_values(rules)
-        # the losers, then the passes, then the sides, then any table outcomes end the table
-        loser = len(self.table) - 2 * n - n * len(sides) - len(values)
+        # the losers, the passes, the sides, any table outcomes, then the combos end the table
+        loser = len(self.table) - 2 * n - n * len(sides) - len(values) \
+            - n * 2 * len(combos) * piles
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
         at = loser + 2 * n + seat * len(sides)
         self.side = {name: at + i for i, name in enumerate(sides)}  # by answer
         first = loser + 2 * n + n * len(sides)
         self.outcome = {v: first + i for i, v in enumerate(values)}
+        # A combo play's id by its names, UNO called or not and pile.
+        at = first + len(values) + seat * 2 * len(combos) * piles
+        self.combo = {(COMBO.join(names), uno, pile): at + (k * 2 + u) * piles + pile
+                      for k, names in enumerate(combos) for u, uno in enumerate((False, True))
+                      for pile in range(piles)}
+
+
+def numbers_of(rules: Rules, rank: int, number: bool = True) -> tuple[int, ...]:
+    """The numbers a card of ``rank`` counts as (``number``: whether it is a number card;
+    -1: no card): its deck group's ``numbers`` (Rules.rank_numbers), else a number card's
+    own number; () for none."""
+    if rank < 0:
+        return ()
+    if rules.rank_numbers:
+        return rules.rank_numbers[rank]
+    name = rules.ranks[rank]
+    return (int(name),) if number and name.isdigit() else ()
+
+
+def sums_to(choices: Sequence[tuple[int, ...]], targets: tuple[int, ...]) -> bool:
+    """Whether one number from each of ``choices`` can add up to one of ``targets`` (a
+    wild number counting as whichever suits)."""
+    totals = {0}
+    for numbers in choices:
+        totals = {t + n for t in totals for n in numbers}
+    return not totals.isdisjoint(targets)
+
+
+def combo_fits(combo: Combo, faces: Sequence[Face], rules: Rules) -> bool:
+    """Whether ``faces`` (in play order) are a ``combo`` whatever the pile: the first's rank,
+    the rank or colour they share, and (``sum``) number cards only. The pile's own test
+    (the sum, or the first card's match) is :meth:`Legality.combo_ids`'."""
+    first = faces[0]
+    if combo.first and first.rank not in combo.first:
+        return False
+    if combo.same == "rank" and any(f.rank != first.rank for f in faces):
+        return False
+    if combo.same == "color" and any(f.color != first.color or f.color == NO_COLOR
+                                     for f in faces):
+        return False
+    return not combo.sum or all(numbers_of(rules, f.rank, f.number) for f in faces)
+
+
+def combo_names(rules: Rules) -> tuple[tuple[str, ...], ...]:
+    """Every sequence of card names some combo of the rulebook allows on some pile (the
+    combo plays of the action table, bounded by the combos' own rules: a sum no number of
+    the deck reaches is left out); none without ``combos``."""
+    got: tuple[tuple[str, ...], ...] | None = rules.memo.get("combo_names")
+    if got is None:
+        found: dict[tuple[str, ...], None] = {}
+        values = tuple({n for f in rules.faces for n in numbers_of(rules, f.rank, f.number)})
+        by_name = {f.name: f for f in rules.faces}
+        names = list(by_name)
+        for combo in rules.combos:
+            for seq in product(names, repeat=combo.cards):
+                faces = [by_name[n] for n in seq]
+                if combo_fits(combo, faces, rules) and (not combo.sum or sums_to(
+                        [numbers_of(rules, f.rank, f.number) for f in faces], values)):
+                    found[seq] = None
+        got = rules.memo["combo_names"] = tuple(found)
+    return got
+
+
+def combo_set(rules: Rules) -> frozenset[tuple[str, ...]]:
+    """:func:`combo_names` as a set (a hand's candidate sequences are looked up in it)."""
+    got: frozenset[tuple[str, ...]] | None = rules.memo.get("combo_set")
+    if got is None:
+        got = rules.memo["combo_set"] = frozenset(combo_names(rules))
+    return got
 
 
 def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
@@ -190,18 +267,22 @@ def match_key(color: int, rank: int) -> int:
 
 
 def matching(tables: dict[int, frozenset[int]], faces: tuple[Face, ...], color: int,
-             rank: int, match: tuple[str, ...]) -> frozenset[int]:
+             rank: int, match: tuple[str, ...],
+             numbers: tuple[tuple[int, ...], ...] = ()) -> frozenset[int]:
     """The cards whose face (``faces``: card id -> face on the side in play) matches the
     colour in force ``color`` and the top card's ``rank`` by one of the rulebook's ways
     ``match`` (:func:`matches`); legality conditions come on top. Remembered in ``tables``."""
-    found = frozenset(card for card, f in enumerate(faces) if matches(f, color, rank, match))
+    found = frozenset(card for card, f in enumerate(faces)
+                      if matches(f, color, rank, match, numbers))
     tables[match_key(color, rank)] = found
     return found
 
 
-def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
+def matches(face: Face, color: int, rank: int, match: tuple[str, ...],
+            numbers: tuple[tuple[int, ...], ...] = ()) -> bool:
     """Whether ``face`` may go on a top card of ``rank`` (-1: none) under the colour in
-    force ``color``, by one of the ways in ``match`` (the rulebook's `match:`): ``color``
+    force ``color``, by one of the ways in ``match`` (the rulebook's `match:`; ``numbers``:
+    its wild numbers, Rules.rank_numbers): ``color``
     (it has that colour), ``rank`` (the same rank), ``number`` (a number card of the same
     rank), ``wild`` (it has no colour), ``any`` (every card). The one place this rule
     lives: the match tables are built from it."""
@@ -209,7 +290,7 @@ def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
         if way == "any" or (way == "wild" and face.color == NO_COLOR) or \
                 (way == "color" and face.color == color != NO_COLOR) or \
                 (way == "rank" and face.rank == rank) or \
-                (way == "number" and face.number and face.rank == rank):
+                (way == "number" and _same_number(face, rank, numbers)):
             return True
     return False
 def second_matching(rules: Rules, side: int, color: int) -> frozenset[int]:
@@ -221,6 +302,14 @@ def second_matching(rules: Rules, side: int, color: int) -> frozenset[int]:
         got = tables[color] = frozenset(card for card, f in enumerate(rules.side_faces[side])
                                         if f.second_color == color != NO_COLOR)
     return got
+
+
+def _same_number(face: Face, rank: int, numbers: tuple[tuple[int, ...], ...]) -> bool:
+    """The ``number`` way: a number card of the top card's number; with wild numbers
+    (``numbers``: Rules.rank_numbers) a card counting as a number the top card counts as."""
+    if not numbers:
+        return face.number and face.rank == rank
+    return rank >= 0 and not set(numbers[face.rank]).isdisjoint(numbers[rank])
 
 
 def guarded(rules: Rules, side: int) -> frozenset[int]:
@@ -246,6 +335,7 @@ def plain_turns(rules: Rules) -> bool:
             len(rules.sides) == 1 and rules.discard_piles == 1 and not guarded(rules, 0)
             and not rules.alternatives
             and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects
+            and not rules.combos
             and all(r is None or (r.going_out == "ends_round" and not r.uno_after)
                     for r in rules.rules))
     return got

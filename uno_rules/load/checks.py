@@ -40,7 +40,8 @@ def semantic(located: Located, hand_overridden: bool = False,
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
-                 _check_alternatives, _check_chance, _check_holdings, _check_settings):
+                 _check_alternatives, _check_chance, _check_holdings, _check_settings,
+                 _check_open_piles):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -50,6 +51,16 @@ def semantic(located: Located, hand_overridden: bool = False,
     if schema_ok and not problems:
         problems.extend(_check_sizes(located, hand_overridden))
     return problems
+
+
+def _check_open_piles(located: Located) -> list[Problem]:
+    """No more discard piles open at the deal than there are."""
+    data = located.data
+    piles = data.get("discard_piles", 1)
+    if data.get("open_piles", 1) > piles:
+        return [located.problem(("open_piles",), f"open_piles: {data['open_piles']}, but "
+                                f"there are {piles} discard piles (`discard_piles`)")]
+    return []
 
 
 def _check_players(located: Located) -> list[Problem]:
@@ -175,6 +186,12 @@ def _check_deck(located: Located) -> list[Problem]:
                                             f"which no deck group has"
                                             f"{did_you_mean(rank, sorted(ranks | tags))}",
                                             at_key=True))
+    for i, combo in enumerate(data.get("combos") or ()):  # a combo's first ranks
+        for k, rank in enumerate(map(str, combo.get("first", ()))):
+            if rank not in ranks:
+                problems.append(located.problem(("combos", i, "first", k), f"combo of a first "
+                                                f"card of rank {rank!r}, which no deck group "
+                                                f"has{did_you_mean(rank, sorted(ranks))}"))
     return problems
 
 
@@ -207,7 +224,8 @@ def _group_ranks(located: Located, gname: str, group: Mapping[str, Any], side: s
             continue  # listed twice in the group: _check_unique says so
         listed.add(rank)
         ranks.add(rank)
-        if group.get("points") == "face" and not rank.isdigit():
+        if opt(group.get("points"), located.data.get("options") or {}) == "face" and \
+                not rank.isdigit():
             problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
                                             "face value for `points: face`"))
         clashes: list[tuple[str, str]] = []  # this rank's cards another group has
@@ -479,7 +497,8 @@ def _check_steps(located: Located) -> list[Problem]:
                                                 "nothing to draw, and no stacking card could "
                                                 "answer it; give a count of 1 or more (`skip` "
                                                 "alone skips the next player)"))
-            if name == "knock_out" and "to" in params and params["to"] not in piles:
+            if name in ("knock_out", "clear_piles") and "to" in params and \
+                    params["to"] not in piles:
                 problems.append(located.problem(at + ("to",), f"no pile {params['to']!r}"
                                                 f"{did_you_mean(str(params['to']), piles)}: "
                                                 "declare it in `piles`"))
@@ -734,7 +753,7 @@ def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
         out.append(located.problem(("deck",), f"every side needs as many cards as the others: "
                                    f"{counts}"))
     most = players["min"] if fewest else players["max"]
-    turned = data.get("discard_piles", 1)
+    turned = data.get("open_piles", data.get("discard_piles", 1))
     need = most * hand + turned
     if total < need:
         out.append(_where_set(located, [("settings", "hand_size"), ("players",),

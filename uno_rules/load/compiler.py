@@ -13,6 +13,7 @@ from ..engine.model import (
     DEFAULT_MATCH,
     NO_COLOR,
     CardRule,
+    Combo,
     Face,
     FrozenMap,
     LegalIf,
@@ -313,6 +314,10 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         match=tuple(data.get("match", DEFAULT_MATCH)),
         player_state=_player_state(data),
         alternatives=tuple(data.get("alternatives") or {}),
+        rank_numbers=_rank_numbers(data, comp.ranks, faces),
+        combos=tuple(Combo(c.get("cards", 2), c.get("sum", False), c.get("same", ""),
+                           tuple(comp.ranks.index(str(r)) for r in c.get("first", ())))
+                     for c in data.get("combos") or ()),
     )
 
 
@@ -344,18 +349,35 @@ def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
             if rank not in ranks:
                 ranks.append(rank)
             r = ranks.index(rank)
-            points = group.get("points", 0)
+            points = opt(group.get("points", 0), opts)
             points = int(rank) if points == "face" else points
             for c in (side_cols[side] if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
                 second = (group.get("second_colors") or {}).get(c)
                 face = Face(len(faces), name, NO_COLOR if c is None else colors.index(c), r,
-                            tuple(group.get("tags", [])), points, group.get("points") == "face",
+                            tuple(group.get("tags", [])), points,
+                            opt(group.get("points"), opts) == "face",
                             side, NO_COLOR if second is None else colors.index(second),
                             group.get("alternative", ""))
                 faces.append(face)
                 side_decks[side].extend([face.id] * copies)
     return faces, side_decks
+
+
+def _rank_numbers(data: dict[str, Any], ranks: list[str], faces: list[Face]
+                  ) -> tuple[tuple[int, ...], ...]:
+    """The numbers each rank counts as (Rules.rank_numbers): a deck group's `numbers` for
+    its ranks, a number card's own rank else; () when no group declares any."""
+    groups = [g for g in (data.get("deck") or {}).values() if g and "numbers" in g]
+    if not groups:
+        return ()
+    declared: dict[str, set[int]] = {}
+    for group in groups:
+        for rank in map(str, group["ranks"]):
+            declared.setdefault(rank, set()).update(group["numbers"])
+    numbered = {f.rank for f in faces if f.number and ranks[f.rank].isdigit()}
+    return tuple(tuple(sorted(declared[name])) if name in declared else
+                 (int(name),) if r in numbered else () for r, name in enumerate(ranks))
 
 
 def _stacking(data: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
@@ -389,6 +411,7 @@ def _piles(data: dict[str, Any]) -> dict[str, Any]:
     """The Rulebook's fields for the declared and the discard piles."""
     declared = data.get("piles") or {}
     return {"piles": tuple(declared), "discard_piles": data.get("discard_piles", 1),
+            "open_piles": data.get("open_piles", 0),
             "reshuffle_piles": tuple(i for i, spec in enumerate(declared.values())
                                      if (spec or {}).get("reshuffle"))}
 

@@ -102,6 +102,10 @@ def _settings() -> dict[str, Any]:
                                "or DOS alike). 0: no call "
                                "can be false, UNO is offered only where it is due (default "
                                "0)."},
+        "call_name": {"type": "string", "pattern": "^[A-Za-z][A-Za-z !'-]{0,19}$",
+                      "description": "The call's name, as events and the sheet say it "
+                                     "(default UNO): DOS's `DOS`, a house rule's own "
+                                     "word."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
@@ -203,6 +207,30 @@ def rulebook_schema() -> dict[str, Any]:
                                      "An edition of wilds only plays `[any]`; a numbers-only "
                                      "edition or a match-by-number house rule "
                                      "`[number, wild]`."},
+            "combos": {"type": "array", "maxItems": 8, "description":
+                       "Several cards in one play onto one pile (`play red 3 + blue 2`), "
+                       "laid in order, the last on top (its effect is the play's; the others "
+                       "are laid without theirs): each entry a kind of play allowed besides "
+                       "single cards. DOS's Double Match (`{sum: true}`), Triple Play's "
+                       "Discard 2 (`{first: [discard_2], same: color}`), a pairs house rule "
+                       "(`{same: rank}`).",
+                       "items": {"type": "object", "additionalProperties": False,
+                                 "properties": {
+                                     "cards": {"type": "integer", "minimum": 2, "maximum": 3,
+                                               "description": "How many cards (default 2)."},
+                                     "sum": {"type": "boolean", "description":
+                                             "Number cards whose numbers add up to the top "
+                                             "card's number (then none need match it); "
+                                             "else the first card must be playable on the "
+                                             "pile (default false)."},
+                                     "same": {"enum": ["rank", "color"], "description":
+                                              "Every card has the first card's rank, or its "
+                                              "colour."},
+                                     "first": {"type": "array", "minItems": 1,
+                                               "items": {"anyOf": [name, {"type": "integer",
+                                                                          "minimum": 0}]},
+                                               "description": "The ranks the first card may "
+                                                              "have (default any)."}}}},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "
@@ -223,6 +251,11 @@ def rulebook_schema() -> dict[str, Any]:
                               "How many discard piles (default 1). With more, a card turned "
                               "up starts each, each has its own colour in force, and a play "
                               "names the pile it goes on (`play red 5 on 1`)."},
+            "open_piles": {"type": "integer", "minimum": 1, "maximum": 8, "description":
+                           "How many of the discard piles a card is turned up on at the deal "
+                           "(default: every one); the others start closed: no card goes on "
+                           "a closed pile until one is turned up there (`refill_piles`). "
+                           "DOS's Centre Row starts with two cards and grows."},
             "piles": {"type": "object", "description":
                       "Piles besides the draw pile and the discard pile, by a name of your "
                       "choice (a set-aside pile, say); primitives put cards there (`knock_out: "
@@ -357,9 +390,12 @@ def rulebook_schema() -> dict[str, Any]:
                                        "description":
                                        "Copies of each rank in each colour (or in all, for "
                                        "colourless cards)."}),
-                    "points": {"description": "Score value: an integer, or `face` for the "
-                                              "number on the card.",
-                               "anyOf": [{"type": "integer", "minimum": 0}, {"const": "face"}]},
+                    "points": _or_ref({"description": "Score value: an integer, or `face` "
+                                                      "for the number on the card (or a "
+                                                      "`$option` reference: DOS's wild "
+                                                      "points).",
+                                       "anyOf": [{"type": "integer", "minimum": 0},
+                                                 {"const": "face"}]}),
                     "tags": {"type": "array", "items": name, "description":
                              "Extra symbols printed on these cards; they become part of the "
                              "name (`red 5 pass`)."},
@@ -374,6 +410,15 @@ def rulebook_schema() -> dict[str, Any]:
                                       "cards, by their colour (`{red: yellow}`): played as "
                                       "their alternative, they also match it (the colour in "
                                       "force stays their own)."},
+                    "numbers": {"type": "array", "minItems": 1,
+                                "items": {"type": "integer", "minimum": 0, "maximum": 99},
+                                "description": "The numbers these cards count as, whichever "
+                                               "suits the play (a wild number): by the "
+                                               "`number` way of `match` and in a combo's "
+                                               "`sum`. DOS's Wild # (`[1, 2, ..., 10]`) and "
+                                               "Wild DOS (`[2]`); a blank card of a house "
+                                               "rule counting as any number. A number card "
+                                               "counts as its own number."},
                 },
             },
             "card": {

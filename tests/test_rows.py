@@ -1,0 +1,75 @@
+"""Discard piles that open, close and are counted: ``open_piles``, ``clear_piles``,
+``refill_piles`` and ``each_pile`` (DOS's Centre Row) — the deal, random rounds that keep
+every card, snapshots, views, observations and events with closed piles."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import uno_rules
+from uno_rules.engine.position import Position, game_from_position
+from uno_rules.rl.observation import Observer
+
+HERE = Path(__file__).resolve().parent
+ROW = str(HERE / "rulebooks" / "positive" / "centre_row.yaml")
+CLEAR = Position(hands=[["red 9", "green 1", "green 2"], ["yellow 1", "yellow 2"]],
+                 discards=[["red 1", "red 3"], ["blue 2", "blue 5"], [], []],
+                 draw_pile=["green 7", "yellow 8", "red 2"])
+
+
+def _row() -> uno_rules.Rulebook:
+    return uno_rules.load_rulebook(ROW)
+
+
+def test_the_deal_turns_up_the_open_piles_only() -> None:
+    rulebook = _row()
+    assert rulebook.open_piles == 2 and rulebook.turned_piles() == 2
+    for seed in range(5):
+        game = rulebook.new_game(3, seed)
+        assert [bool(p) for p in game.discards] == [True, True, False, False]
+        placed = sum(map(len, game.hands)) + sum(map(len, game.discards))
+        assert placed + len(game.draw_pile) == len(rulebook.deck) and game.first_turns >= 2
+    assert uno_rules.load_rulebook("classic").turned_piles() == 1
+
+
+def test_clearing_and_refilling_in_events_and_views() -> None:
+    game = game_from_position(_row(), 2, CLEAR, seed=1)
+    game.apply("0 play red 9")
+    assert game.events == ["seat 0 plays red 9",
+                           "discard pile 0 (3 cards) goes onto the cleared pile",
+                           "discard pile 1 (2 cards) goes onto the cleared pile",
+                           "green 7 is turned up on discard pile 0",
+                           "yellow 8 is turned up on discard pile 1"]
+    assert [len(p) for p in game.piles] == [5] and [len(p) for p in game.discards] == \
+        [1, 1, 0, 0]
+    assert game.seat_view(1).tops[2:] == (-1, -1)
+    observer = Observer(game.rulebook, 2)
+    assert len(observer.encode(game, 1)) == observer.size
+
+
+def test_a_snapshot_with_closed_piles_restores() -> None:
+    game = game_from_position(_row(), 2, CLEAR, seed=1)
+    game.apply("0 play red 9")
+    again = uno_rules.restore(game.snapshot())
+    assert again.discards == game.discards and again.colors == game.colors
+    assert again.legal_ids() == game.legal_ids()
+
+
+def test_random_rounds_keep_every_card_and_end() -> None:
+    rulebook = _row()
+    cleared = 0
+    for seed in range(6):
+        game = rulebook.new_game(3, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game.apply(rng.choice(game.legal_actions()))
+            assert sorted(game._all_cards()) == sorted(rulebook.deck)
+        assert game.outcome is not None
+        cleared += sum("goes onto the cleared pile" in e for e in game.events)
+    assert cleared > 0
+
+
+def test_the_sheet_says_which_piles_start_closed() -> None:
+    from uno_rules.authoring.explain import rule_lines
+    assert any("turned up on the first 2 only" in line for line in rule_lines(_row())["Setup"])
