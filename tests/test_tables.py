@@ -89,6 +89,7 @@ def test_seat_actions_are_made_once_per_rulebook() -> None:
     assert seat_actions(other, 4) is not four  # each rulebook its own
 
 
+POSITIVE = Path(__file__).resolve().parent / "rulebooks" / "positive"
 GOLDEN_TABLES = Path(__file__).resolve().parent / "golden" / "action_tables.sha256"
 
 
@@ -158,7 +159,8 @@ def test_every_option_of_thousands_of_decisions_is_in_the_table() -> None:
     for name, house, players in [("classic", ("jump_in", "stacking", "seven_zero"), 4),
                                  ("classic", ("deflect", "pass_on", "jump_in_wilds"), 4),
                                  ("teams", (), 4), ("ted_lasso", (), 3), ("flip", (), 3),
-                                 ("pokemon", (), 3), ("no_mercy", (), 4)]:
+                                 ("pokemon", (), 3), ("no_mercy", (), 4), ("attack", (), 3),
+                                 (str(POSITIVE / "pairs_jackpot.yaml"), (), 3)]:
         rulebook = uno_rules.load_rulebook(name, house=list(house))
         table = rulebook.action_table(players)
         index = {a: i for i, a in enumerate(table)}
