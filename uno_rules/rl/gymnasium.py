@@ -167,9 +167,9 @@ class UnoEnv(gymnasium.Env[Any, int]):
         history = game.history
         events = seen_actions(history[self._seen[seat]:], seat)  # the public record
         self._seen[seat] = len(history)
-        obs = Observation(seat, self.players, game.view(seat), kind, kind is None, ids,
+        obs = Observation(seat, self.players, game.seat_view(seat), kind, kind is None, ids,
                           tuple(table[i] for i in ids), tuple(events), self._cards,
-                          self.rulebook.colors, self._deck, table)
+                          self.rulebook.colors, self._deck, table, rulebook=self.rulebook)
         agent = self._agents[seat]
         assert agent is not None
         choice = agent.choose(obs)
