@@ -112,7 +112,7 @@ class FloorGame:
             opts, kind = t.colors[s], "color"
         else:
             opts, kind = t.challenge[s], "challenge"
-        d = self._decision = tuple.__new__(Decision, (s, kind, opts))
+        d = self._decision = tuple.__new__(Decision, (s, kind, opts, ()))
         return d
 
     def apply(self, action: Action) -> None:

@@ -11,7 +11,8 @@ import sys
 
 import uno_rules
 from uno_rules.load.loader import shipped_names
-from uno_rules.sim.simulate import POLICIES, simulate
+from uno_rules.sim.rounds import POLICIES
+from uno_rules.sim.simulate import simulate
 
 
 def main() -> int:

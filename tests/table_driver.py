@@ -29,7 +29,8 @@ class Turn:
 @dataclass
 class Player:
     """Answers as seat(s) ``humans`` would, in words: a colour by name, ``challenge`` at
-    every Wild Draw Four, ``catch N`` whenever offered, the next-to-last card played with
+    every Wild Draw Four, ``catch N`` whenever offered, ``uno N`` for a call of its own it
+    owes (``uno_after_others``), the next-to-last card played with
     ``uno`` except the first time (so that the player is caught once), else the first
     card that plays, or ``draw``."""
 
@@ -69,6 +70,10 @@ class Player:
         seat = int(prompt.split()[1].rstrip(">"))
         decision = game.decision
         assert decision is not None
+        own = [a for a in game.out_of_turn_actions() if a.kind == "uno" and a.seat == seat
+               and a.arg == seat]
+        if own:  # a call it owes itself (left at one card by another's card): made at once
+            return f"uno {seat}"
         if decision.seat != seat:  # out of turn: catch when it can, else let it go
             catches = [a for a in game.out_of_turn_actions() if a.kind == "catch"
                        and a.seat == seat]

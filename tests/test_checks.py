@@ -113,14 +113,16 @@ USES_N = BASE + "cards:\n  '1':\n    effect:\n      - draw: {who: next, count: $
 def test_an_option_value_that_does_not_fit_where_it_is_used(tmp_path: Path) -> None:
     # The option is defined on line 1: still a file position, pointed at where it is used.
     path, problems = _problems(tmp_path, "options: {n: many}\n" + USES_N)
+    # (a draw's count may also be weights over counts: a mapping)
     assert problems == [f"{path}:10:34: option $n = 'many' doesn't fit here: expected "
-                        "integer, got string 'many' (at $.cards.1.effect[0].draw.count)"]
+                        "integer or a mapping, got string 'many' (at "
+                        "$.cards.1.effect[0].draw.count)"]
 
 
 def test_an_option_set_on_the_command_line_that_does_not_fit(tmp_path: Path) -> None:
     _, problems = _problems(tmp_path, "options: {n: 3}\n" + USES_N, n="many")
-    assert problems == ["--set n=many: expected integer, got string 'many', where the "
-                        "rulebook uses $n (at $.cards.1.effect[0].draw.count)"]
+    assert problems == ["--set n=many: expected integer or a mapping, got string 'many', "
+                        "where the rulebook uses $n (at $.cards.1.effect[0].draw.count)"]
 
 
 def test_one_player_count_missing_is_reported_once(tmp_path: Path) -> None:

@@ -237,8 +237,8 @@ def test_option_values_are_checked_where_they_are_used(tmp_path: Path) -> None:
     assert lines == [
         f"{path}:7:14: option $h = -3 doesn't fit here: -3 is less than the minimum of 1 "
         "(at $.settings.hand_size)",
-        f"{path}:10:40: option $n = 'lots' doesn't fit here: expected integer, got string "
-        "'lots' (at $.cards.draw_two.effect[0].draw.count)"]
+        f"{path}:10:40: option $n = 'lots' doesn't fit here: expected integer or a mapping, "
+        "got string 'lots' (at $.cards.draw_two.effect[0].draw.count)"]
 
 
 def test_schema_and_semantic_problems_in_one_pass(tmp_path: Path) -> None:

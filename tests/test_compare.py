@@ -18,7 +18,8 @@ from conftest import child_pids, pid_alive, reaped
 import uno_rules
 from uno_rules.cli import cli
 from uno_rules.sim import compare as cmp
-from uno_rules.sim.simulate import game_seeds, simulate
+from uno_rules.sim.rounds import game_seeds
+from uno_rules.sim.simulate import simulate
 
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "compare"
 

@@ -24,7 +24,8 @@ from conftest import child_pids, ctrl_c_after_count, load_cases, pid_alive
 
 import uno_rules
 from uno_rules.sim.distributed import SchedulerError, parse_scheduler
-from uno_rules.sim.simulate import Round, simulate
+from uno_rules.sim.rounds import Round
+from uno_rules.sim.simulate import simulate
 from uno_rules.sim.workers import chunk_size
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
@@ -512,7 +513,7 @@ class _Client:
 
 def _records_of(client: _Client) -> list[Round]:
     from uno_rules.sim.distributed import dask_rounds
-    from uno_rules.sim.simulate import game_seeds
+    from uno_rules.sim.rounds import game_seeds
 
     return list(dask_rounds(client, (), game_seeds(1, 40), 40))
 

@@ -323,7 +323,7 @@ def test_a_round_stalls_at_exactly_its_budgets_last_step_and_action() -> None:
 
 def test_the_default_budget_ends_a_round_that_never_would() -> None:
     from uno_rules.engine.game import GAME_ACTIONS, GAME_STEPS
-    from uno_rules.sim.simulate import play_random
+    from uno_rules.sim.rounds import play_random
 
     game = play_random(uno_rules.load_rulebook(HOSTILE / "retrigger.yaml"), 10, 1)
     assert game.stalled == "steps" and game.steps == GAME_STEPS

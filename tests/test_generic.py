@@ -13,7 +13,8 @@ PACKAGE = Path(uno_rules.__file__).resolve().parent
 ROOT = Path(__file__).resolve().parent.parent  # the docs: not under an installed package
 NAMES = re.compile(r"snorlax|greninja|grunt|kent|lasso|pokemon|teams|team_play|team_draw|"
                    r"draw_four|draw_two|draw_one|draw_five|skip_everyone|wild_draw_color|"
-                   r"roulette|flip", re.IGNORECASE)
+                   r"roulette|flip|all_wild|all wild|forced_swap|skip_two|targeted|hit_2|hit_fire|"
+                   r"hit-fire|all_hit|trade_hands|discard_all", re.IGNORECASE)
 
 
 def test_no_edition_or_card_names_in_python() -> None:

@@ -53,3 +53,15 @@ def test_a_name_that_never_existed_is_still_an_import_error() -> None:
         importlib.import_module("uno_rules.no_such_module")
     with pytest.raises(AttributeError):
         uno_rules.authoring.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_the_run_names_documented_at_simulates_paths_are_the_rounds_ones() -> None:
+    """The unit of work moved to sim/rounds.py; the names the docs gave at simulate's paths
+    (old: ``from uno_rules.simulate import random_moves``, docs/matches.md and bench/soak.py
+    before the folders; docs/simulation.md: RunSpec) are still there, the very objects."""
+    import uno_rules.sim.rounds as rounds
+
+    for path in ("uno_rules.simulate", "uno_rules.sim.simulate"):
+        module = importlib.import_module(path)
+        for name in ("random_moves", "POLICIES", "RunSpec"):
+            assert getattr(module, name) is getattr(rounds, name), (path, name)

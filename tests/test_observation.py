@@ -101,8 +101,11 @@ def _check_against_view(obs: Observer, game: Game, seat: int) -> None:
     for k, pile in enumerate(piles):
         top = _one(part("top")[k * faces:(k + 1) * faces])
         assert (None if top is None else rb.faces[top].name) == pile["top"]
-        color = _one(part("color")[k * colors:(k + 1) * colors])
-        assert (None if color is None else rb.colors[color]) == pile["color"]
+        if rb.colors:
+            color = _one(part("color")[k * colors:(k + 1) * colors])
+            assert (None if color is None else rb.colors[color]) == pile["color"]
+        else:  # a deck without colours: no colour segment, and none in force
+            assert pile["color"] is None and all(s.name != "color" for s in obs.spaces)
         assert part("discard_size")[k] == capped(pile["size"])
     if "discards" in view:  # the pile in play is the one view's `top` shows
         focus = _one(part("focus"))
@@ -120,8 +123,9 @@ def _check_against_view(obs: Observer, game: Game, seat: int) -> None:
         flags = _absolute(n, seat, part(name))
         assert [s for s in range(n) if flags[s]] == view[name], name
     assert part("stacked_draw") == [capped(view["stacked_draw"])]
-    uno = _one(part("uno_open"))
-    assert (None if uno is None else (seat + uno) % n) == view["uno_open"]
+    open_ = _absolute(n, seat, part("uno_open"))  # uncalled, or owed after another's card
+    assert {s for s in range(n) if open_[s]} == \
+        ({view["uno_open"]} - {None}) | set(view.get("owed", ()))
     decision = view["decision"]
     kind, decider = _one(part("decision_kind")), _one(part("decider"))
     if decision is None:
@@ -253,8 +257,10 @@ def test_version_one_layout() -> None:
     added after them only lengthens the decision_kind segment (and needs a VERSIONS entry)."""
     assert observation.VERSIONS[observation.layout_digest(V1_KINDS)] == 1
     assert DECISION_KINDS[:len(V1_KINDS)] == V1_KINDS
-    assert Observer.VERSION == observation.layout_version(DECISION_KINDS)
-    assert (Observer.VERSION == 1) == (DECISION_KINDS == V1_KINDS)
+    assert Observer.VERSION == observation.layout_version(DECISION_KINDS,
+                                                          observation.SEGMENTS_SINCE_V1)
+    assert (Observer.VERSION == 1) == (DECISION_KINDS == V1_KINDS
+                                       and not observation.SEGMENTS_SINCE_V1)
     more = len(DECISION_KINDS) - len(V1_KINDS)
     obs = Observer(_load("classic"), 2)
     assert [(s.name, s.offset, s.length) for s in obs.spaces] == [
@@ -380,6 +386,10 @@ def test_a_new_decision_kind_changes_the_layout_version_visibly() -> None:
     assert observation.layout_digest(V1_KINDS) == "d37c960a8403b2c1"
     assert observation.layout_version(V1_KINDS) == 1
     assert sorted(observation.VERSIONS.values()) == list(range(1, len(observation.VERSIONS) + 1))
+    # Version 2: the side kind and the player_state segment (per-player state).
+    assert observation.layout_version((*V1_KINDS, "side"), ("player_state",)) == 2
+    with pytest.raises(RuntimeError, match="segments since version 1: player_state, toy"):
+        observation.layout_version((*V1_KINDS, "side"), ("player_state", "toy"))
     more = (*DECISION_KINDS, "toy_kind")
     with pytest.raises(RuntimeError,
                        match=f"give it version {len(observation.VERSIONS) + 1}"):

@@ -21,7 +21,8 @@ def _load(rulebook: str, players: int, **more: object) -> object:
     return pyspiel.load_game("uno_rules", {"rulebook": rulebook, "players": players, **more})
 
 
-@pytest.mark.parametrize("rulebook, players", [("classic", 3), ("flip", 2), ("no_mercy", 4)])
+@pytest.mark.parametrize("rulebook, players", [("classic", 3), ("flip", 2), ("no_mercy", 4),
+                                              ("flex", 3), ("attack", 3)])
 def test_load_game_by_name(rulebook: str, players: int) -> None:
     game = _load(rulebook, players)
     table = uno_rules.load_rulebook(rulebook).action_table(players)
@@ -52,12 +53,30 @@ def test_the_parameters_and_their_refusals() -> None:
         _load("classic", 12)
 
 
-@pytest.mark.parametrize("rulebook, players", [("classic", 2), ("flip", 3), ("no_mercy", 4)])
+@pytest.mark.parametrize("rulebook, players", [("classic", 2), ("flip", 3), ("no_mercy", 4),
+                                               ("classic_2018", 4),
+                                               ("all_wild", 3),
+                                               ("flex", 2), ("attack", 3)])
 def test_openspiels_random_simulation_test(rulebook: str, players: int) -> None:
     """pyspiel.random_sim_test: OpenSpiel's own checks of a game (legal actions, chance
     outcomes, clones, observations, serialization round trips), on a few random rounds."""
     game = _load(rulebook, players, deals=8, max_actions=300)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_table_outcome_is_a_chance_node_with_its_weights() -> None:
+    """UNO Attack's hit: a chance node over the launcher's counts, by their weights."""
+    state = _load("attack", 2, deals=1).new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    while state.is_chance_node() or not any(state.action_to_string(a).endswith(" draw")
+                                            for a in state.legal_actions()):
+        state.apply_action(state.legal_actions()[0])  # to a turn that may hit
+    hit = next(a for a in state.legal_actions() if state.action_to_string(a).endswith("draw"))
+    state.apply_action(hit)
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [state.action_to_string(a) for a, _ in outcomes] == [f"outcome {k}" for k in range(7)]
+    assert [round(p, 2) for _, p in outcomes] == [0.5, 0.15, 0.12, 0.1, 0.06, 0.04, 0.03]
 
 
 def _play(game: object, rng: random.Random, check: bool) -> object:

@@ -96,7 +96,7 @@ def test_a_bad_suffix_is_one_line_before_any_game(command: list[str], tmp_path: 
     def never(*args: Any, **kw: Any) -> Any:
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr("uno_rules.sim.simulate.play_round", never)
+    monkeypatch.setattr("uno_rules.sim.rounds.play_round", never)
     monkeypatch.setattr(cmp, "play_round", never)
     result = run(*command, "--games", "5", "--plot", str(tmp_path / "out.jpg"))
     assert result.exit_code == 1
@@ -116,7 +116,7 @@ def test_without_matplotlib_one_line_and_nothing_simulated(
     def never(*args: Any, **kw: Any) -> Any:
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr("uno_rules.sim.simulate.play_round", never)
+    monkeypatch.setattr("uno_rules.sim.rounds.play_round", never)
     monkeypatch.setattr(cmp, "play_round", never)
     result = run(*command, "--games", "5", "--plot", str(tmp_path / "out.png"))
     assert result.exit_code == 1 and result.stdout == ""

@@ -30,7 +30,8 @@ def test_a_missing_required_parameter_without_a_misspelling_is_still_reported(
 
 
 def test_a_seat_word_with_a_suffix_suggests_the_word_it_starts_with(tmp_path: Path) -> None:
-    seats = "challenger, dealer, first, loser, next, next_partner, partner, prev, self, target"
+    seats = ("challenger, dealer, first, left, loser, next, next_partner, partner, prev, right, "
+             "self, target")
     assert _problems(tmp_path, "  skip:\n    effect: [{draw: {who: self_player, count: 1}}]\n") \
         == [f"5:27: 'self_player' is not one of {seats}; did you mean 'self'?"]
 

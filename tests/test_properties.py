@@ -52,7 +52,9 @@ def _bogus_actions(game: uno_rules.Game, rng: random.Random) -> list[uno_rules.A
                   uno_rules.Action(rng.randrange(n), "catch", rng.randrange(n)),
                   uno_rules.Action(rng.randrange(n), "target", rng.randrange(n)),
                   uno_rules.Action(None, "loser", rng.randrange(n)),
-                  uno_rules.Action(rng.randrange(n), "color", rng.choice(game.rulebook.colors))]
+                  # (a deck without colours: any colour named is bogus)
+                  uno_rules.Action(rng.randrange(n), "color",
+                                   rng.choice(game.rulebook.colors or ("red",)))]
     return [a for a in candidates if a not in legal]
 
 

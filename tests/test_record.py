@@ -419,7 +419,7 @@ def test_replay_to_a_step(recorded: Path) -> None:
 
 def test_record_game_writes_a_finished_game_or_match(tmp_path: Path,
                                                      classic: uno_rules.Rulebook) -> None:
-    from uno_rules.sim.simulate import play_random
+    from uno_rules.sim.rounds import play_random
 
     game = play_random(classic, 4, 17, log=True)
     path = tmp_path / "g.jsonl"

@@ -72,8 +72,9 @@ def test_every_condition_is_decided_once_and_worded_when_in_play() -> None:
     for cond in CONDITIONS.values():
         assert (cond.holds is None) != (cond.at_load is None), cond.name
         assert (cond.say is None) == (cond.holds is None), cond.name
-        if cond.say is not None:  # a value of its schema: a seat, or a number
-            assert cond.say(cond.schema.get("enum", [2])[0]), cond.name
+        if cond.say is not None:  # a value of its schema: its example, a seat, or a number
+            assert cond.say(cond.schema.get("examples", cond.schema.get("enum", [2]))[0]), \
+                cond.name
         assert cond.doc and cond.schema.get("description"), cond.name
 
 
@@ -128,11 +129,13 @@ def test_a_new_primitive_and_condition_are_one_entry_each(
     monkeypatch.setitem(PRIMITIVES, "toy_gift", toy)
     monkeypatch.setitem(CONDITIONS, "hand_at_most", CONDITIONS["players"])  # undone after
     monkeypatch.setitem(PRIMITIVES, "if", PRIMITIVES["if"])
+    monkeypatch.setitem(PRIMITIVES, "repeat", PRIMITIVES["repeat"])  # its `until` too
     register_condition(Condition(
         "hand_at_most", "the player holds at most that many cards",
         {"type": "integer", "minimum": 0, "description": "Most cards in the player's hand."},
         _hand_at_most, lambda v: f"when you hold {v} cards or fewer"))
     assert "toy_gift" in _step_schema() and "hand_at_most" in _params("if")
+    assert "hand_at_most" in PRIMITIVES["repeat"].params["until"]["properties"]
     doc = primitives_markdown()
     assert "## `toy_gift`\n\n`who` gets a card from the draw pile." in doc
     assert "`hand_at_most` (the player holds at most that many cards)" in doc
@@ -284,8 +287,8 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
     rb = _load_toy(monkeypatch, tmp_path, NUDGE)
     assert "| `toy_nudge` | The next player may draw a card (or keep its hand). | " \
         "draw a card, or keep your hand | `[seat]` |" in decisions_markdown()
-    with pytest.raises(RuntimeError, match="give it version 2"):
-        observation.layout_version(tuple(KINDS))
+    with pytest.raises(RuntimeError, match=f"give it version {len(observation.VERSIONS) + 1}"):
+        observation.layout_version(tuple(KINDS), observation.SEGMENTS_SINCE_V1)
     nudged = 0
     for seed in range(20):
         game, rng = rb.new_game(2, seed=seed), random.Random(seed)

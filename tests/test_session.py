@@ -65,7 +65,7 @@ def test_agents_alone_play_what_play_agents_on_plays() -> None:
                                agents={"greedy": load_agent("greedy")}, one_round=True), [])
     play_agents_on(rb, first, [("greedy", load_agent("greedy"))] * 3)
     assert session.match.game.history == first.history and first.over
-    assert said[-1].startswith("round 1 over")
+    assert any(line.startswith("round 1 over") for line in said[-5:])
 
 
 def test_hot_seat_hides_each_hand_from_the_other() -> None:

@@ -100,7 +100,7 @@ def test_simulate_checks_its_arguments_first(args: tuple[object, ...], kwargs: d
 
 
 def test_statistics_with_confidence_agree_with_the_counts() -> None:
-    from uno_rules.sim.simulate import Round
+    from uno_rules.sim.rounds import Round
 
     rounds: list[Round] = []
     stats = simulate(uno_rules.load_rulebook("classic"), 60, 3, seed=5,
@@ -121,7 +121,7 @@ def test_statistics_with_confidence_agree_with_the_counts() -> None:
 
 
 def test_cards_drawn_count_every_card_that_left_the_draw_pile() -> None:
-    from uno_rules.sim.simulate import Round, game_seeds, play_random
+    from uno_rules.sim.rounds import Round, game_seeds, play_random
 
     rulebook, checked = uno_rules.load_rulebook("classic"), 0
     for seed in range(8):
@@ -179,7 +179,7 @@ def test_a_chance_node_is_drawn_by_the_driver_not_the_policy(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """random_moves draws a contest (no seat) with its own RNG: the policy is never asked
     there; the rounds are those the golden files hold (tests/test_golden.py)."""
-    from uno_rules.sim import simulate as sim
+    from uno_rules.sim import rounds as sim
 
     asked = []
     policy = sim.POLICIES["play_first"]

@@ -224,6 +224,13 @@ def _states() -> list[uno_rules.Game]:
         if any(game.piles):
             out.append(game)
             break
+    flex = uno_rules.load_rulebook("flex")
+    for seed in range(40):  # a Power Card turned red (per-player state)
+        game = flex.new_game(3, seed)
+        random_moves(game, random.Random(seed), 30, "play_first")
+        if any(game.marks):
+            out.append(game)
+            break
     stalled = uno_rules.load_rulebook("classic").new_game(4, 2, max_actions=3)
     random_moves(stalled, random.Random(2), 5, "uniform")
     boxed = uno_rules.load_rulebook("classic").new_game(3, 4)  # cards out of play: only a
@@ -233,7 +240,21 @@ def _states() -> list[uno_rules.Game]:
     assert midway.pending.kind != "turn" and midway.hands[1]
     midway.skips, midway.turn_to, midway.uno_open = [0], 1, 1
     absent = uno_rules.load_rulebook("classic").new_game(4, 3, out=[1])  # out of a match
-    return [*out, stalled, boxed, midway, absent]
+    owed = _owing()
+    return [*out, stalled, boxed, midway, absent, owed]
+
+
+def _owing() -> uno_rules.Game:
+    """All Wild: a Forced Swap leaves its target at one card, owing its own UNO call."""
+    from uno_rules.engine.position import Position, game_from_position
+
+    game = game_from_position(uno_rules.load_rulebook("all_wild"), 3, Position(
+        hands=[["wild_forced_swap", "wild_skip"], ["wild", "wild", "wild"], ["wild", "wild"]],
+        discard=["wild"]), seed=3)
+    game.apply("0 play wild_forced_swap uno")
+    game.apply("0 target 1")
+    assert game.owed == [1]
+    return game
 
 
 def test_the_declared_fields_are_the_fields_a_state_has() -> None:

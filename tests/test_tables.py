@@ -11,8 +11,8 @@ import pytest
 
 import uno_rules
 from uno_rules.engine.errors import IllegalAction
-from uno_rules.engine.model import NO_COLOR
-from uno_rules.engine.tables import match_key, matching, seat_actions
+from uno_rules.engine.model import DEFAULT_MATCH, NO_COLOR
+from uno_rules.engine.tables import MATCH_WAYS, match_key, matches, matching, seat_actions
 
 
 def test_match_keys_never_collide() -> None:
@@ -27,13 +27,52 @@ def test_matching_cards_are_those_of_the_colour_the_rank_or_no_colour() -> None:
     rulebook = uno_rules.load_rulebook("classic")
     red, five = rulebook.color_ids["red"], rulebook.face("blue 5").rank
     tables: dict[int, frozenset[int]] = {}
-    found = matching(tables, rulebook.faces, red, five)
+    found = matching(tables, rulebook.faces, red, five, DEFAULT_MATCH)
     names = {rulebook.faces[c].name for c in found}
     assert {"red 0", "red skip", "blue 5", "green 5", "wild", "wild_draw_four"} <= names
     assert not names & {"blue 6", "green skip", "yellow 0"}
     assert names == {f.name for f in rulebook.faces
                      if f.color in (red, NO_COLOR) or f.rank == five}
     assert tables == {match_key(red, five): found}
+
+
+@pytest.mark.parametrize("way", MATCH_WAYS)
+def test_each_way_of_matching(way: str) -> None:
+    """``match:`` ways one by one, on classic's cards under red in force and a 5 on top."""
+    rulebook = uno_rules.load_rulebook("classic")
+    red, five = rulebook.color_ids["red"], rulebook.face("blue 5").rank
+    skip = rulebook.face("blue skip").rank
+    want = {"color": {"red 0", "red skip"}, "rank": {"green 5"}, "number": {"green 5"},
+            "wild": {"wild"}, "any": {"red 0", "green 5", "wild", "blue 6"}}[way]
+    refused = {"color": {"blue 6", "wild"}, "rank": {"red 0", "wild"},
+               "number": {"red 0", "wild"}, "wild": {"red 0", "green 5"}, "any": set()}[way]
+    for name in want:
+        assert matches(rulebook.face(name), red, five, (way,)), name
+    for name in refused:
+        assert not matches(rulebook.face(name), red, five, (way,)), name
+    # a symbol on top: `rank` matches it, `number` (numbers only) does not
+    assert matches(rulebook.face("green skip"), red, skip, ("rank",)) is True
+    assert matches(rulebook.face("green skip"), red, skip, ("number",)) is False
+    # no colour in force (a deck without colours): `color` matches no card at all
+    assert not any(matches(f, NO_COLOR, five, ("color",)) for f in rulebook.faces)
+
+
+def test_a_rulebooks_match_builds_its_tables() -> None:
+    """The legality tables come from the rulebook's own `match:` (every card on every card
+    in All Wild; by number in a house rule), and the default is today's rule."""
+    classic = uno_rules.load_rulebook("classic")
+    assert classic.match == DEFAULT_MATCH
+    by_number = uno_rules.load_rulebook(Path(__file__).parent / "rulebooks" / "positive"
+                                        / "by_number.yaml")
+    assert by_number.match == ("number", "wild")
+    game = by_number.new_game(2, seed=1)
+    top = game.faces[game.discard[-1]]
+    found = game._matching_top()
+    assert found == frozenset(c for c, f in enumerate(game.faces)
+                              if f.color == NO_COLOR or (f.number and f.rank == top.rank))
+    all_wild = uno_rules.load_rulebook("all_wild")
+    assert all_wild.colors == () and all_wild.match == ("any",)
+    assert all_wild.new_game(3, seed=2)._matching_top() == frozenset(range(len(all_wild.faces)))
 
 
 def test_seat_actions_are_made_once_per_rulebook() -> None:

@@ -22,7 +22,7 @@ from uno_rules.table.replay import action_seen
 from uno_rules.table.screen import event_lines, label
 
 PACKAGE = Path(uno_rules.__file__).resolve().parent
-BOOKS = [("classic", ()), ("flip", ()), ("teams", ()), ("no_mercy", ()),
+BOOKS = [("classic", ()), ("flip", ()), ("teams", ()), ("no_mercy", ()), ("classic_2018", ()),
          ("classic", ("seven_zero", "jump_in"))]
 
 

@@ -85,7 +85,7 @@ def test_a_round_against_an_agent_to_its_end_with_a_wild_colour(tmp_path: Path) 
         state = answer(c, state, pick(state))
     assert "color" in kinds  # a wild was played and its colour chosen
     assert state["status"] == "over"
-    assert state["result"]["winners"] and state["result"]["text"].startswith("round over")
+    assert state["result"]["winners"] and state["result"]["text"].startswith("round 1 over")
     assert any("plays wild" in line for line in state["log"])
     assert any(line.startswith("seat 0 chooses") for line in state["log"]), state["log"]
     # the record is the game's, and replay reads it
@@ -93,6 +93,24 @@ def test_a_round_against_an_agent_to_its_end_with_a_wild_colour(tmp_path: Path) 
     record = read_text(text)
     assert record.ended and len(record.steps) >= state["version"]
     assert read(tmp_path / "games" / f"{state['game']}.jsonl").replay().game.over
+
+
+def test_an_attack_round_draws_its_table_outcomes_and_draws_its_cards(tmp_path: Path) -> None:
+    """UNO Attack on the page: a hit's count is a table outcome, drawn at the table (never
+    a human's prompt); its cards (no-colour wilds of unknown ranks too) come as cards."""
+    c = client(tmp_path)
+    state = create(c, **{**ROUND, "rulebook": "attack"})
+    seen = set()
+    while state["prompt"] is not None:
+        assert all(o["kind"] != "outcome" for o in state["prompt"]["options"])
+        seen |= {o["card"]["rank"] for o in state["prompt"]["options"] if o["card"]}
+        state = answer(c, state, pick(state))
+    assert state["status"] == "over"
+    assert any(line.startswith("the table's outcome: ") for line in state["log"])
+    assert seen and all(isinstance(rank, str) for rank in seen)
+    record = read(tmp_path / "games" / f"{state['game']}.jsonl")
+    assert any(step["action"].startswith("outcome ") for step in record.steps)
+    assert record.replay().game.over
 
 
 def test_a_stale_version_is_a_409_with_the_state(tmp_path: Path) -> None:
@@ -642,3 +660,19 @@ def hidden_then_shown(c: TestClient, tmp_path: Path, humans: list[int]) -> None:
     opened = c.get(f"/api/games/{state['game']}/replay?open=1&to=0")
     assert opened.status_code == 200 and len(opened.json()["view"]["hands"]) == 3
     assert c.get(f"/api/games/{state['game']}/replay?seat=1").json()["view"]["seat"] == 1
+
+
+def test_a_deck_without_colours_plays_to_its_end_its_cards_drawn_colourless(
+        tmp_path: Path) -> None:
+    """All Wild on the page: no colour is ever asked or shown, every card is drawn as a card
+    with a rank and no colour (the page's wild look)."""
+    c = client(tmp_path)
+    state = create(c, rulebook="all_wild", players=3, humans=[0], seed=2, round=True)
+    seen = 0
+    while state["prompt"] is not None:
+        assert all(o["kind"] != "color" for o in state["prompt"]["options"])
+        for card in state["view"]["hand"] + [state["view"]["top"]]:
+            assert card["colour"] is None and card["css"] is None and card["rank"], card
+            seen += 1
+        state = answer(c, state, pick(state))
+    assert seen and state["view"]["top"]["colour"] is None

@@ -17,7 +17,8 @@ import pytest
 from conftest import child_pids, ctrl_c_after_count, load_cases, pid_alive
 
 import uno_rules
-from uno_rules.sim.simulate import Round, csv_row, simulate
+from uno_rules.sim.rounds import Round
+from uno_rules.sim.simulate import csv_row, simulate
 from uno_rules.sim.workers import chunk_size, cores, resolve_workers
 
 RETRIGGER = Path(__file__).resolve().parent / "hostile" / "exits" / "retrigger.yaml"

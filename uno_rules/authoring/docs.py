@@ -12,11 +12,14 @@ from typing import Any
 
 from ..engine.decisions import DATA, KINDS, WORDS
 from ..engine.effects import PRIMITIVES, SEATS
+from ..engine.words import SEAT_SET_SCHEMA, SEAT_SETS
 
 
 def _param_text(schema: dict[str, Any]) -> str:
     if schema.get("enum") == sorted(SEATS):
         return "a seat"
+    if schema.get("enum") == SEAT_SET_SCHEMA["enum"]:
+        return "a set of seats"
     if "enum" in schema:
         return " \\| ".join(f"`{v}`" for v in schema["enum"])
     if "$ref" in schema:
@@ -42,6 +45,9 @@ def primitives_markdown() -> str:
            "or `name: {param: value, ...}`.", "", "## Seats", "",
            "Parameters that name a seat take one of:", ""]
     out += [f"- `{k}` — {v}" for k, v in SEATS.items()]
+    out += ["", "Parameters that name a set of seats (a step run per seat, the hands a deal "
+            "gathers) take any one seat above, or one of:", ""]
+    out += [f"- `{k}` — {v}" for k, v in SEAT_SETS.items()]
     for prim in PRIMITIVES.values():
         out += ["", f"## `{prim.name}`", "", prim.doc, ""]
         flags = []
@@ -218,9 +224,10 @@ def settings_markdown() -> str:
         "to an option (below).", "",
         *_setting_rows(), "",
         "## Options and `$name` references", "",
-        "`options:` declares named values of the rulebook's own (a string, an integer or a "
-        "boolean): the choices its rules leave open. A value written `$name` stands for "
-        "option `name`; it is replaced when the rulebook loads, and each option's value is "
+        "`options:` declares named values of the rulebook's own (a string, an integer, a "
+        "boolean, or a mapping: weights, `{0: 50, 1: 15}`): the choices its rules leave "
+        "open. A value written `$name` stands for option `name`; it is replaced when the "
+        "rulebook loads, and each option's value is "
         "checked against every place that uses it. A reference may stand in any setting, "
         "and at:", "",
         *[f"- `{s}`" for s in sites],
@@ -228,7 +235,11 @@ def settings_markdown() -> str:
           for param, prims in step_refs.items()], "",
         "A boolean option can also choose steps: `if: {option: NAME, then: [...], "
         "else: [...]}` runs `then` when the option is true, decided when the rulebook "
-        "loads.", "",
+        "loads. Any option chooses steps by its value with `if: {option_is: {NAME: VALUE}, "
+        "then: [...], else: [...]}` (a card whose text is a setting, as blank cards written "
+        "by the table). A mapping option gives weights: `count: {weights: $NAME}` of a "
+        "`draw` step, and a `random` branch's `weight` may be an option (`--set 'NAME={1: "
+        "1}'`).", "",
         "```yaml",
         "options:",
         "  penalty: 2                # cards a Skip makes the next player draw",

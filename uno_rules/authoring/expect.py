@@ -15,6 +15,7 @@ from typing import Any
 
 from ..engine.game import Game
 from ..engine.notation import SIDES, normalize, parse_card, parse_whole_card
+from ..engine.snapshot import player_state_json
 from ..play.match import Standing
 
 # A key's reading: (the wanted value as compared, the game's value), or None when the key
@@ -89,6 +90,14 @@ def _match(key: str) -> Read:
     return read
 
 
+def _player_state(game: Game, want: Any, standing: Standing | None) -> Reading:
+    got = player_state_json(game)
+    want = {k: [None if w is None else str(w) for w in v] for k, v in want.items()}
+    return want, {k: [None if w is None else g for w, g in zip(v, got.get(k, []),
+                                                               strict=False)]
+                  for k, v in want.items()}
+
+
 def _plain(value: Callable[[Game], Any]) -> Read:
     """A key whose wanted value is compared as written."""
     return lambda game, want, standing: (want, value(game))
@@ -121,6 +130,10 @@ EXPECTS: dict[str, Expect] = {
     "colors": Expect({"type": "array", "items": NAME_OR_NULL,
                       "description": "Several discard piles: the colour in force on each."},
                      _colors),
+    "player_state": Expect({"type": "object", "additionalProperties": {
+        "type": "array", "items": {"type": ["string", "integer", "null"]}},
+        "description": "Per-player state: each key given, its value per seat (null: not "
+                       "checked)."}, _player_state),
     "scores": Expect(_described(INTS, "The match scores after the round, one per seat."),
                      _match("scores")),
     "match_over": Expect({"type": "boolean", "description": "Whether the match has ended."},

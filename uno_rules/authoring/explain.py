@@ -13,7 +13,7 @@ from typing import Any
 from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.errors import visible
-from ..engine.model import NO_COLOR, Step
+from ..engine.model import NO_COLOR, CardRule, Settings, Step
 from ..engine.model import Rules as Rulebook
 from ..engine.words import NOTHING, cards
 
@@ -85,6 +85,15 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+# A card's own going-out rule (CardRule.going_out; `ends_round`, the rule of every card,
+# is said once under "Winning and scoring").
+GOING_OUT = {
+    "continues": "Going out on it does not end the round: its whole effect runs and play "
+                 "goes on; a player it leaves with no card has gone out.",
+    "not_allowed": "It can't be played as your last card.",
+}
+
+
 def card_sections(rulebook: Rulebook) -> dict[str, str]:
     """What each card kind does, by its name in the deck (rank, or rank with tags)."""
     out: dict[str, str] = {}
@@ -102,8 +111,10 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines.append("No effect.")
         else:
             lines.append(_sentence(describe(rulebook, rule.effect)))
-        if face.color == NO_COLOR:
+        if face.color == NO_COLOR and ("wild" in rulebook.match or "any" in rulebook.match):
             lines.append("Always playable.")
+        if rule is not None and rule.alt_effect is not None:
+            lines += _alternative_lines(rulebook, key, face.alternative, rule)
         if rule is not None and rule.legal_if is not None:
             held = "no other card of the colour in force" if rule.legal_if.holds_no == \
                 "color" else "no other card matching the colour, number or symbol"
@@ -112,6 +123,8 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines.append(f"Legal only when you hold {held}{wild}; "
                          + ("it may be played anyway as a bluff." if rule.bluff else
                             "otherwise it can't be played."))
+        if rule is not None and rule.going_out in GOING_OUT:
+            lines.append(GOING_OUT[rule.going_out])
         if rule is not None and reverse_dropped_at_end(rulebook, rule.effect):
             lines.append("As the last card: the round is over, so the direction of play does "
                          "not reverse: “the next player” is the one who would have played "
@@ -124,6 +137,22 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
     if plain:
         out = {", ".join(plain): "No effect (number cards).", **out}
     return out
+
+
+def _alternative_lines(rulebook: Rulebook, key: str, name: str, rule: CardRule) -> list[str]:
+    """A card's alternative in words: when it may be chosen, what it does, what it matches."""
+    conds = [CONDITIONS[k].say(v) for k, v in (rule.alt_if or {}).items()  # type: ignore[misc]
+             if CONDITIONS[k].say is not None]
+    when = f" ({' and '.join(conds)})" if conds else ""
+    lines = [f"You may play it as its {name}{when}: " + _sentence(describe(rulebook,
+                                                                          rule.alt_effect))]
+    seconds = sorted({(rulebook.colors[f.color], rulebook.colors[f.second_color])
+                      for f in rulebook.faces if f.second_color != NO_COLOR
+                      and " ".join((rulebook.ranks[f.rank], *f.tags)) == key})
+    if seconds:
+        lines.append(f"Played as its {name}, it also matches its second colour ("
+                     + ", ".join(f"{c}: {d}" for c, d in seconds) + ").")
+    return lines
 
 
 def deck_table(rulebook: Rulebook) -> list[str]:
@@ -139,7 +168,7 @@ def deck_table(rulebook: Rulebook) -> list[str]:
         entry[1] += 1
     rows = ["| card | colours | copies | points |", "|---|---|---|---|"]
     for key, (colors, n, points, side) in counts.items():
-        cols = "all" if len(colors) == len(rulebook.side_colors[side]) else \
+        cols = "all" if colors and len(colors) == len(rulebook.side_colors[side]) else \
             ", ".join(sorted(colors)) or "wild"
         rows.append(f"| {key} | {cols} | {n} | {points} |")
     rows.append(f"| **total** | | **{len(rulebook.deck)}** | |")
@@ -154,24 +183,60 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
              "The player to the dealer's left plays first, clockwise."]
     if rulebook.setup is not None:
         setup.append("Then: " + _sentence(describe(rulebook, rulebook.setup)))
+    setup += [f"Each player has a {key} ({' or '.join(values)}), {values[start]} at the start."
+              for key, values, start in rulebook.player_state]
     return {"Setup": setup, "Your turn": _turn_lines(rulebook),
             "Winning and scoring": _end_lines(rulebook)}
+
+
+# How each way of `match:` reads on a sheet (tables.MATCH_WAYS).
+MATCH_WORDS = {"color": "the colour in force", "rank": "the number or the symbol of the top card",
+               "number": "the number of the top card (a number card)", "wild": "a wild"}
+
+
+def match_line(match: tuple[str, ...]) -> str:
+    """The sheet's sentence for what a card may be played on, from the rulebook's `match:`."""
+    if "any" in match:
+        return "Play any card: every card plays on every card."
+    ways = [MATCH_WORDS[way] for way in match]
+    said = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + ", or " + ways[-1]
+    if match == ("color", "rank", "wild"):  # today's sentence, word for word
+        said = "the colour in force, the number or the symbol of the top card, or a wild"
+    return f"Play a card matching {said}."
+
+
+def _call_line(s: Settings, penalty: str) -> str:
+    """The sheet's sentence for the UNO call: when it is due, who owes it, the penalty (in
+    words: what a player caught does)."""
+    left = "one card" if s.call_at == 1 else cards(s.call_at)
+    text = (f"Call UNO whenever your own card leaves you {left} (your next-to-last card, "
+            "or one whose effect makes you discard more or trade hands)"
+            if s.call_at == 1 and s.uno_after_effects else
+            f"Call UNO whenever your own card leaves you {left}" if s.uno_after_effects else
+            "Call UNO when you play your next-to-last card" if s.call_at == 1 else
+            f"Call UNO when you play down to {left}")
+    if s.uno_after_others:
+        text += f"; left at {left} by another player's card (a swap), call it yourself"
+    text += f"; caught before the next player acts, {penalty}."
+    if s.false_call_penalty:
+        text += f" Calling UNO when it is not due: you draw {cards(s.false_call_penalty)}."
+    return text
 
 
 def _turn_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Your turn" section."""
     s = rulebook.settings
-    turn = ["Play a card matching the colour in force, the number or the symbol of the top "
-            "card, or a wild.",
+    offered = any(st.op == "offer_drawn" for st in _steps(rulebook, rulebook.draw_program))
+    penalty = f"you draw {cards(s.uno_penalty)}" if rulebook.caught is None else \
+        describe(rulebook, rulebook.caught)
+    turn = [match_line(rulebook.match),
             "Or draw: " + _sentence(describe(rulebook, rulebook.draw_program))
             + ("" if s.draw_with_playable else " Only when you can't play."),
             {"may": "A playable drawn card may be played at once, and only that card.",
              "must": "A playable drawn card must be played at once.",
-             "never": "A drawn card can't be played in the same turn."}[s.play_drawn],
-            ("Call UNO whenever your own card leaves you one card (your next-to-last card, "
-             "or one whose effect makes you discard more or trade hands)"
-             if s.uno_after_effects else "Call UNO when you play your next-to-last card")
-            + f"; caught before the next player acts, you draw {cards(s.uno_penalty)}."]
+             "never": "A drawn card can't be played in the same turn."}[s.play_drawn]
+            if offered else "Drawing ends your turn.",
+            _call_line(s, penalty)]
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank, not a wild), "
                     "you may play it out of turn; play goes on from you.")
@@ -266,8 +331,9 @@ def explain(rulebook: Rulebook) -> str:
         ", ".join(rulebook.colors[c] for c in cols)
         + (f" ({visible(rulebook.sides[s])} side)" if len(rulebook.sides) > 1 else "")
         for s, cols in enumerate(rulebook.side_colors))
-    out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, colours "
-            f"{colours}.", "", "## Deck", "", *deck_table(rulebook), ""]
+    out += [f"{rulebook.players_text()} players, {len(rulebook.deck)} cards, "
+            + (f"colours {colours}." if any(rulebook.side_colors) else "no colours.") + "",
+            "", "## Deck", "", *deck_table(rulebook), ""]
     for title_, lines in rule_lines(rulebook).items():
         out += [f"## {title_}", "", *[f"- {line}" for line in lines], ""]
     out += ["## Cards", ""]

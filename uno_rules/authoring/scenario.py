@@ -71,7 +71,10 @@ SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 # under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
 FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
-               "catch", "jump_in", "call_uno")
+               "catch", "jump_in", "call_uno", "call", "side", "outcome")
+TABLE_KEYS = ("loser", "outcome")  # steps settled at the table: no `seat`
+# What may accompany `play` in its step: the decisions that come right after it.
+WITH_PLAY = ("color", "side")
 STEP_KEYS = ("seat", "uno", "pile", "expect", "reject") + ACTION_KEYS
 
 
@@ -274,11 +277,11 @@ def _check_step(located: Located, path: PathKey, step: Mapping[str, Any]) -> lis
     if written is not None and step.get("pile", written) != written:
         out.append(located.problem(path + ("pile",), f"pile: {step['pile']}, but the card is "
                                    f"played on {written} (`play: ... on {written}`)"))
-    acts = [k for k in kinds if k != "color"] or kinds
+    acts = [k for k in kinds if k not in WITH_PLAY] or kinds
     if len(acts) != 1:
         out.append(located.problem(path, "an action step names exactly one action (one of "
                                    + ", ".join(ACTION_KEYS) + ")"))
-    elif acts[0] != "loser" and "seat" not in step:
+    elif acts[0] not in TABLE_KEYS and "seat" not in step:
         out.append(located.problem(path, f"a `{acts[0]}` step needs `seat`"))
     return out
 
@@ -304,7 +307,8 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
                             turn=state.get("turn", 0),
                             direction=state.get("direction", "clockwise"),
                             side=state.get("side"), discards=state.get("discards"),
-                            colors=state.get("colors"))
+                            colors=state.get("colors"),
+                            player_state=state.get("player_state"))
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=dealer, out=out), standing
     except (IllegalAction, NotationError) as exc:
@@ -521,6 +525,8 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
             uno = decision is not None and any(
                 a.uno and a.pile == pile and a.arg == normalize(card) for a in decision.options)
         yield Action(seat, "play", card, uno, pile)
+        if "side" in step:  # how it is played: asked right after it, before its colour
+            yield Action(seat, "side", str(step["side"]))
         if "color" in step and not game.over:
             yield Action(seat, "color", str(step["color"]))
         return
@@ -534,16 +540,22 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(seat, "target", step["target"])
     elif "loser" in step:
         yield Action(None, "loser", step["loser"])
+    elif "outcome" in step:
+        yield Action(None, "outcome", str(step["outcome"]))
     elif "catch" in step:
         yield Action(seat, "catch", step["catch"])
     elif "call_uno" in step:
         yield Action(seat, "uno", step["call_uno"])
+    elif "call" in step:  # a seat's own call (`call: uno`): for itself
+        yield Action(seat, "uno", seat)
     elif "jump_in" in step:
         yield Action(seat, "jump_in", str(step["jump_in"]))
     elif "give" in step:
         yield from _gives(game, seat, [str(card) for card in step["give"]])
     elif "color" in step:
         yield Action(seat, "color", str(step["color"]))
+    elif "side" in step:
+        yield Action(seat, "side", str(step["side"]))
 
 
 _ON_PILE = re.compile(r"(.*?\S)\s+(?:on\s+pile|on|pile)\s+(\d{1,9})\s*", re.IGNORECASE)
@@ -588,7 +600,7 @@ def _gives(game: Game, seat: Any, names: list[str]) -> list[Action]:
 def _owed(game: Game, seat: int) -> int:
     """How many cards ``seat`` still has to give in the current give."""
     hand = game.hands[seat]
-    count: Any = next((c for giver, c in game.giving[-1].queue if giver == seat), 0)
+    count: Any = next((entry[1] for entry in game.giving[-1].queue if entry[0] == seat), 0)
     if count == "half":  # not yet asked (the engine settles it when it asks)
         count = len(hand) // 2
     return max(0, min(int(count), len(hand)))  # a giver whose hand runs out is done

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -28,6 +28,16 @@ def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` on standard error (:func:`say`) and exit with ``code``."""
     say(message)
     sys.exit(code)
+
+
+def open_out(option: str, path: str) -> TextIO:
+    """An option's output FILE opened for writing, before any game is played: one that
+    can't be (no such folder, not writable, a NUL byte) is one line naming it, exit 1."""
+    try:
+        return open(path, "w", newline="", encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        fail(f"{option} {shorten_path(path)}: can't write it: "
+             f"{exc.strerror if isinstance(exc, OSError) else exc}")
 
 
 def shorten_path(text: str) -> str:

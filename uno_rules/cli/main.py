@@ -6,7 +6,6 @@ each, never a traceback."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,11 +24,13 @@ from ..table.screen import label
 from .common import FloatRange, PathType, house_option, quiet_option, set_option
 from .common import fail as _fail
 from .common import mute_stdout as _mute_stdout
+from .common import open_out as _open_out
 from .common import os_problem as _os_problem
 from .common import parse_sets as _parse_sets
 from .common import rulebook_or_fail as _rulebook
 from .common import say as _say
 from .common import shorten_path as _shorten
+from .outputs import actions_writer, record_chooser, with_csv, write_records
 from .play import play as table_play
 from .replay import replay as table_replay
 from .serve import serve as web_serve
@@ -394,6 +395,10 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               metavar="FILE", help="Write one row per game to FILE (CSV: seed, winners, "
               "points, turns, actions, cards drawn, challenges, stalled reason...; with "
               "--match one row per match: seed, winners, rounds, scores, lead changes...).")
+@click.option("--actions", "actions_path", type=PathType(dir_okay=False), default=None,
+              metavar="FILE", help="Write each round's actions to FILE, one JSON line per "
+              "round in round order: its number, seed and each action's notation and events; "
+              "with --match one line per match, its rounds' actions (docs/simulation.md).")
 @click.option("--record-dir", default=None, metavar="DIR",
               help="Write a record (JSON Lines, for `uno-rules replay`) of each game chosen "
               "by --record-where into DIR: DIR/game-N.jsonl, with --match DIR/match-N.jsonl "
@@ -411,17 +416,18 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
 def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games: int,
              players: int, seed: int, matches: bool, max_rounds: int | None, policy: str,
              agents: str | None, max_steps: int | None, max_actions: int | None,
-             as_json: bool, csv_path: str | None, record_dir: str | None,
-             record_where: tuple[str, ...], workers: str | None, scheduler: str | None,
-             scheduler_timeout: float, plot_path: str | None, quiet: bool) -> None:
+             as_json: bool, csv_path: str | None, actions_path: str | None,
+             record_dir: str | None, record_where: tuple[str, ...], workers: str | None,
+             scheduler: str | None, scheduler_timeout: float, plot_path: str | None,
+             quiet: bool) -> None:
     """Play GAMES rounds (with --match: GAMES matches) with random legal choices, or
     --agents, and report statistics with 95% intervals (docs/simulation.md). Ctrl-C stops
     early: the statistics of the rounds (matches) finished are printed, and the exit code
     is 130."""
     if max_rounds is not None and not matches:
         _fail("--max-rounds: only with --match (a match's budget of rounds)")
-    shown = _Shown(as_json, csv_path, plot_path, quiet)
-    chooser = _record_chooser(record_dir, record_where, games)
+    shown = _Shown(as_json, csv_path, plot_path, quiet, actions_path)
+    chooser = record_chooser(record_dir, record_where, games)
     place = _Place(_processes(workers, scheduler), scheduler, scheduler_timeout)
     spec = _run_spec(rulebook, house, sets, games, players, seed, policy, max_steps,
                      max_actions, max_rounds)
@@ -437,7 +443,7 @@ def simulate(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], games
     else:
         click.echo("\n".join(tool.report(stats, games)))
     if chooser is not None and record_dir is not None:
-        _write_records(record_dir, chooser, spec, matches)
+        write_records(record_dir, chooser, spec, matches)
     if plot is not None:
         from ..sim.plots import simulate_figure
 
@@ -454,6 +460,7 @@ class _Shown:
     csv_path: str | None
     plot_path: str | None
     quiet: bool
+    actions_path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -499,20 +506,20 @@ def _simulate_shown(spec: RunSpec, agents: str | None, matches: bool, place: _Pl
         with _cluster(place.scheduler, place.processes, place.timeout) as client:
             if matches:
                 return matchsim.simulate_matches_spec(played[0], on_match=on_record,
+                                                      on_actions=actions_writer(lines, True),
                                                       workers=place.processes,
                                                       client=client)
             return rounds.simulate_spec(played[0], on_round=on_record,
+                                        on_actions=actions_writer(lines, False),
                                         workers=place.processes, client=client)
 
     where = f"--csv {_shorten(str(shown.csv_path))}"
-    try:  # opened first: a path that can't be written fails before any game is played
-        out = None if shown.csv_path is None else open(shown.csv_path, "w", newline="",
-                                                       encoding="utf-8")
-    except (OSError, ValueError) as exc:  # no such folder, not writable, a NUL byte
-        _fail(f"{where}: can't write it: {exc.strerror if isinstance(exc, OSError) else exc}")
+    # opened first: a path that can't be written fails before any game is played
+    out = None if shown.csv_path is None else _open_out("--csv", shown.csv_path)
+    lines = None if shown.actions_path is None else _open_out("--actions", shown.actions_path)
     bar = _progress(spec.games, shown.quiet, shown.as_json)
     try:
-        return _with_csv(out, tool, bar, run), played[0]
+        return with_csv(out, tool, bar, run), played[0]
     except (AgentError, WorkerError) as exc:  # a user's agent, a dead worker: one line
         _fail(_shorten(" ".join(str(exc).split())))
     except OSError as exc:  # a full disk while writing the rows
@@ -520,61 +527,8 @@ def _simulate_shown(spec: RunSpec, agents: str | None, matches: bool, place: _Pl
     finally:
         if bar is not None:
             bar.close()
-
-
-def _with_csv(out: Any, tool: Any, bar: Any, run: Any) -> Any:
-    """``run(on_record)``, each record written as a ``--csv`` row into ``out`` (when open)
-    and advancing the progress ``bar`` (when shown)."""
-    tick = None if bar is None else bar.advance
-    if out is None:
-        return run(None if tick is None else lambda r: tick())
-    import csv
-
-    with out:
-        writer = csv.writer(out)
-        writer.writerow(tool.CSV_COLUMNS)
-
-        def row(r: Any) -> None:
-            writer.writerow(tool.csv_row(r))
-            if tick is not None:
-                tick()
-        return run(row)
-
-
-def _write_records(folder: str, chooser: Any, spec: RunSpec, matches: bool) -> None:
-    """``--record-dir``: the chosen games of the run ``spec`` played again and written."""
-    from ..sim.recordsim import write_chosen
-
-    try:
-        said = write_chosen(Path(folder), chooser, spec, matches)
-    except OSError as exc:
-        _fail(f"--record-dir {_shorten(folder)}: can't write a record: {exc.strerror or exc}")
-    for line in said:
-        click.echo(line, err=True)
-
-
-def _record_chooser(folder: str | None, where: tuple[str, ...], games: int) -> Any:
-    """simulate's --record-dir/--record-where: the chooser of the games to record (None
-    without --record-dir), the folder made first (a folder that can't be written fails
-    before any game is played)."""
-    if folder is None:
-        if where:
-            _fail("--record-where: only with --record-dir DIR")
-        return None
-    from ..sim.recordsim import DEFAULT_WHERE, Chooser, parse_where
-
-    try:
-        stalled, longest, numbers = parse_where(where or DEFAULT_WHERE, games)
-    except ValueError as exc:
-        _fail(str(exc))
-    try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        if not os.access(folder, os.W_OK):
-            raise PermissionError(13, "Permission denied")
-    except (OSError, ValueError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else str(exc)
-        _fail(f"--record-dir {_shorten(folder)}: can't write there: {why}")
-    return Chooser(stalled, longest, numbers)
+        if lines is not None:
+            lines.close()
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})

@@ -10,9 +10,15 @@ from .notation import QUOTE, card_token, tokens, unquote
 KINDS_WITH_CARD = ("play", "give", "jump_in")
 KINDS_WITH_SEAT = ("target", "catch", "loser", "uno")
 KINDS_WITH_COLOR = ("color",)
+KINDS_WITH_NAME = ("side",)  # a card's side or alternative: `normal` or its name
+KINDS_WITH_VALUE = ("outcome",)  # a table outcome's declared value: a count or a branch name
 KINDS_BARE = ("draw", "keep", "challenge", "accept", "pass")
-ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE
-ARG_TYPE: dict[str, type] = {**dict.fromkeys(KINDS_WITH_CARD + KINDS_WITH_COLOR, str),
+ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE + KINDS_WITH_NAME \
+    + KINDS_WITH_VALUE
+# The kinds a chance node's options have: no seat takes them, the table settles them.
+CHANCE_KINDS = ("loser", "outcome")
+ARG_TYPE: dict[str, type] = {**dict.fromkeys(KINDS_WITH_CARD + KINDS_WITH_COLOR
+                                             + KINDS_WITH_NAME + KINDS_WITH_VALUE, str),
                              **dict.fromkeys(KINDS_WITH_SEAT, int),
                              **dict.fromkeys(KINDS_BARE, type(None))}
 
@@ -24,7 +30,10 @@ class Action(NamedTuple):
     on the next-to-last card), ``"0 draw"``, ``"0 keep"``, ``"2 color blue"``,
     ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, ``"3 uno 1"`` (a
     partner calls UNO for seat 1), ``"2 pass"`` (seat 2 lets an out-of-turn chance go: it
-    changes nothing), and ``"loser 2"`` for a contest settled at the table.
+    changes nothing), ``"1 side flex"`` (the side or alternative a card just played is played
+    as, or ``normal``), ``"loser 2"`` for a contest settled at the table and ``"outcome 3"``
+    (``"outcome jackpot"``) for a table outcome: the value a rulebook's ``random`` step (or a
+    count given as weights) declares.
     With several discard piles a play names its pile: ``"1 play red 5 on 1"`` (pile 0 is
     written without ``on``). A card whose name would read as something else is quoted (a
     JSON string): ``'1 play "blue uno"'`` plays the card ``blue uno`` without calling UNO.
@@ -85,7 +94,7 @@ class Action(NamedTuple):
             if not (len(rest) == 1 and _number(rest[0])):
                 raise NotationError(f"can't read action {text!r}: {kind} needs a seat number")
             arg = int(rest[0])
-        if seat is None and kind != "loser":
+        if seat is None and kind not in CHANCE_KINDS:
             raise NotationError(f"can't read action {text!r}: it must start with the seat")
         return cls(seat, kind, arg, uno, pile)
 
@@ -104,9 +113,9 @@ def shape_problem(action: object) -> str | None:
     seat, kind, arg, uno, pile = cast("tuple[object, ...]", action)  # unchecked (see __str__)
     if kind not in ALL_KINDS:
         return f"unknown action kind {kind!r}"
-    if not (seat is None if kind == "loser" else isinstance(seat, int)
-            and not isinstance(seat, bool)):
-        return f"{kind} needs {'no seat' if kind == 'loser' else 'a seat number'}, not {seat!r}"
+    chance = kind in CHANCE_KINDS
+    if not (seat is None if chance else isinstance(seat, int) and not isinstance(seat, bool)):
+        return f"{kind} needs {'no seat' if chance else 'a seat number'}, not {seat!r}"
     if type(arg) is not ARG_TYPE[kind]:
         return f"{kind} takes {'no argument' if kind in KINDS_BARE else ARG_TYPE[kind].__name__}" \
                f", not {arg!r}"
@@ -121,21 +130,28 @@ class Decision(NamedTuple):
     """What the game waits for: which seat decides what, and the allowed answers (a named
     tuple: cheap to make, as one is made for every decision).
 
-    A decision with no seat (``seat`` None: a ``contest``, settled at the table) is a chance
-    node: no player chooses; :attr:`chance` gives its outcomes' probabilities and the caller
-    draws one with its own RNG."""
+    A decision with no seat (``seat`` None: a ``contest`` or a table ``outcome``, settled at
+    the table) is a chance node: no player chooses; :attr:`chance` gives its outcomes'
+    probabilities and the caller draws one with its own RNG. ``weights``: a table outcome's
+    declared weights, aligned with the options (empty: every outcome equally likely)."""
 
     seat: int | None
     kind: str
     options: tuple[Action, ...]
+    weights: tuple[int, ...] = ()
 
     @property
     def chance(self) -> tuple[float, ...] | None:
-        """A chance node's probabilities, aligned with :attr:`options` (they sum to 1): every
-        outcome equally likely (a contest is a fair one); None for a seat's decision.
-        Computed when asked, so making a decision costs nothing more."""
+        """A chance node's probabilities, aligned with :attr:`options` (they sum to 1): by
+        the declared weights of a table outcome, else every outcome equally likely (a
+        contest is a fair one); None for a seat's decision. Computed when asked, so making
+        a decision costs nothing more."""
         if self.seat is not None:
             return None
+        weights = self.weights
+        if weights:
+            total = sum(weights)
+            return tuple(w / total for w in weights)
         count = len(self.options)
         return (1 / count,) * count if count else ()
 

@@ -18,11 +18,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .words import SEAT_SCHEMA, who
+from .playerstate import VALUES_SCHEMA, every_state_holds, say_every_state, say_state, state_holds
+from .words import SEAT_SCHEMA, cards, who
 
 if TYPE_CHECKING:
-    from .legal import Legality as Game
     from .records import Ctx
+    from .state import State as Game
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,10 @@ class Condition:
     at_load: Callable[[Mapping[str, Any], Any], bool] | None = None  # decided when loaded
     # how a knock-out changes what it counts, for the sheet's knock-out rule (None: not)
     knocked_out: str | None = None
+    # Compiled into every `if` step, None when not given: the conditions of before this
+    # table, whose place the rulebooks' digests hold. A new one is left out when not given,
+    # so that adding it changes no digest (and no saved game).
+    filled: bool = False
 
 
 def _players(game: Game, ctx: Ctx, value: Any) -> bool:
@@ -52,25 +57,76 @@ def _hand_at_least(game: Game, ctx: Ctx, value: Any) -> bool:
     return bool(len(game.hands[ctx.actor]) >= value)
 
 
+def _card_tag(game: Game, ctx: Ctx, value: Any) -> bool:
+    return ctx.face >= 0 and value in game.faces[ctx.face].tags
+
+
+def _drew(game: Game, ctx: Ctx, value: Any) -> bool:
+    return (ctx.drawn >= 0) == bool(value)
+
+
 def _option(options: Mapping[str, Any], value: Any) -> bool:
     return bool(options[value])
+
+
+def _option_is(options: Mapping[str, Any], value: Any) -> bool:
+    return all(options[name] == want for name, want in value.items())
 
 
 CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     Condition("players", "the number of players still in the round equals it",
               {"type": "integer", "minimum": 2, "description": "Number of players."},
               _players, lambda v: f"with {v} players",
-              knocked_out="counts only the players still in"),
+              knocked_out="counts only the players still in", filled=True),
     Condition("option", "a boolean option is true; decided when the rulebook loads",
               {"type": "string", "description": "Name of a boolean option."},
-              at_load=_option),
+              at_load=_option, filled=True),
+    # A card's text chosen by a setting: blank cards whose text the table writes, a house
+    # rule's "what a 7 does" (swap, or pass a card).
+    Condition("option_is", "each option named has the value given (`{blank_text: "
+              "swap_hands}`: a string, number or boolean option); decided when the rulebook "
+              "loads",
+              {"type": "object", "minProperties": 1, "description": "Options and the value "
+               "each must have.", "additionalProperties": {
+                   "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]}},
+              at_load=_option_is),
     Condition("out", "that seat, not the player, holds no cards", SEAT_SCHEMA,
-              _out, lambda v: f"when {who(v)} is out"),
+              _out, lambda v: f"when {who(v)} is out", filled=True),
     Condition("hand_at_least", "the player holds at least that many cards",
               {"type": "integer", "minimum": 1, "description": "Fewest cards in the player's "
                                                                "hand."},
-              _hand_at_least, lambda v: f"when you hold {v} cards or more"),
+              _hand_at_least, lambda v: f"when you hold {cards(v)} or more", filled=True),
+    # Per-player state (uno_rules.engine.playerstate): a Power Card each, a joker.
+    Condition("state", "the player's per-player state has each value given (`{power: green}`)",
+              VALUES_SCHEMA, state_holds, say_state),
+    Condition("every_state", "every player still in has each value given "
+              "(`{power: red}`)", VALUES_SCHEMA, every_state_holds, say_every_state,
+              knocked_out="counts only the players still in"),
+    # The card's own symbols: a symbol printed on one copy of a rank and not the other
+    # (UNO Flex's plain numbers and flex ones), a Passing-symbol card acting otherwise.
+    Condition("card_tag", "the card being played carries that tag (`pass`): UNO Flex's "
+              "plain and flex copies of a rank, a Passing-symbol card acting otherwise",
+              {"type": "string", "examples": ["pass"], "description": "A tag of a deck group."},
+              _card_tag, lambda v: f"on a {v} card"),
+    # Used by UNO Attack (`repeat` ... `until: {drew: true}`: hit until a hit gives a card)
+    # and by a "draw one; if it gave nothing, ..." house rule.
+    Condition("drew", "true: a draw step of this card gave its drawer a card (in a "
+              "`repeat`, during its last pass); false: none did (used by UNO Attack, "
+              "hit until a hit gives a card, and a \"draw one; if nothing came...\" house "
+              "rule)",
+              {"type": "boolean", "description": "Whether a card was drawn."},
+              _drew, lambda v: "when a card was drawn" if v else "when no card was drawn"),
 ]}
+
+
+def all_hold(game: Game, ctx: Ctx, conds: Mapping[str, Any]) -> bool:
+    """Whether every condition given in ``conds`` (by name; None: not given) holds now
+    (those decided at load time were compiled away)."""
+    for cond in CONDITIONS.values():
+        value = conds.get(cond.name)
+        if value is not None and cond.holds is not None and not cond.holds(game, ctx, value):
+            return False
+    return True
 
 
 def decided_at_load(params: Mapping[str, Any], options: Mapping[str, Any]) -> bool | None:

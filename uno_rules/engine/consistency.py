@@ -49,6 +49,8 @@ def _seats_problem(game: State, v: Mapping[str, Any]) -> Problem:
         return "turn_to", f"the next turn goes to seat {game.turn_to}, who holds no cards"
     if game.uno_open in game.eliminated:
         return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
+    if set(game.owed) & set(game.eliminated) or len(set(game.owed)) != len(game.owed):
+        return "owed", f"seats {game.owed} owe an UNO call: repeated, or knocked out"
     if not set(game.absent) <= set(game.eliminated):
         return "absent", "a seat out of the match, yet not knocked out of the round"
     if set(game.eliminated) & set(game.out_seats):
@@ -59,12 +61,11 @@ def _seats_problem(game: State, v: Mapping[str, Any]) -> Problem:
 
 
 def _frames_problem(game: State, v: Mapping[str, Any]) -> Problem:
-    """A give to another than the giver's partner, or a decision to resume that is wrong."""
+    """A give of a seat to itself, or a decision to resume that is wrong."""
     for i, giving in enumerate(game.giving):
         for j, (giver, to, _) in enumerate(giving.aside):
-            if to != game._partner(giver):
-                return f"giving[{i}].aside[{j}]", f"seat {giver} gives to seat {to}, " \
-                    f"not its partner {game._partner(giver)}"
+            if to == giver:
+                return f"giving[{i}].aside[{j}]", f"seat {giver} gives to itself"
     for j, frame in enumerate(game.stack):
         if isinstance(frame, Resume):
             problem = _ask_problem(game, frame.ask, f"stack[{j}][2]")
@@ -129,7 +130,7 @@ def _ask_problem(game: State, ask: Any, at: str) -> Problem:
     facts = FACTS[kind]
     if (seat is None) == facts.seated:
         return f"{at}.seat", (f"a {kind} decision with no seat" if facts.seated else
-                              f"a {kind} decision has no seat: it is settled at the table")
+                              f"a {kind} has no seat: it is settled at the table")
     if seat in game.eliminated:
         return f"{at}.seat", f"seat {seat} is knocked out, yet decides"
     if (ctx is not None) != facts.about_card:
@@ -146,7 +147,8 @@ def _result_problem(game: State) -> Problem:
     result, hands = game.result, game.hands
     if result is None:
         return "result", "a round over with no result"
-    if game.pending is not None or game.stack or game.giving or game.uno_open != -1:
+    if game.pending is not None or game.stack or game.giving or game.uno_open != -1 or \
+            game.owed:
         return "pending", "a decision or effect pending in a round that is over"
     winners = list(result.winners)
     if winners != game.teammates(winners[0]):

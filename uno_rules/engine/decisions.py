@@ -249,6 +249,40 @@ class Contest(Target):
 
 
 @dataclass(slots=True)
+class Outcome(Ask):
+    """The record of an ``outcome`` decision (what it is: ``WORDS["outcome"].what``): a
+    ``random`` step's values with their weights (none 0) and each value's program."""
+
+    kind: str = field(default="outcome", init=False, repr=False, compare=False)
+    values: tuple[str, ...] = ()
+    weights: tuple[int, ...] = ()
+    then: tuple[int, ...] = ()
+
+    def options(self, g: Legality) -> list[int]:
+        ids = g.acts[0].outcome  # settled at the table: no seat's own
+        return [ids[v] for v in self.values]
+
+    def chance_weights(self) -> tuple[int, ...]:
+        return self.weights
+
+    def answer(self, g: Runner, action: Action) -> None:
+        assert self.ctx is not None
+        value = str(action.arg)
+        g._note("outcome", value)
+        g._push(self.then[self.values.index(value)], self.ctx)
+        g._run()
+
+    def data(self) -> Any:
+        return [[v, w, p] for v, w, p in zip(self.values, self.weights, self.then, strict=True)]
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"values": tuple(str(v) for v, _, _ in data),
+                "weights": tuple(int(w) for _, w, _ in data),
+                "then": tuple(int(p) for _, _, p in data)}
+
+
+@dataclass(slots=True)
 class Give(Ask):
     """The record of a ``give`` decision (what it is: ``WORDS["give"].what``)."""
 
@@ -292,9 +326,41 @@ class ForcedPlay(Ask):
         return {"player": player, "otherwise": otherwise}
 
 
+@dataclass(slots=True)
+class Side(Ask):
+    """The record of a ``side`` decision (what it is: ``WORDS["side"].what``)."""
+
+    kind: str = field(default="side", init=False, repr=False, compare=False)
+    normal: bool = True  # the card may be played as itself too (it matched so)
+
+    def options(self, g: Legality) -> list[int]:
+        assert self.seat is not None and self.ctx is not None
+        side = g.acts[self.seat].side
+        alt = side[g.faces[self.ctx.face].alternative]
+        return [side["normal"], alt] if self.normal else [alt]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        ctx = self.ctx
+        assert ctx is not None
+        rule = g.card_rules[ctx.face]
+        assert rule is not None
+        program = rule.effect if action.arg == "normal" else rule.alt_effect
+        g._note("side", self.seat, action.arg)
+        if program is not None:
+            g._push(program, ctx)
+        g._run()
+
+    def data(self) -> Any:
+        return self.normal
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"normal": bool(data)}
+
+
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
 KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
-    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay)
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome)
     for f in fields(cls) if f.name == "kind"}
 
 
@@ -333,11 +399,23 @@ WORDS: dict[str, KindWords] = {
         "player, then the other). No seat decides (`seat` None): it is a chance node, each "
         "outcome equally likely (`Decision.chance`), drawn by whoever runs the game."),
     "give": KindWords(
-        "to give a card", "give a card to your partner", "choose a card to give",
-        "Choose a card to give to one's partner."),
+        "to give a card", "give a card (to your partner, or the player the card names)",
+        "choose a card to give",
+        "Choose a card to give to one's partner, or to the recipient `give_cards` names."),
     "forced_play": KindWords(
         "to play the colour", "play a card of the colour in force", "play the card",
         "A partner must play a card of the colour in force."),
+    "side": KindWords(
+        "to choose a side", "choose how the card you played is played: normal or its "
+        "alternative", "normal or alternative",
+        "Choose how the card just played is played: `normal`, or its alternative (a side "
+        "decision: UNO Flex's flex side), when the alternative's conditions hold."),
+    "outcome": KindWords(
+        "a table outcome", "settle the outcome", "outcome",
+        "A table outcome: one of the values a rulebook's `random` step (or a count given as "
+        "weights) declares, each as likely as its weight (`Decision.weights`, "
+        "`Decision.chance`). No seat decides (`seat` None): a chance node, drawn by whoever "
+        "runs the game."),
 }
 
 
@@ -346,7 +424,8 @@ WORDS: dict[str, KindWords] = {
 # Declared here, beside the record, so a new kind needs no edit in snapshot.py.
 DATA: dict[str, str | tuple[str, ...]] = {
     "drawn": "card", "challenge": ("program", "program", "program"),
-    "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none")}
+    "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none"),
+    "side": "flag", "outcome": "outcomes"}
 
 
 Problem = tuple[str, str] | None  # a field at fault (under the record) and why; None: none
@@ -409,6 +488,13 @@ def _give_problem(g: State, ask: Any) -> Problem:
     return None
 
 
+def _outcome_problem(g: State, ask: Any) -> Problem:
+    if (ask.values, ask.weights, ask.then) not in {
+            (s["values"], s["weights"], s["then"]) for s in _steps(g, "random")}:
+        return "data", "a table outcome no random step declares"
+    return None
+
+
 # Each kind's facts (a test holds the table to KINDS, and the consistency check to it).
 FACTS: dict[str, KindFacts] = {
     "turn": KindFacts(about_card=False, holds_cards=True),
@@ -419,6 +505,8 @@ FACTS: dict[str, KindFacts] = {
     "contest": KindFacts(seated=False, check=_contest_problem),
     "give": KindFacts(holds_cards=True, check=_give_problem),
     "forced_play": KindFacts(holds_cards=True, check=_forced_play_problem),
+    "side": KindFacts(),
+    "outcome": KindFacts(seated=False, check=_outcome_problem),
 }
 
 
@@ -443,17 +531,23 @@ def ask_from_json(kind: str, seat: int | None, ctx: Ctx | None, data: Any) -> As
 
 
 def start_giving(g: Legality, givers: list[int], count: int | str, together: bool,
-                 ctx: Ctx) -> None:
-    """Ask each giver in turn for ``count`` cards for its partner."""
-    g.giving.append(Giving([[giver, count] for giver in givers], [], together))
+                 ctx: Ctx, to: list[list[int]] | None = None) -> None:
+    """Ask each giver in turn for ``count`` cards for its partner, or with ``to`` (one list
+    per giver) for each of its recipients in turn: a queue entry ``[giver, count]`` gives to
+    the partner (as before recipients were named), ``[giver, count, recipient]`` to one."""
+    queue: list[list[Any]] = [[giver, count] for giver in givers] if to is None else \
+        [[giver, count, r] for giver, rs in zip(givers, to, strict=True) for r in rs]
+    g.giving.append(Giving(queue, [], together))
     next_give(g, ctx)
 
 
 def give_card(g: Legality, seat: int, card: int, ctx: Ctx) -> None:
-    """``seat`` gives ``card`` to its partner (or sets it aside until all have chosen)."""
+    """``seat`` gives ``card`` to its partner or the recipient its queue entry names (or
+    sets it aside until all have chosen)."""
     giving = g.giving[-1]
     g.hands[seat].remove(card)
-    to = g._partner(seat)
+    entry = giving.queue[0]
+    to = int(entry[2]) if len(entry) > 2 else g._partner(seat)
     if giving.together:
         giving.aside.append([seat, to, card])
     else:
@@ -468,7 +562,7 @@ def next_give(g: Legality, ctx: Ctx) -> None:
     giving = g.giving[-1]
     queue, hands = giving.queue, g.hands
     while queue:
-        giver, count = queue[0]
+        giver, count = queue[0][0], queue[0][1]
         if count == "half":
             count = queue[0][1] = len(hands[giver]) // 2
         if count > 0 and hands[giver]:
@@ -481,5 +575,5 @@ def next_give(g: Legality, ctx: Ctx) -> None:
 
 
 __all__ = ["DATA", "FACTS", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn",
-           "ForcedPlay", "Give", "KindFacts", "KindWords", "Runner", "Target", "Turn",
-           "ask_from_json", "give_card", "register_kind", "start_giving"]
+           "ForcedPlay", "Give", "KindFacts", "KindWords", "Outcome", "Runner", "Side", "Target",
+           "Turn", "ask_from_json", "give_card", "register_kind", "start_giving"]

@@ -27,7 +27,8 @@ seat's card on top of the discard pile, since it depends on the hand it was play
 Approximations (the seat is taken to know less than a player with a perfect memory could):
 cards seen when a hand was turned over (the backs before a ``turn_over``), a card
 returned to its player (``return_card``), the cards a ``draw_until_*`` drew that could not
-be played, and everything about hands moved by ``swap_hands`` / ``rotate_hands`` (in a
+be played, and everything about hands moved by ``swap_hands`` / ``rotate_hands`` /
+``deal_hands`` or cards given to another than the partner (``give_cards`` with ``to``; in a
 rulebook with such cards the given-card knowledge is dropped too) are not kept: those cards
 are re-dealt like any hidden card. The knocked-out hands put on a pile are re-dealt with it.
 """
@@ -43,7 +44,7 @@ from .state import shuffle
 from .view import hides
 
 # Operations after which the history no longer tells where a card given went.
-HAND_MOVES = frozenset({"swap_hands", "rotate_hands"})
+HAND_MOVES = frozenset({"swap_hands", "rotate_hands", "deal_hands"})
 
 # A hidden segment: a list of cards and its hidden indices (None: every one).
 Segment = tuple[list[int], list[int] | None]
@@ -60,8 +61,11 @@ def _moves_hands(rulebook: Any) -> bool:
     """Whether any step of the rulebook moves whole hands (memoised per rulebook)."""
     found: bool | None = rulebook.memo.get("moves_hands")
     if found is None:
+        # A give to another than the partner (`give_cards` with `to`) too: the history
+        # names no recipient.
         found = rulebook.memo["moves_hands"] = any(
-            step.op in HAND_MOVES for program in rulebook.programs for step in program)
+            step.op in HAND_MOVES or (step.op == "give_cards" and step.args.get("to"))
+            for program in rulebook.programs for step in program)
     return found
 
 

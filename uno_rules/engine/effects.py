@@ -18,10 +18,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .conditions import CONDITIONS, Condition
-from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Target, start_giving
+from .conditions import CONDITIONS, Condition, all_hold
+from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Outcome, Target, start_giving
 from .model import NO_COLOR, Step
-from .words import NOTHING, SEAT_SCHEMA, Say, Sub, cards, verb, who
+from .playerstate import KEY_SCHEMA, _set_state, _turn_state, say_set_state, say_turn_state
+from .words import NOTHING, SEAT_SCHEMA, SEAT_SET_SCHEMA, Say, Sub, cards, verb, who
 from .words import SEATS as SEATS  # its old place (docs and tests import it from here)
 
 if TYPE_CHECKING:
@@ -31,6 +32,33 @@ if TYPE_CHECKING:
 STEPS_REF = {"$ref": "#/$defs/steps"}
 COUNT_SCHEMA = {"description": "How many cards (or a `$option` reference).",
                 "anyOf": [{"type": "integer", "minimum": 0}, {"type": "string", "pattern": r"^\$"}]}
+# Weights over values (a count of cards, say): `{0: 50, 1: 15}`, or a `$option` holding one.
+WEIGHTS_SCHEMA = {"description": "Each value's weight: `{VALUE: WEIGHT, ...}` (whole numbers >= "
+                                 "0, not all 0), or a `$option` holding such a mapping.",
+                  "anyOf": [{"type": "object", "minProperties": 1,
+                             "additionalProperties": {"type": "integer", "minimum": 0}},
+                            {"type": "string", "pattern": r"^\$"}]}
+# A count drawn at the table from declared weights: `{weights: {0: 50, 1: 15, 2: 12}}`.
+DRAWN_COUNT_SCHEMA = {
+    "description": "How many cards: a number, a `$option` reference, or `{weights: {COUNT: "
+                   "WEIGHT, ...}}` (or `{weights: $option}`): a table outcome, each count as "
+                   "likely as its weight (a count of weight 0 never comes; a single count "
+                   "left asks nothing).",
+    "anyOf": [*COUNT_SCHEMA["anyOf"],
+              {"type": "object", "additionalProperties": False, "required": ["weights"],
+               "properties": {"weights": WEIGHTS_SCHEMA}}]}
+BRANCH_NAME = r"^[a-z][a-z0-9_]*$"
+RANDOM_SCHEMA = {
+    "type": "object", "minProperties": 1, "propertyNames": {"pattern": BRANCH_NAME},
+    "description": "Branches by a name of your choice, each with its `weight` and its "
+                   "steps: one is drawn at the table (a table outcome named by the branch).",
+    "additionalProperties": {
+        "type": "object", "additionalProperties": False, "required": ["weight"],
+        "properties": {"weight": {"description": "How likely (a whole number >= 0; 0 never "
+                                                 "comes) or a `$option` reference.",
+                                  "anyOf": [{"type": "integer", "minimum": 0},
+                                            {"type": "string", "pattern": r"^\$"}]},
+                       "then": {**STEPS_REF}}}}
 READ_BY_SEAT = {"target": "target", "loser": "loser", "challenger": "challenger"}
 
 
@@ -51,6 +79,13 @@ class Primitive:
     programs: tuple[str, ...] = ()  # parameters that hold nested step lists
     main: str | None = None       # the parameter a bare value stands for (`turn_to: dealer`)
     defaults: dict[str, Any] = field(default_factory=dict)  # filled in when compiled
+    # It settles its player's UNO itself (its player may end with any number of cards): a
+    # card with such a step may be played calling UNO at any hand size (CardRule.uno_after).
+    judges_uno: bool = False
+    # Parameters left out of a compiled step when not given (not filled with None): added
+    # after games were saved, so that rulebooks not using them keep their digests.
+    sparse: tuple[str, ...] = ()
+    schema: dict[str, Any] | None = None  # its own parameters' schema (None: from params)
 
 
 def step_reads(step: Step | Any, prim: Primitive) -> set[str]:
@@ -75,7 +110,8 @@ def _drawer(game: Game, ctx: Ctx, step: Step) -> int:
     player of a card that ended the round (it has gone out: its own card makes it draw
     nothing, RULES.md §1 and §3)."""
     seat = game._seat(step.args["who"], ctx)
-    return -1 if ctx.final and seat == ctx.actor else seat
+    # Its hand is empty: under `each` the actor is each seat in turn, and the others draw.
+    return -1 if ctx.final and seat == ctx.actor and not game.hands[seat] else seat
 
 
 def _draw(game: Game, ctx: Ctx, step: Step) -> None:
@@ -176,13 +212,29 @@ def _if(game: Game, ctx: Ctx, step: Step) -> None:
         game._push(branch, ctx)
 
 
+def _random(game: Game, ctx: Ctx, step: Step) -> None:
+    args = step.args
+    game.pending = Outcome(None, ctx, args["values"], args["weights"], args["then"])
+
+
+def _repeat(game: Game, ctx: Ctx, step: Step) -> None:
+    args = step.args
+    body, times = args["then"], args["times"]
+    if times is not None:  # a fixed number of passes, pushed at once (run in order)
+        for _ in range(times):
+            game._push(body, ctx)
+        return
+    # Until `until` holds after a pass; never while nothing is left to draw (both piles
+    # exhausted), before the first pass too.
+    if not game._can_draw() or (not args["first"] and all_hold(game, ctx, args["until"])):
+        return
+    ctx.drawn = -1  # what this pass draws
+    game._push(args["again"], ctx)  # this check again, after the pass
+    game._push(body, ctx)
+
+
 def _each(game: Game, ctx: Ctx, step: Step) -> None:
-    actor, n, team = ctx.actor, game.players, game.team_of
-    order = [(actor + game.direction * i) % n for i in range(n)]  # the player first
-    which = step.args["seats"]
-    seats = [s for s in order if s not in game.eliminated
-             and (which == "all" or s != actor)
-             and (which != "opponents" or team(s) != team(actor))]
+    seats = game._seat_set(step.args["seats"], ctx)
     for seat in reversed(seats):  # pushed last runs first: the order of play
         each = ctx.copy()
         each.actor = seat
@@ -213,7 +265,34 @@ def _give_cards(game: Game, ctx: Ctx, step: Step) -> None:
                                                           else [src])) if g >= 0]
     if step.args["all_or_none"] and not all(game.hands[g] for g in givers):
         return
-    start_giving(game, givers, step.args["count"], step.args["together"], ctx)
+    to = step.args.get("to")  # not given: each giver's partner
+    recipients = None if to is None else [_recipients(game, ctx, to, g) for g in givers]
+    start_giving(game, givers, step.args["count"], step.args["together"], ctx, recipients)
+
+
+def _recipients(game: Game, ctx: Ctx, to: str, giver: int) -> list[int]:
+    """The seats of ``to`` seen from ``giver`` (``self``: the giver; ``target``: the card's),
+    the giver itself left out."""
+    seen = ctx.copy()
+    seen.actor = giver
+    return [s for s in game._seat_set(to, seen) if s != giver]
+
+
+def _deal_hands(game: Game, ctx: Ctx, step: Step) -> None:
+    seats = game._seat_set(step.args["seats"], ctx)
+    start = game._seat(step.args["from"], ctx)  # named before the hands are gathered
+    if not seats or start < 0:
+        return
+    game._deal_hands(seats, start, bool(step.args["keep_counts"]))
+    if ctx.face < 0:
+        return  # no card played (a first card, a setup): nobody owes UNO
+    # Its player owes UNO only if the deal leaves it one card and it didn't call it with the
+    # card; a seat left with one card without having played owes nothing (RULES.md §8).
+    actor = ctx.actor
+    if len(game.hands[actor]) == 1 and not ctx.called:
+        game.uno_open = actor
+    elif game.uno_open == actor:
+        game.uno_open = -1
 
 
 def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
@@ -259,10 +338,11 @@ def _swap_hands(game: Game, ctx: Ctx, step: Step) -> None:
     if other >= 0 and other != ctx.actor:
         game.hands[ctx.actor], game.hands[other] = game.hands[other], game.hands[ctx.actor]
         game._note("swap", ctx.actor, other)
+        game._owe_calls([other], ctx.actor)
 
 
 def _rotate_hands(game: Game, ctx: Ctx, step: Step) -> None:
-    game._rotate_hands()
+    game._owe_calls(game._rotate_hands(), ctx.actor)
 
 
 def _knock_out(game: Game, ctx: Ctx, step: Step) -> None:
@@ -309,10 +389,46 @@ def _say_if(a: dict[str, Any], sub: Sub) -> str:
     return text
 
 
+def _weights_text(values: Any, weights: Any) -> str:
+    total = sum(weights)
+    return ", ".join(f"{v}: {w} in {total}" for v, w in zip(values, weights, strict=True))
+
+
+def _say_random(a: dict[str, Any], sub: Sub) -> str:
+    if a["count_of"] is not None:  # a count given as weights
+        return f"{verb(a['count_of'], 'draw')} a number of cards decided at the table " \
+            f"({_weights_text(a['values'], a['weights'])})"
+    total = sum(a["weights"])
+    return "at the table one of these comes, each as likely as its weight: " + "; ".join(
+        f"{v} ({w} in {total}): {sub(p)}"
+        for v, w, p in zip(a["values"], a["weights"], a["then"], strict=True))
+
+
+def _say_repeat(a: dict[str, Any], sub: Sub) -> str:
+    if a["times"] is not None:
+        return f"{a['times']} times: {sub(a['then'])}"
+    conds = " and ".join(c.say(a["until"][c.name]) for c in CONDITIONS.values()
+                         if c.say is not None and a["until"].get(c.name) is not None)
+    return f"again and again, {sub(a['then'])}, until after a pass {conds} (or nothing is " \
+        "left to draw)"
+
+
 def _say_each(a: dict[str, Any], sub: Sub) -> str:
+    seats = a["seats"]
     return {"others": "each other player in turn", "all": "you, then each other player in turn",
-            "opponents": "each player not of your team in turn"}[a["seats"]] \
+            "opponents": "each player not of your team in turn"}.get(seats, who(seats)) \
         + ' (as "you"): ' + sub(a["then"])
+
+
+def _say_deal_hands(a: dict[str, Any], sub: Sub) -> str:
+    seats = {"all": "every hand, yours included,", "others": "every other player's hand",
+             "opponents": "the hands of every player not of your team"}.get(
+                 a["seats"], f"the hand of {who(a['seats'])}")
+    text = f"{seats} is gathered and shuffled, and dealt out again one card at a time, " \
+        f"clockwise from {who(a['from'])}"
+    if a["keep_counts"]:
+        text += ", each getting back as many cards as it held"
+    return text + "; you owe UNO only if the deal leaves you one card"
 
 
 def _say_turn_again(a: dict[str, Any], sub: Sub) -> str:
@@ -321,7 +437,9 @@ def _say_turn_again(a: dict[str, Any], sub: Sub) -> str:
 
 
 def _say_give_cards(a: dict[str, Any], sub: Sub) -> str:
-    src = a["from"]
+    src, to = a["from"], a.get("to")
+    recipient = "their partner" if to is None else \
+        "each other player" if to == "others" else who(to)
     if src == "all":
         givers = "every player, in turn from the dealer's left,"
     elif isinstance(src, list):
@@ -330,7 +448,7 @@ def _say_give_cards(a: dict[str, Any], sub: Sub) -> str:
         givers = who(src)
     count = a["count"]
     what = "half their hand (rounded down)" if count == "half" else cards(count)
-    text = f"{givers} give {what} of their choice to their partner"
+    text = f"{givers} give {what} of their choice to {recipient}"
     if a["together"]:
         text += ", all chosen before any card is received"
     if a["all_or_none"]:
@@ -374,21 +492,44 @@ def _if_primitive() -> Primitive:
         "if", "Runs `then` when every condition given holds, else `else`. Conditions: "
         + ", ".join(f"`{c.name}` ({c.doc})" for c in CONDITIONS.values()) + ".", _if, _say_if,
         {**{c.name: c.schema for c in CONDITIONS.values()}, "then": STEPS_REF, "else": STEPS_REF},
-        at_end=True, programs=("then", "else"))
+        at_end=True, programs=("then", "else"),
+        sparse=tuple(c.name for c in CONDITIONS.values() if not c.filled))
+
+
+def _repeat_primitive() -> Primitive:
+    """The ``repeat`` primitive, its ``until`` conditions made from :data:`CONDITIONS`."""
+    until = {"type": "object", "additionalProperties": False, "minProperties": 1,
+             "description": "Conditions, as `if`'s (those decided in play), checked after "
+                            "each pass.",
+             "properties": {c.name: c.schema for c in CONDITIONS.values() if c.holds}}
+    return Primitive(
+        "repeat", "Runs `then` again and again: `times` times, or until the `until` "
+        "conditions (those of `if`) all hold after a pass, stopping too when both piles are "
+        "exhausted (nothing left to draw); give one of `times` and `until`. `repeat: {until: "
+        "{drew: true}, then: [{draw: {who: next, count: 1}}]}`: the next player draws until "
+        "a draw gives it a card. Used by UNO Attack (hit until a hit gives a card; a number "
+        "of hits) and a \"draw until you draw something\" house rule.",
+        _repeat, _say_repeat,
+        {"then": {**STEPS_REF, "description": "The steps of one pass."},
+         "times": {**COUNT_SCHEMA, "description": "How many passes (or a `$option` "
+                                                  "reference)."},
+         "until": until}, ("then",), at_end=True, programs=("then",))
 
 
 def register_condition(cond: Condition) -> None:
-    """Add (or replace) an ``if`` condition: the ``if`` primitive is made again with it."""
+    """Add (or replace) an ``if`` condition: the ``if`` and ``repeat`` primitives are made
+    again with it."""
     CONDITIONS[cond.name] = cond
     PRIMITIVES["if"] = _if_primitive()
+    PRIMITIVES["repeat"] = _repeat_primitive()
 
 
 PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("draw", "`who` draws `count` cards from the draw pile (reshuffling the discard "
               "pile, all but its top card, when it runs out; what can't be drawn is forgiven). "
               "The player of a card that ended the round draws nothing: it has gone out.",
-              _draw, _say_draw, {"who": SEAT_SCHEMA, "count": COUNT_SCHEMA}, ("who", "count"),
-              at_end=True),
+              _draw, _say_draw, {"who": SEAT_SCHEMA, "count": DRAWN_COUNT_SCHEMA},
+              ("who", "count"), at_end=True),
     Primitive("draw_until_color", "`who` draws one card at a time until it draws a card of the "
               "colour in force (wilds don't count) and keeps them all; it stops if both piles "
               "run out. As `draw`, never the player of a card that ended the round.",
@@ -439,13 +580,32 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               lambda a, sub: "the card goes back to your hand and the colour reverts", bare=True),
     _if_primitive(),
     Primitive("each", "Runs `then` once for each seat of `seats`, in the order of play, "
-              "with that seat as `self` (`others`: every other player; `all`: the player "
-              "first, then every other; `opponents`: every player not of its team). Players "
-              "knocked out are left out. `each: {seats: others, then: [{draw: {who: self, "
-              "count: 1}}]}`: everyone else draws a card.", _each, _say_each,
-              {"seats": {"enum": ["others", "all", "opponents"],
-                         "description": "Whose turn it is to run `then`."},
+              "with that seat as `self`: a set of seats (see Seats: `others`: every other "
+              "player; `all`: the player first, then every other; `opponents`: every player "
+              "not of its team), or one seat. Players knocked out are left out. "
+              "`each: {seats: others, then: [{draw: {who: self, count: 1}}]}`: everyone else "
+              "draws a card.", _each, _say_each,
+              {"seats": {**SEAT_SET_SCHEMA, "description": "Whose turn it is to run `then`: "
+                         + str(SEAT_SET_SCHEMA["description"])},
                "then": STEPS_REF}, ("seats", "then"), at_end=True, programs=("then",)),
+    Primitive("deal_hands", "The hands of `seats` (default `all`: every hand, the player's "
+              "own included) are gathered, shuffled and dealt out again among those seats one "
+              "card at a time, clockwise from `from` (default `left`: the player's left, "
+              "whatever the direction), until none is left: sizes differ by at most one, the "
+              "first seats dealt get the extra cards; with `keep_counts: true` each seat gets "
+              "back as many cards as it held. The card's player owes UNO only if the deal "
+              "leaves it one card (it may call UNO with the card at any hand size); another "
+              "seat left with one card owes nothing. A seat left with no card has gone out. "
+              "Rulebooks: a wild that deals every hand anew (the current classic deck), a "
+              "'shuffle the table' house rule, a trade of hands for everyone.",
+              _deal_hands, _say_deal_hands,
+              {"seats": SEAT_SET_SCHEMA, "from": SEAT_SCHEMA,
+               "keep_counts": {"description": "Each seat gets back as many cards as it held "
+                                              "(or a `$option` reference).",
+                               "anyOf": [{"type": "boolean"},
+                                         {"type": "string", "pattern": r"^\$"}]}},
+              bare=True, judges_uno=True,
+              defaults={"seats": "all", "from": "left", "keep_counts": False}),
     Primitive("turn_over", "Every card is turned over (a rulebook with `sides`): the discard pile "
               "as a whole, so its bottom card's other side comes on top, then the draw pile "
               "(its order reverses), then every hand; play goes on with the next side. The "
@@ -462,16 +622,22 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               bare=True, main="put_back",
               defaults={"put_back": False}),
     Primitive("give_cards", "Each giver in `from` chooses `count` cards (a number, or `half`: "
-              "half its hand rounded down) and gives them to its partner. `together`: all "
-              "choose before any card is received. `all_or_none`: nothing happens unless every "
-              "giver holds a card.", _give_cards, _say_give_cards,
-              {"from": SEATS_OR_ALL,
+              "half its hand rounded down) and gives them to its partner, or to `to`: a seat "
+              "or a set of seats seen from the giver (`self` is the giver; `target` the card's "
+              "chosen player; `others`: `count` cards to each other player in turn), never "
+              "itself. `together`: all choose before any card is received. `all_or_none`: "
+              "nothing happens unless every giver holds a card. Rulebooks: partners' passes, a "
+              "gift to a chosen player (`to: target`), a 'pass one card to everyone' house "
+              "rule (`to: others`).",
+              _give_cards, _say_give_cards,
+              {"from": SEATS_OR_ALL, "to": SEAT_SET_SCHEMA,
                "count": {"description": "Cards each giver gives: a number or `half`.",
                          "anyOf": [{"type": "integer", "minimum": 1}, {"const": "half"}]},
                "together": {"type": "boolean", "description": "Chosen before any is received."},
                "all_or_none": {"type": "boolean", "description": "Only if all givers hold "
                                                                  "cards."}},
               ("from",),
+              sparse=("to",),
               defaults={"count": 1, "together": False, "all_or_none": False}),
     Primitive("partner_plays", "The turn goes to `who` (default `partner`), which must play a "
               "card of the colour in force (a wild does not count); the card has its normal "
@@ -515,4 +681,35 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                   "type": "string", "description": "A pile declared in `piles`."}},
               bare=True, at_end=True, main="who",
               defaults={"who": "self"}),
+    # Per-player state (uno_rules.engine.playerstate).
+    Primitive("set_state", "`who` (default `self`) sets its per-player state `key` (declared "
+              "in `player_state`) to the value `to`. Used by UNO Flex's Power Cards and a "
+              "once-per-round joker house rule.", _set_state, say_set_state,
+              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA,
+               "to": {"type": ["string", "integer"], "description": "One of the key's values."}},
+              ("key", "to"), at_end=True, defaults={"who": "self"}),
+    Primitive("turn_state", "`who` (default `self`) turns its per-player state `key` to the "
+              "key's next value, in the declared order, after the last the first (a flag "
+              "toggles, a counter counts round). Used by UNO Flex's Power Cards (a symbol or a "
+              "wild that turns them over) and a counter house rule.", _turn_state, say_turn_state,
+              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA}, ("key",), at_end=True,
+              defaults={"who": "self"}),
+    # Used by: UNO Attack (its launcher: a count given as weights, `draw: {count: {weights:
+    # ...}}`, compiled into a `random` step) and a jackpot-lever house rule (one of several
+    # effects at random); docs/rules.md names them.
+    Primitive("random", "A table outcome: one of the named branches is drawn at the table, "
+              "each as likely as its `weight` (a weight of 0 never comes), and its `then` steps "
+              "run. `random: {jackpot: {weight: 1, then: [...]}, nothing: {weight: 9}}`. "
+              "Settled like a contest: a scenario gives `{outcome: NAME}`; simulation, agents' "
+              "rounds and the tables draw it from the game's seeded RNG; a program running the "
+              "game draws it by `decision.chance`. A single branch left (the others of weight "
+              "0) runs without asking. A `draw` whose `count` is `{weights: ...}` is one of "
+              "these over counts. Used by UNO Attack (its launcher: `rulebooks/attack.yaml`) "
+              "and a jackpot-lever house rule (`tests/rulebooks/positive/jackpot.yaml`).",
+              _random, _say_random,
+              {"BRANCH": {"description": "A branch (any name): `{weight: N, then: [steps]}`."}},
+              at_end=True, schema=RANDOM_SCHEMA),
+    # Used by: UNO Attack (hit until a hit gives a card; its UNO penalty, a number of hits
+    # set by an option) and a "draw until you draw something" house rule.
+    _repeat_primitive(),
 ]}

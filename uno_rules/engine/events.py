@@ -6,12 +6,24 @@ from typing import Any
 
 from .state import State
 
+# Events worded from their seats alone: the template, formatted with the event tuple.
+PLAIN = {"keep": "seat {0[1]} keeps the drawn card",
+         "swap": "seat {0[1]} swaps hands with seat {0[2]}",
+         "deal": "every hand is gathered, shuffled and dealt out again from seat {0[1]}",
+         "rotate": "every hand passes on",
+         "knock_out": "seat {0[1]} is knocked out",
+         "jump_in": "seat {0[1]} jumps in",
+         "out": "seat {0[1]} is out",
+         "side": "seat {0[1]} plays it as {0[2]}"}
+
 
 def describe_event(game: State, event: tuple[Any, ...]) -> str:
     """One log event in words."""
     rb = game.rulebook
     name = rb.faces.__getitem__
     kind = event[0]
+    if kind in PLAIN:
+        return PLAIN[kind].format(event)
     if kind == "play":
         on = f" on discard pile {event[3]}" if len(event) > 3 else ""
         return f"seat {event[1]} plays {name(event[2]).name}{on}"
@@ -34,30 +46,30 @@ def describe_event(game: State, event: tuple[Any, ...]) -> str:
         return f"seat {event[1]} chooses seat {event[2]}"
     if kind == "loser":
         return f"seat {event[1]} loses the contest"
+    if kind == "outcome":
+        return f"the table's outcome: {event[1]}"
     if kind == "give":
         return f"seat {event[1]} gives a card to seat {event[2]}"
     if kind == "discard":
         return f"seat {event[1]} discards {', '.join(name(c).name for c in event[2])}"
+    if kind == "false_call":
+        return f"seat {event[1]} calls UNO falsely"
     if kind == "uno":
-        return f"seat {event[1]} calls UNO for seat {event[2]}"
+        return _call(event[1], event[2])
     if kind == "turn_over":
         return f"every card is turned over: the {rb.sides[event[1]]} side is in play"
     if kind == "reverse":
         return f"seat {event[1]} reverses the direction"
     if kind == "reshuffle":
         return f"the discard pile is shuffled into a new draw pile of {event[1]}"
-    if kind == "keep":
-        return f"seat {event[1]} keeps the drawn card"
-    if kind == "swap":
-        return f"seat {event[1]} swaps hands with seat {event[2]}"
-    if kind == "rotate":
-        return "every hand passes on"
-    if kind == "knock_out":
-        return f"seat {event[1]} is knocked out"
-    if kind == "jump_in":
-        return f"seat {event[1]} jumps in"
-    if kind == "out":
-        return f"seat {event[1]} is out"
     if kind == "return":
         return f"seat {event[1]} takes {name(event[2]).name} back"
+    if kind == "state":
+        values = dict((k, v) for k, v, _ in rb.player_state)[event[2]]
+        return f"seat {event[1]}'s {event[2]} is {values[event[3]]}"
     return " ".join(str(x) for x in event)
+
+
+def _call(seat: int, owner: int) -> str:
+    """An UNO call in words: a seat's own, or for its partner."""
+    return f"seat {seat} calls UNO" + ("" if seat == owner else f" for seat {owner}")

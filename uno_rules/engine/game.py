@@ -15,12 +15,11 @@ from operator import itemgetter
 from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
-from .decisions import Runner, Turn
+from .decisions import Runner, Side, Turn
 from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
-from .legal import NO_LAST
-from .model import Rules
+from .model import CardRule, Rules
 from .outcome import Outcome, Termination
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
@@ -179,8 +178,9 @@ class Game(Runner):
                 table = self._table
                 options = itemgetter(*ids)(table) if len(ids) > 1 else \
                     (table[ids[0]],) if ids else ()
-                decision = self._decision = tuple.__new__(
-                    Decision, (pending.seat, pending.kind, options))
+                decision = self._decision = tuple.__new__(Decision, (
+                    pending.seat, pending.kind, options,
+                    () if pending.seat is not None else pending.chance_weights()))
         return decision
 
     def legal_actions(self) -> list[Action]:
@@ -292,6 +292,7 @@ class Game(Runner):
             if action not in self.out_of_turn_actions():
                 raise IllegalAction(self._why_no_jump_in(action))
             self.uno_open = -1
+            self.owed = []
             self.pending = None
             self.stack.clear()
             self.turns += 1
@@ -300,12 +301,9 @@ class Game(Runner):
                                                         str(action.arg)), True)
         elif action.kind in ("catch", "uno"):
             if action not in self.out_of_turn_actions():
-                raise IllegalAction(f"{action}: nobody is open to a catch or an UNO call now"
-                                    if self.uno_open < 0 else f"{action}: only seat "
-                                    f"{self.uno_open} can be caught, by an opponent, or called "
-                                    f"for, by a partner")
+                raise IllegalAction(self._why_no_call(action))
             if action.kind == "uno":
-                self.uno_open = -1
+                self._called(action.arg)  # type: ignore[arg-type]
                 self._note("uno", action.seat, action.arg)
             else:
                 self._catch(action.seat, action.arg)  # type: ignore[arg-type]
@@ -326,12 +324,23 @@ class Game(Runner):
             raise IllegalAction(f"{action}: not an action of seat {seat}, acting as seat {seat}")
         return action
 
+    def _why_no_call(self, action: Action) -> str:
+        """Why a catch or an UNO call that is not allowed now is refused."""
+        late = ([self.uno_open] if self.uno_open >= 0 else []) + self.owed
+        if not late:
+            return f"{action}: nobody is open to a catch or an UNO call now"
+        seats = " or ".join(map(str, late))
+        return f"{action}: only seat {seats} can be caught, by an opponent, or called for, " \
+               "by a partner" + (" (or by itself, left at one card by another's card)"
+                                 if self.owed else "")
+
     def _why_no_jump_in(self, action: Action) -> str:
         """Why a jump-in that is not allowed now is refused."""
-        if self.rulebook.settings.jump_in and any(
-                s == action.seat and self.faces[card].name == action.arg
-                for s, card in self._jump_in_cards() if self._may_not_go_out(s, card)):
-            return f"{action}: {NO_LAST}"
+        if self.rulebook.settings.jump_in:
+            for s, card in self._jump_in_cards():
+                if s == action.seat and self.faces[card].name == action.arg and \
+                        self._may_not_go_out(s, card):
+                    return f"{action}: {self._why_not_last(card)}"
         return f"{action}: only the exact card on top may jump in, while a turn is pending, " \
                "by another seat"
 
@@ -357,6 +366,10 @@ class Game(Runner):
         if self.uno_open >= 0 and pending.seat is not None and (  # type: ignore[union-attr]
                 action.seat != self.uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
             self.uno_open = -1
+        if self.owed and pending.seat is not None:  # type: ignore[union-attr]
+            # the same window for a call owed after another's card
+            self.owed = [s for s in self.owed
+                         if action.seat == s and pending.kind != "turn"]  # type: ignore[union-attr]
         self.pending = None
         pending.answer(self, action)  # type: ignore[union-attr]
         history = self.history  # self._taken(action), inlined: this runs every action
@@ -489,6 +502,7 @@ class Game(Runner):
         self.over = True
         self.pending = None
         self.uno_open = -1
+        self.owed = []
         self.stack.clear()
         self._decision = self._ids = None
         self.stalled = budget
@@ -526,8 +540,8 @@ class Game(Runner):
         if (self.out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor
-        if ctx.face >= 0 and not ctx.called and len(hands[actor]) == 1 and \
-                self.rulebook.settings.uno_after_effects:
+        if ctx.face >= 0 and not ctx.called and self.rulebook.settings.uno_after_effects and \
+                len(hands[actor]) == self.rulebook.settings.call_at:
             self.uno_open = actor  # its own card left it one card, UNO uncalled
         nxt = self.turn_to
         if nxt is None:
@@ -581,6 +595,7 @@ class Game(Runner):
         self.over = True
         self.pending = None
         self.uno_open = -1
+        self.owed = []
         self.stack.clear()
         self.result = Result(tuple(team), points)
         self._note("win", winner, points)
@@ -609,9 +624,10 @@ class Game(Runner):
         rule = self.card_rules[card]
         hand = self.hands[seat]
         if rule is None:
-            honest = True
+            honest, sides = True, 0
         else:
             honest = rule.legal_if is None or self._legal(seat, card, rule.legal_if)
+            sides = 0 if rule.alt_effect is None else self._sides(seat, card)
         hand.remove(card)
         self.discard.append(card)
         if self.out_seats and seat in self.out_seats:
@@ -620,10 +636,16 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if len(hand) == 1 and not uno:
+        if not uno and len(hand) == self.rulebook.settings.call_at:
             self.uno_open = seat
-        final = not hand and self._round_ends_with(seat)
+        elif uno and hand and self.rulebook.settings.false_call_penalty:
+            self._false_call(seat, len(hand), rule)
+        final = not hand and (rule is None or rule.going_out != "continues") and \
+            self._round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
+        if sides:  # the player chooses how it is played: its `side` answer runs that
+            self.pending = Side(seat, ctx, sides == 2)
+            return
         if rule is not None and rule.effect is not None:
             self.stack.append(Frame(rule.effect, 0, ctx))
             self._run()
@@ -632,12 +654,32 @@ class Game(Runner):
         else:
             self._run()
 
+    def _false_call(self, seat: int, left: int, rule: CardRule | None) -> None:
+        """UNO called on a card that leaves ``left`` cards: not due (a card that may shed
+        more under ``uno_after_effects`` is called in advance), its player draws the
+        false call's penalty."""
+        s = self.rulebook.settings
+        if left != s.call_at and not (s.uno_after_effects and rule is not None and rule.sheds):
+            self._note("false_call", seat)
+            self._draw_cards(seat, s.false_call_penalty)
+
+    def _called(self, seat: int) -> None:
+        """``seat``'s UNO is called (or caught): it is no longer open to a catch."""
+        if seat == self.uno_open:
+            self.uno_open = -1
+        elif seat in self.owed:
+            self.owed.remove(seat)
+
     def _catch(self, seat: int, target: int) -> None:
-        self.uno_open = -1
+        self._called(target)
         self._note("catch", seat, target)
         saved, depth = self.pending, len(self.stack)
         self.pending = None
-        self._draw_cards(target, self.rulebook.settings.uno_penalty)
+        caught = self.rulebook.caught
+        if caught is None:
+            self._draw_cards(target, self.rulebook.settings.uno_penalty)
+        else:  # the rulebook's steps for it, the caught player as `self`
+            self._push(caught, Ctx(target))
         if len(self.stack) > depth:  # after-draw steps to run first, then resume
             assert saved is not None  # a catch is taken while a decision is pending
             self.stack.insert(depth, Resume(saved))

@@ -7,14 +7,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .actions import Action, Decision
+from .conditions import CONDITIONS
 from .errors import IllegalAction, NotationError
 from .model import NO_COLOR, LegalIf
 from .notation import parse_card
+from .records import Ctx
 from .state import State
-from .tables import calls_uno, matching
+from .tables import calls_uno, matching, second_matching
 
 # The refusal of a last card that may not go out (``go_out_on: number``).
 NO_LAST = "only a number may be the last card (go_out_on: number)"
+# The refusal of a last card whose rule says so (``going_out: not_allowed``).
+NOT_LAST = "this card may not be played as the last card (going_out: not_allowed)"
 
 
 class Legality(State):
@@ -24,7 +28,8 @@ class Legality(State):
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions seats may take outside the pending decision: catching a player that did
-        not call UNO, or (in a team) calling UNO for one's partner; jumping in."""
+        not call UNO, or (in a team) calling UNO for one's partner, or its own call owed
+        after another's card (``uno_after_others``); jumping in."""
         table = self.acts[0].table
         return [table[i] for i in self.out_of_turn_ids()]
 
@@ -40,6 +45,11 @@ class Legality(State):
             mates = self._mates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late and s not in self.eliminated]
+        for owes in self.owed:  # left at one card by another's card: it calls too
+            if len(self.hands[owes]) == self.rulebook.settings.call_at:
+                mates = self._mates(owes)
+                out += [acts[s].uno[owes] if s in mates else acts[s].catch[owes]
+                        for s in range(self.players) if s not in self.eliminated]
         if self.rulebook.settings.jump_in:  # a jump-in is a play: its conditions hold too
             faces = self.faces
             out += [acts[s].jump_in[faces[card].id] for s, card in self._jump_in_cards()
@@ -95,7 +105,7 @@ class Legality(State):
         rank = self.faces[discard[-1]].rank if discard else -1
         match = self.matches.get((self.color << 32) + rank)  # tables.match_key, inlined
         if match is None:
-            match = matching(self.matches, self.faces, self.color, rank)
+            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match)
         return match
 
     def _matching_flags(self) -> bytes:
@@ -117,13 +127,50 @@ class Legality(State):
             out = sorted(match.intersection(cards))
         else:  # one card per face in play (copies are the same choice), in face order
             out = [card for card in self._distinct(cards) if card in match]
+        if self.rulebook.alternatives:  # cards matching by a second colour, played so
+            out = self._with_second(seat, cards, out)
         if out and (len(self.hands[seat]) == 1 or self.guarded):  # conditions to check
             out = [card for card in out if self._allowed(seat, card)]
         return out
 
+    def _with_second(self, seat: int, cards: Iterable[int], out: list[int]) -> list[int]:
+        """``out`` and the cards of ``cards`` that match by their second colour, where
+        ``seat`` may play them as their alternative (one per face, in card order)."""
+        second = second_matching(self.rulebook, self.side, self.color)
+        more = [c for c in self._distinct(cards) if c in second and c not in out
+                and self._alt_allowed(seat, c)]
+        return sorted(out + more) if more else out
+
+    def _alt_allowed(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` may play ``card`` as its alternative now: it has one, and the
+        alternative's conditions hold for ``seat``."""
+        rule = self.card_rules[card]
+        if rule is None or rule.alt_effect is None:
+            return False
+        conds = rule.alt_if
+        if conds is None:
+            return True
+        ctx = Ctx(seat)
+        for name, value in conds.items():
+            holds = CONDITIONS[name].holds  # in-play ones only: the compiler keeps no other
+            if holds is not None and not holds(self, ctx, value):
+                return False
+        return True
+
+    def _sides(self, seat: int, card: int) -> int:
+        """How ``card``, about to be played by ``seat``, may be played (judged before it
+        leaves the hand): 0 as itself only, 1 as its alternative only (it matched by its
+        second colour), 2 either way."""
+        if not self._alt_allowed(seat, card):
+            return 0
+        return 2 if card in self._matching_top() or self.stacked.total else 1
+
     def _can_play(self, seat: int, card: int) -> bool:
         """Whether ``seat`` may play ``card`` now (:meth:`playable` for one card)."""
-        return card in self._matching_top() and self._allowed(seat, card)
+        if card not in self._matching_top() and not (
+                self.rulebook.alternatives and self._with_second(seat, (card,), [])):
+            return False
+        return self._allowed(seat, card)
 
     def _allowed(self, seat: int, card: int) -> bool:
         """The conditions on a matching card: a number to go out on (``go_out_on``), and its
@@ -138,9 +185,18 @@ class Legality(State):
 
     def _may_not_go_out(self, seat: int, card: int) -> bool:
         """Whether ``card``, ``seat``'s last, may not be played: not a number under
-        ``go_out_on: number``."""
-        return len(self.hands[seat]) == 1 and self.rulebook.settings.go_out_on == "number" \
-            and not self.faces[card].number
+        ``go_out_on: number``, or a card whose own rule is ``going_out: not_allowed``."""
+        if len(self.hands[seat]) != 1:
+            return False
+        if self.rulebook.settings.go_out_on == "number" and not self.faces[card].number:
+            return True
+        rule = self.card_rules[card]
+        return rule is not None and rule.going_out == "not_allowed"
+
+    def _why_not_last(self, card: int) -> str:
+        """Which rule keeps ``card`` from being played as a last card (in words)."""
+        rule = self.card_rules[card]
+        return NOT_LAST if rule is not None and rule.going_out == "not_allowed" else NO_LAST
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
         """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
@@ -168,8 +224,9 @@ class Legality(State):
         acts = self.acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
-        after = self.rulebook.settings.uno_after_effects
-        if not calls_uno(hand_size, True, after):  # no card may call UNO now
+        s = self.rulebook.settings
+        after, call_at, false = s.uno_after_effects, s.call_at, s.false_call_penalty > 0
+        if not calls_uno(hand_size, True, after, call_at, false) and not acts.uno_after:
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
                 return [plain[card] for card in cards]  # compiled: no bound method, no map
@@ -179,7 +236,9 @@ class Legality(State):
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]
-            if calls_uno(hand_size, rule is not None and rule.sheds, after):
+            if calls_uno(hand_size, rule is not None and rule.sheds, after, call_at, false,
+                         rule is not None and rule.uno_after
+                         and (hand_size > 1 or rule.going_out == "continues")):
                 out += acts.both[face]
             else:
                 out.append(acts.play[face])
@@ -251,11 +310,12 @@ class Legality(State):
                 return f"{action}: not an option ({pending})"
             if decision.kind == "drawn":
                 return f"{action}: only the card just drawn may be played ({pending})"
-            if action.uno and len(self.hands[action.seat]) != 2:
+            if action.uno and len(self.hands[action.seat]) != \
+                    self.rulebook.settings.call_at + 1:
                 return f"{action}: UNO is called in advance only on the next-to-last card " \
                        "(or a card that may leave one)"
             if action.kind == "play" and self._may_not_go_out(action.seat, held):
-                return f"{action}: {NO_LAST}"
+                return f"{action}: {self._why_not_last(held)}"
             if decision.kind == "forced_play":
                 return f"{action}: a card of the colour {self.color_name} must be played"
             if decision.kind == "turn" and self.stacked.total:

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 NO_COLOR = -1
+# How a card matches the top card when the rulebook says nothing (`match:`): by the colour
+# in force, by rank (number or symbol), and a colourless card on anything.
+DEFAULT_MATCH = ("color", "rank", "wild")
 
 
 class FrozenMap(dict):  # type: ignore[type-arg]
@@ -72,6 +75,8 @@ class Face:
     points: int
     number: bool       # a number card (scored at face value)
     side: int = 0      # index into Rules.sides
+    second_color: int = NO_COLOR  # a second colour it matches when played as its alternative
+    alternative: str = ""         # the alternative it may be played as ("": none)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -91,6 +96,19 @@ class Step:
         # The compiled-rulebook cache pickles a step by its primitive's name instead
         # (load/cache.py's _Pickler): its entries name no function.
         return _rebuild(self)
+
+
+# Fields added after games were saved: left out of a rulebook's digest while they hold
+# these values, so that the rulebooks that don't use them keep their digests (and the games
+# saved with them restore). By (class name, field name).
+DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
+    ("CardRule", "going_out"): "ends_round", ("CardRule", "uno_after"): False,
+    ("CardRule", "alt_effect"): None, ("CardRule", "alt_if"): None,
+    ("Face", "second_color"): NO_COLOR, ("Face", "alternative"): "",
+    ("Rules", "match"): DEFAULT_MATCH, ("Rules", "player_state"): (),
+    ("Rules", "alternatives"): (), ("Rules", "caught"): None,
+    ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
+    ("Settings", "false_call_penalty"): 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +134,12 @@ class CardRule:
     stack_value: int | None = None   # the count of its `stack_draw` step, if it has one
     sheds: bool = False              # its effect may take more cards from its player's hand
     #                                  (or, with uno_after_effects, trade it for another)
+    going_out: str = "ends_round"    # going out on it: ends_round | continues | not_allowed
+    uno_after: bool = False          # a step of its effect settles its player's UNO
+    #                                  (deal_hands): it may be played calling UNO at any size
+    alt_effect: int | None = None    # program id: played as its face's alternative (None:
+    #                                  it has none, or the rulebook's options rule it out)
+    alt_if: Mapping[str, Any] | None = None  # the alternative's conditions (None: always)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -136,6 +160,9 @@ class Settings:
     go_out_on: str = "any"           # any | number: what the last card may be
     knockout_points: int = 0         # round points per player knocked out
     uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
+    uno_after_others: bool = False   # ... and for a player another's card leaves one card
+    call_at: int = 1                 # the hand size the UNO call is due at (DOS: 2)
+    false_call_penalty: int = 0      # cards drawn for calling UNO not due (0: no false call)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -164,6 +191,8 @@ class Rules:
     going_out: int | None = None     # program run for a player who goes out (round goes on)
     after_draw: int | None = None    # program run right after any draw (actor: the drawer)
     setup: int | None = None         # program run after the first card, before the first turn
+    caught: int | None = None        # program run for a player caught without UNO (instead of
+    #                                  drawing settings.uno_penalty cards)
     stack_mixing: bool | None = None  # None: draws can't be stacked; True: a higher may
                                       # answer a lower one; False: only an equal one
     stack_max: int | None = None     # the most a stacked total may reach (None: no cap)
@@ -188,10 +217,17 @@ class Rules:
     # Derived tables, made on first use (interned actions): not part of the rulebook's value.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     reshuffle_piles: tuple[int, ...] = ()            # those whose cards join a reshuffle
+    match: tuple[str, ...] = DEFAULT_MATCH           # how a card matches the top (tables.matches)
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.
     digested_as: tuple[str, str] | None = None
+    # Per-player state (`player_state`): each key's name, its values in order and the index
+    # of the value every player starts with. Empty: none (left out of the digest then).
+    player_state: tuple[tuple[str, tuple[str, ...], int], ...] = ()
+    # The alternatives cards may be played as (`alternatives`), by name; with none, `side`
+    # decisions never come and the action table has no `side` actions.
+    alternatives: tuple[str, ...] = ()
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .decisions import Turn
@@ -25,6 +25,8 @@ class Position:
     side: str | None = None                  # cards with sides: the side in play
     discards: Sequence[Sequence[str]] | None = None  # several discard piles: each of them
     colors: Sequence[str | None] | None = None       # and the colour in force on each
+    # per-player state (rulebook.player_state): each key's value per seat; None: the start
+    player_state: Mapping[str, Sequence[str]] | None = None
 
 
 class _Faces:
@@ -109,6 +111,8 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
         colors = [_color(game, color, pile[-1]) for color, pile in zip(given, tops,
                                                                         strict=True)]
     game._lay_out(cards[:players], draw_pile, tops, colors, out=out)
+    if position.player_state is not None:
+        _set_player_state(game, position.player_state)
     if position.direction not in ("clockwise", "counterclockwise"):
         raise IllegalAction(f"direction must be clockwise or counterclockwise, "
                             f"not {position.direction!r}")
@@ -120,6 +124,24 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
         return game
     game.pending = Turn(position.turn)
     return game
+
+
+def _set_player_state(game: Game, given: Mapping[str, Sequence[str]]) -> None:
+    """Set the per-player state a position gives (each key a value per seat; keys not given
+    keep their start)."""
+    declared = {name: values for name, values, _ in game.rulebook.player_state}
+    for key, per_seat in given.items():
+        if key not in declared:
+            raise IllegalAction(f"no per-player state {key!r}: this rulebook declares "
+                                f"{', '.join(declared) or 'none'}")
+        if len(per_seat) != game.players:
+            raise IllegalAction(f"`{key}` gives {len(per_seat)} values for "
+                                f"{game.players} players")
+        for seat, value in enumerate(per_seat):
+            if str(value) not in declared[key]:
+                raise IllegalAction(f"{value!r} is not a value of `{key}` "
+                                    f"({', '.join(declared[key])})")
+            game.marks[game._mark_at(seat, key)] = declared[key].index(str(value))
 
 
 def _discards(rulebook: Rules, position: Position) -> list[Sequence[str]]:
@@ -146,7 +168,7 @@ def _color(game: Game, color: str | None, top: int) -> int:
             raise IllegalAction(f"unknown colour {color!r}")
         return rulebook.color_ids[color.lower()]
     face = game.faces[top]
-    if face.color == NO_COLOR:
+    if face.color == NO_COLOR and rulebook.side_colors[game.side]:  # (no colours: none)
         raise IllegalAction(f"the top card {face.name!r} has no colour: give `color`")
     return face.color
 

@@ -89,6 +89,10 @@ class Ask:
     def answer(self, g: Any, action: Action) -> None:
         raise NotImplementedError
 
+    def chance_weights(self) -> tuple[int, ...]:
+        """A chance node's declared weights, aligned with its options (empty: all equal)."""
+        return ()
+
     def data(self) -> Any:
         """The kind's own data, as JSON (for snapshots)."""
         return None

@@ -19,7 +19,7 @@ from .actions import Action, Result
 from .consistency import inconsistency
 from .decisions import DATA, KINDS, ask_from_json
 from .errors import NotationError, SnapshotError
-from .model import NO_COLOR, Rules
+from .model import DIGEST_SPARSE, NO_COLOR, Rules
 from .notation import parse_whole_card
 from .records import CTX_SLOTS, Ctx, Frame, Giving, Resume, StackedDraw
 from .state import SEED_LIMIT, STATE_FIELDS, State
@@ -48,12 +48,23 @@ def digest(rules: Rules) -> str:
 _NOT_CONTENT = {"source", "memo", "color_ids", "where", "run", "digested_as"}
 
 
+def _sparse(record: Any, name: str, value: Any) -> bool:
+    """Whether field ``name`` of ``record`` holds its value of before it existed
+    (model.DIGEST_SPARSE, by the class declaring it): then the digest leaves it out."""
+    for cls in type(record).__mro__:
+        key = (cls.__name__, name)
+        if key in DIGEST_SPARSE:
+            return bool(DIGEST_SPARSE[key] == value)
+    return False
+
+
 def _canonical(value: Any) -> Any:
     """``value`` as nested tuples of plain values, the same in every process."""
     if is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__, tuple((f.name, _canonical(getattr(value, f.name)))
-                                            for f in fields(value)
-                                            if f.name not in _NOT_CONTENT))
+                                            for f in fields(value) if f.name not in _NOT_CONTENT
+                                            and not _sparse(value, f.name,
+                                                            getattr(value, f.name))))
     if isinstance(value, Mapping):
         return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()))
     if isinstance(value, (set, frozenset)):
@@ -109,6 +120,7 @@ def snapshot(game: State) -> dict[str, Any]:
         **({"piles": {name: [names[c] for c in pile]
                       for name, pile in zip(rb.piles, game.piles, strict=True)}}
            if rb.piles else {}),
+        **({"player_state": player_state_json(game)} if rb.player_state else {}),
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         "stack_draw": [st.total, st.value, stacked, st.penalty],
         "giving": [{"queue": [list(q) for q in g.queue],
@@ -121,6 +133,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "history": [str(a) for a in game.history],
         "rng": [version, list(internal), gauss],
         **({"absent": game.absent[:]} if game.absent else {}),
+        **({"owed": game.owed[:]} if game.owed else {}),
     }
     for f in PLAIN:  # the fields a snapshot holds as they are
         value = getattr(game, f.name)
@@ -227,6 +240,17 @@ def _row(*items: Check) -> Check:
     return row
 
 
+def _queue_entry(value: Any, env: Env, at: str) -> list[Any]:
+    """A giver still to choose: ``[seat, count or "half"]`` (to its partner) or with its
+    recipient, ``[seat, count, seat]``."""
+    def owed(v: Any, e: Env, a: str) -> Any:
+        return v if v == "half" else COUNT(v, e, a)
+    row = _row(SEAT, owed, SEAT) if type(value) is list and len(value) == 3 else \
+        _row(SEAT, owed)
+    entry: list[Any] = row(value, env, at)
+    return entry
+
+
 def _record(required: Mapping[str, Check], optional: Mapping[str, Check] | None = None) -> Check:
     optional = optional or {}
 
@@ -328,7 +352,9 @@ def _ctxs(value: Any, env: Env, at: str) -> list[dict[str, Any]]:
 DATA_ATOMS: Mapping[str, Check] = {
     "card": CARD_ID, "seat": SEAT, "program": PROGRAM, "program_or_none": _nullable(PROGRAM),
     "seats": _list(SEAT, distinct=True, least=1),
-    "seat_pair": _list(SEAT, lambda e: 2, distinct=True)}
+    "seat_pair": _list(SEAT, lambda e: 2, distinct=True), "flag": _bool,
+    # a table outcome's values, each [value, weight, program]
+    "outcomes": _list(_row(_text, COUNT, PROGRAM), least=1)}
 _NO_DATA = _one_of(lambda e: [None])
 
 
@@ -415,6 +441,37 @@ def _piles(value: Any, env: Env, at: str) -> Any:
     return _record({name: CARDS for name in env.rb.piles})(value, env, at)
 
 
+def _declared_state(rb: Rules) -> bool:
+    return bool(rb.player_state)
+
+
+def _player_state(value: Any, env: Env, at: str) -> Any:
+    """Each declared key: one of its values per seat."""
+    return _record({name: _list(_values(values), lambda e: e.n)
+                    for name, values, _ in env.rb.player_state})(value, env, at)
+
+
+def _values(values: tuple[str, ...]) -> Check:
+    """One of ``values``."""
+    return _one_of(lambda e: list(values))
+
+
+def player_state_json(game: State) -> dict[str, list[str]]:
+    """The per-player state by key, a value's name per seat (snapshots, scenarios, views)."""
+    declared = game.rulebook.player_state
+    n = len(declared)
+    return {name: [values[game.marks[s * n + k]] for s in range(game.players)]
+            for k, (name, values, _) in enumerate(declared)}
+
+
+def marks_from_json(rb: Rules, value: Mapping[str, list[str]]) -> list[int]:
+    """:func:`player_state_json`'s inverse: the flat ``State.marks``."""
+    declared = rb.player_state
+    players = len(next(iter(value.values()))) if value else 0
+    return [values.index(value[name][s]) for s in range(players)
+            for name, values, _ in declared]
+
+
 # Every field of a snapshot, in the order they are checked (each may rely on those before
 # it: the players, the side, the ctxs), with what it may hold and when it is present.
 FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
@@ -437,6 +494,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
                    hi=lambda e: e.rb.discard_piles - 1), _several_discards),
     ("out", CARDS, _always),
     ("piles", _piles, _declared_piles),
+    ("player_state", _player_state, _declared_state),
     ("color", COLOR, _always),
     ("direction", _one_of(lambda e: [1, -1]), _always),
     ("skips", _list(SEAT), _always),
@@ -449,10 +507,11 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("out_seats", SEATS, _always),
     ("eliminated", SEATS, _always),
     ("absent", SEATS, _always),  # optional: written only when not empty (OPTIONAL)
+    ("owed", SEATS, _always),  # optional, as absent
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
-        "queue": _list(_row(SEAT, lambda v, e, a: v if v == "half" else COUNT(v, e, a))),
+        "queue": _list(_queue_entry),
         "aside": _list(_row(SEAT, SEAT, _card)), "together": _bool})), _always),
     ("stack", _list(_frame), _always),
     ("ctx", CTX_INDEX, _always),
@@ -464,15 +523,16 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
-OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list}  # may be left out: then this
+# may be left out: then this
+OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list}
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
-         "color", "direction", "skips", "turn_to", "uno_open", "turns", "first_turns", "over",
-         "result", "out_seats", "eliminated", "absent", "stack_draw", "giving", "stack",
-         "ctxs", "ctx", "pending", "history", "rng")
+         "player_state", "color", "direction", "skips", "turn_to", "uno_open", "turns",
+         "first_turns", "over", "result", "out_seats", "eliminated", "absent", "owed",
+         "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history", "rng")
 
 
 def state_field_problems() -> list[str]:
@@ -618,6 +678,8 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     piles = [v["piles"][name] for name in rb.piles] if rb.piles else None
     game._lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
                  piles=piles)
+    if rb.player_state:
+        game.marks = marks_from_json(rb, v["player_state"])
     for f in PLAIN:  # (players, seed and dealer made the blank state already)
         setattr(game, f.name, v[f.snapshot])
     if v["result"] is not None:
@@ -637,6 +699,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.giving = [Giving(g["queue"], g["aside"], g["together"]) for g in v["giving"]]
     game.history = v["history"]
     game.absent = v["absent"]
+    game.owed = v["owed"]
     version, internal, gauss = v["rng"]
     try:
         game.rng.setstate((version, tuple(internal), gauss))

@@ -128,6 +128,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("stacked", RECORDS, "stack_draw"),
     _plain("eliminated", LIST),
     Field("absent", LIST, "absent"),  # written only when a seat is out of a match
+    Field("owed", LIST, "owed"),  # written only when a seat owes a call
     _plain("over"),
     Field("result", SHARED, "result"),
     _plain("turns"),
@@ -139,6 +140,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("colors", LIST, "colors"),
     Field("focus", SHARED, "focus"),
     _plain("first_turns"),
+    Field("marks", LIST, "player_state"),  # written only when the rulebook declares some
     _derived("faces"),
     _derived("card_rules"),
     _derived("names"),
@@ -202,12 +204,19 @@ class State:
         self.stacked = StackedDraw()
         self.eliminated: list[int] = []  # seats knocked out of the round
         self.absent: list[int] = []      # of them, the seats out of a match: never acting
+        # Seats another's card left at one card, owing an UNO call of their own
+        # (uno_after_others): open to a catch until they call, as uno_open's seat.
+        self.owed: list[int] = []
         self.over = False
         self.result: Result | None = None
         self.turns = 0
         self.history: list[Action] = []
         self.log: list[tuple[Any, ...]] | None = [] if log else None
         self.side = 0
+        # Per-player state (rulebook.player_state), flat: seat s's value of key k (an index
+        # into the key's values) at s * keys + k.
+        self.marks: list[int] = [start for _ in range(players)
+                                 for _, _, start in rulebook.player_state]
         self._derive()
 
     def clone(self) -> State:
@@ -434,7 +443,33 @@ class State:
             return self.dealer
         if expr == "first":
             return self._first()
+        if expr == "left":
+            return self._beside(ctx.actor, 1)
+        if expr == "right":
+            return self._beside(ctx.actor, -1)
         raise ValueError(f"unknown seat expression {expr!r}")  # the loader rejects these
+
+    def _beside(self, seat: int, delta: int) -> int:
+        """The nearest seat that is in (holds cards) on ``seat``'s left (``delta`` 1:
+        clockwise) or right (-1), whatever the direction of play."""
+        n, hands = self.players, self.hands
+        for i in range(1, n):
+            other = (seat + delta * i) % n
+            if hands[other]:
+                return other
+        return (seat + delta) % n
+
+    def _seat_set(self, expr: str, ctx: Ctx) -> list[int]:
+        """Resolve a seat-set expression (words.SEAT_SETS, or one seat of words.SEATS): its
+        seats in the order of play from the card's player, none knocked out."""
+        if expr not in ("all", "others", "opponents"):
+            seat = self._seat(expr, ctx)
+            return [] if seat < 0 or seat in self.eliminated else [seat]
+        actor, n = ctx.actor, self.players
+        order = [(actor + self.direction * i) % n for i in range(n)]  # the player first
+        return [s for s in order if s not in self.eliminated
+                and (expr == "all" or s != actor)
+                and (expr != "opponents" or self._team(s) != self._team(actor))]
 
     def _first(self) -> int:
         """The player to the dealer's left still in the round (not knocked out)."""
@@ -548,15 +583,59 @@ class State:
         stacked.ctx = ctx
         stacked.penalty = penalty
 
-    def _rotate_hands(self) -> None:
+    def _owe_calls(self, seats: list[int], actor: int) -> None:
+        """With ``uno_after_others``: each of ``seats`` but ``actor`` that another's card
+        just left at one card (``call_at``) owes an UNO call of its own (``S uno S``), open
+        to a catch until it makes it."""
+        if self.rulebook.settings.uno_after_others:
+            for seat in seats:
+                if seat != actor and seat not in self.owed and \
+                        len(self.hands[seat]) == self.rulebook.settings.call_at:
+                    self.owed.append(seat)
+
+    def _rotate_hands(self) -> list[int]:
         """Every hand in passes to the next player in, in the direction of play: a seat that
-        is out (holds no cards, or is knocked out) neither gives nor receives one."""
+        is out (holds no cards, or is knocked out) neither gives nor receives one. Returns
+        the seats that received one."""
         hands = self.hands
         seats = [s for s in range(self.players) if hands[s] and s not in self.eliminated]
         old = [self.hands[s] for s in seats]
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
         self._note("rotate")
+        return seats
+
+    def _deal_hands(self, seats: list[int], start: int, keep_counts: bool) -> None:
+        """Gather the hands of ``seats``, shuffle the cards and deal them out again among
+        ``seats`` one at a time, clockwise from ``start``, until none is left; with
+        ``keep_counts`` each seat is dealt as many cards as it held (and then passed)."""
+        hands, n = self.hands, self.players
+        held = [len(hands[s]) for s in range(n)]
+        cards = [c for s in sorted(seats) for c in hands[s]]
+        shuffle(self.rng, cards)
+        order = sorted(seats, key=lambda s: (s - start) % n)
+        for s in seats:
+            hands[s] = []
+        while cards:  # one round of the table at a time, the top card (last) first
+            for s in order:
+                if cards and not (keep_counts and len(hands[s]) >= held[s]):
+                    hands[s].append(cards.pop())
+        if self.out_seats:  # a seat dealt cards is back in
+            self.out_seats = [s for s in self.out_seats if not hands[s]]
+        self._note("deal", start)
+
+    def _mark_at(self, seat: int, key: str) -> int:
+        """Where ``seat``'s value of the per-player state ``key`` is in ``marks``."""
+        declared = self.rulebook.player_state
+        for k, (name, _, _) in enumerate(declared):
+            if name == key:
+                return seat * len(declared) + k
+        raise KeyError(key)
+
+    def _set_mark(self, seat: int, key: str, value: int) -> None:
+        """Set ``seat``'s per-player state ``key`` to its value of index ``value``."""
+        self.marks[self._mark_at(seat, key)] = value
+        self._note("state", seat, key, value)
 
     def _standing(self) -> int:
         """How many players are still in the round (not knocked out)."""
@@ -633,6 +712,12 @@ class State:
         for giving in self.giving:
             out += [card for _, _, card in giving.aside]
         return out
+
+    def _can_draw(self) -> bool:
+        """Whether a card could be drawn now: the draw pile holds one, or a reshuffle would
+        make one (a discard pile with more than its top card, a pile that joins it)."""
+        return bool(self.draw_pile) or any(len(d) > 1 for d in self.discards) or \
+            any(self.piles[i] for i in self.rulebook.reshuffle_piles)
 
     def _reshuffle(self) -> bool:
         """A new draw pile: the discard piles but their top cards, with the cards of the

@@ -12,13 +12,20 @@ from .actions import Action
 from .model import NO_COLOR, Face, Rules
 
 BARE = ("draw", "keep", "challenge", "accept")
+MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
 
 
-def calls_uno(hand_size: int, sheds: bool, after_effects: bool) -> bool:
+def calls_uno(hand_size: int, sheds: bool, after_effects: bool, call_at: int = 1,
+              false_calls: bool = False, judged: bool = False) -> bool:
     """Whether a play from a hand of ``hand_size`` cards is offered with UNO called too: on
-    the next-to-last card, and with ``uno_after_effects`` on any card that may leave one
-    (``sheds``: its effect may shed more). The one place this rule lives."""
-    return hand_size == 2 or (after_effects and hand_size > 2 and sheds)
+    the card that leaves ``call_at`` cards (the next-to-last card), and with
+    ``uno_after_effects`` on any card that may leave that many (``sheds``: its effect may
+    shed more); with ``false_calls`` (a false call's penalty) on any card but the last; and
+    on a card whose effect settles its player's UNO (``judged``: CardRule.uno_after, at any
+    size it may leave one). The one place this rule lives."""
+    due = call_at + 1
+    return hand_size == due or (after_effects and hand_size > due and sheds) or \
+        (false_calls and hand_size > 1) or judged
 
 
 def offers_draw(playable: list[int], draw_with_playable: bool) -> bool:
@@ -30,6 +37,11 @@ def offers_draw(playable: list[int], draw_with_playable: bool) -> bool:
 def action_names(rules: Rules) -> list[str]:
     """The card names actions use, in face order, each once (a name on two sides once)."""
     return list(dict.fromkeys(f.name for f in rules.faces))
+
+
+def side_names(rules: Rules) -> tuple[str, ...]:
+    """The answers of a ``side`` decision: ``normal``, then each alternative (none without)."""
+    return ("normal", *rules.alternatives) if rules.alternatives else ()
 
 
 def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
@@ -55,7 +67,26 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
             actions += [Action(s, kind, n) for kind in ("give", "jump_in") for n in names]
         actions += [Action(None, "loser", t) for t in seats]
         actions += [Action(s, "pass") for s in seats]  # appended: every earlier id stays
+        # Appended too, and only with alternatives: a `side` per alternative and `normal`.
+        actions += [Action(s, "side", name) for s in seats for name in side_names(rules)]
+        # A rulebook with table outcomes: one per value its `random` steps declare (none in
+        # a rulebook without, whose table stays as it was).
+        actions += [Action(None, "outcome", v) for v in outcome_values(rules)]
         got = rules.memo[key] = tuple(actions)
+    return got
+
+
+def outcome_values(rules: Rules) -> tuple[str, ...]:
+    """Every value a table outcome of the rulebook may take (its ``random`` steps' declared
+    values, in program order, each once)."""
+    got: tuple[str, ...] | None = rules.memo.get("outcome_values")
+    if got is None:
+        values: dict[str, None] = {}
+        for program in rules.programs:
+            for step in program:
+                if step.op == "random":
+                    values.update(dict.fromkeys(step.args["values"]))
+        got = rules.memo["outcome_values"] = tuple(values)
     return got
 
 
@@ -64,12 +95,13 @@ class SeatActions:
     faces + face]`` and ``play_uno[...]`` are the plays of a face onto a discard pile
     (without and with UNO called), ``both[...]`` the two as offered together;
     ``give``/``jump_in`` by face; ``target``/``catch``/``uno``/``loser`` by seat; ``colors``
-    by colour; ``pass_`` the seat's ``pass``. ``uno_by_hand`` (:func:`uno_by_hand`) and
-    ``turn_none``/``turn_tail`` are the short turn path's rules as tables."""
+    by colour; ``pass_`` the seat's ``pass``; ``outcome`` a table outcome's id by its value.
+    ``uno_by_hand`` (:func:`uno_by_hand`) and ``turn_none``/``turn_tail`` are the short turn
+    path's rules as tables."""
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -88,6 +120,9 @@ class SeatActions:
         # calls_uno by hand size for a card whose effect doesn't matter (the short turn path,
         # where there is no uno_after_effects): a hand holds the whole deck at most.
         self.uno_by_hand = uno_by_hand(rules)
+        # Whether a card of the deck settles its player's UNO after its effect (then a play
+        # may call UNO at other hand sizes than two: Legality._play_ids looks card by card).
+        self.uno_after = any(r is not None and r.uno_after for r in rules.rules)
         # A turn's options after its plays, by :func:`offers_draw`: with nothing playable,
         # and with something playable.
         self.turn_none = (self.draw,) if offers_draw([], rules.settings.draw_with_playable) \
@@ -102,17 +137,25 @@ class SeatActions:
         at += 3 * n
         self.give = tuple(at + i for i in by_face)
         self.jump_in = tuple(at + len(names) + i for i in by_face)
-        loser = len(self.table) - 2 * n  # the losers, then the passes, end the table
+        sides = side_names(rules)
+        values = outcome_values(rules)
+        # the losers, then the passes, then the sides, then any table outcomes end the table
+        loser = len(self.table) - 2 * n - n * len(sides) - len(values)
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
+        at = loser + 2 * n + seat * len(sides)
+        self.side = {name: at + i for i, name in enumerate(sides)}  # by answer
+        first = loser + 2 * n + n * len(sides)
+        self.outcome = {v: first + i for i, v in enumerate(values)}
 
 
 def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
     """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing."""
     got: tuple[bool, ...] | None = rules.memo.get("uno_by_hand")
     if got is None:
-        after = rules.settings.uno_after_effects
-        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, after)
+        s = rules.settings
+        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, s.uno_after_effects,
+                                                          s.call_at, s.false_call_penalty > 0)
                                                 for n in range(len(rules.deck) + 1))
     return got
 
@@ -147,14 +190,37 @@ def match_key(color: int, rank: int) -> int:
 
 
 def matching(tables: dict[int, frozenset[int]], faces: tuple[Face, ...], color: int,
-             rank: int) -> frozenset[int]:
-    """The cards whose face (``faces``: card id -> face on the side in play) matches
-    ``color`` or ``rank``, or is colourless; legality conditions come on top. Remembered in
-    ``tables``."""
-    found = frozenset(card for card, f in enumerate(faces)
-                      if f.color == NO_COLOR or f.color == color or f.rank == rank)
+             rank: int, match: tuple[str, ...]) -> frozenset[int]:
+    """The cards whose face (``faces``: card id -> face on the side in play) matches the
+    colour in force ``color`` and the top card's ``rank`` by one of the rulebook's ways
+    ``match`` (:func:`matches`); legality conditions come on top. Remembered in ``tables``."""
+    found = frozenset(card for card, f in enumerate(faces) if matches(f, color, rank, match))
     tables[match_key(color, rank)] = found
     return found
+
+
+def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
+    """Whether ``face`` may go on a top card of ``rank`` (-1: none) under the colour in
+    force ``color``, by one of the ways in ``match`` (the rulebook's `match:`): ``color``
+    (it has that colour), ``rank`` (the same rank), ``number`` (a number card of the same
+    rank), ``wild`` (it has no colour), ``any`` (every card). The one place this rule
+    lives: the match tables are built from it."""
+    for way in match:
+        if way == "any" or (way == "wild" and face.color == NO_COLOR) or \
+                (way == "color" and face.color == color != NO_COLOR) or \
+                (way == "rank" and face.rank == rank) or \
+                (way == "number" and face.number and face.rank == rank):
+            return True
+    return False
+def second_matching(rules: Rules, side: int, color: int) -> frozenset[int]:
+    """The cards (ids) on ``side`` whose second colour is ``color``: played as their
+    alternative, they match it (:func:`matching`'s rule for a card's other colour)."""
+    tables: dict[int, frozenset[int]] = rules.memo.setdefault(("second", side), {})
+    got = tables.get(color)
+    if got is None:
+        got = tables[color] = frozenset(card for card, f in enumerate(rules.side_faces[side])
+                                        if f.second_color == color != NO_COLOR)
+    return got
 
 
 def guarded(rules: Rules, side: int) -> frozenset[int]:
@@ -172,10 +238,14 @@ def guarded(rules: Rules, side: int) -> frozenset[int]:
 def plain_turns(rules: Rules) -> bool:
     """Whether a turn's plays are simply the held cards that match the top card: one side,
     one discard pile, no card played only when its ``legal_if`` holds, any card may go
-    out, UNO called on the next-to-last card only. Turns then take a shorter path."""
+    out (no ``go_out_on: number``, no card's ``going_out: not_allowed``), UNO called on the
+    next-to-last card only. Turns then take a shorter path."""
     got: bool | None = rules.memo.get("plain_turns")
     if got is None:
         got = rules.memo["plain_turns"] = (
             len(rules.sides) == 1 and rules.discard_piles == 1 and not guarded(rules, 0)
-            and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects)
+            and not rules.alternatives
+            and rules.settings.go_out_on == "any" and not rules.settings.uno_after_effects
+            and all(r is None or (r.going_out == "ends_round" and not r.uno_after)
+                    for r in rules.rules))
     return got

@@ -48,6 +48,10 @@ class SeatView(NamedTuple):
     result: Result | None
     backs: tuple[tuple[int, ...] | None, ...]  # two sides: the others' cards turned away
     draw_back: int                    # two sides: the draw pile top's face turned away
+    owed: tuple[int, ...] = ()        # left at one card by another's card: UNO owed, open
+    #                                   to a catch until called (uno_after_others)
+    marks: tuple[int, ...] = ()       # per-player state, public (State.marks: seat by seat,
+    #                                   each key's value index; rulebook.player_state)
 
 
 def hides(kind: str, actor: int | None, seat: int | None) -> bool:
@@ -111,7 +115,9 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
         tuple(map(len, piles)) if piles else (), game.stacked.total,
         game.uno_open, tuple(sorted(out)) if out else (),
         tuple(sorted(knocked)) if knocked else (), tuple(sorted(absent)) if absent else (),
-        kind, decider, options, game.over, game.result, backs, draw_back))
+        kind, decider, options, game.over, game.result, backs, draw_back,
+        tuple(game.owed) if game.owed else (),
+        tuple(game.marks) if game.marks else ()))
 
 
 def _face_ids(rules: Rules) -> tuple[tuple[int, ...], ...]:
@@ -156,6 +162,8 @@ def view_dict(view: SeatView, rules: Rules, table: Sequence[Action]) -> dict[str
            if rules.piles else {}),
         "stacked_draw": view.stacked_draw,  # cards a stacked draw makes the next draw
         "uno_open": None if view.uno_open < 0 else view.uno_open,  # may be caught now
+        **({"owed": list(view.owed)} if view.owed else {}),  # may be caught too, or call
+        **({"player_state": _player_state(view, rules)} if rules.player_state else {}),
         **({"team_by_seat": [s % (view.players // rules.team_size)
                              for s in range(view.players)]}
            if rules.team_size > 1 else {}),
@@ -169,6 +177,13 @@ def view_dict(view: SeatView, rules: Rules, table: Sequence[Action]) -> dict[str
         "result": None if view.result is None else view.result._asdict(),
         **({} if other is None else {"other_side": other}),
     }
+
+
+def _player_state(view: SeatView, rules: Rules) -> dict[str, list[str]]:
+    """Each per-player state key's value's name, seat by seat."""
+    n = len(rules.player_state)
+    return {name: [values[view.marks[s * n + k]] for s in range(view.players)]
+            for k, (name, values, _) in enumerate(rules.player_state)}
 
 
 def _name(rules: Rules, face: int) -> str | None:

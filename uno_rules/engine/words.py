@@ -23,6 +23,10 @@ SEATS = {
     "next": "the next player in the direction of play that is in (after any reverse "
             "already done)",
     "prev": "the previous player in the direction of play that is in",
+    "left": "the player to the player's left (clockwise, whatever the direction of play) "
+            "that is in",
+    "right": "the player to the player's right (counterclockwise, whatever the direction "
+             "of play) that is in",
     "partner": "the player's partner (the next member of its team)",
     "next_partner": "the next player's partner, even if it is out",
     "dealer": "the dealer",
@@ -37,7 +41,25 @@ SEATS = {
 SEAT_SCHEMA = {"enum": sorted(SEATS), "description": "A seat, relative to the card's player: "
                + "; ".join(f"`{k}`: {v}" for k, v in SEATS.items())}
 
+# Sets of seats a step acting per seat may name (besides any one seat of SEATS), relative to
+# the card's player, in the order of play from it; a seat knocked out is never in one
+# (docs/primitives.md lists them with SEATS). One table, one resolver (State._seat_set).
+SEAT_SETS = {
+    "all": "everyone still in the round: the player first, then every other in the order "
+           "of play",
+    "others": "every other player still in the round, in the order of play",
+    "opponents": "every player still in the round not of the player's team, in the order of "
+                 "play",
+}
+SEAT_SET_SCHEMA = {"enum": sorted(SEAT_SETS) + sorted(SEATS),
+                   "description": "A set of seats: " + "; ".join(
+                       f"`{k}`: {v}" for k, v in SEAT_SETS.items())
+                   + "; or any one seat (`next`, `target`, ...)."}
+
 WHO = {"self": "you", "next": "the next player", "prev": "the previous player",
+       "left": "the player to your left", "right": "the player to your right",
+       "all": "everyone", "others": "every other player",
+       "opponents": "every player not of your team",
        "partner": "your partner", "next_partner": "the next player's partner",
        "dealer": "the dealer", "first": "the player to the dealer's left",
        "target": "the chosen player", "challenger": "the challenger", "loser": "the loser"}

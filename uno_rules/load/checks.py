@@ -30,7 +30,7 @@ def _walk_refs(value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:
 
 
 SECTIONS = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn",
-            "stacking")  # the parts of a rulebook where `$option` references may stand
+            "stacking", "caught")  # the parts of a rulebook where `$option` references may stand
 
 
 def semantic(located: Located, hand_overridden: bool = False,
@@ -39,7 +39,8 @@ def semantic(located: Located, hand_overridden: bool = False,
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
-                 _check_steps, _check_choices, _check_bluffs):
+                 _check_steps, _check_choices, _check_bluffs, _check_player_state,
+                 _check_alternatives, _check_chance):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -238,6 +239,8 @@ def _check_refs(located: Located) -> list[Problem]:
                                             f"{did_you_mean(ref, list(options))}"))
     for path, value in _walk_steps({k: data.get(k) for k in SECTIONS}, ()):
         if isinstance(value, dict) and "if" in value and isinstance(value["if"], dict):
+            problems += _option_values(located, path + ("if", "option_is"),
+                                       value["if"].get("option_is"), options)
             opt = value["if"].get("option")
             if opt is not None and not isinstance(options.get(opt), bool):
                 state = "not defined" if opt not in options else "not boolean"
@@ -251,13 +254,36 @@ def _check_refs(located: Located) -> list[Problem]:
     return problems
 
 
+def _option_values(located: Located, path: PathKey, given: Any,
+                   options: Mapping[str, Any]) -> list[Problem]:
+    """`if: option_is` names options, each compared with a value of its own type."""
+    problems = []
+    for name, want in given.items() if isinstance(given, dict) else ():
+        if name not in options:
+            problems.append(located.problem(path + (name,), f"`if: option_is` names no option "
+                                            f"{name!r}{did_you_mean(name, list(options))}"))
+        elif type(options[name]) is not type(want):
+            problems.append(located.problem(path + (name,), f"`if: option_is` compares option "
+                                            f"{name!r} = {options[name]!r} with {want!r}, a "
+                                            f"value of another type: it could never hold"))
+    return problems
+
+
 def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
     """Every step list of a rulebook, with its path."""
     for rank, card in (data.get("cards") or {}).items():
         for part in ("effect", "first_card"):
             if isinstance(card, dict) and isinstance(card.get(part), list):
                 yield ("cards", rank, part), card[part]
-    for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw")):
+            alts = card.get("alternatives") if isinstance(card, dict) else None
+            for name, steps in (alts.items() if isinstance(alts, dict) else ()):
+                if isinstance(steps, list):
+                    yield ("cards", rank, "alternatives", name), steps
+    for name, alt in (data.get("alternatives") or {}).items():
+        if isinstance(alt, dict) and isinstance(alt.get("effect"), list):
+            yield ("alternatives", name, "effect"), alt["effect"]
+    for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw"),
+                 ("caught",)):
         value: Any = data
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
@@ -285,9 +311,105 @@ def _steps(steps: list[Any], path: PathKey) -> Iterator[tuple[PathKey, str, dict
     """Every step of a step list, nested ones too: (path, primitive, parameters)."""
     for i, name, prim, params in _parts(steps):
         yield path + (i, name), name, params
-        for key in prim.programs:
-            if isinstance(params.get(key), list):
-                yield from _steps(params[key], path + (i, name, key))
+        for key, inner in _nested(name, prim, params):
+            yield from _steps(inner, path + (i, name) + key)
+
+
+def _nested(name: str, prim: Primitive, params: dict[str, Any]
+            ) -> Iterator[tuple[PathKey, list[Any]]]:
+    """A step's nested step lists as written, each with its path under the step: its
+    primitive's program parameters, and a `random` step's branches."""
+    for key in prim.programs:
+        if isinstance(params.get(key), list):
+            yield (key,), params[key]
+    if name == "random":
+        for branch, spec in params.items():
+            if isinstance(spec, dict) and isinstance(spec.get("then"), list):
+                yield (branch, "then"), spec["then"]
+
+
+STATE_STEPS = ("set_state", "turn_state")
+STATE_CONDITIONS = ("state", "every_state")
+
+
+def _check_player_state(located: Located) -> list[Problem]:
+    """Per-player state: values each once, a start among them; steps and conditions name a
+    declared key and one of its values."""
+    declared = {k: [str(v) for v in spec["values"]]
+                for k, spec in (located.data.get("player_state") or {}).items()}
+    problems = []
+    for key, values in declared.items():
+        spec = located.data["player_state"][key]
+        if len(set(values)) != len(values):
+            problems.append(located.problem(("player_state", key, "values"),
+                                            f"`{key}` lists a value twice"))
+        if "start" in spec and str(spec["start"]) not in values:
+            problems.append(located.problem(("player_state", key, "start"),
+                                            f"`{key}` can't start at {spec['start']!r}: its "
+                                            f"values are {', '.join(values)}"))
+
+    def named(at: PathKey, key: Any, value: Any = None) -> None:
+        if key not in declared:
+            problems.append(located.problem(at, f"no per-player state {key!r}"
+                                            f"{did_you_mean(str(key), list(declared))}: "
+                                            "declare it in `player_state`"))
+        elif value is not None and str(value) not in declared[key]:
+            problems.append(located.problem(at, f"{value!r} is not a value of `{key}` "
+                                            f"({', '.join(declared[key])})"))
+
+    for path, steps in _programs(located.data):
+        for at, name, params in _steps(steps, path):
+            if name in STATE_STEPS:
+                named(at + ("key",), params.get("key"))
+                if name == "set_state" and params.get("key") in declared:
+                    named(at + ("to",), params["key"], params.get("to"))
+            for cond in STATE_CONDITIONS if name == "if" else ():
+                for key, value in (params.get(cond) or {}).items():
+                    named(at + (cond, key), key, value)
+    for alt, spec in (located.data.get("alternatives") or {}).items():
+        for cond in STATE_CONDITIONS:
+            for key, value in ((spec or {}).get("if", {}).get(cond) or {}).items():
+                named(("alternatives", alt, "if", cond, key), key, value)
+    return problems
+
+
+def _check_alternatives(located: Located) -> list[Problem]:
+    """A deck group's or a card's alternative is declared in `alternatives`; second colours
+    are colours of the rulebook, each for a colour of the group."""
+    data = located.data
+    declared = list(data.get("alternatives") or {})
+    problems = []
+
+    def known(at: PathKey, name: str) -> None:
+        if name not in declared:
+            problems.append(located.problem(at, f"no alternative {name!r}"
+                                            f"{did_you_mean(name, declared)}: declare it in "
+                                            "`alternatives`"))
+
+    colors = [c for cols in side_colors(data)[1] for c in cols]
+    for gname, group in (data.get("deck") or {}).items():
+        if not isinstance(group, dict):
+            continue
+        if "alternative" in group:
+            known(("deck", gname, "alternative"), group["alternative"])
+        for color, second in (group.get("second_colors") or {}).items():
+            for at, c in ((("deck", gname, "second_colors"), color),
+                          (("deck", gname, "second_colors", color), second)):
+                if c not in colors:
+                    problems.append(located.problem(at, f"no colour {c!r}"
+                                                    f"{did_you_mean(str(c), colors)}"))
+    for rank, card in (data.get("cards") or {}).items():
+        for name in ((card or {}).get("alternatives") or {}):
+            known(("cards", rank, "alternatives", name), name)
+    tags = sorted({t for g in (data.get("deck") or {}).values() if isinstance(g, dict)
+                   for t in g.get("tags") or ()})
+    for path, steps in _programs(data):
+        for at, name, params in _steps(steps, path):
+            tag = params.get("card_tag") if name == "if" else None
+            if tag is not None and tag not in tags:
+                problems.append(located.problem(at + ("card_tag",), f"no deck group has the "
+                                                f"tag {tag!r}{did_you_mean(str(tag), tags)}"))
+    return problems
 
 
 PARTNER_SEATS = ("partner", "next_partner")
@@ -295,6 +417,8 @@ DRAWING = ("draw", "draw_until_color", "draw_until_playable")
 HOW = "(`team: {size: N}`)"
 NEEDS_PARTNERS = {"give_cards": "gives cards to partners",
                   "partner_plays": "hands the turn to a partner"}
+# The parameter that names another seat instead of the partner.
+INSTEAD = {"give_cards": "to", "partner_plays": "who"}
 
 
 def _check_steps(located: Located) -> list[Problem]:
@@ -320,7 +444,7 @@ def _check_steps(located: Located) -> list[Problem]:
                                                 "declare it in `piles`"))
             if partnered:
                 continue
-            if name in NEEDS_PARTNERS and "who" not in params:
+            if name in NEEDS_PARTNERS and INSTEAD[name] not in params:
                 problems.append(located.problem(at, f"`{name}` {NEEDS_PARTNERS[name]}, but "
                                                 f"this rulebook has no partnerships {HOW}"))
             for key, value in params.items():
@@ -433,12 +557,55 @@ def _choices_in(located: Located, steps: list[Any], path: PathKey, chosen: froze
                 where = at + (key,) if key in written else at  # a default: the step itself
                 problems.append(located.problem(where, f"`{value}` names nobody here: it is "
                                                 f"chosen by {CHOSEN_BY[value]}"))
-        for key in prim.programs:
-            inner = chosen | {"challenger"} if key in ("guilty", "innocent") else chosen
-            if isinstance(params.get(key), list):
-                _choices_in(located, params[key], at + (key,), inner, problems)
+        for sub, steps_in in _nested(name, prim, params):
+            inner = chosen | {"challenger"} if sub[0] in ("guilty", "innocent") else chosen
+            _choices_in(located, steps_in, at + sub, inner, problems)
         if prim.provides in ("target", "loser"):
             chosen = chosen | {prim.provides}
+
+
+def _check_chance(located: Located) -> list[Problem]:
+    """Declared weights: a `random` step's or a drawn count's, not all 0 (nothing could
+    come), a count's values whole numbers >= 0; a `repeat` gives one of `times`, `until`."""
+    options = located.data.get("options") or {}
+    problems: list[Problem] = []
+    for path, steps in _programs(located.data):
+        for at, name, params in _steps(steps, path):
+            if name == "random" and isinstance(params, dict):
+                weights = [opt(b.get("weight"), options) for b in params.values()
+                           if isinstance(b, dict)]
+                if weights and all(w == 0 for w in weights):
+                    problems.append(located.problem(at, "every branch has weight 0: nothing "
+                                                    "could come; give one a weight > 0"))
+            count = params.get("count") if name == "draw" else None
+            if isinstance(count, dict):
+                problems += _count_weights(located, at + ("count", "weights"),
+                                           opt(count.get("weights"), options))
+            if name == "repeat" and ("times" in params) == ("until" in params):
+                problems.append(located.problem(at, "`repeat` needs one of `times` (how many "
+                                                "passes) and `until` (when to stop), not "
+                                                f"{'both' if 'times' in params else 'neither'}"))
+    return problems
+
+
+def _count_weights(located: Located, at: PathKey, table: Any) -> list[Problem]:
+    """The problems of a count given as weights (``table``: the mapping, or what an option
+    it names holds)."""
+    if not isinstance(table, dict) or not table:
+        return [located.problem(at, f"weights over counts are a mapping `{{COUNT: WEIGHT, "
+                                f"...}}`, not {table!r}")]
+    for count, weight in table.items():
+        if isinstance(count, bool) or not (isinstance(count, int) or str(count).isdigit()) \
+                or int(count) < 0:
+            return [located.problem(at, f"{count!r} is not a count of cards (a whole number "
+                                    ">= 0)")]
+        if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
+            return [located.problem(at, f"the weight of {count!r} is {weight!r}: a weight is "
+                                    "a whole number >= 0")]
+    if all(w == 0 for w in table.values()):
+        return [located.problem(at, "every count has weight 0: nothing could come; give one "
+                                "a weight > 0")]
+    return []
 
 
 def _substitute(value: Any, options: Mapping[str, Any]) -> Any:

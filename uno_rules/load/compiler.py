@@ -9,7 +9,16 @@ from typing import Any
 
 from ..engine.conditions import decided_at_load
 from ..engine.effects import PRIMITIVES, step_reads
-from ..engine.model import NO_COLOR, CardRule, Face, FrozenMap, LegalIf, Settings, Step
+from ..engine.model import (
+    DEFAULT_MATCH,
+    NO_COLOR,
+    CardRule,
+    Face,
+    FrozenMap,
+    LegalIf,
+    Settings,
+    Step,
+)
 from ..engine.rulebook import Rulebook
 from .checks import opt, side_colors
 from .yamlpos import Located, PathKey
@@ -44,6 +53,12 @@ class _Compiler:
         if prim.main and params is not None and not isinstance(params, dict):
             params = {prim.main: params}
         params = dict(params or {})
+        if name == "random":
+            return self.random(params, path + (name,))
+        if name == "draw" and isinstance(params.get("count"), dict):
+            return self.drawn_count(params, path + (name,))
+        if name == "repeat":
+            return self.repeat(params, path + (name,))
         args: dict[str, Any] = {}
         loaded = decided_at_load(params, self.options) if name == "if" else None
         if loaded is not None:
@@ -55,13 +70,69 @@ class _Compiler:
             else:
                 args[key] = opt(value, self.options)
         for key in prim.params:  # every parameter present: its default, or None
-            args.setdefault(key, prim.defaults.get(key))
+            if key not in prim.sparse or key in prim.defaults:
+                args.setdefault(key, prim.defaults.get(key))
         at_end = prim.at_end
         if prim.provides is not None:
             # A choice at the end of a round is asked only if a later at-end step reads it.
             at_end = prim.provides in later
         f, line, col = self.located.pos(path)
         return [Step(name, FrozenMap(args), at_end, f"{f}:{line}:{col}", prim.run)]
+
+
+    def where(self, path: PathKey) -> str:
+        f, line, col = self.located.pos(path)
+        return f"{f}:{line}:{col}"
+
+    def outcome_step(self, values: list[str], weights: list[int], then: list[int],
+                     path: PathKey, count_of: str | None = None) -> list[Step]:
+        """A table outcome over ``values`` (those of weight 0 left out); a single value left
+        runs its program's steps without asking."""
+        kept = [(v, w, p) for v, w, p in zip(values, weights, then, strict=True) if w > 0]
+        if len(kept) == 1:
+            return list(self.programs[kept[0][2]])
+        args = {"values": tuple(v for v, _, _ in kept), "weights": tuple(w for _, w, _ in kept),
+                "then": tuple(p for _, _, p in kept), "count_of": count_of}
+        return [Step("random", FrozenMap(args), True, self.where(path),
+                     PRIMITIVES["random"].run)]
+
+    def random(self, params: dict[str, Any], path: PathKey) -> list[Step]:
+        """``random``: each branch's steps a program, drawn by its weight."""
+        names = list(params)
+        weights = [int(opt(params[n]["weight"], self.options)) for n in names]
+        then = [self.program(params[n].get("then") or [], path + (n, "then")) for n in names]
+        return self.outcome_step(names, weights, then, path)
+
+    def drawn_count(self, params: dict[str, Any], path: PathKey) -> list[Step]:
+        """A ``draw`` whose count is given as weights: a table outcome over the counts, each
+        a program drawing that many."""
+        who = params["who"]
+        table = opt(params["count"]["weights"], self.options)
+        counts = list(table)
+        where = self.where(path)
+        then = []
+        for count in counts:
+            self.programs.append((Step("draw", FrozenMap({"who": who, "count": int(count)}),
+                                       True, where, PRIMITIVES["draw"].run),))
+            then.append(len(self.programs) - 1)
+        return self.outcome_step([str(c) for c in counts], [int(table[c]) for c in counts],
+                                 then, path, count_of=who)
+
+    def repeat(self, params: dict[str, Any], path: PathKey) -> list[Step]:
+        """``repeat``: its body a program; with ``until``, a one-step program checking the
+        conditions after each pass and running the body again (``again``)."""
+        run = PRIMITIVES["repeat"].run
+        body = self.program(params["then"], path + ("then",))
+        times = opt(params.get("times"), self.options)
+        until = params.get("until")
+        args: dict[str, Any] = {"then": body, "times": times, "until": None, "first": True,
+                                "again": None}
+        if until is not None:
+            args["until"] = FrozenMap(until)
+            args["again"] = len(self.programs)
+            self.programs.append((Step("repeat", FrozenMap({**args, "first": False}), True,
+                                       self.where(path), run),))
+        return [Step("repeat", FrozenMap(args), True, self.where(path), run)]
 
 
 def _end_reads(steps: Any) -> frozenset[str]:
@@ -76,6 +147,9 @@ def _end_reads(steps: Any) -> frozenset[str]:
             out |= step_reads({**prim.defaults, **params}, prim)
         for key in prim.programs:
             out |= _end_reads(params.get(key))
+        if name == "random":  # each branch's steps
+            for branch in params.values():
+                out |= _end_reads(branch.get("then") if isinstance(branch, dict) else None)
     return frozenset(out)
 
 
@@ -108,14 +182,16 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
         return compiled[key, part]
 
     out: list[CardRule | None] = []
+    alts = _Alternatives(comp, data, cards, program)
     for face in faces:
         rank = data_rank = comp.ranks[face.rank]
         keys = [k for k in (data_rank, *face.tags) if k in cards]
-        if not keys:
+        if not keys and not face.alternative:
             out.append(None)
             continue
         effects = [program(k, "effect") for k in keys]
         effect = comp.concat(effects)
+        alt_effect, alt_if = alts.of(face, keys, effects)
         firsts = [program(k, "first_card") if "first_card" in cards[k] else program(k, "effect")
                   for k in keys]
         legal = cards.get(rank, {}).get("legal_if")
@@ -129,8 +205,49 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
             stack_value=next((st.args["count"] for st in comp.programs[effect]
                               if st.op == "stack_draw"), None) if effect is not None else None,
             sheds=effect is not None and _sheds(comp.programs, effect, shedding),
+            going_out=str(opt(next((cards[k]["going_out"] for k in keys
+                                    if "going_out" in cards[k]), "ends_round"), opts)),
+            uno_after=effect is not None and _sheds(comp.programs, effect, JUDGING),
+            alt_effect=alt_effect, alt_if=alt_if,
         ))
     return out
+
+
+class _Alternatives:
+    """The programs and conditions of the cards' alternatives (``alternatives``): the
+    alternative's own steps, then the card's entry for it under ``alternatives`` (by rank,
+    then tags), else its ``effect``."""
+
+    def __init__(self, comp: _Compiler, data: dict[str, Any], cards: dict[str, Any],
+                 program: Any):
+        self.comp, self.cards, self.program = comp, cards, program
+        self.declared = data.get("alternatives") or {}
+        self.compiled: dict[tuple[str, ...], int | None] = {}
+
+    def _steps(self, path: tuple[str, ...], steps: list[Any] | None) -> int | None:
+        if path not in self.compiled:
+            self.compiled[path] = None if steps is None else self.comp.program(steps, path)
+        return self.compiled[path]
+
+    def of(self, face: Face, keys: list[str], effects: list[int | None]
+           ) -> tuple[int | None, Mapping[str, Any] | None]:
+        name = face.alternative
+        spec = self.declared.get(name) if name else None
+        if spec is None:
+            return None, None
+        conds = dict(spec.get("if") or {})
+        if decided_at_load(conds, self.comp.options) is False:
+            return None, None  # an option rules it out
+        conds = {k: v for k, v in conds.items() if k != "option"}
+        own = self._steps(("alternatives", name, "effect"), spec.get("effect"))
+        parts = [self._steps(("cards", k, "alternatives", name),
+                             self.cards[k].get("alternatives", {}).get(name)) for k in keys]
+        body = [p if p is not None or name in self.cards[k].get("alternatives", {}) else e
+                for k, p, e in zip(keys, parts, effects, strict=True)]
+        effect = self.comp.concat([own, *body])
+        if effect is None:  # nothing to do, but an alternative all the same
+            effect = self.comp.program([], ("alternatives", name))
+        return effect, FrozenMap(conds) if conds else None
 
 
 SHEDDING = ("discard_color", "give_cards")  # primitives that may take cards from a hand
@@ -138,6 +255,8 @@ SHEDDING = ("discard_color", "give_cards")  # primitives that may take cards fro
 # one card. They count only where UNO follows effects (`uno_after_effects`, the one reader of
 # `sheds`), so that other rulebooks' digests, and the games saved with them, stay as they were.
 TRADING = ("swap_hands", "rotate_hands")
+# Primitives that settle their player's UNO themselves (CardRule.uno_after).
+JUDGING = tuple(p.name for p in PRIMITIVES.values() if p.judges_uno)
 
 
 def _sheds(programs: list[tuple[Step, ...]], program: int,
@@ -149,6 +268,8 @@ def _sheds(programs: list[tuple[Step, ...]], program: int,
             return True
         if any(step.args[k] is not None and _sheds(programs, step.args[k], ops)
                for k in PRIMITIVES[step.op].programs):
+            return True
+        if step.op == "random" and any(_sheds(programs, p, ops) for p in step.args["then"]):
             return True
     return False
 
@@ -171,7 +292,8 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
     hooks = {key: comp.program(steps, path) if steps else None for key, steps, path in [
         ("going_out", going_out.get("then"), ("going_out", "then")),
         ("after_draw", data.get("after_draw"), ("after_draw",)),
-        ("setup", data.get("setup"), ("setup",))]}
+        ("setup", data.get("setup"), ("setup",)),
+        ("caught", data.get("caught"), ("caught",))]}
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
         players_min=data["players"]["min"], players_max=data["players"]["max"],
@@ -180,13 +302,25 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         draw_program=draw_program, team_size=(data.get("team") or {}).get("size", 1),
         **_stacking(data, opts),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
-        after_draw=hooks["after_draw"], setup=hooks["setup"],
+        after_draw=hooks["after_draw"], setup=hooks["setup"], caught=hooks["caught"],
         options=FrozenMap(opts), description=data.get("description", ""), house=house,
         overrides=FrozenMap(overrides),
         **_side_tables(faces, rules, cards, side_names, side_cols, colors),
         **_piles(data),
         digested_as=_digested_as(located),
+        match=tuple(data.get("match", DEFAULT_MATCH)),
+        player_state=_player_state(data),
+        alternatives=tuple(data.get("alternatives") or {}),
     )
+
+
+def _player_state(data: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    """The Rulebook's ``player_state``: each key, its values (as text) and its start's index."""
+    out = []
+    for key, spec in (data.get("player_state") or {}).items():
+        values = tuple(str(v) for v in spec["values"])
+        out.append((key, values, values.index(str(spec.get("start", values[0])))))
+    return tuple(out)
 
 
 def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
@@ -212,9 +346,11 @@ def _faces(comp: _Compiler, data: dict[str, Any], side_names: list[str],
             points = int(rank) if points == "face" else points
             for c in (side_cols[side] if cols == "all" else cols or [None]):
                 name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
+                second = (group.get("second_colors") or {}).get(c)
                 face = Face(len(faces), name, NO_COLOR if c is None else colors.index(c), r,
                             tuple(group.get("tags", [])), points, group.get("points") == "face",
-                            side)
+                            side, NO_COLOR if second is None else colors.index(second),
+                            group.get("alternative", ""))
                 faces.append(face)
                 side_decks[side].extend([face.id] * copies)
     return faces, side_decks

@@ -10,8 +10,10 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from ..engine.conditions import CONDITIONS
 from ..engine.effects import PRIMITIVES
 from ..engine.model import Settings
+from ..engine.tables import MATCH_WAYS
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
 # Caps the checks enforce (uno_rules/load/checks.py), stated in the descriptions below: what a
@@ -67,6 +69,26 @@ def _settings() -> dict[str, Any]:
                               "may be played calling UNO, and one that leaves one card "
                               "uncalled can be caught; otherwise only the next-to-last card "
                               "played counts (default false)."},
+        "uno_after_others": {"type": "boolean", "description":
+                             "UNO is due too from a player another player's card leaves "
+                             "at one card (a hand swapped or passed on): it makes the call "
+                             "itself, out of turn (`S uno S`), and until it does it can be "
+                             "caught, as one that didn't call on its own card; otherwise "
+                             "such a player owes nothing (default false). A wild that swaps "
+                             "hands with a chosen player; a 7-0 house rule whose receivers "
+                             "must call."},
+        "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
+                    "The hand size the call is due at: UNO is called on the card that "
+                    "leaves this many: 1, the next-to-last card, or 2 as in DOS "
+                    "(default 1). "
+                    "`uno_after_effects`, `uno_after_others` and catches count the same "
+                    "size."},
+        "false_call_penalty": {"type": "integer", "minimum": 0, "description":
+                               "Cards drawn for a false call: UNO called on a card that "
+                               "leaves other than `call_at` cards (a house rule, in classic "
+                               "or DOS alike). 0: no call "
+                               "can be false, UNO is offered only where it is due (default "
+                               "0)."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
@@ -79,7 +101,8 @@ def _step() -> dict[str, Any]:
     props: dict[str, Any] = {}
     for p in PRIMITIVES.values():
         params = {"type": "object", "additionalProperties": False, "description": p.doc,
-                  "properties": p.params}
+                  "properties": p.params} if p.schema is None else \
+            {**p.schema, "description": p.doc}
         if p.required:
             params["required"] = list(p.required)
         branches = [params]
@@ -98,6 +121,17 @@ def _step() -> dict[str, Any]:
              "additionalProperties": False, "properties": props},
         ],
     }
+
+
+def _named(description: str, properties: dict[str, Any],
+           required: list[str] | None = None) -> dict[str, Any]:
+    """A mapping of entries by a name of the author's choice, each with these keys."""
+    entry: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                             "properties": properties}
+    if required:
+        entry["required"] = required
+    return {"type": "object", "description": description,
+            "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}, "additionalProperties": entry}
 
 
 @lru_cache(maxsize=1)
@@ -137,11 +171,25 @@ def rulebook_schema() -> dict[str, Any]:
                             "min": {"type": "integer", "minimum": 2, "description": "Fewest."},
                             "max": {"type": "integer", "minimum": 2, "maximum": 20,
                                     "description": "Most."}}},
-            "colors": {"type": "array", "minItems": 1,
+            "colors": {"type": "array",
                        "items": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                        "description": "The suit colours, in order, each once (cards with "
                                       "one side; with `sides`, each side gives its own); at "
-                                      f"most {MAX_COLORS}."},
+                                      f"most {MAX_COLORS}. `[]`: a deck with no colours at "
+                                      "all (every card a wild): no colour is ever chosen or "
+                                      "in force."},
+            "match": {"type": "array", "minItems": 1, "items": {"enum": list(MATCH_WAYS)},
+                      "description": "How a card matches the top card, by any of these ways "
+                                     "(default `[color, rank, wild]`): `color` (it has the "
+                                     "colour in force), `rank` (the top card's number or "
+                                     "symbol), `number` (a number card of the top card's "
+                                     "number: symbols then match by colour only), `wild` "
+                                     "(a card with no colour plays on anything), `any` "
+                                     "(every card plays on every card). Legality "
+                                     "conditions (`legal_if`, `go_out_on`) come on top. "
+                                     "An edition of wilds only plays `[any]`; a numbers-only "
+                                     "edition or a match-by-number house rule "
+                                     "`[number, wild]`."},
             "sides": {"type": "object", "minProperties": 2, "description":
                       "Cards with several sides (a light and a dark side, say): each side by a "
                       "name of your choice, with its colours. Play starts on the first side; "
@@ -175,6 +223,31 @@ def rulebook_schema() -> dict[str, Any]:
                                             "pile runs out and is rebuilt (default false)."},
                               "description": {"type": "string",
                                               "description": "What the pile is for."}}}},
+            "player_state": _named(
+                "State each player carries through the round (a Power Card, a joker, a "
+                "counter), by a key of your choice: its values in order and the one everyone "
+                "starts with. `set_state` and `turn_state` steps change it, the `if` "
+                "conditions `state` and `every_state` read it; views, observations, snapshots "
+                "and records show it.", {
+                    "values": {"type": "array", "minItems": 2,
+                               "items": {"type": ["string", "integer"]},
+                               "description": "Its values, in order (a flag: two; a "
+                                              "counter: 0, 1, 2, ...); each once."},
+                    "start": {"type": ["string", "integer"], "description":
+                              "Every player's value at the deal (default: the first)."},
+                    "description": {"type": "string", "description": "What it stands for."}},
+                required=["values"]),
+            "alternatives": _named(
+                "Another way to play some cards (a card's other side, a second effect), by a "
+                "name of your choice; deck groups say which cards have it (`alternative:`). "
+                "Playing one, the player chooses `normal` or the alternative (a `side` "
+                "decision), when the alternative's `if` holds; played so, the card does the "
+                "alternative's `effect`, then its own `alternatives` entry (else its "
+                "`effect`).", {
+                    "if": {"$ref": "#/$defs/conditions"},
+                    "effect": {"$ref": "#/$defs/steps", "description":
+                               "What playing a card so does first (its price, say)."},
+                    "description": {"type": "string", "description": "What it is."}}),
             "pairing": {"type": "object", "additionalProperties": False, "description":
                         "Which faces print on the same card: the k-th card of each side, "
                         "in deck order (groups in order, then ranks, then colours).",
@@ -185,7 +258,8 @@ def rulebook_schema() -> dict[str, Any]:
             "options": {"type": "object", "description":
                         "Named values this rulebook's cards refer to as `$name`; each can be "
                         "overridden like a setting (the rules' *(option)* choices).",
-                        "additionalProperties": {"type": ["string", "integer", "boolean"]}},
+                        "additionalProperties": {"type": ["string", "integer", "boolean",
+                                                          "object"]}},
             "deck": {"type": "object", "minProperties": 1, "description":
                      "Groups of cards, by a name of your choice (so a rulebook that extends "
                      "this one can change or remove a group).",
@@ -232,6 +306,9 @@ def rulebook_schema() -> dict[str, Any]:
             "setup": {"$ref": "#/$defs/steps", "description":
                       "Steps run after the first card, before the first turn (the dealer is "
                       "`self`)."},
+            "caught": {"$ref": "#/$defs/steps", "description":
+                       "Steps for a player caught without calling UNO (it is `self`), instead "
+                       "of drawing `uno_penalty` cards (UNO Attack: it hits twice)."},
             "turn": {"type": "object", "additionalProperties": False,
                      "description": "The turn rules.",
                      "properties": {"draw": {"$ref": "#/$defs/steps", "description":
@@ -273,6 +350,17 @@ def rulebook_schema() -> dict[str, Any]:
                     "tags": {"type": "array", "items": name, "description":
                              "Extra symbols printed on these cards; they become part of the "
                              "name (`red 5 pass`)."},
+                    "alternative": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
+                                    "description": "These cards may be played as the named "
+                                    "alternative (declared in `alternatives`): the player "
+                                    "chooses `normal` or it when playing one (UNO Flex's flex "
+                                    "side)."},
+                    "second_colors": {"type": "object", "minProperties": 1,
+                                      "additionalProperties": {"type": "string"},
+                                      "description": "A second colour printed on these "
+                                      "cards, by their colour (`{red: yellow}`): played as "
+                                      "their alternative, they also match it (the colour in "
+                                      "force stays their own)."},
                 },
             },
             "card": {
@@ -306,11 +394,27 @@ def rulebook_schema() -> dict[str, Any]:
                                       "or a `stack_draw` with `challenge_penalty`); false: "
                                       "only when legal, never challenged. A card with a "
                                       "challenge says which."}),
+                    "going_out": _or_ref({"enum": ["ends_round", "continues",
+                                                   "not_allowed"], "description":
+                                          "Going out on it (as its player's last card): "
+                                          "ends_round (the default: the round ends, only its "
+                                          "draws and discards happen); continues (the round "
+                                          "goes on: its whole effect runs, and a seat it "
+                                          "leaves with no card has gone out); not_allowed (it "
+                                          "can't be played as a last card)."}),
+                    "alternatives": {"type": "object", "description":
+                                     "What it does when played as an alternative (declared "
+                                     "in `alternatives`), by the alternative's name: after "
+                                     "the alternative's own steps, instead of `effect`.",
+                                     "additionalProperties": {"$ref": "#/$defs/steps"}},
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},
                       "description": "Primitives, run in order."},
             "step": _step(),
+            "conditions": {"type": "object", "additionalProperties": False, "minProperties": 1,
+                           "description": "Conditions, as an `if` step's (all must hold).",
+                           "properties": {c.name: c.schema for c in CONDITIONS.values()}},
         },
     }
 

@@ -678,7 +678,7 @@ def agents_chooser(rulebook: Rulebook, game: Game,
                     if choice is not None:
                         return choice
         if decider is None:
-            return driver.settle(ids, table_rng)
+            return driver.settle(ids, table_rng, driver.chance_weights(game))
         mine = ids + tuple(i for i in extra if table[i].seat == decider)
         pending = game.pending
         choice = ask(decider, mine, pending.kind if pending is not None else "turn")

@@ -102,16 +102,43 @@ def is_chance(game: Game) -> bool:
 def chance(game: Game, rng: random.Random) -> int:
     """A chance node drawn with ``rng`` where no seat is asked: every outcome equally
     likely (``decision.chance``), and an out-of-turn action open then (a catch) as likely
-    as any one outcome: one draw over both."""
+    as any one outcome: one draw over both. A table outcome with declared weights: an
+    out-of-turn action open then as likely as the outcome as a whole, which is drawn by
+    its weights."""
     ids = game.legal_ids()
     extra = game.out_of_turn_ids()
+    weights = chance_weights(game)
+    if weights:
+        k = rng.randrange(len(extra) + 1) if extra else len(extra)
+        return weighted(ids, weights, rng) if k == len(extra) else extra[k]
     k = rng.randrange(len(ids) + len(extra))
     return ids[k] if k < len(ids) else extra[k - len(ids)]
 
 
-def settle(ids: tuple[int, ...], rng: random.Random) -> int:
+def chance_weights(game: Game) -> tuple[int, ...]:
+    """The declared weights of the table outcome pending (empty: none, or a contest's equal
+    chances)."""
+    decision = game.decision
+    return () if decision is None else decision.weights
+
+
+def weighted(ids: tuple[int, ...], weights: tuple[int, ...], rng: random.Random) -> int:
+    """One of ``ids`` drawn with ``rng``, each as likely as its whole-number weight."""
+    k = rng.randrange(sum(weights))
+    for i, w in zip(ids, weights, strict=True):
+        if k < w:
+            return i
+        k -= w
+    raise AssertionError("weights sum below the number drawn")
+
+
+def settle(ids: tuple[int, ...], rng: random.Random,
+           weights: tuple[int, ...] = ()) -> int:
     """A chance node drawn with ``rng`` after every seat let its out-of-turn window pass
-    (where seats are asked first): one of the outcomes ``ids``, equally likely."""
+    (where seats are asked first): one of the outcomes ``ids``, equally likely, or by
+    ``weights`` (a table outcome's) when given."""
+    if weights:
+        return weighted(ids, weights, rng)
     return ids[rng.randrange(len(ids))]
 
 

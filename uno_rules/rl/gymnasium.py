@@ -33,13 +33,16 @@ from ..engine.errors import IllegalAction, shorten
 from ..engine.rulebook import Rulebook
 from ..engine.view import seen_actions
 from ..play.agents import Agent, AgentClass, AgentError, Observation, _public, load_agent, seat_rng
+from ..play.driver import OnAction
 from .pettingzoo import MAX_STEPS, RENDER_MODES, raw_env
 
 Opponents = str | AgentClass | Sequence[str | AgentClass]
 
 
 class UnoEnv(gymnasium.Env[Any, int]):
-    """One seat of a round against built-in agents (see the module doc)."""
+    """One seat of a round against built-in agents (see the module doc). ``on_action``: the
+    driver's hook, given every action taken in the round, the opponents' too (as
+    :func:`uno_rules.rl.pettingzoo.env`'s)."""
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}  # fps: checkers ask for one
 
@@ -47,9 +50,10 @@ class UnoEnv(gymnasium.Env[Any, int]):
                  opponents: Opponents = "greedy", seat: int = 0, house: Iterable[str] = (),
                  settings: Mapping[str, Any] | None = None, max_steps: int = MAX_STEPS,
                  reward: str = "win", illegal: str = "penalize",
-                 illegal_reward: float = -1.0, render_mode: str | None = None):
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 on_action: OnAction | None = None):
         self.aec = raw_env(rulebook, players, house, settings, max_steps,
-                           render_mode=None, reward=reward)
+                           render_mode=None, reward=reward, on_action=on_action)
         if type(seat) is not int or not 0 <= seat < players:
             raise ValueError(f"seat={seat!r}: expected a seat 0-{players - 1}")
         if illegal not in ("penalize", "raise"):

@@ -33,25 +33,38 @@ from ..engine.view import SeatView, seat_view
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
 # The decision kinds, in the order of their one-hot segment: the engine's registered kinds.
 DECISION_KINDS: tuple[str, ...] = tuple(KINDS)
+# The segments a rulebook may add that version 1's layout didn't know, in order: a new one
+# changes the layout's digest (and so its version) as a new decision kind does.
+SEGMENTS_SINCE_V1: tuple[str, ...] = ("player_state",)
 
 
-def layout_digest(kinds: tuple[str, ...]) -> str:
-    """What the layout takes from the engine's registries (the decision kinds, in order) as
-    a short digest: another kind, or another order, gives another digest."""
-    return hashlib.sha256(("decision_kind:" + ",".join(kinds)).encode()).hexdigest()[:16]
+def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str:
+    """What the layout takes from the engine's registries (the decision kinds, in order, and
+    the segments added since version 1) as a short digest: another kind or segment, or
+    another order, gives another digest."""
+    text = "decision_kind:" + ",".join(kinds)
+    if segments:
+        text += ";segments:" + ",".join(segments)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # Each layout's digest and its version. A new decision kind changes the digest, and this
 # module refuses to load until the new layout is given the next version here: the layout
 # never changes silently under a trained policy.
-VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1}
+# Version 2: the `side` decision kind (a card's side or alternative) and the `player_state`
+# segment (a rulebook's per-player state). Version 3: the `outcome` decision kind (a table
+# outcome).
+VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2,
+                            "0721141b695f6afa": 3}
 
 
-def layout_version(kinds: tuple[str, ...]) -> int:
-    """The version of the layout made with ``kinds`` (RuntimeError: a layout not versioned)."""
-    digest = layout_digest(kinds)
+def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:
+    """The version of the layout made with ``kinds`` and ``segments`` (RuntimeError: a
+    layout not versioned)."""
+    digest = layout_digest(kinds, segments)
     if digest not in VERSIONS:
-        raise RuntimeError(f"the observation layout changed (decision kinds {', '.join(kinds)}; "
+        raise RuntimeError(f"the observation layout changed (decision kinds {', '.join(kinds)}"
+                           f"; segments since version 1: {', '.join(segments) or 'none'}; "
                            f"digest {digest}): give it version {max(VERSIONS.values()) + 1} "
                            "in VERSIONS, uno_rules/rl/observation.py")
     return VERSIONS[digest]
@@ -78,7 +91,7 @@ class Observer:
 
     #: The layout's version: a change to what any position means bumps it (a new decision
     #: kind does: see VERSIONS).
-    VERSION: int = layout_version(DECISION_KINDS)
+    VERSION: int = layout_version(DECISION_KINDS, SEGMENTS_SINCE_V1)
 
     def __init__(self, rulebook: Rulebook, players: int):
         counts = rulebook.player_counts()
@@ -109,9 +122,10 @@ class Observer:
                          "one-hot: the side in play (rulebook.sides)") if sided else -1
         self._top = add("top", piles * faces, 1,
                         "one-hot per discard pile: its top card's face (none: all 0)")
+        # A deck without colours has no colour in force, ever: no segment (never written).
         self._color = add("color", piles * len(rulebook.colors), 1,
                           "one-hot per discard pile: the colour in force (rulebook.colors; "
-                          "none: all 0)")
+                          "none: all 0)") if rulebook.colors else -1
         self._discard_size = add("discard_size", piles, pile_high,
                                  "cards in each discard pile")
         self._focus = add("focus", piles, 1,
@@ -124,6 +138,13 @@ class Observer:
         self._piles = add("piles", len(rulebook.piles), pile_high,
                           "cards in each declared pile (rulebook.piles)") \
             if rulebook.piles else -1
+        declared = rulebook.player_state
+        self._marks = add("player_state", n * sum(len(v) for _, v, _ in declared), 1,
+                          "per relative seat, for each key of rulebook.player_state: one-hot, "
+                          "its value (the key's values in order)") if declared else -1
+        # each key's first slot within a seat's part, and a seat's part's length
+        self._mark_slots = tuple(sum(len(v) for _, v, _ in declared[:k])
+                                 for k in range(len(declared)))
         partnerships = n // rulebook.team_size
         if rulebook.team_size > 1:
             add("team", n, partnerships - 1, "per relative seat, its team counted from the "
@@ -236,7 +257,7 @@ class Observer:
             view = _capped(view)
         (seat, _, side, hand, hand_sizes, tops, colors, discard_sizes, _, direction,
          draw_pile_size, pile_sizes, stacked, uno, out_seats, knocked, absent, kind, decider,
-         _, over, _, backs, draw_back) = view
+         _, over, _, backs, draw_back, owed, marks) = view
         (at_side, at_top, at_color, at_discard, at_direction, at_sizes, end_sizes, at_draw,
          at_stacked, at_uno, at_decider, at_mine, at_over) = self._at
         out = bytearray(self._template)
@@ -259,8 +280,10 @@ class Observer:
         if pile_sizes:
             out[self._piles:self._piles + len(pile_sizes)] = pile_sizes
         rel = self._rel[seat]
-        if out_seats or knocked or absent:  # seldom: one test for the three
-            self._fill_seats(rel, out_seats, knocked, absent, out)
+        if marks:
+            self._fill_marks(rel, marks, out)
+        if out_seats or knocked or absent or owed:  # seldom: one test for them all
+            self._fill_seats(rel, (out_seats, knocked, absent, owed), out)
         if stacked:
             out[at_stacked] = stacked if stacked < CAP else CAP
         if uno >= 0:
@@ -277,12 +300,13 @@ class Observer:
             self._fill_backs(view, out)
         return out
 
-    def _fill_seats(self, rel: tuple[int, ...], out_seats: tuple[int, ...],
-                    knocked: tuple[int, ...], absent: tuple[int, ...], out: bytearray) -> None:
-        """The seats out, knocked out and out of the match, per relative seat."""
-        for start, seats in ((self._out, out_seats), (self._knocked, knocked),
-                             (self._absent, absent)):
-            for s in seats:
+    def _fill_seats(self, rel: tuple[int, ...], seats: tuple[tuple[int, ...], ...],
+                    out: bytearray) -> None:
+        """The seats out, knocked out, out of the match, and owing an UNO (open to a catch
+        too, uno_after_others), per relative seat."""
+        for start, group in zip((self._out, self._knocked, self._absent, self._uno), seats,
+                                strict=True):
+            for s in group:
                 out[start + rel[s]] = 1
 
     def _fill_discards(self, view: SeatView, out: bytearray) -> None:
@@ -296,6 +320,16 @@ class Observer:
             if color != NO_COLOR:
                 out[self._color + k * colors + color] = 1
             out[self._discard_size + k] = size
+
+    def _fill_marks(self, rel: tuple[int, ...], marks: tuple[int, ...],
+                    out: bytearray) -> None:
+        """Each seat's per-player state: one-hot per key, at its relative seat's part."""
+        slots, keys = self._mark_slots, len(self._mark_slots)
+        width = self._names["player_state"].length // self.players
+        for s in range(self.players):
+            base = self._marks + rel[s] * width
+            for k in range(keys):
+                out[base + slots[k] + marks[s * keys + k]] = 1
 
     def _fill_backs(self, view: SeatView, out: bytearray) -> None:
         """The side turned away of the others' cards and of the draw pile's top card."""

@@ -56,6 +56,7 @@ from ..engine.game import Game
 from ..engine.rulebook import Rulebook
 from ..engine.view import seen_actions
 from ..play import driver
+from ..play.driver import OnAction
 from .observation import Observer
 
 SHORT_NAME = "uno_rules"
@@ -118,6 +119,24 @@ class _Round:
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
 
 
+class _Hook:
+    """A state's ``on_action``, held so that it stays with that state: a clone (a search's
+    copy, ``copy.deepcopy``) and a pickled state (OpenSpiel's own serialization) have
+    none, so the hook sees the actions of the game it was given to, and no callable is
+    pickled."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call: OnAction | None = None) -> None:
+        self.call = call
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Hook:
+        return _Hook()
+
+    def __reduce__(self) -> tuple[type[_Hook], tuple[()]]:
+        return _Hook, ()
+
+
 class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game: one round of a rulebook (see the module's docstring)."""
 
@@ -150,9 +169,15 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=self.max_actions * self.players)
         super().__init__(_TYPE, info, params)
 
-    def new_initial_state(self) -> UnoRulesState:
-        """The state before the deal: a chance node over ``deals`` seeds."""
-        return UnoRulesState(self)
+    def new_initial_state(self, on_action: OnAction | None = None) -> UnoRulesState:
+        """The state before the deal: a chance node over ``deals`` seeds. ``on_action``:
+        the driver's hook (:mod:`uno_rules.play.driver`), given every action the round
+        takes from this state on (contests and out-of-turn actions included; the deal and a
+        seat's pass are OpenSpiel's, not the round's), with its events; its clones and
+        restored copies have none."""
+        state = UnoRulesState(self)
+        state._hook = _Hook(on_action)
+        return state
 
     def max_chance_nodes_in_history(self) -> int:
         return self.max_actions + 1  # the deal, then contests (actions of the round)
@@ -197,6 +222,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._round: _Round | None = None  # None: not dealt yet
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
+        self._hook = _Hook()  # the caller's on_action (new_initial_state)
 
     @property
     def uno_game(self) -> Game | None:
@@ -261,7 +287,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= k < spec.deals:
                 raise IllegalAction(f"deal outcome {action}: not one of the {spec.deals} "
                                     "deals")
-            self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=False,
+            # A hook is given each action's events: the round keeps its log only then.
+            log = self._hook.call is not None
+            self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=log,
                                                         max_actions=spec.max_actions),
                                  spec.house)
             return
@@ -277,7 +305,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                                     f"of {'chance' if player < 0 else f'seat {player}'} now")
             self._passed.append(player)
             return
-        driver.take(game, int(action), seat=None if player < 0 else player)
+        driver.take(game, int(action), self._hook.call, None if player < 0 else player)
         self._passed = []  # the round moved on: a new window
 
     def resample_from_infostate(self, player_id: int,

@@ -55,6 +55,7 @@ from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
 from ..play import driver
+from ..play.driver import OnAction
 from .observation import Observer
 
 # The mask's dtype, made once: numpy.frombuffer(b, dtype) takes it positionally at about half
@@ -101,8 +102,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def __init__(self, rulebook: str | Path | Rulebook = "classic", players: int = 2,
                  house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
                  max_steps: int = MAX_STEPS, render_mode: str | None = None,
-                 reward: str = "win"):
+                 reward: str = "win", on_action: OnAction | None = None):
         super().__init__()
+        self.on_action = on_action
         if isinstance(house, (str, Path)):  # one overlay given alone
             house = [str(house)]
         self.rulebook = load(rulebook, house, settings)
@@ -152,7 +154,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._steps = 0
-        self.game = self.rulebook.new_game(self.players, self._rng.getrandbits(63), log=False)
+        # A hook is given each action's events: the round keeps its log only then.
+        self.game = self.rulebook.new_game(self.players, self._rng.getrandbits(63),
+                                           log=self.on_action is not None)
         self._advance()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -192,7 +196,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             if self._steps >= self.max_steps:
                 self._end(truncated=True)
         else:
-            driver.take(game, action_id)
+            driver.take(game, action_id, self.on_action)
             self._advance()
         if self.render_mode == "human":
             self.render()
@@ -225,7 +229,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             chance = game.decision.chance  # type: ignore[union-attr]
             assert chance is not None
             pick = self._rng.choices(range(len(chance)), chance)[0]
-            driver.take(game, game.legal_ids()[pick])  # ids in the order of decision.options
+            # ids in the order of decision.options
+            driver.take(game, game.legal_ids()[pick], self.on_action)
         if game.over and game.stalled is None:
             self._end(truncated=False)
             return
@@ -284,6 +289,8 @@ def describe(game: Game, seat: int) -> str:
         lines.append(f"stacked draw: {v['stacked_draw']}")
     if v["uno_open"] is not None:
         lines.append(f"seat {v['uno_open']} is open to an UNO catch")
+    for s in v.get("owed", ()):
+        lines.append(f"seat {s} owes an UNO call: open to a catch")
     d = v["decision"]
     if v["over"]:
         r = v["result"]
@@ -298,9 +305,13 @@ def describe(game: Game, seat: int) -> str:
 def env(rulebook: str | Path | Rulebook = "classic", players: int = 2,
         house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
         max_steps: int = MAX_STEPS, render_mode: str | None = None,
-        reward: str = "win") -> raw_env:
+        reward: str = "win", on_action: OnAction | None = None) -> raw_env:
     """A PettingZoo AEC environment for ``rulebook`` (a shipped name, a path, or a loaded
     :class:`~uno_rules.Rulebook`) with ``house`` overlays and ``settings`` (see the module
     doc). Unwrapped: it checks its own actions (an action outside the mask raises
-    :class:`~uno_rules.IllegalAction`), so PettingZoo's checking wrappers add only cost."""
-    return raw_env(rulebook, players, house, settings, max_steps, render_mode, reward)
+    :class:`~uno_rules.IllegalAction`), so PettingZoo's checking wrappers add only cost.
+    ``on_action``: the driver's hook (:mod:`uno_rules.play.driver`), given every action
+    taken in the round (contests and out-of-turn actions included; a seat letting its
+    window pass takes none) with its events."""
+    return raw_env(rulebook, players, house, settings, max_steps, render_mode, reward,
+                   on_action)

@@ -16,11 +16,10 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.errors import IllegalAction, UnoRulesError
-from ..engine.game import check_arguments, refuse_argument
+from ..engine.errors import UnoRulesError
 from ..engine.rulebook import Rulebook
 from . import stats as st
-from .rounds import POLICIES, Round, RunSpec, play_round
+from .rounds import Round, RunSpec, play_round
 
 if TYPE_CHECKING:
     from ..play.agents import AgentClass
@@ -191,26 +190,13 @@ def check_run(rulebooks: Sequence[Rulebook], games: int, players: int, seed: int
 
 def check_specs(specs: Sequence[RunSpec]) -> None:
     """The checks :func:`uno_rules.sim.simulate.simulate_spec` makes, before any round is
-    played, and that every spec's rulebook is for its players (the web's jobs check a run
-    with it before starting its process)."""
-    for spec in specs:
-        if type(spec.games) is not int or spec.games < 1:
-            raise refuse_argument("games", spec.games, "a whole number >= 1")
-        if spec.seed is None:
-            raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
-                                "games)")
-    for spec in specs:
-        rb, players = spec.rulebook, spec.players
-        check_arguments(rb, players, spec.seed, max_steps=spec.max_steps,
-                        max_actions=spec.max_actions)
-        if players not in rb.player_counts():
-            raise IllegalAction(f"players={players}: {rb.name} is for {rb.players_text()} "
-                                "players")
-    for spec in specs:
-        if spec.agents is None and spec.policy not in POLICIES:
-            raise ValueError(f"unknown policy {spec.policy!r} (one of {', '.join(POLICIES)})")
-        if spec.agents is not None and len(spec.agents) != spec.players:
-            raise ValueError(f"{len(spec.agents)} agents for {spec.players} players")
+    played (:meth:`RunSpec.check`), and that every spec's rulebook is for its players; the
+    specs are alike but for the rulebook (:meth:`RunSpec.on`; ValueError otherwise). The web's
+    jobs check a run with it before starting its process."""
+    first = specs[0]
+    if any(s.on(first.rulebook) != first for s in specs):
+        raise ValueError("the variants of a comparison differ in more than their rulebook")
+    first.check(variants=[s.rulebook for s in specs])
 
 
 def _decided(r: Round) -> bool:
@@ -247,10 +233,8 @@ def compare_specs(specs: Sequence[RunSpec], labels: Sequence[str], *,
     """Compare the variants ``specs`` name (one :class:`RunSpec` each, alike but for the
     rulebook: :meth:`RunSpec.on`; ValueError otherwise) against the first; as
     :func:`compare`."""
-    first = specs[0]
-    if any(s.on(first.rulebook) != first for s in specs):
-        raise ValueError("the variants of a comparison differ in more than their rulebook")
     check_specs(specs)
+    first = specs[0]
     games, players, seed, policy, agents = (first.games, first.players, first.seed,
                                             first.policy, first.agents)
     rulebooks = [s.rulebook for s in specs]

@@ -4,20 +4,25 @@ with 95% intervals (docs/simulation.md, "Matches")."""
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..engine.actions import Action
 from ..engine.errors import RunawayEffect
-from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.game import Game
 from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
+from ..play.driver import Events, OnAction
 from ..play.match import Match
 from . import stats as st
-from .rounds import POLICIES, RunSpec, _need_seed, play_on
+from .places import each_played
+from .rounds import RunSpec, play_on
 from .simulate import STALLED, Counting
+from .watch import Seen, actions_json
 
 if TYPE_CHECKING:
     from ..play.agents import AgentClass
@@ -54,12 +59,14 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
                policy: str, max_steps: int | None,
                agents: Sequence[tuple[str, AgentClass]] | None,
                max_rounds: int = MAX_ROUNDS, *,
-               on_round: Callable[[Match], None] | None = None) -> MatchRecord:
+               on_round: Callable[[Match], None] | None = None,
+               on_action: OnAction | None = None) -> MatchRecord:
     """Play one match dealt from ``seed`` (random moves by ``policy``, or ``agents`` per
     match seat playing every round) to its end, or until a round stalls or ``max_rounds``
     rounds are played; returns its record (a runaway effect is recorded, not raised).
     ``on_round(match)`` is called after each round is played, before it is scored
-    (``simulate --record-dir`` keeps each round's actions)."""
+    (``simulate --record-dir`` keeps each round's actions); ``on_action``: see
+    :mod:`uno_rules.play.driver` (every round's)."""
     match = Match(rulebook, players, seed, max_steps=max_steps, max_actions=max_actions)
     first = (match.dealer + 1) % players
     highest = rulebook.settings.scoring == "winner_takes"
@@ -73,7 +80,7 @@ def play_match(rulebook: Rulebook, players: int, seed: int, max_actions: int | N
         seats, playing = _round_seats(match, game)
         try:
             play_on(rulebook, game, policy, None if agents is None else
-                    [agents[s] for s in seats])
+                    [agents[s] for s in seats], on_action)
         except RunawayEffect:
             return stalled(Termination.RUNAWAY, len(leaders) + 1)
         finally:
@@ -104,6 +111,42 @@ def play_match_seed(spec: RunSpec, seed: int) -> MatchRecord:
     return play_match(spec.rulebook, spec.players, seed, spec.max_actions, spec.policy,
                       spec.max_steps, spec.agents,
                       MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds)
+
+
+class WatchedMatch(NamedTuple):
+    """One match's record and what each of its rounds did: the round's seed and its actions
+    (as :class:`uno_rules.sim.watch.Watched` holds a round's)."""
+
+    record: MatchRecord
+    rounds: tuple[tuple[int | None, Seen], ...]
+
+
+def play_match_seed_watched(spec: RunSpec, seed: int) -> WatchedMatch:
+    """One match of the run ``spec`` (:func:`play_match_seed`), with each round's actions
+    and their events collected where it is played (a worker sends them back as data)."""
+    rounds: list[tuple[int | None, Seen]] = []
+    seen: list[tuple[str, Events]] = []
+
+    def on_action(action: Action, events: Events) -> None:
+        seen.append((str(action), events))
+
+    def on_round(match: Match) -> None:
+        rounds.append((match.game.seed, tuple(seen)))
+        seen.clear()
+    record = play_match(spec.rulebook, spec.players, seed, spec.max_actions, spec.policy,
+                        spec.max_steps, spec.agents,
+                        MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds,
+                        on_round=on_round, on_action=on_action)
+    return WatchedMatch(record, tuple(rounds))
+
+
+def match_actions_line(number: int, watched: WatchedMatch) -> str:
+    """Match ``number`` (from 1) as one JSON line (``simulate --match --actions``): its
+    seed and each round's seed and actions (:func:`uno_rules.sim.watch.actions_line`)."""
+    return json.dumps({"match": number, "seed": watched.record.seed,
+                       "rounds": [{"seed": seed, "actions": actions_json(actions)}
+                                  for seed, actions in watched.rounds]},
+                      separators=(",", ":"))
 
 
 @dataclass
@@ -201,59 +244,50 @@ def simulate_matches(rulebook: Rulebook, games: int, players: int, seed: int,
                      agents: Sequence[tuple[str, AgentClass]] | None = None,
                      max_rounds: int = MAX_ROUNDS,
                      on_match: Callable[[MatchRecord], None] | None = None,
+                     on_actions: Callable[[WatchedMatch], None] | None = None,
                      workers: int = 1, client: Any = None) -> MatchStats:
     """Play ``games`` matches, match *i* from the *i*-th seed :func:`game_seeds` derives
     from ``seed`` (as rounds are); the same arguments give the same statistics, with any
     number of ``workers``. ``max_steps`` / ``max_actions`` are each round's budget,
     ``max_rounds`` each match's; a match that runs out of one is stalled. Ctrl-C ends the
     run early: the statistics are those of the matches finished, ``requested`` set.
-    ``on_match`` is given each match's record as it ends, in match order. ``client``: a
+    ``on_match`` is given each match's record as it ends, in match order (``on_actions``
+    its rounds' actions: :func:`simulate_matches_spec`). ``client``: a
     ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`).
     The same as :func:`simulate_matches_spec` with the run named in a :class:`RunSpec`."""
     spec = RunSpec(rulebook, players, seed, games, policy, agents, max_steps,
                    max_actions, max_rounds)
-    return simulate_matches_spec(spec, on_match=on_match, workers=workers, client=client)
+    return simulate_matches_spec(spec, on_match=on_match, on_actions=on_actions,
+                                 workers=workers, client=client)
 
 
 def simulate_matches_spec(spec: RunSpec, *,
                           on_match: Callable[[MatchRecord], None] | None = None,
+                          on_actions: Callable[[WatchedMatch], None] | None = None,
                           workers: int = 1, client: Any = None) -> MatchStats:
     """Play the matches of the run ``spec`` names (``spec.games`` of them, each within
-    ``spec.max_rounds`` rounds, None: :data:`MAX_ROUNDS`); as :func:`simulate_matches`."""
+    ``spec.max_rounds`` rounds, None: :data:`MAX_ROUNDS`); as :func:`simulate_matches`.
+    ``on_actions`` is given each match watched (:class:`WatchedMatch`), in match order,
+    before ``on_match``, collected where it is played (as
+    :func:`uno_rules.sim.simulate.simulate_spec`'s); the statistics are the same with it."""
     rulebook, games, players, seed = spec.rulebook, spec.games, spec.players, spec.seed
     policy, agents = spec.policy, spec.agents
     max_rounds = MAX_ROUNDS if spec.max_rounds is None else spec.max_rounds
-    if type(games) is not int or games < 1:
-        raise refuse_argument("games", games, "a whole number >= 1")
-    if type(max_rounds) is not int or max_rounds < 1:
-        raise refuse_argument("max_rounds", max_rounds, "a whole number >= 1")
-    _need_seed(seed)
-    check_arguments(rulebook, players, seed, max_steps=spec.max_steps,
-                    max_actions=spec.max_actions)
-    from .workers import parallel_rounds, resolve_workers
-
-    workers = resolve_workers(workers)
-    if agents is None and policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
+    workers = spec.check(workers, matches=True)
     stats = MatchStats(rulebook, games, players, seed, max_rounds, policy=policy)
     if agents is not None:
-        if len(agents) != players:
-            raise ValueError(f"{len(agents)} agents for {players} players")
         stats.policy, stats.agents = None, [name for name, _ in agents]
-    if client is not None:
-        from .distributed import dask_rounds
-
-        matches: Generator[MatchRecord, None, None] = dask_rounds(
-            client, spec, spec.seeds(), games, play=play_match_seed)
-    elif workers == 1:
-        matches = (play_match_seed(spec, s) for s in spec.seeds())
-    else:
-        matches = parallel_rounds(spec, spec.seeds(), games, workers, play=play_match_seed)
+    play: Callable[[RunSpec, int], Any] = play_match_seed if on_actions is None else \
+        play_match_seed_watched
+    matches = each_played(spec, play, workers, client)
     start = time.perf_counter()
     try:
         with closing(matches), Counting() as counting:  # the pool stopped however it ends
             for record in matches:
                 with counting:  # a Ctrl-C here waits until the match is counted and handed on
+                    if on_actions is not None:  # a WatchedMatch: its record, its actions
+                        on_actions(record)
+                        record = record.record
                     stats.records.append(record)
                     if on_match is not None:
                         on_match(record)

@@ -1,18 +1,20 @@
 """A run's unit of work: one round dealt from its seed and played to its end by a random
 policy (:data:`POLICIES`) or by agents, and its record (:class:`Round`); what a run plays,
-named once (:class:`RunSpec`). One process, the worker processes (:mod:`.workers`) and a
-Dask cluster (:mod:`.distributed`) all play :func:`play_seed`; :mod:`.simulate` counts what
-it returns."""
+named and checked once (:class:`RunSpec`, :meth:`RunSpec.check`, the count of worker
+processes included: :func:`resolve_workers`). One process, the worker processes
+(:mod:`.workers`) and a Dask cluster (:mod:`.distributed`) all play :func:`play_seed`;
+:mod:`.simulate` counts what it returns."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.errors import IllegalAction, RunawayEffect
-from ..engine.game import GAME_ACTIONS, Game
+from ..engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
 from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from ..play.agents import AgentClass
 
 MAX_ACTIONS = GAME_ACTIONS  # the historical name: a game that reaches it is stalled
+PER_CORE = 4  # processes per core at most: more only share the same cores
 
 
 class Round(NamedTuple):
@@ -124,6 +127,26 @@ def policy_chooser(pick: Callable[[Game, random.Random], int],
     return choose
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))  # honours taskset / container limits
+    except (AttributeError, OSError):  # not on every platform
+        return os.cpu_count() or 1
+
+
+def resolve_workers(workers: object) -> int:
+    """``workers`` as a count of processes: a whole number >= 1, or 0 for one per core."""
+    if type(workers) is not int or workers < 0:
+        raise ValueError(f"workers={workers!r}: expected a whole number >= 0 "
+                         "(0: one per core)")
+    limit = PER_CORE * cores()
+    if workers > limit:  # each is a Python process: thousands would exhaust the machine
+        raise ValueError(f"workers={workers}: at most {limit} ({PER_CORE} per core, "
+                         f"{cores()} cores here)")
+    return workers or cores()
+
+
 def _need_seed(seed: object) -> None:
     if seed is None:
         raise IllegalAction("seed=None: expected a whole number (the same seed, the same "
@@ -219,6 +242,33 @@ class RunSpec:
         if self.agents is not None and not isinstance(self.agents, tuple):
             # a tuple (parse_agents gives a list): a frozen spec holds nothing mutable
             object.__setattr__(self, "agents", tuple(self.agents))
+
+    def check(self, workers: object = 1, *, matches: bool = False,
+              variants: Sequence[Rulebook] | None = None) -> int:
+        """Refuse the run before any round is played, naming the first thing wrong, in
+        this order: ``games``; with ``matches``, ``max_rounds``; the seed; each round's
+        arguments (:func:`~uno_rules.engine.game.check_arguments`) for this rulebook, or
+        for each of ``variants`` (a comparison's rulebooks, each also for ``players``);
+        ``workers`` (:func:`resolve_workers`: returned as a count of processes); the
+        policy; the number of agents. The one check of simulate, matches and compare."""
+        if type(self.games) is not int or self.games < 1:
+            raise refuse_argument("games", self.games, "a whole number >= 1")
+        rounds = self.max_rounds
+        if matches and rounds is not None and (type(rounds) is not int or rounds < 1):
+            raise refuse_argument("max_rounds", rounds, "a whole number >= 1")
+        _need_seed(self.seed)
+        for rb in (self.rulebook,) if variants is None else variants:
+            check_arguments(rb, self.players, self.seed, max_steps=self.max_steps,
+                            max_actions=self.max_actions)
+            if variants is not None and self.players not in rb.player_counts():
+                raise IllegalAction(f"players={self.players}: {rb.name} is for "
+                                    f"{rb.players_text()} players")
+        count = resolve_workers(workers)
+        if self.agents is None and self.policy not in POLICIES:  # here, not in each worker
+            raise ValueError(f"unknown policy {self.policy!r} (one of {', '.join(POLICIES)})")
+        if self.agents is not None and len(self.agents) != self.players:
+            raise ValueError(f"{len(self.agents)} agents for {self.players} players")
+        return count
 
     def seeds(self) -> Iterator[int]:
         """The per-game seeds of the run (:func:`game_seeds`)."""

@@ -5,31 +5,25 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.game import Game, check_arguments, refuse_argument
+from ..engine.game import Game
 from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from . import stats as st
+from .places import each_played
 
-# The unit of work lives in .rounds; its public names are importable from here too, as
-# they were before it moved (docs/matches.md, examples/).
-from .rounds import MAX_ACTIONS as MAX_ACTIONS
+# The unit of work lives in .rounds (import it from there); these of its names are
+# documented here too: random_moves and POLICIES at the old path uno_rules.simulate
+# (docs/matches.md and bench/soak.py before the folders), RunSpec (docs/simulation.md).
 from .rounds import POLICIES as POLICIES
-from .rounds import Round as Round
+from .rounds import Round, _has_challenges, play_seed, round_record
 from .rounds import RunSpec as RunSpec
-from .rounds import _has_challenges, _need_seed
-from .rounds import game_seeds as game_seeds
-from .rounds import play_on as play_on
-from .rounds import play_random as play_random
-from .rounds import play_round as play_round
-from .rounds import play_seed as play_seed
 from .rounds import random_moves as random_moves
-from .rounds import round_record as round_record
-from .rounds import runaway_record as runaway_record
+from .watch import Watched, play_seed_watched
 
 if TYPE_CHECKING:
     from ..play.agents import AgentClass
@@ -217,6 +211,7 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
              max_steps: int | None = None,
              agents: Sequence[tuple[str, AgentClass]] | None = None,
              on_round: Callable[[Round], None] | None = None,
+             on_actions: Callable[[Watched], None] | None = None,
              workers: int = 1, client: Any = None) -> Stats:
     """Play ``games`` random rounds; the same arguments give the same statistics. Every
     round ends within its budget (``max_steps`` / ``max_actions``, see :func:`play_random`),
@@ -224,7 +219,8 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     the statistics are those of the rounds finished, ``requested`` set. With ``agents``
     (name and class per seat, :func:`uno_rules.play.agents.parse_agents`) they play instead of
     ``policy``: see :func:`uno_rules.play.agents.play_agents`. ``on_round`` is given each
-    round's record as it ends (``simulate --csv`` writes them), in round order.
+    round's record as it ends (``simulate --csv`` writes them), in round order;
+    ``on_actions`` each round's actions and their events (:func:`simulate_spec`).
     ``workers``: processes to play in (0: one per core; :mod:`uno_rules.sim.workers`); the
     statistics and records are the same as with 1, only faster. ``client``: a
     ``distributed.Client`` whose cluster plays instead (:mod:`uno_rules.sim.distributed`;
@@ -232,51 +228,43 @@ def simulate(rulebook: Rulebook, games: int, players: int, seed: int,
     :func:`simulate_spec` with the run named in a :class:`RunSpec`."""
     spec = RunSpec(rulebook, players, seed, games, policy, agents, max_steps,
                    max_actions)
-    return simulate_spec(spec, on_round=on_round, workers=workers, client=client)
+    return simulate_spec(spec, on_round=on_round, on_actions=on_actions, workers=workers,
+                         client=client)
 
 
 def simulate_spec(spec: RunSpec, *, on_round: Callable[[Round], None] | None = None,
+                  on_actions: Callable[[Watched], None] | None = None,
                   workers: int = 1, client: Any = None) -> Stats:
     """Play the run ``spec`` names (its rounds: ``spec.games`` of them); as
-    :func:`simulate`, whose arguments a :class:`RunSpec` holds (``max_rounds`` unused)."""
+    :func:`simulate`, whose arguments a :class:`RunSpec` holds (``max_rounds`` unused).
+    ``on_actions`` is given each round watched (:class:`~uno_rules.sim.watch.Watched`: its
+    record and each action's notation and events), in round order, before ``on_round``:
+    collected where the round is played and sent back as data, the same with workers and
+    on a cluster; the statistics are the same with it."""
     rulebook, games, players, seed = spec.rulebook, spec.games, spec.players, spec.seed
     policy, agents = spec.policy, spec.agents
-    if type(games) is not int or games < 1:
-        raise refuse_argument("games", games, "a whole number >= 1")
-    _need_seed(seed)
-    check_arguments(rulebook, players, seed, max_steps=spec.max_steps,
-                    max_actions=spec.max_actions)
-    from .workers import parallel_rounds, resolve_workers
-
-    workers = resolve_workers(workers)
-    if agents is None and policy not in POLICIES:  # here, not in each worker
-        raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
+    workers = spec.check(workers)
     stats = Stats(rulebook.name, games, players, seed, [0] * players, policy=policy,
                   house=list(rulebook.house))
     if agents is not None:
-        if len(agents) != players:
-            raise ValueError(f"{len(agents)} agents for {players} players")
         stats.policy, stats.agents = None, [name for name, _ in agents]
     if rulebook.team_size > 1:
         stats.wins_by_team = [0] * (players // rulebook.team_size)
     if _has_challenges(rulebook):
         stats.challenges = 0
     team_of = rulebook.new_game(players, seed).team_of  # the same for every round
-    if client is not None:
-        from .distributed import dask_rounds
-
-        rounds: Generator[Round, None, None] = dask_rounds(client, spec, spec.seeds(),
-                                                           games)
-    elif workers == 1:
-        rounds = (play_seed(spec, s) for s in spec.seeds())
-    else:
-        rounds = parallel_rounds(spec, spec.seeds(), games, workers)
+    play: Callable[[RunSpec, int], Any] = play_seed if on_actions is None else \
+        play_seed_watched
+    rounds = each_played(spec, play, workers, client)
     start = time.perf_counter()
     played = 0
     try:
         with closing(rounds), Counting() as counting:  # the pool stopped however it ends
             for record in rounds:
                 with counting:  # a Ctrl-C here waits until the round is counted and handed on
+                    if on_actions is not None:  # a Watched: its record, and its actions
+                        on_actions(record)
+                        record = record.record
                     stats.count(record, team_of)
                     played += 1
                     if on_round is not None:

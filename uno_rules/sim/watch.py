@@ -6,12 +6,14 @@ order, the same in one process, with workers and on a cluster."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.actions import Action
 from ..engine.rulebook import Rulebook
 from ..play.driver import Events
+from .places import each_played
 from .rounds import Round, RunSpec, play_round
 
 if TYPE_CHECKING:
@@ -58,14 +60,16 @@ def watch_rounds(rulebook: Rulebook, games: int, players: int, seed: int,
     (the same records), each with its actions, in round order; ``workers`` processes or
     ``client``'s Dask cluster play them as simulate's do."""
     spec = RunSpec(rulebook, players, seed, games, policy, agents, max_steps, max_actions)
-    if client is not None:
-        from .distributed import dask_rounds
+    yield from each_played(spec, play_seed_watched, workers, client)
 
-        yield from dask_rounds(client, spec, spec.seeds(), games, play_seed_watched)
-    elif workers == 1:
-        for s in spec.seeds():
-            yield play_seed_watched(spec, s)
-    else:
-        from .workers import parallel_rounds
 
-        yield from parallel_rounds(spec, spec.seeds(), games, workers, play_seed_watched)
+def actions_json(actions: Seen) -> list[dict[str, object]]:
+    """Each action's notation and events, as ``simulate --actions`` writes them."""
+    return [{"action": action, "events": events} for action, events in actions]
+
+
+def actions_line(number: int, watched: Watched) -> str:
+    """Round ``number`` (from 1) of a run as one JSON line (``simulate --actions``): its
+    seed and each action's notation and events (tuples as arrays)."""
+    return json.dumps({"round": number, "seed": watched.record.seed,
+                       "actions": actions_json(watched.actions)}, separators=(",", ":"))

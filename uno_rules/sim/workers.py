@@ -11,7 +11,6 @@ which stops them.
 
 from __future__ import annotations
 
-import os
 import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
@@ -23,38 +22,23 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from ..engine.errors import UnoRulesError
+
+# The run's count of processes is checked with the run (RunSpec.check); importable here as
+# before.
+from .rounds import PER_CORE as PER_CORE
+from .rounds import cores as cores
 from .rounds import play_seed
+from .rounds import resolve_workers as resolve_workers
 
 R = TypeVar("R")  # a record: a round's (Round), or a match's
 
 # Rounds per chunk at most: small enough that Ctrl-C loses little and the workers stay
 # evenly busy, large enough that sending a chunk costs little beside playing it.
 MAX_CHUNK = 50
-PER_CORE = 4  # processes per core at most: more only share the same cores
 
 
 class WorkerError(UnoRulesError):
     """A worker process died (killed, out of memory, an agent calling os._exit...)."""
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))  # honours taskset / container limits
-    except (AttributeError, OSError):  # not on every platform
-        return os.cpu_count() or 1
-
-
-def resolve_workers(workers: object) -> int:
-    """``workers`` as a count of processes: a whole number >= 1, or 0 for one per core."""
-    if type(workers) is not int or workers < 0:
-        raise ValueError(f"workers={workers!r}: expected a whole number >= 0 "
-                         "(0: one per core)")
-    limit = PER_CORE * cores()
-    if workers > limit:  # each is a Python process: thousands would exhaust the machine
-        raise ValueError(f"workers={workers}: at most {limit} ({PER_CORE} per core, "
-                         f"{cores()} cores here)")
-    return workers or cores()
 
 
 def chunk_size(games: int, workers: int) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..engine.actions import KINDS_BARE, KINDS_WITH_CARD, KINDS_WITH_SEAT, Action
+from ..engine.actions import KINDS_BARE, KINDS_WITH_CARD, KINDS_WITH_NAME, KINDS_WITH_SEAT, Action
 from ..engine.game import Game
 from .screen import label, option_text
 
@@ -153,6 +153,9 @@ def _read_words(text: str, options: list[Action], game: Game, seat: int) -> Answ
         return _bare(words[0], options, kinds)
     if verb in KINDS_WITH_SEAT + ("seat",):
         return _seat_kind(verb, words, options)
+    named = [o for o in options if o.kind in KINDS_WITH_NAME and (o.arg,) == tuple(words)]
+    if verb is None and named:  # a side by its name alone: "flex", "normal"
+        return Chosen(named[0])
     if verb is None and len(words) == 2 and words[0] in KINDS_WITH_SEAT:  # "loser 2"
         return _seat_kind(words[0], words[1:], options)
     if verb == "color" or (verb is None and "color" in kinds):

@@ -190,8 +190,9 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
                 for k, p in enumerate(view["discards"])]
         lines += wrap(tops, "discard piles: ", "  ", sep="   ")
     else:
-        lines.append(f"top card: {_top(game, view['top'], style)}   colour: "
-                     f"{colour_text(game, view['color'], style)}")
+        lines.append(f"top card: {_top(game, view['top'], style)}" + (
+            f"   colour: {colour_text(game, view['color'], style)}"
+            if game.rulebook.colors else ""))  # a deck without colours: none to say
     extra = "".join(f"   {label(name)}: {size}" for name, size in view.get("piles", {}).items())
     if "discards" not in view:  # several piles: each one's size is on its own
         extra = f"   discard pile: {view['discard_size']}{extra}"
@@ -213,14 +214,37 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
     elif view["over"]:
         lines.append(f"round stopped: {game.stalled_reason() or 'it can not go on'}")
     if decision is not None and decision["seat"] is None:
-        lines.append(f"the table settles {'a ' if decision['kind'] == 'contest' else ''}"
-                     f"{decision['kind']}")
+        article = {"contest": "a ", "outcome": "an "}.get(decision["kind"], "")
+        lines.append(f"the table settles {article}{decision['kind']}")
     lines += _seat_lines(game, view, me, style, open_hands)
     if me is not None:
         hand = view["hand"]
         lines.append(f"your hand (seat {me}, {_cards(len(hand))}):")
         lines += _hand_lines(game, hand, style, "  ")
     return lines
+
+
+def brief_lines(game: Game, seat: int, style: Style = PLAIN) -> list[str]:
+    """A seat's screen in a few lines (the table's answer between two of its own
+    questions): the top card and colour, every seat's cards count and marks on one line,
+    and the seat's hand. :func:`table_lines` has it all."""
+    view = game.view(seat)
+    if "discards" in view:
+        top = ", ".join(f"pile {k}: {_top(game, p['top'], style)} "
+                        f"({colour_text(game, p['color'], style)})"
+                        for k, p in enumerate(view["discards"]))
+    else:
+        top = f"top card: {_top(game, view['top'], style)}" + (
+            f" ({colour_text(game, view['color'], style)})" if game.rulebook.colors else "")
+    seats = [f"{_seat_name(s, seat)} {size}" + "".join(
+        f" ({m})" for m in _marks(view, s, seat, style))
+        for s, size in enumerate(view["hand_sizes"])]
+    lines = wrap(seats, f"{top}   cards: ", "  ", sep="; ")
+    if view["stacked_draw"]:
+        lines.append(style.paint(f"stacked draw: {view['stacked_draw']} cards to draw", BOLD))
+    hand = view["hand"]
+    lines.append(f"your hand (seat {seat}, {_cards(len(hand))}):")
+    return lines + _hand_lines(game, hand, style, "  ")
 
 
 def _seats(seats: Sequence[int]) -> str:
@@ -245,24 +269,10 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
     """A line per seat: its cards count, team and marks (and the backs it shows)."""
     decision = view["decision"]
     acting = None if decision is None else decision["seat"]
-    team = view.get("team_by_seat")
     sided = "side" in view
     lines: list[str] = []
     for s, size in enumerate(view["hand_sizes"]):
-        marks = []
-        if team is not None:
-            marks.append(f"team {team[s]}" + (" (yours)" if me is not None and s != me and
-                                               team[s] == team[me] else ""))
-        if s in view["absent"]:
-            marks.append("out of the match")
-        elif s in view["knocked_out"]:
-            marks.append("knocked out")
-        elif s in view["out"]:
-            marks.append("out (its team plays on)")
-        if view["uno_open"] == s:
-            marks.append(style.paint("UNO not called: open to a catch", BOLD))
-        elif size == 1:
-            marks.append("UNO")
+        marks = _marks(view, s, me, style)
         if s == acting:
             marks.append(decision_words(decision["kind"]))
         pointer = ">" if s == acting else " "
@@ -280,6 +290,32 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
                 lines += wrap([_back(game, b, style) for b in backs], f"{indent}backs: ",
                               indent + " " * 7)
     return lines
+
+
+def _marks(view: Mapping[str, Any], s: int, me: int | None, style: Style) -> list[str]:
+    """What a seat's line says besides its cards: team, state, out, UNO."""
+    team = view.get("team_by_seat")
+    size = view["hand_sizes"][s]
+    marks = []
+    if team is not None:
+        marks.append(f"team {team[s]}" + (" (yours)" if me is not None and s != me and
+                                           team[s] == team[me] else ""))
+    marks += [f"{label(key)} {values[s]}" for key, values in
+              view.get("player_state", {}).items()]
+    if s in view["absent"]:
+        marks.append("out of the match")
+    elif s in view["knocked_out"]:
+        marks.append("knocked out")
+    elif s in view["out"]:
+        marks.append("out (its team plays on)")
+    if view["uno_open"] == s:
+        marks.append(style.paint("UNO not called: open to a catch", BOLD))
+    elif s in view.get("owed", ()):
+        marks.append(style.paint("UNO owed (left at one card): call it, or be caught",
+                                 BOLD))
+    elif size == 1:
+        marks.append("UNO")
+    return marks
 
 
 def scores_lines(match: Match, style: Style = PLAIN) -> list[str]:
@@ -302,20 +338,25 @@ def scores_lines(match: Match, style: Style = PLAIN) -> list[str]:
 
 
 def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, *,
-                open_hands: bool = False) -> list[str]:
+                open_hands: bool = False,
+                notes: Mapping[int, Sequence[str]] | None = None) -> list[str]:
     """``game``'s events from number ``since`` on, in words (a long one wrapped onto
     lines starting with spaces). The draws of ``seat`` (every seat's with ``open_hands``)
     name the cards drawn; a card given is named to its giver only (the receiver finds it in
     its hand: cards given together are chosen before any is received). Nobody else's
-    ever are."""
+    ever are. ``notes``: lines a table adds (``seat 2 is skipped``), by the number of
+    events before them."""
     log = game.log or []
     since = max(since, 0)
     if since >= len(log):
         return []
     rb = game.rulebook
     sides = _sides_then(game, log)
-    lines = []
+    notes = notes or {}
+    lines: list[str] = []
     for i in range(since, len(log)):
+        if i > since:
+            lines += notes.get(i, ())
         event = log[i]
         text = escaped(describe_event(game, event))  # a side's name is the rulebook's text
         kind = event[0]
@@ -345,7 +386,7 @@ def event_lines(game: Game, since: int, seat: int | None, style: Style = PLAIN, 
         elif kind in ("win", "catch", "knock_out") or kind == "challenge" and event[3]:
             text = style.paint(text, BOLD)
         lines.append(text)
-    return lines
+    return lines + list(notes.get(len(log), ()))
 
 
 def _sides_then(game: Game, log: Sequence[tuple[Any, ...]]) -> list[int]:
@@ -381,7 +422,8 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
     words = {"keep": "keep the drawn card", "challenge": "challenge", "accept": "accept",
              "pass": "pass (let the chance go)", "target": f"seat {arg}",
              "catch": f"catch seat {arg} (UNO not called)", "uno": f"call UNO for seat {arg}",
-             "loser": f"seat {arg} loses"}
+             "loser": f"seat {arg} loses", "side": f"play it {arg}" if arg == "normal"
+             else f"play it as {arg}"}
     return words.get(kind, str(option))
 
 

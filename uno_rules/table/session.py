@@ -33,13 +33,16 @@ from ..engine.outcome import Termination
 from ..engine.tables import action_table
 from ..play import driver
 from ..play.agents import AgentClass, choice_of, make_agent, observation, round_rng
+from ..play.driver import OnAction
 from ..play.match import Match
 from .answers import Blank, Chosen, Help, Hint, Quit, interpret
-from .screen import Style, event_lines, option_lines, scores_lines, table_lines
+from .screen import Style, brief_lines, event_lines, option_lines, scores_lines, table_lines
+from .summary import RoundEnd, round_end, summary_lines
 
 HUMAN = "human"
 PUBLIC = ("catch", "uno")  # out-of-turn kinds anyone can see coming (jump-ins are private)
 PROMPTS = {kind: words.brief for kind, words in WORDS.items()}
+LOOK = ("look", "table")  # typed at a question: the whole table again
 
 
 class Quitting(Exception):
@@ -106,14 +109,18 @@ class Session:
     ``seats``: ``"human"`` or an agent name per seat; ``agents``: the agent classes by
     name. ``clear`` blanks the screen (hot-seat). ``recorder`` (a ``record.Recorder``)
     gets every action; ``script``: the actions of a saved record to play through first
-    (silently) before the table goes live; ``recorded``: the rounds the record has begun."""
+    (silently) before the table goes live; ``recorded``: the rounds the record has begun.
+    ``on_action``: the driver's hook (:mod:`uno_rules.play.driver`), given every action
+    taken at the table (replayed ones, contests and out-of-turn actions included)."""
 
     def __init__(self, match: Match, seats: Sequence[str], agents: dict[str, AgentClass],
                  ask: Callable[[str], str | None], say: Callable[[str], None], *,
                  one_round: bool = False, style: Style | None = None,
                  clear: Callable[[], None] | None = None, recorder: object = None,
-                 script: Sequence[str] = (), recorded: int = 1) -> None:
+                 script: Sequence[str] = (), recorded: int = 1,
+                 on_action: OnAction | None = None) -> None:
         self.match, self.seats, self.agents = match, list(seats), agents
+        self.on_action = on_action
         self.live_ask, self.live_say = ask, say
         self.one_round = one_round
         self.style = style if style is not None else Style(False)
@@ -128,6 +135,7 @@ class Session:
         # called with the match once a resumed record's script has run: returns the
         # recorder that goes on with the record
         self.on_live: Callable[[Match], object] | None = None
+        self.ended: RoundEnd | None = None  # the round just over, until the next is dealt
 
     # -------------------------------------------------------------- I/O
     @property
@@ -185,9 +193,9 @@ class Session:
                     self.say(f"round stopped: {game.stalled_reason()}")
                     self.end("stalled")
                     return Outcome("stalled")
-                self.say(f"round {self.match.rounds} over: seat(s) "
-                         f"{', '.join(map(str, game.result.winners))} win "
-                         f"{game.result.points} points")
+                self.ended = round_end(self.match, self.one_round)
+                for line in summary_lines(self.ended, self.style):
+                    self.say(line)
                 if self.one_round:
                     self.end(Termination.OVER)
                     return Outcome("over")
@@ -207,6 +215,7 @@ class Session:
                         f"press Enter to deal round {self.match.rounds} (q quits) "))
                     if reply.strip().lower() in ("q", "quit", "exit"):
                         raise Quitting(save=True)
+                self.ended = None
         except Quitting as q:
             self.script.clear()
             return Outcome("quit" if q.save else "eof")
@@ -230,6 +239,9 @@ class Session:
         made = {s: make_agent(kind, self.agents[kind], s, seed)
                 for s, kind in enumerate(self.seats) if kind != HUMAN}
         self.made, self.seen = made, [0] * players
+        self.looked = [False] * players  # whether each human saw the whole table this round
+        self.notes: dict[int, list[str]] = {}  # lines the table adds, by events before them
+        self.card_by: int | None = None  # who played the last card since a turn began
         self.shown = [0] * players       # each human's last event seen
         self.public = 0                  # the last event shown to everyone
         self.table_rng = round_rng(seed)
@@ -248,7 +260,7 @@ class Session:
             if taken is not None:
                 return taken
         if decider is None:
-            return table[driver.settle(ids, self.table_rng)]
+            return table[driver.settle(ids, self.table_rng, driver.chance_weights(game))]
         mine = ids + tuple(i for i in extra if table[i].seat == decider)
         if decider in self.made:
             pending = game.pending
@@ -374,22 +386,18 @@ class Session:
         yield from self.face(seat)
         self.say("")
         self.show_events(seat)
-        for line in table_lines(game, seat, self.style, match=self.match):
-            self.say(line)
-        decision = game.decision
-        assert decision is not None
-        if own:
-            self.say(f"seat {seat}, {PROMPTS.get(decision.kind, decision.kind)}:")
-        else:
-            who = "the table" if decision.seat is None else f"seat {decision.seat}"
-            self.say(f"{who} to act; seat {seat}, press Enter to let it, or act out of turn:")
-        for line in option_lines(options, game, self.style):
-            self.say(line)
+        self.show_table(game, seat, self.looked[seat])
+        self.show_question(game, seat, options, own)
         hint = None
         while True:
-            answer = interpret((yield from self.ask(Prompt(
-                "choose", seat, f"seat {seat}> ", options, not own, hint))),
-                options, game, seat)
+            reply = yield from self.ask(Prompt("choose", seat, f"seat {seat}> ", options,
+                                               not own, hint))
+            if reply.strip().lower() in LOOK:
+                hint = None
+                self.show_table(game, seat, False)
+                self.show_question(game, seat, options, own)
+                continue
+            answer = interpret(reply, options, game, seat)
             if isinstance(answer, Chosen):
                 return answer.action
             if isinstance(answer, Quit):
@@ -400,12 +408,38 @@ class Session:
                 hint = "type an option's number (? lists what you may type, q quits)"
                 self.say(hint)
             elif isinstance(answer, Help):
-                hint = " ".join(" ".join(line.split()) for line in answer.lines)
-                for line in answer.lines:
+                lines = [*answer.lines, f"  {' or '.join(LOOK)}: the whole table again"]
+                hint = " ".join(" ".join(line.split()) for line in lines)
+                for line in lines:
                     self.say(line)
             elif isinstance(answer, Hint):
                 hint = answer.text
                 self.say(answer.text)
+
+    def show_table(self, game: Game, seat: int, brief: bool) -> None:
+        """The table as ``seat`` sees it: whole (the round's first question, ``look``) or
+        ``brief`` (a few lines: the events said what changed)."""
+        if brief:
+            lines = brief_lines(game, seat, self.style)
+        elif self.one_round:
+            lines = ["one round (not a match)", *table_lines(game, seat, self.style)]
+        else:
+            lines = table_lines(game, seat, self.style, match=self.match)
+        self.looked[seat] = True
+        for line in lines:
+            self.say(line)
+
+    def show_question(self, game: Game, seat: int, options: list[Action], own: int) -> None:
+        """What ``seat`` is asked, and its options."""
+        decision = game.decision
+        assert decision is not None
+        if own:
+            self.say(f"seat {seat}, {PROMPTS.get(decision.kind, decision.kind)}:")
+        else:
+            who = "the table" if decision.seat is None else f"seat {decision.seat}"
+            self.say(f"{who} to act; seat {seat}, press Enter to let it, or act out of turn:")
+        for line in option_lines(options, game, self.style):
+            self.say(line)
 
     def show_events(self, seat: int | None) -> None:
         """The events since ``seat`` (None: everyone) last looked."""
@@ -415,7 +449,7 @@ class Session:
         else:  # one human: it has seen the events up to its last prompt
             since = max([self.public] + [self.shown[h] for h in self.humans
                                          if not self.hot_seat])
-        for line in event_lines(game, since, seat, self.style)[-40:]:
+        for line in event_lines(game, since, seat, self.style, notes=self.notes)[-40:]:
             self.say(line)
         if seat is None:
             self.public = len(game.events)
@@ -437,10 +471,36 @@ class Session:
             if recorded != str(action):
                 raise Diverged(f"the record has {recorded!r} where this table plays "
                                f"{str(action)!r}")
-            driver.take(game, action)
+            driver.take(game, action, self.on_action)
+            self.note_skips(game, action)
             if not self.script:
                 self.go_live()
             return
-        driver.take(game, action)
+        driver.take(game, action, self.on_action)
+        self.note_skips(game, action)
         if self.recorder is not None:
             self.recorder.step(action)  # type: ignore[attr-defined]
+
+    def note_skips(self, game: Game, action: Action) -> None:
+        """Say who a card skipped (``seat 2 is skipped``): when a turn begins after a card,
+        the seats in play between the card's player and the new turn's seat, going the
+        way play goes now. Worked out here, from the seats: the log has no such event."""
+        if action.kind in ("play", "jump_in"):
+            self.card_by = action.seat
+        decision = game.decision
+        played = self.card_by
+        if played is None or decision is None or decision.kind != "turn" or \
+                decision.seat is None:
+            return
+        self.card_by = None
+        hands, n, step = game.hands, game.players, game.direction
+        skipped, s = [], played
+        for _ in range(n):
+            s = (s + step) % n
+            if s == decision.seat:
+                break
+            if hands[s]:
+                skipped.append(s)
+        if skipped:
+            self.notes.setdefault(len(game.log or []), []).extend(
+                f"seat {k} is skipped" for k in skipped)

@@ -100,6 +100,7 @@ class Live:
     match: Match
     recorder: Recorder
     steps: Asking[Outcome]
+    session: Session
     prompt: Prompt | None = None
     status: str = "playing"
     reason: str | None = None
@@ -110,7 +111,7 @@ class Live:
 
     def state(self) -> dict[str, Any]:
         return view.state(self.id, self.version, self.meta, self.match, self.prompt,
-                          self.status, self.reason)
+                          self.status, self.reason, self.session.ended)
 
     def advance(self, answer: str | None) -> None:
         """Send ``answer`` (None: start) and run to the next prompt, or the end."""
@@ -314,7 +315,7 @@ class GameStore:
         session = Session(match, seats, classes, lambda prompt: None, lambda line: None,
                           one_round=meta["one_round"], style=PLAIN, clear=lambda: None,
                           recorder=recorder)
-        live = Live(game_id, self.folder, meta, match, recorder, session.play())
+        live = Live(game_id, self.folder, meta, match, recorder, session.play(), session)
         live.advance(None)
         return live
 
@@ -322,6 +323,24 @@ class GameStore:
         """Write the restore file anew (a temporary file renamed: never half written)."""
         live.meta["status"], live.meta["updated"] = live.status, time.time()
         write_new(self.paths(live.id)[1], json.dumps(live.meta))
+
+    def again(self, game_id: str) -> Live:
+        """A new game made as ``game_id`` was: its rulebook, seats, agents and length, and
+        a new deal (a seed of its own: nothing of the old game's is told)."""
+        def work(live: Live) -> dict[str, Any]:
+            meta, source = live.meta, live.meta["source"]
+            seats = meta["seats"]
+            body = {"rulebook": source["rulebook"], "house": source["house"],
+                    "set": source["set"], "players": meta["players"],
+                    "humans": [s for s, k in enumerate(seats) if k == HUMAN],
+                    "agents": ",".join("greedy" if k == HUMAN else k for k in seats),
+                    "round": meta["one_round"]}
+            if source["rulebook"] is None:  # the editor's text, kept with the game
+                body["base"] = source["base"]
+                body["text"] = self.stored(game_id, self.paths(game_id)[2],
+                                           self.limits.max_body, str)
+            return body
+        return self.create(self.with_game(game_id, work))
 
     # -------------------------------------------------------------- restoring one
     def stored(self, game_id: str, path: Path, limit: int, parse: Callable[[str], T]) -> T:
@@ -561,6 +580,11 @@ async def create(request: Request) -> Response:
     return JSONResponse(live.state(), status_code=201)
 
 
+async def again(request: Request) -> Response:
+    live = await run_in_threadpool(store_of(request).again, request.path_params["game"])
+    return JSONResponse(live.state(), status_code=201)
+
+
 async def listing(request: Request) -> Response:
     games = await run_in_threadpool(store_of(request).listing)
     return JSONResponse({"games": games})
@@ -617,6 +641,7 @@ routes: list[BaseRoute] = [
     Route("/api/games", listing, methods=["GET"]),
     Route("/api/games/{game}", get_game, methods=["GET"]),
     Route("/api/games/{game}/answer", answer, methods=["POST"]),
+    Route("/api/games/{game}/again", again, methods=["POST"]),
     Route("/api/games/{game}/record", record, methods=["GET"]),
     Route("/api/games/{game}/replay", game_replay, methods=["GET"]),
     Route("/api/replay", replay, methods=["POST"]),

@@ -25,6 +25,7 @@ from ..table.screen import (
     prompt_text,
 )
 from ..table.session import HUMAN, Prompt
+from ..table.summary import RoundEnd, headline, match_text
 
 # The page's colour for each terminal colour (the SGR code screen.colour_code gives a
 # rulebook's colour): one palette for both front ends.
@@ -119,8 +120,11 @@ def table(match: Match, seat: int | None, seats: Sequence[str]) -> dict[str, Any
     for s, size in enumerate(view["hand_sizes"]):
         row: dict[str, Any] = {
             "seat": s, "cards": size, "team": None if team is None else team[s],
-            "out": s in out, "uno_open": view["uno_open"] == s, "who": seats[s],
+            "out": s in out, "uno_open": view["uno_open"] == s or s in view.get("owed", ()),
+            "who": seats[s],
             "score": match.scores[s]}
+        if "player_state" in view:  # per-player state: each key's value, as "power green"
+            row["state"] = [f"{k} {v[s]}" for k, v in view["player_state"].items()]
         if sided:
             row["backs"] = [card(game, b, _other_side(game)) for b in backs[s] or ()]
         rows.append(row)
@@ -143,31 +147,50 @@ def log_lines(game: Game, seat: int | None) -> list[str]:
     return event_lines(game, 0, seat, PLAIN)[-LOG_LINES:]
 
 
+def round_end(end: RoundEnd) -> dict[str, Any]:
+    """The round just over, every hand shown (docs/web.md, "The end of a round")."""
+    game = end.game
+    hands = []
+    for s, held in enumerate(end.hands):
+        cards = []
+        for name, points in held:
+            c = card(game, name)
+            assert c is not None
+            cards.append({**c, "points": points})
+        hands.append({"seat": s, "cards": cards, "points": end.total(s),
+                      "winner": s in end.winners})
+    return {"round": end.round, "winners": list(end.winners), "points": end.points,
+            "hands": hands, "scores": list(end.scores),
+            "match_winners": list(end.match_winners), "one_round": end.one_round,
+            "text": headline(end), "match_text": match_text(end)}
+
+
 def state(game_id: str, version: int, meta: Mapping[str, Any], match: Match,
-          prompt: Prompt | None, status: str, reason: str | None) -> dict[str, Any]:
-    """The state JSON of a game (docs/web.md)."""
+          prompt: Prompt | None, status: str, reason: str | None,
+          ended: RoundEnd | None = None) -> dict[str, Any]:
+    """The state JSON of a game (docs/web.md); ``ended``: the round just over (its hands
+    shown only then)."""
     game = match.game
     seats = list(meta["seats"])
     humans = [s for s, k in enumerate(seats) if k == HUMAN]
     seat = viewer(prompt, humans)
     one_round = bool(meta["one_round"])
     result = None
-    if status == "over":
-        if one_round or not match.winners:
-            assert game.result is not None
-            winners, points = list(game.result.winners), game.result.points
-            text = f"round over: seat(s) {', '.join(map(str, winners))} win {points} points"
-        else:
-            winners, points = list(match.winners), game.result.points if game.result else 0
-            text = "match won by " + ", ".join(f"seat {w}" for w in winners)
-        result = {"winners": winners, "points": points, "text": text}
+    if status == "over" and ended is not None:
+        text = match_text(ended)
+        winners = list(ended.match_winners or ended.winners)
+        result = {"winners": winners, "points": ended.points,
+                  "text": headline(ended) + ("" if text is None else f"; {text}")}
     return {"game": game_id, "version": version, "title": meta["title"],
             "rulebook": meta["rulebook_name"], "players": match.players, "seats": seats,
             "round": match.rounds, "one_round": one_round, "status": status,
             "reason": reason,
             "prompt": None if prompt is None else prompt_json(game, prompt, humans,
                                                               match.rounds),
-            "view": table(match, seat, seats), "log": log_lines(game, seat),
-            "scores": list(match.scores),
+            # between rounds the next one is dealt: the log is still the round just over's
+            "view": table(match, seat, seats),
+            "log": log_lines(game if ended is None else ended.game, seat),
+            "scores": list(match.scores if ended is None or not one_round else ended.scores),
+            "round_end": None if ended is None else round_end(ended),
             "target": None if one_round else match.rulebook.settings.target_score,
             "result": result}

@@ -52,6 +52,8 @@ function renderTable(container, view, { me = null } = {}) {
     s.team !== null && s.team !== undefined ? ` · team ${s.team}` : ""),
   el("div", {}, `${s.cards} card${s.cards === 1 ? "" : "s"}`, s.score !== undefined ? ` · ${s.score} pts` : "",
     s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, " · no UNO called!") : ""),
+  // Per-player state (a Power Card, a joker): each key's value, shown to every seat.
+  Array.isArray(s.state) && s.state.length ? el("div", { class: "state" }, s.state.join(" · ")) : "",
   // A two-sided deck: the other faces this seat holds up are seen (small cards), else backs.
   Array.isArray(s.backs) && s.backs.length
     ? el("div", { class: "faces" }, s.backs.map((c) => cardEl(c)))
@@ -157,7 +159,7 @@ function statusText(state) {
   if (state.status === "stalled") return `Stalled: ${state.reason || "the round's budget ran out"}; the game is over`;
   const p = state.prompt;
   if (!p) return "waiting…";
-  if (p.kind === "next_round") return `Round over: ${p.text}`;
+  if (p.kind === "next_round") return state.round_end ? `Round over: ${state.round_end.text}` : `Round over: ${p.text}`;
   if (p.kind === "pass_to") return `pass to seat ${p.seat}`;
   return withSeat(p);
 }
@@ -197,7 +199,7 @@ function render(state) {
   });
   // The options, one button each.
   const buttons = [];
-  $("#prompt-text").textContent = p && p.kind !== "pass_to" ? `${withSeat(p)}:` : "";
+  $("#prompt-text").textContent = p && p.kind !== "pass_to" && p.kind !== "next_round" ? `${withSeat(p)}:` : "";
   if (p && p.kind !== "pass_to") {
     for (const o of p.options || []) {
       const colour = o.colour || null;
@@ -212,8 +214,9 @@ function render(state) {
         buttons.push(el("button", { dataset: { kind: "seat" }, onclick: () => answer(String(seat)) }, `seat ${seat} acts out of turn`));
       }
     }
-    if (p.can_pass || p.kind === "next_round" || p.kind === "window") {
-      const label = p.kind === "next_round" ? "deal the next round" : p.kind === "window" ? "go on" : "pass";
+    // next_round: the round-end summary's "Next round" button deals it
+    if ((p.can_pass && p.kind !== "next_round") || p.kind === "window") {
+      const label = p.kind === "window" ? "go on" : "pass";
       buttons.push(el("button", { class: "primary", dataset: { kind: "pass" }, onclick: () => answer("") }, label));
     }
   }
@@ -231,6 +234,62 @@ function render(state) {
   const log = $("#game-log");
   log.scrollTop = log.scrollHeight;
   renderScores(state);
+  renderRoundEnd(state);
+}
+
+/** Who won, in words (never colour alone): the round's winners, or the match's once won. */
+function winnersOf(state) {
+  const end = state.round_end;
+  if (!end) return { seats: [], word: "" };
+  return end.match_winners.length ? { seats: end.match_winners, word: "match winner" }
+    : { seats: end.winners, word: "round winner" };
+}
+
+/** The end of a round: every hand with each card's points and its total, then "Next round"
+ *  (a match goes on) or "Play again" (a new game made the same way). */
+function renderRoundEnd(state) {
+  const end = state.round_end;
+  const box = $("#round-end");
+  const shown = !box.hidden;
+  box.hidden = !end;
+  if (!end) {
+    $("#table-view").hidden = false;
+    $(".hand-row").hidden = false;
+    return;
+  }
+  $("#round-end-title").textContent = end.text;
+  $("#match-end").textContent = end.match_text ? `★ ${end.match_text}` : "";
+  $("#match-end").hidden = !end.match_text;
+  const who = state.seats || [];
+  $("#round-hands").replaceChildren(...end.hands.map((h) => el("div", {
+    class: `end-hand${h.winner ? " winner" : ""}`, dataset: { seat: h.seat },
+  },
+  el("div", { class: "end-head" }, el("b", {}, `seat ${h.seat}`), ` ${who[h.seat] || ""}`,
+    h.winner ? el("span", { class: "winner-badge" }, "★ winner") : "",
+    el("span", { class: "end-total" }, `${h.points} point${h.points === 1 ? "" : "s"}`)),
+  h.cards.length
+    ? el("ul", { class: "end-cards", "aria-label": `seat ${h.seat}'s cards` }, h.cards.map((c) => el("li", {},
+      cardEl(c), el("span", { class: "end-points" }, `${c.points}`))))
+    : el("div", { class: "muted" }, "no cards left"))));
+  const next = state.prompt && state.prompt.kind === "next_round";
+  // Between a match's rounds the next one is dealt already: its table waits for "Next round".
+  $("#table-view").hidden = next;
+  $(".hand-row").hidden = next;
+  $("#next-round").hidden = !next;
+  $("#next-round").disabled = false;
+  $("#play-again").hidden = next;
+  // Focus goes to what comes next once the summary appears (the keyboard's next step).
+  if (!shown) (next ? $("#next-round") : $("#play-again")).focus();
+}
+
+async function playAgain() {
+  if (!play.id) return;
+  $("#play-again").disabled = true;
+  const r = await api("POST", `/api/games/${encodeURIComponent(play.id)}/again`);
+  $("#play-again").disabled = false;
+  if (!r.ok) return notice(r.data.error || `error ${r.status}`, true);
+  setGame(r.data);
+  refreshGameLists();
 }
 
 function renderScores(state) {
@@ -238,8 +297,12 @@ function renderScores(state) {
   const rows = (state.scores || []).map((score, seat) => el("tr", {},
     el("td", {}, `seat ${seat}`), el("td", {}, (state.seats || [])[seat] || (seats[seat] && seats[seat].who) || ""),
     el("td", {}, score)));
-  const winners = state.result ? state.result.winners || [] : [];
-  rows.forEach((r, seat) => { if (winners.includes(seat)) r.classList.add("sig"); });
+  const won = winnersOf(state);
+  rows.forEach((r, seat) => {
+    if (!won.seats.includes(seat)) return;
+    r.classList.add("winner");
+    r.lastChild.append(" ", el("span", { class: "winner-badge" }, `★ ${won.word}`));
+  });
   $("#scores").replaceChildren(
     el("thead", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "who"), el("th", {}, state.target ? `score (to ${state.target})` : "score"))),
     el("tbody", {}, rows));
@@ -248,7 +311,7 @@ function renderScores(state) {
 async function answer(text) {
   if (play.busy || !play.state) return;
   play.busy = true;
-  $$("#options button, #pass-ok").forEach((b) => { b.disabled = true; });
+  $$("#options button, #pass-ok, #next-round").forEach((b) => { b.disabled = true; });
   const r = await api("POST", `/api/games/${encodeURIComponent(play.id)}/answer`,
     { version: play.state.version, answer: text });
   play.busy = false;
@@ -285,6 +348,8 @@ function initPlay() {
   $("#play-open").addEventListener("click", () => { const id = $("#play-games").value; if (id) openGame(id); });
   $("#play-games").addEventListener("dblclick", () => { const id = $("#play-games").value; if (id) openGame(id); });
   $("#pass-ok").addEventListener("click", () => answer(""));
+  $("#next-round").addEventListener("click", () => answer(""));
+  $("#play-again").addEventListener("click", playAgain);
   // Another tab may have played: look again when this one comes back into view.
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && play.id && !$("#panel-play").hidden) openGame(play.id);
