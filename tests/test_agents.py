@@ -100,6 +100,21 @@ def test_what_an_agent_is_given_holds_no_game_and_no_other_hand() -> None:
         assert set(obs.view) >= {"hand", "hand_sizes"} and obs.seat == 0
 
 
+def test_an_observation_holds_the_seat_view_and_makes_its_dict_when_read() -> None:
+    """The observation carries the seat's record; ``view`` is made from it on first reading,
+    equal to ``game.view(seat)``, then the same dict."""
+    from uno_rules.play.agents import observation
+
+    game = CLASSIC.new_game(2, 5)
+    obs = observation(game, 0, game.legal_ids(0), "turn", 0)
+    assert obs.seat_view == game.seat_view(0) and obs._view is None
+    assert obs.view == game.view(0) and obs.view is obs.view
+    other = dataclasses.replace(obs, seat_view=game.seat_view(1))
+    assert other.view == game.view(1)  # made from the record it holds, not copied along
+    with pytest.raises(ValueError, match="without its rulebook"):
+        _ = dataclasses.replace(obs, rulebook=None).view
+
+
 def test_an_observation_is_frozen_and_a_copy() -> None:
     """Writing to an observation fails; changing its view's lists changes no game."""
     game = CLASSIC.new_game(2, 5, log=False)
@@ -205,10 +220,13 @@ def _obs(hand: list[str], options: list[str], kind: str | None = "turn",
     from uno_rules.play.agents import _public
 
     cards, deck = _public(CLASSIC)
-    view = {"seat": 0, "hand": sorted(hand), "hand_sizes": list(sizes), "color": color}
-    return Observation(0, 2, view, kind, kind is None, tuple(table.index(a) for a in actions),
+    face = {f.name: f.id for f in CLASSIC.faces}
+    record = CLASSIC.new_game(2, 0).seat_view(0)._replace(
+        hand=tuple(face[name] for name in hand), hand_sizes=sizes,
+        colors=(CLASSIC.colors.index(color),))
+    return Observation(0, 2, record, kind, kind is None, tuple(table.index(a) for a in actions),
                        actions, tuple(uno_rules.Action.parse(e) for e in events), cards,
-                       CLASSIC.colors, deck, table)
+                       CLASSIC.colors, deck, table, rulebook=CLASSIC)
 
 
 def _choice(agent: Greedy, obs: Observation) -> str:
@@ -589,10 +607,10 @@ def test_lookahead_follows_what_a_greedy_opponent_revealed() -> None:
     # the same with the draw and the play seen in two observations (out of turn between)
     split = Lookahead(seat, random.Random(2))
     split.follow(dataclasses.replace(obs, events=()))
-    sizes = list(obs.view["hand_sizes"])
+    sizes = list(obs.seat_view.hand_sizes)
     sizes[other] += 1  # the card drawn, then played
-    split.follow(dataclasses.replace(obs, events=(draw,),
-                                     view={**obs.view, "hand_sizes": sizes}))
+    split.follow(dataclasses.replace(obs, events=(draw,), seat_view=obs.seat_view._replace(
+        hand_sizes=tuple(sizes))))
     split.follow(dataclasses.replace(obs, events=(uno_rules.Action(other, "play", "wild"),)))
     assert split.bans == {other: [[color, top, True, 0, -1]]}
     # a wild played: no coloured card of the colour in force or the rank on top (wilds

@@ -92,6 +92,7 @@ def _check_against_view(obs: Observer, game: Game, seat: int) -> None:
     vec, view = obs.encode(game, seat), game.view(seat)
     part = lambda name: _part(obs, vec, name)  # noqa: E731
     assert len(vec) == obs.size
+    assert obs.encode_view(game.seat_view(seat)) == vec  # made from the seat's record alone
     assert _names(rb, part("hand")) == view["hand"]
     capped = lambda x: min(x, CAP)  # noqa: E731
     piles = view.get("discards") or [{"top": view["top"], "color": view["color"],
@@ -319,6 +320,34 @@ def test_refusals(classic: uno_rules.Rulebook) -> None:
                    .new_game(3, 1), 0)
 
 
+BIG = """\
+name: big
+players: {min: 2, max: 3}
+colors: [red, blue]
+deck:
+  numbers: {ranks: [1, 2], colors: all, copies: 75, points: face}
+"""
+
+
+def test_counts_past_255_are_capped(tmp_path: Path) -> None:
+    """A deck of 300 cards: the draw pile's size, and (in a view made up to reach it) a
+    face's copies in a hand and the hand's size, read 255."""
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG)
+    rb = uno_rules.load_rulebook(path)
+    obs, game = Observer(rb, 2), rb.new_game(2, 1)
+    vec = obs.encode(game, 0)
+    assert _part(obs, vec, "draw_pile_size") == [CAP] < [len(game.draw_pile)]
+    view = game.seat_view(0)
+    face = view.hand[0]
+    big = view._replace(hand=(face,) * 300 + view.hand, hand_sizes=(307, 7))
+    counts = _part(obs, obs.encode_view(big), "hand")
+    assert counts[face] == CAP and sum(counts) == CAP + len(view.hand) - view.hand.count(face)
+    assert _part(obs, obs.encode_view(big), "hand_sizes") == [CAP, 7]
+    with pytest.raises(ValueError, match="not a view of a game for 2 players"):
+        obs.encode_view(tuple(view))  # type: ignore[arg-type]
+
+
 def test_an_equal_rulebook_loaded_again_is_accepted(classic: uno_rules.Rulebook) -> None:
     import pickle
 
@@ -332,6 +361,7 @@ def test_an_equal_rulebook_loaded_again_is_accepted(classic: uno_rules.Rulebook)
 def test_encode_needs_no_numpy_array_does(classic: uno_rules.Rulebook,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)
+    monkeypatch.setattr(observation, "_NUMPY", None)  # as before NumPy's first use
     obs = Observer(classic, 2)
     assert len(obs.encode(classic.new_game(2, 1), 0)) == obs.size
     with pytest.raises(ImportError, match=r"pip install 'uno-rules\[rl\]'"):

@@ -5,6 +5,7 @@ of them)."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from uno_rules.authoring.explain import describe, explain
 from uno_rules.engine import decisions, effects
 from uno_rules.engine.actions import Action
 from uno_rules.engine.conditions import CONDITIONS, Condition
-from uno_rules.engine.decisions import KINDS, WORDS, KindWords, register_kind
+from uno_rules.engine.decisions import KINDS, WORDS, KindFacts, KindWords, register_kind
 from uno_rules.engine.effects import PRIMITIVES, Primitive, register_condition
 from uno_rules.engine.errors import SnapshotError
 from uno_rules.engine.records import Ask
@@ -176,7 +177,7 @@ def test_a_schema_without_a_registered_condition_is_caught(
 
 def test_every_decision_kind_has_its_words() -> None:
     """One table of words per kind (the tables' marks and prompts derive from it)."""
-    assert list(WORDS) == list(KINDS)
+    assert list(WORDS) == list(KINDS) == list(decisions.FACTS)
     for kind, words in WORDS.items():
         assert words.waiting and words.prompt and words.brief, kind
         assert screen.decision_words(kind) == words.waiting
@@ -223,6 +224,32 @@ def _nudge(game: Any, ctx: Any, step: Any) -> None:
         game.pending = KINDS["toy_nudge"](seat, ctx, ctx.actor)
 
 
+def _nudge_problem(game: Any, ask: Any) -> tuple[str, str] | None:
+    """The toy kind's own check: the seat nudged by the card's player."""
+    return None if ask.player == ask.ctx.actor else ("data", "a nudge not by the card's player")
+
+
+NUDGE_FACTS = KindFacts(holds_cards=True, check=_nudge_problem)
+
+
+def _facts_hold(rb: Any, saved: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restored toy decision is held to the facts its kind registered: its own check, and
+    its seat holding cards (and only because the kind says so)."""
+    wrong = copy.deepcopy(saved)
+    wrong["pending"]["data"] = [1 - saved["pending"]["data"][0]]  # a seat, not the player
+    with pytest.raises(SnapshotError, match="'pending.data': a nudge not by the card's player"):
+        rb.restore(wrong)
+    empty, seat = copy.deepcopy(saved), saved["pending"]["seat"]
+    empty["draw_pile"] += empty["hands"][seat]
+    empty["hands"][seat] = []
+    with pytest.raises(SnapshotError, match=f"'pending.seat': seat {seat} holds no cards, "
+                                            "yet is asked to draw or not$"):
+        rb.restore(empty)
+    monkeypatch.setitem(decisions.FACTS, "toy_nudge", KindFacts(check=_nudge_problem))
+    assert rb.restore(empty).pending.seat == seat  # no longer said to hold cards
+    monkeypatch.setitem(decisions.FACTS, "toy_nudge", NUDGE_FACTS)
+
+
 NUDGE = TOY.replace("if: {hand_at_most: 2, then: [{toy_gift: next}], else: [skip]}",
                     "toy_nudge: next")
 
@@ -230,7 +257,8 @@ NUDGE = TOY.replace("if: {hand_at_most: 2, then: [{toy_gift: next}], else: [skip
 @pytest.fixture
 def fresh_kinds() -> Iterator[None]:
     """The decision-kind tables as they were, after the test."""
-    tables: list[dict[str, Any]] = [KINDS, WORDS, decisions.DATA]  # type: ignore[list-item]
+    tables: list[dict[str, Any]] = [KINDS, WORDS, decisions.DATA,  # type: ignore[list-item]
+                                     decisions.FACTS]
     saved = [dict(table) for table in tables]
     yield
     for table, old in zip(tables, saved, strict=True):
@@ -250,8 +278,9 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
         return
     register_kind(_make_nudge(), KindWords(
         "to draw or not", "draw a card, or keep your hand", "draw or keep",
-        "The next player may draw a card (or keep its hand)."), ("seat",))
+        "The next player may draw a card (or keep its hand)."), ("seat",), NUDGE_FACTS)
     assert list(KINDS)[-1] == "toy_nudge" and "toy_nudge" in WORDS
+    assert decisions.FACTS["toy_nudge"] is NUDGE_FACTS
     monkeypatch.setitem(PRIMITIVES, "toy_nudge", Primitive(
         "toy_nudge", "`who` may draw a card.", _nudge, lambda a, sub: f"{a['who']} may draw",
         {"who": SEAT_SCHEMA}, ("who",), main="who"))
@@ -271,6 +300,7 @@ def test_a_new_decision_kind_is_its_record_words_and_data_shape(
                 saved = game.snapshot()
                 assert saved["pending"]["data"] == [game.pending.player]  # type: ignore[union-attr]
                 assert rb.restore(saved).snapshot() == saved
+                _facts_hold(rb, saved, monkeypatch)
                 saved["pending"]["data"] = ["nobody"]  # not a seat: refused by its shape
                 with pytest.raises(SnapshotError, match="pending.data"):
                     rb.restore(saved)

@@ -5,9 +5,10 @@ why, the first found."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from .decisions import FACTS, WORDS
 from .model import Rules
 from .records import Resume
 from .state import State
@@ -122,85 +123,23 @@ def _card_difference(rb: Rules, cards: list[int]) -> str:
     return "faces of another side"
 
 
-def _steps(rb: Rules, op: str) -> list[Any]:
-    return [step.args for program in rb.programs for step in program if step.op == op]
-
-
 def _ask_problem(game: State, ask: Any, at: str) -> Problem:
-    """What is wrong with a decision pending (or waiting in a frame to be resumed)."""
+    """What is wrong with a decision pending (or waiting in a frame to be resumed), by the
+    facts of its kind (decisions.FACTS)."""
     seat, ctx, kind = ask.seat, ask.ctx, ask.kind
-    table = kind in ("contest", "outcome")  # a chance node: settled at the table
-    if (seat is None) != table:
-        return f"{at}.seat", (f"a {kind} has no seat: it is settled at the table"
-                              if table else f"a {kind} decision with no seat")
+    facts = FACTS[kind]
+    if (seat is None) == facts.seated:
+        return f"{at}.seat", (f"a {kind} decision with no seat" if facts.seated else
+                              f"a {kind} has no seat: it is settled at the table")
     if seat in game.eliminated:
         return f"{at}.seat", f"seat {seat} is knocked out, yet decides"
-    if kind == "turn":
-        if ctx is not None:
-            return f"{at}.ctx", "a turn is about no card"
-        if not game.hands[seat]:
-            return f"{at}.seat", f"seat {seat} holds no cards, yet has a turn"
-        return None
-    if ctx is None:
-        return f"{at}.ctx", f"a {kind} decision about no card"
-    if kind in ("give", "forced_play", "drawn") and not game.hands[seat]:
-        return f"{at}.seat", f"seat {seat} holds no cards, yet must {kind.replace('_', ' ')}"
-    check = _ASK_CHECKS.get(kind)
-    return None if check is None else check(game, ask, at)
-
-
-def _drawn_problem(game: State, ask: Any, at: str) -> Problem:
-    ctx = ask.ctx
-    if ask.seat != ctx.actor or ask.card != ctx.drawn or ask.card not in game.hands[ask.seat]:
-        return f"{at}.data", "the drawn card offered is not the one its player drew and holds"
-    return None
-
-
-def _challenge_problem(game: State, ask: Any, at: str) -> Problem:
-    if (ask.guilty, ask.innocent, ask.accepted) not in {
-            (s["guilty"], s["innocent"], s["accepted"])
-            for s in _steps(game.rulebook, "challenge")} or ask.seat != ask.ctx.challenger:
-        return f"{at}.data", "a challenge whose outcomes are not those of a challenge step"
-    return None
-
-
-def _target_problem(game: State, ask: Any, at: str) -> Problem:
-    if ask.seat in ask.seats or any(s in game.eliminated for s in ask.seats):
-        return f"{at}.data", "a choice among seats that can't be chosen"
-    return None
-
-
-def _contest_problem(game: State, ask: Any, at: str) -> Problem:
-    if ask.seats[0] != ask.ctx.actor:
-        return f"{at}.data", "a contest not between the card's player and another"
-    return None
-
-
-def _forced_play_problem(game: State, ask: Any, at: str) -> Problem:
-    if ask.player != ask.ctx.actor or ask.otherwise not in {
-            s["else"] for s in _steps(game.rulebook, "partner_plays")}:
-        return f"{at}.data", "a forced play no partner_plays step asks for"
-    return None
-
-
-def _give_problem(game: State, ask: Any, at: str) -> Problem:
-    if not (game.giving and game.giving[-1].queue and game.giving[-1].queue[0][0] == ask.seat):
-        return f"{at}.seat", f"seat {ask.seat} gives a card nobody asked it for"
-    return None
-
-
-def _outcome_problem(game: State, ask: Any, at: str) -> Problem:
-    if (ask.values, ask.weights, ask.then) not in {
-            (s["values"], s["weights"], s["then"]) for s in _steps(game.rulebook, "random")}:
-        return f"{at}.data", "a table outcome no random step declares"
-    return None
-
-
-# What is checked of a decision's own data, by kind (the other kinds have none to check).
-_ASK_CHECKS: dict[str, Callable[[State, Any, str], Problem]] = {
-    "drawn": _drawn_problem, "challenge": _challenge_problem, "target": _target_problem,
-    "contest": _contest_problem, "forced_play": _forced_play_problem, "give": _give_problem,
-    "outcome": _outcome_problem}
+    if (ctx is not None) != facts.about_card:
+        return f"{at}.ctx", (f"a {kind} decision about no card" if facts.about_card else
+                             f"a {kind} decision is about no card")
+    if facts.holds_cards and not game.hands[seat]:
+        return f"{at}.seat", f"seat {seat} holds no cards, yet is asked {WORDS[kind].waiting}"
+    problem = None if facts.check is None else facts.check(game, ask)
+    return None if problem is None else (f"{at}.{problem[0]}", problem[1])
 
 
 def _result_problem(game: State) -> Problem:

@@ -10,7 +10,7 @@ circle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from importlib.machinery import EXTENSION_SUFFIXES
 from itertools import chain
@@ -21,6 +21,7 @@ from .actions import Action
 from .legal import Legality
 from .notation import COMBO
 from .records import Ask, Ctx, Frame, Giving
+from .state import State
 from .tables import offers_draw
 
 
@@ -437,14 +438,98 @@ DATA: dict[str, str | tuple[str, ...]] = {
     "side": "flag", "outcome": "outcomes"}
 
 
+Problem = tuple[str, str] | None  # a field at fault (under the record) and why; None: none
+
+
+@dataclass(frozen=True)
+class KindFacts:
+    """What a pending decision of a kind is when the engine made it: the consistency check
+    of a restored state (engine/consistency.py) holds a record to these."""
+
+    seated: bool = True        # a seat decides (False: settled at the table, no seat)
+    about_card: bool = True    # about the card being resolved (its ctx); a turn is about none
+    holds_cards: bool = False  # its seat holds cards (it plays or gives one of them)
+    # What is wrong with the record's own data in the state ``g``: ("data" or "seat", why)
+    check: Callable[[State, Any], Problem] | None = None
+
+
+def _steps(g: State, op: str) -> list[Any]:
+    """The arguments of every step ``op`` of the rulebook's programs."""
+    return [step.args for program in g.rulebook.programs for step in program if step.op == op]
+
+
+def _drawn_problem(g: State, ask: Any) -> Problem:
+    ctx = ask.ctx
+    if ask.seat != ctx.actor or ask.card != ctx.drawn or ask.card not in g.hands[ask.seat]:
+        return "data", "the drawn card offered is not the one its player drew and holds"
+    return None
+
+
+def _challenge_problem(g: State, ask: Any) -> Problem:
+    if (ask.guilty, ask.innocent, ask.accepted) not in {
+            (s["guilty"], s["innocent"], s["accepted"])
+            for s in _steps(g, "challenge")} or ask.seat != ask.ctx.challenger:
+        return "data", "a challenge whose outcomes are not those of a challenge step"
+    return None
+
+
+def _target_problem(g: State, ask: Any) -> Problem:
+    if ask.seat in ask.seats or any(s in g.eliminated for s in ask.seats):
+        return "data", "a choice among seats that can't be chosen"
+    return None
+
+
+def _contest_problem(g: State, ask: Any) -> Problem:
+    if ask.seats[0] != ask.ctx.actor:
+        return "data", "a contest not between the card's player and another"
+    return None
+
+
+def _forced_play_problem(g: State, ask: Any) -> Problem:
+    if ask.player != ask.ctx.actor or ask.otherwise not in {
+            s["else"] for s in _steps(g, "partner_plays")}:
+        return "data", "a forced play no partner_plays step asks for"
+    return None
+
+
+def _give_problem(g: State, ask: Any) -> Problem:
+    if not (g.giving and g.giving[-1].queue and g.giving[-1].queue[0][0] == ask.seat):
+        return "seat", f"seat {ask.seat} gives a card nobody asked it for"
+    return None
+
+
+def _outcome_problem(g: State, ask: Any) -> Problem:
+    if (ask.values, ask.weights, ask.then) not in {
+            (s["values"], s["weights"], s["then"]) for s in _steps(g, "random")}:
+        return "data", "a table outcome no random step declares"
+    return None
+
+
+# Each kind's facts (a test holds the table to KINDS, and the consistency check to it).
+FACTS: dict[str, KindFacts] = {
+    "turn": KindFacts(about_card=False, holds_cards=True),
+    "drawn": KindFacts(holds_cards=True, check=_drawn_problem),
+    "color": KindFacts(),
+    "challenge": KindFacts(check=_challenge_problem),
+    "target": KindFacts(check=_target_problem),
+    "contest": KindFacts(seated=False, check=_contest_problem),
+    "give": KindFacts(holds_cards=True, check=_give_problem),
+    "forced_play": KindFacts(holds_cards=True, check=_forced_play_problem),
+    "side": KindFacts(),
+    "outcome": KindFacts(seated=False, check=_outcome_problem),
+}
+
+
 def register_kind(cls: type[Ask], words: KindWords,
-                  data: str | tuple[str, ...] | None = None) -> None:
-    """Add a decision kind at run time (a plug-in's, or a test's toy): its record, its words and
-    the shape of its snapshot data. Modules that copy KINDS at import (the RL layout) keep
-    theirs."""
+                  data: str | tuple[str, ...] | None = None,
+                  facts: KindFacts | None = None) -> None:
+    """Add a decision kind at run time (a plug-in's, or a test's toy): its record, its words,
+    the shape of its snapshot data and its facts (None: a seat decides, about a card, nothing
+    more checked). Modules that copy KINDS at import (the RL layout) keep theirs."""
     kind = next(str(f.default) for f in fields(cls) if f.name == "kind")
     KINDS[kind] = cls
     WORDS[kind] = words
+    FACTS[kind] = KindFacts() if facts is None else facts
     if data is not None:
         DATA[kind] = data
 
@@ -499,7 +584,6 @@ def next_give(g: Legality, ctx: Ctx) -> None:
     g.giving.pop()
 
 
-__all__ = ["DATA", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn", "ForcedPlay",
-           "Give", "KindWords", "Outcome", "Runner", "Side", "Target", "Turn", "ask_from_json",
-           "give_card",
-           "register_kind", "start_giving"]
+__all__ = ["DATA", "FACTS", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn",
+           "ForcedPlay", "Give", "KindFacts", "KindWords", "Outcome", "Runner", "Side", "Target",
+           "Turn", "ask_from_json", "give_card", "register_kind", "start_giving"]

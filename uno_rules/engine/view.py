@@ -2,10 +2,9 @@
 and the one rule that hides another seat's given card (:func:`hides`).
 
 The forms of a seat's view derive from these: ``Game.view``'s dict (:func:`view_dict`), the
-agents' :class:`~uno_rules.play.agents.Observation`, OpenSpiel's strings, the table's
-screens and replays. The RL observer (:mod:`uno_rules.rl.observation`) reads the same facts
-straight from the state: it runs every env step, and building this record first cost the
-pure-Python PettingZoo env ~15 % of its steps (tests/test_view.py holds it to the record).
+agents' :class:`~uno_rules.play.agents.Observation`, the RL observer's vectors
+(:mod:`uno_rules.rl.observation`, every env step: the record is made in one call, its
+fields as tuples of ints), OpenSpiel's strings, the table's screens and replays.
 A card is named by its face id (``rulebook.faces``) on the side where the seat sees it: the
 engine's card numbers would tell both sides of a card, and one of them is hidden.
 """
@@ -79,7 +78,9 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
     when it may see them (``Game.seat_view`` says when)."""
     # Comprehensions over typed lists (native loops when compiled), face ids from a table.
     rules, side = game.rulebook, game.side
-    face_ids = _face_ids(rules)
+    face_ids = rules.memo.get("face_ids")  # a call less than _face_ids(rules), once made
+    if face_ids is None:
+        face_ids = _face_ids(rules)
     face = face_ids[side]
     hands, discards, draw = game.hands, game.discards, game.draw_pile
     backs: tuple[tuple[int, ...] | None, ...] = ()
@@ -103,6 +104,10 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
     piles = game.piles
     out, knocked, absent = game.out_seats, game.eliminated, game.absent
     pending = game.pending
+    kind: str | None = None
+    decider: int | None = None
+    if pending is not None:
+        kind, decider = pending.kind, pending.seat
     # tuple.__new__: without the named tuple's Python-level __new__ (its 22 arguments)
     return tuple.__new__(SeatView, (
         seat, game.players, side, tuple([face[c] for c in hands[seat]]),
@@ -110,8 +115,7 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
         tuple(map(len, piles)) if piles else (), game.stacked.total,
         game.uno_open, tuple(sorted(out)) if out else (),
         tuple(sorted(knocked)) if knocked else (), tuple(sorted(absent)) if absent else (),
-        None if pending is None else pending.kind, None if pending is None else pending.seat,
-        options, game.over, game.result, backs, draw_back,
+        kind, decider, options, game.over, game.result, backs, draw_back,
         tuple(game.owed) if game.owed else (),
         tuple(game.marks) if game.marks else ()))
 

@@ -15,16 +15,16 @@ import os
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.actions import Action
 from ..engine.errors import UnoRulesError
 from ..engine.game import Game
-from ..engine.model import NO_COLOR, Face, FrozenMap
+from ..engine.model import NO_COLOR, Face, FrozenMap, Rules
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
-from ..engine.view import seen_actions
+from ..engine.view import SeatView, seen_actions, view_dict
 from . import driver
 from .driver import OnAction
 
@@ -51,11 +51,14 @@ class Observation:
     numbers of ``table`` (``rulebook.action_table(players)``), ``options`` the same as
     :class:`Action` objects. ``events`` are the actions taken since this seat's previous
     observation (all of them since the deal, the first time), as everyone saw them: the card
-    of another seat's ``give`` is hidden (its ``arg`` None)."""
+    of another seat's ``give`` is hidden (its ``arg`` None).
+
+    ``seat_view`` is the seat's record of what it may know (``game.seat_view(seat)``);
+    :attr:`view`, ``game.view(seat)``'s dict, is made from it when first read."""
 
     seat: int
     players: int
-    view: Mapping[str, Any]           # game.view(seat): a fresh copy, this seat's alone
+    seat_view: SeatView               # game.seat_view(seat): frozen, this seat's alone
     kind: str | None
     optional: bool
     ids: tuple[int, ...]
@@ -69,6 +72,21 @@ class Observation:
     # (game.resample(seat, rng)): the other seats' hands and the draw pile re-dealt, for
     # searching agents (lookahead). None where no game is at hand.
     determinize: Callable[[random.Random], Game] | None = None
+    # The rulebook, naming the record's cards and colours in `view` (public, as `cards` is).
+    rulebook: Rules | None = field(default=None, repr=False, compare=False)
+    _view: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """``game.view(seat)``'s dict, made from :attr:`seat_view` on first reading (an agent
+        that never reads it doesn't pay for it): the same dict each time, this seat's own."""
+        got = self._view
+        if got is None:
+            if self.rulebook is None:
+                raise ValueError("an observation made without its rulebook has no view dict")
+            got = view_dict(self.seat_view, self.rulebook, self.table)
+            object.__setattr__(self, "_view", got)  # a cache: the record stays as made
+        return got
 
 
 @runtime_checkable
@@ -574,9 +592,9 @@ def observation(game: Game, seat: int, ids: tuple[int, ...], kind: str | None, s
         table = action_table(rb, game.players)
     cards, deck = _public(rb)
     events = tuple(seen_actions(game.history[since:], seat))
-    return Observation(seat, game.players, game.view(seat), kind, kind is None, ids,
+    return Observation(seat, game.players, game.seat_view(seat), kind, kind is None, ids,
                        tuple(table[i] for i in ids), events, cards, rb.colors, deck, table,
-                       _determinizer(game, seat))
+                       _determinizer(game, seat), rb)
 
 
 def _determinizer(game: Game, seat: int) -> Callable[[random.Random], Game]:

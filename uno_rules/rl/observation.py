@@ -1,8 +1,10 @@
 """Observations: what one seat sees of a round, as a fixed-length vector of small integers.
 
 An :class:`Observer` is made for one rulebook and player count; its :meth:`~Observer.encode`
-(a list of ints) and :meth:`~Observer.array` (a NumPy ``uint8`` array) read the game's
-state directly, never ``view()``'s strings, and show only what ``game.view(seat)`` shows.
+(a list of ints) and :meth:`~Observer.array` (a NumPy ``uint8`` array) are made from the
+seat's one record of what it may know, ``game.seat_view(seat)``
+(:class:`~uno_rules.engine.view.SeatView`; :meth:`~Observer.encode_view` takes the record
+itself), never from ``view()``'s strings: they show nothing the record doesn't.
 The layout is described by :attr:`Observer.spaces` (named segments whose concatenation is
 the vector) and promised by :attr:`Observer.VERSION`: any change to it bumps the version.
 
@@ -19,12 +21,14 @@ Every value is a whole number from 0 to 255 (``uint8``: exact, compact and cheap
 from __future__ import annotations
 
 import hashlib
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ..engine.decisions import KINDS
 from ..engine.game import Game
 from ..engine.model import NO_COLOR
 from ..engine.rulebook import Rulebook
+from ..engine.view import SeatView, seat_view
 
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
 # The decision kinds, in the order of their one-hot segment: the engine's registered kinds.
@@ -111,7 +115,7 @@ class Observer:
             segments.append(Segment(name, offset, length, 0, high, meaning))
             return offset
 
-        self._hand = add("hand", faces, most,
+        add("hand", faces, most,
                          "the observer's cards counted by face (rulebook.faces order; by the "
                          "face on the side in play)")
         self._side = add("side", len(rulebook.sides), 1,
@@ -171,13 +175,15 @@ class Observer:
         self._names = {s.name: s for s in segments}
 
         # Index tables, so that a call only looks up and counts (it runs every env step):
-        # a card's hand position on each side, each seat's relative order, a kind's slot.
-        self._card_slot = tuple(tuple(f.id for f in side) for side in rulebook.side_faces)
-        self._back_of = tuple(rulebook.side_faces[(s + 1) % len(rulebook.sides)]
-                              for s in range(len(rulebook.sides)))
+        # each seat's relative order and relative seats, a kind's slot.
         self._order = tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
         self._rel = tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n))
+        # per seat, a per-seat tuple in relative order (players >= 2: itemgetter gives a tuple)
+        self._rotate = tuple(itemgetter(*order) for order in self._order)
         self._kind_slot = {kind: self._kind + i for i, kind in enumerate(DECISION_KINDS)}
+        self._at = (self._side, self._top, self._color, self._discard_size, self._direction,
+                    self._sizes, self._sizes + n, self._draw, self._stacked, self._uno,
+                    self._decider, self._mine, self._over)
         # What every observation starts from: zeros, and the (constant) partnerships.
         template = bytearray(self.size)
         if rulebook.team_size > 1:
@@ -185,6 +191,9 @@ class Observer:
             for k in range(n):
                 template[team + k] = k % partnerships  # seats that far apart are partners
         self._template = bytes(template)
+        # No count reaches CAP but the stacked draw's unless the deck does (hands and piles
+        # hold the deck's cards): then the vector is made from a capped copy of the view.
+        self._capped = deck > CAP
 
     def segment(self, name: str) -> Segment:
         """The segment called ``name`` (KeyError if this layout has none)."""
@@ -205,13 +214,19 @@ class Observer:
     def array(self, game: Game, seat: int) -> Any:
         """:meth:`encode` as a 1-D NumPy ``uint8`` array of ``size`` (NumPy:
         ``pip install 'uno-rules[rl]'``)."""
-        try:
-            import numpy
-        except ImportError:
-            raise ImportError("Observer.array needs NumPy: pip install "
-                              "'uno-rules[rl]'") from None
         # The bytes become the array's own memory: no copy, no per-value conversion.
-        return numpy.frombuffer(self._fill(game, seat), dtype=numpy.uint8)
+        if _NUMPY is None:
+            _load_numpy()
+        frombuffer, uint8 = _NUMPY  # type: ignore[misc]
+        return frombuffer(self._fill(game, seat), uint8)
+
+    def encode_view(self, view: SeatView) -> list[int]:
+        """:meth:`encode` of the seat and game ``view`` is of (:meth:`Game.seat_view
+        <uno_rules.engine.game.Game.seat_view>`, a game of this observer's rulebook and player
+        count): the vector is made from that record alone."""
+        if type(view) is not SeatView or view.players != self.players:
+            raise ValueError(f"not a view of a game for {self.players} players: {view!r}")
+        return list(self._from_view(view))
 
     def _check(self, game: Game, seat: object) -> None:
         rulebook = game.rulebook
@@ -230,114 +245,141 @@ class Observer:
         if game.rulebook is not self.rulebook or game.players != self.players or \
                 type(seat) is not int or not 0 <= seat < self.players:
             self._check(game, seat)
+        # The seat's view without its options (the vector doesn't hold them): the record
+        # Game.seat_view gives, made without looking the options up.
+        return self._from_view(seat_view(game, seat, None))
+
+    def _from_view(self, view: SeatView) -> bytearray:
+        """The vector of ``view``, as bytes. It runs every env step: the record and the
+        offsets are unpacked at once (fields and attributes by name cost more), and sizes,
+        bounded by the deck, are copied without a cap unless the deck exceeds it."""
+        if self._capped:
+            view = _capped(view)
+        (seat, _, side, hand, hand_sizes, tops, colors, discard_sizes, _, direction,
+         draw_pile_size, pile_sizes, stacked, uno, out_seats, knocked, absent, kind, decider,
+         _, over, _, backs, draw_back, owed, marks) = view
+        (at_side, at_top, at_color, at_discard, at_direction, at_sizes, end_sizes, at_draw,
+         at_stacked, at_uno, at_decider, at_mine, at_over) = self._at
         out = bytearray(self._template)
-        side, hands = game.side, game.hands
-        slot = self._card_slot[side]
-        hand = self._hand
-        for card in hands[seat]:
-            i = hand + slot[card]
-            if out[i] < CAP:  # a face's copies: few, but a deck may hold 256 of one
-                out[i] += 1
-        if self._side >= 0:
-            out[self._side + side] = 1
-        discards = game.discards
-        if len(discards) == 1:  # the common layout, inline: this runs every env step
-            discard = discards[0]
-            if discard:
-                out[self._top + slot[discard[-1]]] = 1
-            if game.color != NO_COLOR:
-                out[self._color + game.color] = 1
-            size = len(discard)
-            out[self._discard_size] = size if size < CAP else CAP
+        for face in hand:  # the hand's counts come first: a face id is its position
+            out[face] += 1
+        if at_side >= 0:
+            out[at_side + side] = 1
+        if len(tops) == 1:  # the common layout, inline
+            if tops[0] >= 0:
+                out[at_top + tops[0]] = 1
+            if colors[0] != NO_COLOR:
+                out[at_color + colors[0]] = 1
+            out[at_discard] = discard_sizes[0]
         else:
-            self._fill_discards(game, slot, out)
-        if game.direction == 1:
-            out[self._direction] = 1
-        sizes = self._sizes
-        for k, s in enumerate(self._order[seat]):
-            size = len(hands[s])
-            out[sizes + k] = size if size < CAP else CAP
-        size = len(game.draw_pile)
-        out[self._draw] = size if size < CAP else CAP
+            self._fill_discards(view, out)
+        if direction == 1:
+            out[at_direction] = 1
+        out[at_sizes:end_sizes] = self._rotate[seat](hand_sizes)
+        out[at_draw] = draw_pile_size
+        if pile_sizes:
+            out[self._piles:self._piles + len(pile_sizes)] = pile_sizes
         rel = self._rel[seat]
-        if self._piles >= 0 or self._marks >= 0:
-            self._fill_declared(game, rel, out)
-        self._fill_seats(game, rel, out)
-        total = game.stacked.total
-        if total:
-            out[self._stacked] = total if total < CAP else CAP
-        pending = game.pending
-        if pending is not None:
-            out[self._kind_slot[pending.kind]] = 1
-            decider = pending.seat
+        if marks:
+            self._fill_marks(rel, marks, out)
+        if out_seats or knocked or absent or owed:  # seldom: one test for them all
+            self._fill_seats(rel, (out_seats, knocked, absent, owed), out)
+        if stacked:
+            out[at_stacked] = stacked if stacked < CAP else CAP
+        if uno >= 0:
+            out[at_uno + rel[uno]] = 1
+        if kind is not None:
+            out[self._kind_slot[kind]] = 1
             if decider is not None:
-                out[self._decider + rel[decider]] = 1
+                out[at_decider + rel[decider]] = 1
                 if decider == seat:
-                    out[self._mine] = 1
-        if game.over:
-            out[self._over] = 1
-        if self._side >= 0:
-            self._fill_backs(game, seat, out)
+                    out[at_mine] = 1
+        if over:
+            out[at_over] = 1
+        if backs:
+            self._fill_backs(view, out)
         return out
 
-    def _fill_seats(self, game: Game, rel: tuple[int, ...], out: bytearray) -> None:
-        """The seats out, knocked out, out of the match, and open to an UNO catch."""
-        for s in game.out_seats:
-            out[self._out + rel[s]] = 1
-        for s in game.eliminated:
-            out[self._knocked + rel[s]] = 1
-        for s in game.absent:
-            out[self._absent + rel[s]] = 1
-        if game.uno_open >= 0:
-            out[self._uno + rel[game.uno_open]] = 1
-        for s in game.owed:  # open to a catch too (uno_after_others)
-            out[self._uno + rel[s]] = 1
+    def _fill_seats(self, rel: tuple[int, ...], seats: tuple[tuple[int, ...], ...],
+                    out: bytearray) -> None:
+        """The seats out, knocked out, out of the match, and owing an UNO (open to a catch
+        too, uno_after_others), per relative seat."""
+        for start, group in zip((self._out, self._knocked, self._absent, self._uno), seats,
+                                strict=True):
+            for s in group:
+                out[start + rel[s]] = 1
 
-    def _fill_discards(self, game: Game, slot: tuple[int, ...], out: bytearray) -> None:
+    def _fill_discards(self, view: SeatView, out: bytearray) -> None:
         """The focus and each pile's top card, color and size, when there are several."""
         faces, colors = len(self.rulebook.faces), len(self.rulebook.colors)
-        focus = game.focus
-        out[self._focus + focus] = 1
-        for k, discard in enumerate(game.discards):
-            if discard:
-                out[self._top + k * faces + slot[discard[-1]]] = 1
-            color = game.color if k == focus else game.colors[k]
+        out[self._focus + view.focus] = 1
+        for k, (top, color, size) in enumerate(zip(view.tops, view.colors, view.discard_sizes,
+                                                   strict=True)):
+            if top >= 0:
+                out[self._top + k * faces + top] = 1
             if color != NO_COLOR:
                 out[self._color + k * colors + color] = 1
-            size = len(discard)
-            out[self._discard_size + k] = size if size < CAP else CAP
+            out[self._discard_size + k] = size
 
-    def _fill_declared(self, game: Game, rel: tuple[int, ...], out: bytearray) -> None:
-        """What a rulebook declares: its piles' sizes, and each seat's per-player state
-        (one-hot per key, at its relative seat's part)."""
-        for k, pile in enumerate(game.piles):
-            size = len(pile)
-            out[self._piles + k] = size if size < CAP else CAP
-        if self._marks < 0:
-            return
+    def _fill_marks(self, rel: tuple[int, ...], marks: tuple[int, ...],
+                    out: bytearray) -> None:
+        """Each seat's per-player state: one-hot per key, at its relative seat's part."""
         slots, keys = self._mark_slots, len(self._mark_slots)
         width = self._names["player_state"].length // self.players
-        marks = game.marks
         for s in range(self.players):
             base = self._marks + rel[s] * width
             for k in range(keys):
                 out[base + slots[k] + marks[s * keys + k]] = 1
 
-    def _fill_backs(self, game: Game, seat: int, out: bytearray) -> None:
+    def _fill_backs(self, view: SeatView, out: bytearray) -> None:
         """The side turned away of the others' cards and of the draw pile's top card."""
-        back = self._back_of[game.side]
-        faces, hands = len(self.rulebook.faces), game.hands
+        faces, backs = len(self.rulebook.faces), view.backs
         base = self._backs - faces  # relative seat k's counts start at base + k * faces
-        order = self._order[seat]
+        order = self._order[view.seat]
         for k in range(1, self.players):
             start = base + k * faces
-            for card in hands[order[k]]:
-                i = start + back[card].id
-                if out[i] < CAP:
-                    out[i] += 1
-        pile = game.draw_pile
-        if pile:
-            out[self._back_top + back[pile[-1]].id] = 1
+            for face in backs[order[k]] or ():
+                out[start + face] += 1
+        if view.draw_back >= 0:
+            out[self._back_top + view.draw_back] = 1
+
+
+def _capped(view: SeatView) -> SeatView:
+    """``view`` with its counts cut to CAP: the sizes, and a face's copies in a hand beyond
+    CAP left out (only a deck of over CAP cards has such counts)."""
+    def sizes(values: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(min(v, CAP) for v in values)
+
+    def cut(faces: tuple[int, ...]) -> tuple[int, ...]:
+        held: dict[int, int] = {}
+        kept = []
+        for face in faces:
+            held[face] = held.get(face, 0) + 1
+            if held[face] <= CAP:
+                kept.append(face)
+        return tuple(kept)
+
+    return view._replace(hand=cut(view.hand), hand_sizes=sizes(view.hand_sizes),
+                         discard_sizes=sizes(view.discard_sizes),
+                         draw_pile_size=min(view.draw_pile_size, CAP),
+                         pile_sizes=sizes(view.pile_sizes),
+                         backs=tuple(None if faces is None else cut(faces)
+                                     for faces in view.backs))
+
+
+def _load_numpy() -> None:
+    """Import NumPy (the ``rl`` extra's) on first use, keeping ``numpy.frombuffer`` and the
+    ``uint8`` dtype: an import statement and a ``dtype=`` keyword per call cost more than
+    the rest of :meth:`Observer.array`'s NumPy part."""
+    global _NUMPY
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError("Observer.array needs NumPy: pip install 'uno-rules[rl]'") from None
+    _NUMPY = (numpy.frombuffer, numpy.dtype(numpy.uint8))
+
+
+_NUMPY: tuple[Any, Any] | None = None
 
 
 __all__ = ["CAP", "DECISION_KINDS", "VERSIONS", "Observer", "Segment", "layout_digest",
