@@ -571,6 +571,16 @@ function gameArgs(prefix) {
 
 async function main() {
   for (const t of TABS) $(`#tab-${t}`).addEventListener("click", () => showTab(t));
+  // The tabs' own keys (WAI-ARIA tabs): the arrows, Home and End move between them.
+  $("#tabs").addEventListener("keydown", (e) => {
+    const at = TABS.indexOf(document.activeElement.dataset.panel);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: TABS.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    const name = TABS[(to + TABS.length) % TABS.length];
+    showTab(name);
+    $(`#tab-${name}`).focus();
+  });
   initEdit();
   initCompletion();
   simSource = new SourceWidget($("#sim-source"), "sim", "editor");
