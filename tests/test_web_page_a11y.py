@@ -20,22 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_web_page as web  # skips the module without a browser
 
 # The fixtures (browser, page, server) are found by name: each test's parameters name them.
-from test_web_page import (  # noqa: F401
-    WAIT,
-    Browser,
-    Page,
-    Server,
-    browser,
-    new_game,
-    open_page,
-    page,
-    server,
-    shot,
-    status,
-    step,
-)
+from test_web_page import browser, page, server  # noqa: F401
 
 AXE_VERSION = "4.11.0"
 PHONE = {"width": 390, "height": 844}
@@ -74,7 +62,7 @@ def axe() -> str:
     return axe_file().read_text(encoding="utf-8")
 
 
-def violations(pg: Page, axe_source: str) -> list[str]:
+def violations(pg: web.Page, axe_source: str) -> list[str]:
     """axe-core's serious and critical WCAG 2.0/2.1 A and AA violations on the page now."""
     if not pg.evaluate("typeof window.axe !== 'undefined'"):
         pg.add_script_tag(content=axe_source)
@@ -87,30 +75,19 @@ def violations(pg: Page, axe_source: str) -> list[str]:
             for v in found if v["impact"] in ("serious", "critical")]
 
 
-def assert_clean(pg: Page, axe_source: str, where: str) -> None:
+def assert_clean(pg: web.Page, axe_source: str, where: str) -> None:
     found = violations(pg, axe_source)
     assert not found, f"{where}: " + "\n".join(found)
 
 
 @pytest.fixture
-def phone(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F811
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(WAIT)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    open_page(pg, server.url)
-    yield pg
-    context.close()
-    assert not errors, f"the page's script failed: {errors}"
+def phone(browser: web.Browser, server: web.Server) -> Iterator[web.Page]:  # noqa: F811
+    yield from web.browse(browser, server, viewport=PHONE, has_touch=True, is_mobile=True)
 
 
-def fill_tabs(pg: Page) -> None:
+def fill_tabs(pg: web.Page) -> None:
     """Something on each tab worth checking: a simulation's chart, a comparison, a record."""
-    pg.click("#tab-simulate")
-    pg.select_option("#sim-rulebook", "classic")
-    pg.fill("#sim-games", "40")
-    pg.click("#sim-run")
+    web.start_simulation(pg, 40)
     pg.wait_for_selector("#sim-chart rect.bar")
     pg.click("#tab-compare")
     pg.select_option("#cmpa-rulebook", "classic")
@@ -120,7 +97,7 @@ def fill_tabs(pg: Page) -> None:
     pg.wait_for_selector("#cmp-table tbody tr")
 
 
-def open_replay(pg: Page, server: Server) -> None:  # noqa: F811
+def open_replay(pg: web.Page, server: web.Server) -> None:  # noqa: F811
     made = server.post("/api/games", {"rulebook": "classic", "players": 3, "humans": [],
                                       "seed": 5, "round": True})
     pg.click("#tab-replay")
@@ -136,12 +113,12 @@ def open_replay(pg: Page, server: Server) -> None:  # noqa: F811
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_axe_finds_no_serious_violation_on_any_tab_nor_in_a_game(
-        browser: Browser, server: Server, axe: str, width: int) -> None:  # noqa: F811
+        browser: web.Browser, server: web.Server, axe: str, width: int) -> None:  # noqa: F811
     context = browser.new_context(viewport={"width": width, "height": 844})
-    context.set_default_timeout(WAIT)
+    context.set_default_timeout(web.WAIT)
     pg = context.new_page()
     try:
-        open_page(pg, server.url)
+        web.open_page(pg, server.url)
         editor_text = server.get("/api/rulebooks/classic")["text"]
         pg.fill("#editor", editor_text.replace("hand_size: 7", "hand_sise: 7"))
         pg.wait_for_selector("#problems .problem")  # a problem listed and marked
@@ -153,13 +130,13 @@ def test_axe_finds_no_serious_violation_on_any_tab_nor_in_a_game(
         assert_clean(pg, axe, "compare")
         pg.click("#tab-simulate")
         assert_clean(pg, axe, "simulate")
-        new_game(pg)  # a game in progress: the hand, the options, the table
+        web.new_game(pg)  # a game in progress: the hand, the options, the table
         assert_clean(pg, axe, "play")
         chosen: list[str] = []
         for _ in range(400):
             if pg.is_visible("#options button.colour"):
                 break
-            step(pg, chosen)
+            web.step(pg, chosen)
         assert pg.is_visible("#options button.colour")  # the coloured buttons, checked too
         assert_clean(pg, axe, "play: choose a colour")
         open_replay(pg, server)
@@ -169,15 +146,15 @@ def test_axe_finds_no_serious_violation_on_any_tab_nor_in_a_game(
 
 
 def test_axe_finds_no_serious_violation_at_a_round_end(
-        page: Page, server: Server, axe: str) -> None:  # noqa: F811
+        page: web.Page, server: web.Server, axe: str) -> None:  # noqa: F811
     state = server.post("/api/games", {"rulebook": "classic", "players": 3, "humans": [0],
                                        "agents": "greedy", "seed": 7})
-    open_page(page, f"{server.url}#play={state['game']}")
+    web.open_page(page, f"{server.url}#play={state['game']}")
     page.wait_for_selector("#hand .card")
     for _ in range(400):
         if page.is_visible("#round-end"):
             break
-        step(page, [])
+        web.step(page, [])
     assert page.is_visible("#next-round")
     assert_clean(page, axe, "round end")
 
@@ -185,7 +162,7 @@ def test_axe_finds_no_serious_violation_at_a_round_end(
 # --------------------------------------------------------------------------- phone
 
 
-def overflowing(pg: Page) -> list[str]:
+def overflowing(pg: web.Page) -> list[str]:
     """The visible controls of the shown tab (and the header) that reach past the viewport's
     width, and the page's own width if it scrolls sideways."""
     found: list[str] = pg.evaluate("""() => {
@@ -203,7 +180,7 @@ def overflowing(pg: Page) -> list[str]:
     return found
 
 
-def small_targets(pg: Page) -> list[str]:
+def small_targets(pg: web.Page) -> list[str]:
     """Buttons and tabs of the shown tab smaller than 44 x 44 px (WCAG 2.5.5's size)."""
     found: list[str] = pg.evaluate("""() => {
       const out = [];
@@ -219,7 +196,7 @@ def small_targets(pg: Page) -> list[str]:
 
 
 def test_on_a_phone_every_tab_fits_and_its_tabs_and_buttons_can_be_tapped(
-        phone: Page, server: Server) -> None:  # noqa: F811
+        phone: web.Page, server: web.Server) -> None:  # noqa: F811
     fill_tabs(phone)
     open_replay(phone, server)
     for tab in TABS:
@@ -228,15 +205,15 @@ def test_on_a_phone_every_tab_fits_and_its_tabs_and_buttons_can_be_tapped(
         assert not overflowing(phone), (tab, overflowing(phone))
         assert not small_targets(phone), (tab, small_targets(phone))
         if tab in ("simulate", "compare", "replay"):
-            shot(phone, f"phone-{tab}")
+            web.shot(phone, f"phone-{tab}")
     # the charts keep a readable size: a region scrolled sideways, not shrunk to the width
     phone.click("#tab-simulate")
     chart = phone.locator("#sim-chart").bounding_box()
     assert chart is not None and chart["width"] >= 800
 
 
-def test_on_a_phone_the_hand_and_the_options_show_without_scrolling(phone: Page) -> None:
-    new_game(phone)
+def test_on_a_phone_the_hand_and_the_options_show_without_scrolling(phone: web.Page) -> None:
+    web.new_game(phone)
     phone.evaluate("window.scrollTo(0, 0)")
     chosen: list[str] = []
     for _ in range(6):
@@ -246,14 +223,14 @@ def test_on_a_phone_the_hand_and_the_options_show_without_scrolling(phone: Page)
             assert box["y"] + box["height"] <= PHONE["height"], (what, box)
         assert not overflowing(phone), overflowing(phone)
         assert not small_targets(phone), small_targets(phone)
-        step(phone, chosen)
-    shot(phone, "phone-play")
+        web.step(phone, chosen)
+    web.shot(phone, "phone-play")
 
 
 # --------------------------------------------------------------------------- keyboard
 
 
-def focused(pg: Page) -> str:
+def focused(pg: web.Page) -> str:
     where: str = pg.evaluate("""() => { const a = document.activeElement;
       const box = a.closest('#hand, #options, #pass-screen, #round-end');
       return `${a.tagName} ${box ? box.id : '-'} ${a.textContent.trim().slice(0, 40)}`; }""")
@@ -261,8 +238,8 @@ def focused(pg: Page) -> str:
 
 
 def test_a_round_played_by_the_keyboard_alone_with_focus_and_announcements(
-        page: Page) -> None:  # noqa: F811
-    new_game(page)
+        page: web.Page) -> None:  # noqa: F811
+    web.new_game(page)
     page.wait_for_function("document.querySelector('#game-live').textContent.includes('asked')")
     assert "seat 0" in page.inner_text("#game-live")
     for _ in range(400):
@@ -284,12 +261,12 @@ def test_a_round_played_by_the_keyboard_alone_with_focus_and_announcements(
             assert said.strip(), "nothing announced"
             if log and "seat 0" not in log[-1]:
                 assert log[-1] in said, (log[-1], said)
-    assert status(page).startswith("Game over")
+    assert web.status(page).startswith("Game over")
     assert "Game over" in page.inner_text("#game-live")
 
 
-def test_the_hand_is_buttons_and_tab_goes_through_them(page: Page) -> None:  # noqa: F811
-    new_game(page)
+def test_the_hand_is_buttons_and_tab_goes_through_them(page: web.Page) -> None:  # noqa: F811
+    web.new_game(page)
     cards = page.locator("#hand .card")
     assert cards.count() == 7
     for i in range(7):
@@ -301,7 +278,7 @@ def test_the_hand_is_buttons_and_tab_goes_through_them(page: Page) -> None:  # n
     assert page.locator("#hand .card[aria-disabled='true']").count() == 7 - playable
 
 
-def test_escape_then_tab_leaves_the_editor_and_tab_alone_indents(page: Page) -> None:  # noqa: F811
+def test_escape_then_tab_leaves_the_editor_and_tab_alone_indents(page: web.Page) -> None:  # noqa: F811
     page.fill("#editor", "name: mine\n")
     page.focus("#editor")
     page.keyboard.press("Control+End")
@@ -318,7 +295,7 @@ def test_escape_then_tab_leaves_the_editor_and_tab_alone_indents(page: Page) -> 
     assert page.input_value("#editor") == "name: mine\n    "
 
 
-def test_focus_is_visible_on_every_kind_of_control(page: Page) -> None:  # noqa: F811
+def test_focus_is_visible_on_every_kind_of_control(page: web.Page) -> None:  # noqa: F811
     for selector in ("#tab-simulate", "#start-load", "#editor"):
         page.focus(selector)
         page.keyboard.press("Shift+Tab")
@@ -329,7 +306,7 @@ def test_focus_is_visible_on_every_kind_of_control(page: Page) -> None:  # noqa:
         assert style[0] != "none" and style[1] != "0px" or style[2] != "none", (selector, style)
 
 
-def test_the_arrow_keys_move_between_the_tabs(page: Page) -> None:  # noqa: F811
+def test_the_arrow_keys_move_between_the_tabs(page: web.Page) -> None:  # noqa: F811
     page.focus("#tab-edit")
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.id") == "tab-rules"
