@@ -321,3 +321,18 @@ def test_the_arrow_keys_move_between_the_tabs(page: web.Page) -> None:  # noqa: 
     assert page.evaluate("document.activeElement.id") == "tab-edit"
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("document.activeElement.id") == "tab-replay"
+
+
+def test_hot_seat_cover_takes_the_focus_and_axe_finds_nothing_serious(
+        page: web.Page, axe: str) -> None:  # noqa: F811
+    web.new_game(page, humans="0,1")
+    for _ in range(60):
+        if page.is_visible("#pass-screen"):
+            break
+        web.step(page, [])
+    assert page.is_visible("#pass-screen")
+    assert page.evaluate("document.activeElement.id") == "pass-ok"
+    assert_clean(page, axe, "hot-seat cover")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pass-screen", state="hidden")
+    assert focused(page).startswith(("BUTTON hand", "BUTTON options")), focused(page)
