@@ -135,14 +135,20 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, server: Server) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    context.set_default_timeout(WAIT)
-    pg = context.new_page()
+    yield from browse(browser, server, viewport={"width": 1280, "height": 860})
+
+
+def browse(browser: Browser, server: Server, **context: Any) -> Iterator[Page]:
+    """The page opened in a fresh context (``context``: Playwright's options), closed after;
+    a script error on it fails the test."""
+    ctx = browser.new_context(**context)
+    ctx.set_default_timeout(WAIT)
+    pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     open_page(pg, server.url)
     yield pg
-    context.close()
+    ctx.close()
     assert not errors, f"the page's script failed: {errors}"
 
 
@@ -244,13 +250,18 @@ def test_typing_a_key_offers_the_keys_the_schema_allows_there(page: Page) -> Non
 # --------------------------------------------------------------------------- simulate, compare
 
 
-def test_a_200_game_simulation_draws_its_chart(page: Page) -> None:
+def start_simulation(page: Page, games: int, **fields: str) -> None:
+    """Simulate classic for ``games`` games, other fields (``players``, ``seed``) as given."""
     page.click("#tab-simulate")
     page.select_option("#sim-rulebook", "classic")
-    page.fill("#sim-games", "200")
-    page.fill("#sim-players", "4")
-    page.fill("#sim-seed", "1")
+    page.fill("#sim-games", str(games))
+    for name, value in fields.items():
+        page.fill(f"#sim-{name}", value)
     page.click("#sim-run")
+
+
+def test_a_200_game_simulation_draws_its_chart(page: Page) -> None:
+    start_simulation(page, 200, players="4", seed="1")
     page.wait_for_selector("#sim-chart rect.bar")
     # Four seats: a bar, a point and an interval each; the fair line; the histogram's bars.
     assert page.locator("#sim-chart circle.point").count() == 4
@@ -265,10 +276,7 @@ def test_a_200_game_simulation_draws_its_chart(page: Page) -> None:
 
 
 def test_a_long_simulation_can_be_cancelled(page: Page) -> None:
-    page.click("#tab-simulate")
-    page.select_option("#sim-rulebook", "classic")
-    page.fill("#sim-games", "100000")
-    page.click("#sim-run")
+    start_simulation(page, 100000)
     page.wait_for_selector("#sim-cancel:not([disabled])")
     page.click("#sim-cancel")
     page.wait_for_function("document.querySelector('#sim-status').textContent === 'cancelled'")

@@ -198,7 +198,7 @@ function showTab(name, { updateHash = true } = {}) {
 /* ------------------------------------------------------------------ edit */
 
 const editor = $("#editor");
-const edit = { version: 0, validated: -1, timer: null, seq: 0, problems: [], ok: null };
+const edit = { version: 0, validated: -1, timer: null, seq: 0, problems: [], ok: null, escaped: false };
 
 function lineCount(text) { return text.split("\n").length; }
 
@@ -287,8 +287,9 @@ function renderProblems() {
     const where = inEditor ? `${p.line}:${p.column}` : (p.file && p.file !== "editor" ? `${p.file}${p.line ? `:${p.line}:${p.column}` : ""}` : "settings");
     return el("li", {
       class: "problem", dataset: { line: inEditor ? p.line : 0, column: p.column || 0 },
-      title: inEditor ? "go to this line" : null,
+      title: inEditor ? "go to this line" : null, tabindex: inEditor ? 0 : null,
       onclick: () => { if (inEditor) goTo(p.line, p.column); },
+      onkeydown: (e) => { if (inEditor && e.key === "Enter") goTo(p.line, p.column); },
     }, el("b", {}, where), " ", p.message, p.path ? el("span", { class: "path" }, p.path) : null);
   }));
   $("#no-problems").textContent = edit.problems.length ? "" : (edit.ok ? "No problems." : "");
@@ -304,7 +305,7 @@ function renderDeck(d) {
     ...Object.entries(d.deck.cards).map(([name, count]) => {
       const colour = colourOfName(name);
       return el("span", { class: "chip", title: name },
-        el("i", { style: { background: colour || "conic-gradient(#d32f2f 0 25%, #1e63c8 0 50%, #2e9d3a 0 75%, #f2c500 0)" } }, `${count}`),
+        el("i", { style: { background: colour || "#1d1d1d", color: colour ? inkOn(colour) : "#fff" } }, `${count}`),
         name);
     }));
 }
@@ -322,6 +323,26 @@ function colourOfName(name) {
 function cssOfColour(colour) {
   if (!colour) return null;
   return KNOWN_COLOURS[colour] || (CSS.supports("color", colour) ? colour : "#555");
+}
+
+/** The text colour readable on a background (WCAG 1.4.3: 4.5:1): white, else near black. */
+const INKS = new Map();
+function inkOn(css) {
+  if (!INKS.has(css)) INKS.set(css, inkOf(css));
+  return INKS.get(css);
+}
+
+function inkOf(css) {
+  const probe = document.createElement("span");
+  probe.style.color = css;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color.match(/[\d.]+/g);
+  probe.remove();
+  if (!rgb) return "#fff";
+  const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const [r, g, b] = rgb.slice(0, 3).map(Number).map(lin);
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 1.05 / (lum + 0.05) >= 4.5 ? "#fff" : "#1d1d1d";
 }
 
 async function startFrom() {
@@ -360,7 +381,10 @@ function initEdit() {
   editor.addEventListener("input", onEdit);
   editor.addEventListener("scroll", syncScroll);
   editor.addEventListener("keydown", (e) => {
-    if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey) {  // two spaces, as YAML wants
+    // Escape then Tab leaves the editor (as in CodeMirror): Tab alone indents.
+    const leaving = edit.escaped;
+    edit.escaped = e.key === "Escape";
+    if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey && !leaving) {  // two spaces, as YAML wants
       e.preventDefault();
       editor.setRangeText("  ", editor.selectionStart, editor.selectionEnd, "end");
       onEdit();
@@ -547,6 +571,16 @@ function gameArgs(prefix) {
 
 async function main() {
   for (const t of TABS) $(`#tab-${t}`).addEventListener("click", () => showTab(t));
+  // The tabs' own keys (WAI-ARIA tabs): the arrows, Home and End move between them.
+  $("#tabs").addEventListener("keydown", (e) => {
+    const at = TABS.indexOf(document.activeElement.dataset.panel);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: TABS.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    const name = TABS[(to + TABS.length) % TABS.length];
+    showTab(name);
+    $(`#tab-${name}`).focus();
+  });
   initEdit();
   initCompletion();
   simSource = new SourceWidget($("#sim-source"), "sim", "editor");

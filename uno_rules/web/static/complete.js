@@ -150,7 +150,8 @@ function initCompletion() {
       e.preventDefault();
       e.stopImmediatePropagation();
       acceptCompletion();
-    } else if (e.key === "Escape") {
+    } else if (e.key === "Escape") {  // closes the list only: a second Escape then Tab leaves
+      e.stopImmediatePropagation();
       closeCompletion();
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();

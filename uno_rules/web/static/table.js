@@ -19,25 +19,34 @@ function face(rank) {
   return { text: rank.toUpperCase(), long: true, corner: rank.charAt(0).toUpperCase() };
 }
 
-function cardEl(card, attrs = {}) {
+/** A card: a <div> with its name for screen readers (role img), or a <button> (a hand's
+ *  card: tag "button"). Its ink (corners, rank) is whatever reads on its colour. */
+function cardEl(card, attrs = {}, tag = "div") {
   const f = face(card.rank);
   const css = card.css || cssOfColour(card.colour);
-  const node = el("div", {
+  const label = tag === "div" ? { role: "img", "aria-label": card.name } : { type: "button", "aria-label": card.name };
+  const node = el(tag, {
     class: `card${card.colour ? "" : " wild"}${card.other ? " has-other" : ""}`,
     title: card.name + (card.other ? ` (other side: ${card.other.name})` : ""),
     dataset: { name: card.name },
-    style: css ? { "--c": css } : {},
+    ...label,
     ...attrs,
   },
   el("span", { class: "corner tl" }, f.corner),
-  el("div", { class: "oval" }, el("span", { class: `rank${f.long ? " long" : ""}${/^[69]$/.test(f.text) ? " turned" : ""}` }, f.text)),
+  el("span", { class: "oval" }, el("span", { class: `rank${f.long ? " long" : ""}${/^[69]$/.test(f.text) ? " turned" : ""}` }, f.text)),
   el("span", { class: "corner br" }, f.corner));
   if (card.other) {
     const o = card.other;
-    node.append(el("div", { class: "other", style: { "--o": o.css || cssOfColour(o.colour) || "#1d1d1d" } },
-      `⟲ ${o.name}`));
+    const back = o.css || cssOfColour(o.colour) || "#1d1d1d";
+    node.append(el("span", { class: "other", style: { "--o": back, color: inkOn(back) } }, `⟲ ${o.name}`));
   }
-  if (css) node.style.setProperty("--c", css);
+  if (css) {
+    const ink = inkOn(css);
+    node.style.setProperty("--c", css);
+    node.style.setProperty("--t", ink);
+    // the rank is drawn in the card's colour on the white oval, unless that colour is too pale
+    node.style.setProperty("--r", ink === "#fff" ? css : "#1d1d1d");
+  }
   return node;
 }
 
@@ -77,7 +86,7 @@ function renderTable(container, view, { me = null } = {}) {
 
 /* ------------------------------------------------------------------ play */
 
-const play = { id: null, state: null, busy: false, passed: null };
+const play = { id: null, state: null, busy: false, passed: null, said: null };
 let playSource;
 
 function humansOf(text) {
@@ -191,7 +200,8 @@ function render(state) {
   }
   $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
     const o = plays.get(c.name);
-    return cardEl(c, o ? { onclick: () => answer(String(o.index)), title: `play ${c.name}` } : {});
+    return cardEl(c, o ? { onclick: () => answer(String(o.index)), title: `play ${c.name}`, "aria-label": `play ${c.name}` }
+      : { "aria-disabled": "true" }, "button");
   }));
   $$("#hand .card").forEach((node) => {
     if (plays.has(node.dataset.name)) node.classList.add("playable");
@@ -205,7 +215,7 @@ function render(state) {
       const colour = o.colour || null;
       const cls = [colour ? "colour" : "", /\buno\b/i.test(o.text) ? "uno" : ""].join(" ").trim();
       buttons.push(el("button", { class: cls || null, dataset: { index: o.index, kind: o.kind || "" },
-        style: colour ? { background: cssOfColour(colour) } : {},
+        style: colour ? { background: cssOfColour(colour), color: inkOn(cssOfColour(colour)) } : {},
         onclick: () => answer(String(o.index)) }, o.text));
     }
     if (p.kind === "window" && (p.seat === null || p.seat === undefined) && !(p.options || []).length) {
@@ -235,6 +245,30 @@ function render(state) {
   log.scrollTop = log.scrollHeight;
   renderScores(state);
   renderRoundEnd(state);
+  focusNext();
+  announce(state);
+}
+
+/** After an answer the buttons pressed are gone: focus goes to the next thing to press (a
+ *  playable card, else the first option), unless the user is elsewhere on the page. */
+function focusNext() {
+  const a = document.activeElement;
+  const lost = !a || a === document.body || a.closest("#play-setup") || a.closest("#game")?.hidden;
+  if (!lost || $("#panel-play").hidden) return;
+  const next = (!$("#pass-screen").hidden && $("#pass-ok")) || $("#hand .card.playable")
+    || $("#options button") || $("#game-status");
+  next.focus();
+}
+
+/** The live region: what happened since the last answer (the agents' moves), then what is
+ *  asked now; a new game or round says its last few lines. */
+function announce(state) {
+  const log = state.log || [];
+  const seen = play.said && play.said.game === state.game && play.said.count <= log.length ? play.said.count : Math.max(0, log.length - 6);
+  play.said = { game: state.game, count: log.length };
+  const p = state.prompt;
+  const now = state.status === "playing" && p && p.kind !== "next_round" ? `Now asked: ${statusText(state)}.` : `${statusText(state)}.`;
+  $("#game-live").textContent = [...log.slice(seen), now].join("\n");
 }
 
 /** Who won, in words (never colour alone): the round's winners, or the match's once won. */
