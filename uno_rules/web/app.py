@@ -21,13 +21,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..engine.errors import visible
-from . import edit, games, jobs
+from . import edit, games, jobs, seats
 from .guard import LOOPBACK, Guard
 from .http import ApiError, error_response
 from .limits import Limits
 from .work import Bounded
 
-PARTS = (edit, jobs, games)
+PARTS = (edit, jobs, games, seats)
 log = logging.getLogger("uno_rules.web")
 
 
