@@ -17,16 +17,28 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..play.agents import AGENTS, choice_of, make_agent, observation
-from ..table.session import HUMAN, Prompt
+from ..play.match import Match
+from ..table.session import HUMAN, Prompt, Session
 from . import view
 from .http import ApiError
 from .work import checked
 
-if TYPE_CHECKING:
-    from .games import Live
+
+class Live(Protocol):
+    """A game in memory, as :class:`uno_rules.web.games.Live` is (named here by what is used
+    of it: games.py imports this module)."""
+
+    meta: dict[str, Any]
+    match: Match
+    session: Session
+    prompt: Prompt | None
+
+    def state(self) -> dict[str, Any]: ...
+
+    def advance(self, answer: str | None) -> None: ...
 
 HOST = "host"  # who a host token is
 TOKEN_HEADER = "x-seat-token"
@@ -109,6 +121,8 @@ def answerable(meta: Mapping[str, Any], prompt: Prompt, seat: int) -> bool:
 def check_answer(live: Live, token: str | None, answer: Any) -> None:
     """403 unless the token's seat may give ``answer`` now (at the window: Enter, or its
     own seat number only)."""
+    if of(live.meta) is None:
+        return
     seat = who(live.meta, token)
     prompt = live.prompt
     if prompt is None or not isinstance(seat, int):
@@ -135,18 +149,26 @@ def state(live: Live, token: str | None) -> dict[str, Any]:
     game = live.match.game if ended is None else ended.game
     got["view"] = view.table(live.match, mine, list(live.meta["seats"]))
     got["log"] = view.log_lines(game, mine)
-    prompt = live.prompt
-    if prompt is not None:
-        shown = got["prompt"]
-        if mine is None or not answerable(live.meta, prompt, mine):
-            whose = "the table" if prompt.seat is None else f"seat {prompt.seat}"
-            got["prompt"] = {"kind": "wait", "seat": prompt.seat, "text": f"{whose} to act",
-                             "options": [], "can_pass": False}
-        elif prompt.kind == "window" and prompt.seat is None:
-            shown["options"] = [o for o in shown["options"] if o["index"] == mine]
+    if live.prompt is not None:
+        got["prompt"] = _asked(live.meta, live.prompt, got["prompt"], mine)
     got["friends"] = {"you": seat, "auto": {str(k): v for k, v in
                                             auto_seats(live.meta).items()}}
     return got
+
+
+def _asked(meta: Mapping[str, Any], prompt: Prompt, shown: dict[str, Any],
+           seat: int | None) -> dict[str, Any]:
+    """The prompt as ``seat`` sees it: its own question whole; at the out-of-turn window
+    its own seat's option only; anything else "wait" (whose question it is, no options)."""
+    if seat is not None and answerable(meta, prompt, seat):
+        if prompt.kind != "window" or prompt.seat is not None:
+            return shown
+        shown["options"] = [o for o in shown["options"] if o["index"] == seat]
+        if shown["options"]:
+            return shown
+    whose = "the table" if prompt.seat is None else f"seat {prompt.seat}"
+    return {"kind": "wait", "seat": prompt.seat, "text": f"{whose} to act", "options": [],
+            "can_pass": False}
 
 
 def auto_answer(live: Live) -> str | None:

@@ -95,6 +95,7 @@ async function newGame() {
   if (body.humans.some(Number.isNaN)) return toast("your seats: numbers like 0 or 0,2");
   const seed = intOf("#play-seed");
   if (seed !== null) body.seed = seed;
+  if ($("#play-friends") && $("#play-friends").checked) body.friends = true;
   $("#play-new").disabled = true;
   const r = await api("POST", "/api/games", body);
   $("#play-new").disabled = false;
@@ -235,6 +236,7 @@ function render(state) {
   log.scrollTop = log.scrollHeight;
   renderScores(state);
   renderRoundEnd(state);
+  if (typeof renderFriends === "function") renderFriends(state);
 }
 
 /** Who won, in words (never colour alone): the round's winners, or the match's once won. */
