@@ -1,8 +1,8 @@
 """The web playground's application: the page (``static/``, package data) and the JSON API
 under ``/api/`` (docs/web.md). Each part of the API lives in its own module — ``edit``
 (validate, explain, diff, deck), ``jobs`` (simulate and compare in the background),
-``games`` (play, replay) — and gives its routes and, if it holds anything, what to start
-and stop with the server."""
+``games`` (play, replay), ``seats`` (friends' seat links: event streams, hand-overs) — and
+gives its routes and, if it holds anything, what to start and stop with the server."""
 
 from __future__ import annotations
 
