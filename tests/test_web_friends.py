@@ -159,6 +159,13 @@ def test_the_host_gives_a_seat_to_an_agent_and_takes_it_back(tmp_path: Path) -> 
             assert seen(restored, game, me) == state
     assert state["status"] == "over" and any(
         line.startswith("seat 1 plays") for line in state["log"]), state["log"]
+    r = c.post(f"/api/games/{game}/again", headers=host)  # the host's: new links
+    assert r.status_code == 201, r.text
+    new = r.json()["links"]
+    assert r.json()["game"] != game and set(new["seats"]) == {"0", "1"}
+    assert not set(new["seats"].values()) & set(links["seats"].values())
+    r = c.get(f"/api/games/{r.json()['game']}", headers={HEADER: links["seats"]["0"]})
+    assert r.status_code == 403  # the old game's link is no seat of the new one
     second = made(c, players=2, humans=[0, 1], seed=3)
     host = {HEADER: second["links"]["host"]}
     for agent in ("greedy", None):
