@@ -1,8 +1,8 @@
 """The web playground's application: the page (``static/``, package data) and the JSON API
 under ``/api/`` (docs/web.md). Each part of the API lives in its own module — ``edit``
 (validate, explain, diff, deck), ``jobs`` (simulate and compare in the background),
-``games`` (play, replay) — and gives its routes and, if it holds anything, what to start
-and stop with the server."""
+``games`` (play, replay), ``seats`` (friends' seat links: event streams, hand-overs) — and
+gives its routes and, if it holds anything, what to start and stop with the server."""
 
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..engine.errors import visible
-from . import edit, games, jobs
+from . import edit, games, jobs, seats
 from .guard import LOOPBACK, Guard
 from .http import ApiError, error_response
 from .limits import Limits
 from .work import Bounded
 
-PARTS = (edit, jobs, games)
+PARTS = (edit, jobs, games, seats)
 log = logging.getLogger("uno_rules.web")
 
 

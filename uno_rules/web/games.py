@@ -48,7 +48,7 @@ from ..play.record import MAX_RECORD, Record, Recorder, RecordError, read_text
 from ..table.replay import action_seen, seat_of
 from ..table.screen import PLAIN, event_lines
 from ..table.session import HUMAN, Asking, Outcome, Prompt, Session
-from . import view
+from . import friends, view
 from .files import (
     MAX_META,
     StoredFileError,
@@ -177,6 +177,7 @@ class GameStore:
         self.live: OrderedDict[str, Live] = OrderedDict()
         self.locks: dict[str, threading.Lock] = {}
         self.guard = threading.Lock()
+        self.saves: dict[str, int] = {}  # the times each game was saved since the start
 
     def paths(self, game_id: str) -> tuple[Path, Path, Path]:
         """The record, the restore file and the rulebook text of a game."""
@@ -283,17 +284,23 @@ class GameStore:
             if type(one_round) is not bool:
                 raise ApiError(400, "round: expected true or false")
             budgets = {"max_steps": limits.max_steps, "max_actions": limits.play_actions}
+            with_friends = body.get("friends") or False
+            if type(with_friends) is not bool:
+                raise ApiError(400, "friends: expected true or false")
             now = time.time()
             meta = {"format": FORMAT, "game": game_id, "title": rb.title,
                     "rulebook_name": rb.name, "source": source, "players": players,
                     "seats": seats, "seed": seed, "one_round": one_round,
                     "budgets": budgets, "answers": [], "status": "playing",
                     "created": now, "updated": now}
+            if with_friends:  # a link per human seat (friends.py)
+                meta["friends"] = friends.new(players, humans)
             try:
                 live = self.start(game_id, meta, rb, AppendFile(record))
             except (IllegalAction, RunawayEffect) as exc:  # the deal itself fails
                 raise ApiError(422, "the round can't be dealt: "
                                     f"{hide_paths(str(exc), self.folder)}") from None
+            friends.settle(live)
             self.save(live)
         except BaseException as exc:
             for path in (record, meta_path):
@@ -323,18 +330,23 @@ class GameStore:
         """Write the restore file anew (a temporary file renamed: never half written)."""
         live.meta["status"], live.meta["updated"] = live.status, time.time()
         write_new(self.paths(live.id)[1], json.dumps(live.meta))
+        with self.guard:  # what an event stream watches (friends' streams, seats.py)
+            self.saves[live.id] = self.saves.get(live.id, 0) + 1
 
-    def again(self, game_id: str) -> Live:
+    def again(self, game_id: str, token: str | None = None) -> Live:
         """A new game made as ``game_id`` was: its rulebook, seats, agents and length, and
-        a new deal (a seed of its own: nothing of the old game's is told)."""
+        a new deal (a seed of its own: nothing of the old game's is told); with friends,
+        asked by its host, and new links."""
         def work(live: Live) -> dict[str, Any]:
             meta, source = live.meta, live.meta["source"]
+            if friends.of(meta) is not None and friends.who(meta, token) != friends.HOST:
+                raise ApiError(403, "only the game's host may start it again")
             seats = meta["seats"]
             body = {"rulebook": source["rulebook"], "house": source["house"],
                     "set": source["set"], "players": meta["players"],
                     "humans": [s for s, k in enumerate(seats) if k == HUMAN],
                     "agents": ",".join("greedy" if k == HUMAN else k for k in seats),
-                    "round": meta["one_round"]}
+                    "round": meta["one_round"], "friends": "friends" in meta}
             if source["rulebook"] is None:  # the editor's text, kept with the game
                 body["base"] = source["base"]
                 body["text"] = self.stored(game_id, self.paths(game_id)[2],
@@ -403,30 +415,35 @@ class GameStore:
         return live
 
     # -------------------------------------------------------------- answering
-    def answer(self, live: Live, version: Any, answer: Any) -> dict[str, Any]:
+    def answer(self, live: Live, version: Any, answer: Any,
+               token: str | None = None) -> dict[str, Any]:
+        """Send ``answer``, given at ``version`` (with friends: by the ``token``'s seat)."""
         if type(version) is not int:
             raise ApiError(400, "version: expected the state's version (a whole number)")
         if version != live.version:
             raise ApiError(409, f"the game has moved on (version {live.version}, not "
-                                f"{version}): another tab answered", state=live.state())
+                                f"{version}): another tab answered",
+                           state=friends.state(live, token))
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER:
             raise ApiError(400, f"answer: expected what you would type (a string of at most "
                                 f"{MAX_ANSWER} characters)")
         if live.prompt is None:
             raise ApiError(409, f"the game is {live.status}: nothing to answer",
-                           state=live.state())
+                           state=friends.state(live, token))
         if answer.strip().lower() in QUIT:
             raise ApiError(400, "a game on the page is never quit: just leave it (it is "
                                 "kept)")
         if "\n" in answer or "\r" in answer:
             raise ApiError(400, "answer: one line")
+        friends.check_answer(live, token, answer)
         live.advance(answer)
         prompt = live.prompt
         if prompt is not None and prompt.hint is not None:  # asked again: not taken
             raise ApiError(400, prompt.hint)
         live.meta["answers"].append(answer)
+        friends.settle(live)
         self.save(live)
-        return live.state()
+        return friends.state(live, token)
 
     def listing(self) -> list[dict[str, Any]]:
         """Every game kept, the latest first: a damaged restore file is listed "broken",
@@ -467,7 +484,8 @@ class GameStore:
             return self.stored(game_id, self.paths(game_id)[0], MAX_RECORD, str)
         return self.with_game(game_id, work)
 
-    def game_replay(self, game_id: str, query: Mapping[str, str]) -> dict[str, Any]:
+    def game_replay(self, game_id: str, query: Mapping[str, str],
+                    token: str | None = None) -> dict[str, Any]:
         args = {k: query[k] for k in ("to", "seat") if k in query}
         try:
             parsed = {k: int(v) for k, v in args.items() if len(v) < 12}
@@ -478,7 +496,7 @@ class GameStore:
         open_hands = query.get("open", "") in ("1", "true")
 
         def work(live: Live) -> tuple[str, Rulebook, int | None]:
-            seat = seen_seat(live, parsed.get("seat"), open_hands)
+            seat = seen_seat(live, parsed.get("seat"), open_hands, token)
             return (self.stored(game_id, self.paths(game_id)[0], MAX_RECORD, str),
                     live.match.rulebook, seat)
         text, rb, seat = self.with_game(game_id, work)
@@ -486,7 +504,8 @@ class GameStore:
         return replay_view(record, rb, parsed.get("to"), seat, open_hands)
 
 
-def seen_seat(live: Live, seat: int | None, open_hands: bool) -> int | None:
+def seen_seat(live: Live, seat: int | None, open_hands: bool,
+              token: str | None = None) -> int | None:
     """The seat whose view a replay of ``live`` may show (None: the default). Once the game
     is over, any seat's or every hand; while it is played, only the seat whose hand the
     game's own state shows now (with one human, that human's; hot-seat, the seat choosing):
@@ -495,6 +514,9 @@ def seen_seat(live: Live, seat: int | None, open_hands: bool) -> int | None:
         return seat
     humans = [s for s, k in enumerate(live.meta["seats"]) if k == HUMAN]
     own = view.viewer(live.prompt, humans)
+    if friends.of(live.meta) is not None:  # a seat's own link: that seat's view only
+        mine = friends.who(live.meta, token)
+        own = mine if isinstance(mine, int) else None
     if open_hands or own is None or seat not in (None, own):
         whose = "no seat's view now" if own is None else f"only seat {own}'s view"
         raise ApiError(403, f"the game is being played: its replay shows {whose} (every "
@@ -573,16 +595,30 @@ def store_of(request: Request) -> GameStore:
     return store
 
 
+def token_of(request: Request) -> str | None:
+    """A friends game's seat token: its header, else (an event stream) the query's."""
+    return request.headers.get(friends.TOKEN_HEADER) or request.query_params.get("token")
+
+
+def made(live: Live) -> dict[str, Any]:
+    """A new game's answer to its maker (with friends: the host, given every link)."""
+    if friends.of(live.meta) is None:
+        return live.state()
+    links = friends.links(live)
+    return {**friends.state(live, links["host"]), "links": links}
+
+
 async def create(request: Request) -> Response:
     body = await read_json(request)
     store = store_of(request)
     live = await run_in_threadpool(store.create, body)
-    return JSONResponse(live.state(), status_code=201)
+    return JSONResponse(made(live), status_code=201)
 
 
 async def again(request: Request) -> Response:
-    live = await run_in_threadpool(store_of(request).again, request.path_params["game"])
-    return JSONResponse(live.state(), status_code=201)
+    live = await run_in_threadpool(store_of(request).again, request.path_params["game"],
+                                   token_of(request))
+    return JSONResponse(made(live), status_code=201)
 
 
 async def listing(request: Request) -> Response:
@@ -592,8 +628,9 @@ async def listing(request: Request) -> Response:
 
 async def get_game(request: Request) -> Response:
     store = store_of(request)
+    token = token_of(request)
     state = await run_in_threadpool(store.with_game, request.path_params["game"],
-                                    lambda live: live.state())
+                                    lambda live: friends.state(live, token))
     return JSONResponse(state)
 
 
@@ -602,7 +639,8 @@ async def answer(request: Request) -> Response:
     store = store_of(request)
     state = await run_in_threadpool(
         store.with_game, request.path_params["game"],
-        lambda live: store.answer(live, body.get("version"), body.get("answer")))
+        lambda live: store.answer(live, body.get("version"), body.get("answer"),
+                                  token_of(request)))
     return JSONResponse(state)
 
 
@@ -615,7 +653,7 @@ async def record(request: Request) -> Response:
 async def game_replay(request: Request) -> Response:
     store = store_of(request)
     got = await run_in_threadpool(store.game_replay, request.path_params["game"],
-                                  dict(request.query_params))
+                                  dict(request.query_params), token_of(request))
     return JSONResponse(got)
 
 

@@ -53,6 +53,7 @@ const store = {
 /** One call to the API: {ok, status, data} (data is the JSON answer, or {error}). */
 async function api(method, path, body) {
   const init = { method, headers: {} };
+  if (typeof seatHeaders === "function") seatHeaders(path, init.headers);  // friends.js
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -104,6 +104,7 @@ async function newGame() {
   if (body.humans.some(Number.isNaN)) return toast("your seats: numbers like 0 or 0,2");
   const seed = intOf("#play-seed");
   if (seed !== null) body.seed = seed;
+  if ($("#play-friends") && $("#play-friends").checked) body.friends = true;
   $("#play-new").disabled = true;
   const r = await api("POST", "/api/games", body);
   $("#play-new").disabled = false;
@@ -245,6 +246,7 @@ function render(state) {
   log.scrollTop = log.scrollHeight;
   renderScores(state);
   renderRoundEnd(state);
+  if (typeof renderFriends === "function") renderFriends(state);
   focusNext();
   announce(state);
 }
