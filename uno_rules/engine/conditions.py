@@ -65,6 +65,10 @@ def _drew(game: Game, ctx: Ctx, value: Any) -> bool:
     return (ctx.drawn >= 0) == bool(value)
 
 
+def _kept_drawn(game: Game, ctx: Ctx, value: Any) -> bool:
+    return (ctx.drawn >= 0 and ctx.drawn in game.hands[ctx.actor]) == bool(value)
+
+
 def _option(options: Mapping[str, Any], value: Any) -> bool:
     return bool(options[value])
 
@@ -116,6 +120,15 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               "rule)",
               {"type": "boolean", "description": "Whether a card was drawn."},
               _drew, lambda v: "when a card was drawn" if v else "when no card was drawn"),
+    # Used by UNO Triple Play (a drawn card not played: press a pile to end the turn) and a
+    # "draw one; keep it and draw a second" house rule.
+    Condition("kept_drawn", "true: the card the last draw step drew is still in its "
+              "drawer's hand (kept, or not playable); false: it was played or none came "
+              "(used by UNO Triple Play, press a pile after keeping the drawn card, and a "
+              "\"keep it and draw another\" house rule)",
+              {"type": "boolean", "description": "Whether the drawn card was kept."},
+              _kept_drawn, lambda v: "when the drawn card was kept" if v
+              else "when the drawn card was played (or none came)"),
 ]}
 
 

@@ -14,7 +14,10 @@ PLAIN = {"keep": "seat {0[1]} keeps the drawn card",
          "knock_out": "seat {0[1]} is knocked out",
          "jump_in": "seat {0[1]} jumps in",
          "out": "seat {0[1]} is out",
-         "side": "seat {0[1]} plays it as {0[2]}"}
+         "side": "seat {0[1]} plays it as {0[2]}",
+         "press": "seat {0[1]} presses discard pile {0[2]}",
+         "overload": "discard pile {0[1]} overloads",
+         "reset_pile": "discard pile {0[1]}'s count returns to 0"}
 
 
 def describe_event(game: State, event: tuple[Any, ...]) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from .actions import Action, Decision
 from .conditions import CONDITIONS
 from .errors import IllegalAction, NotationError
-from .model import NO_COLOR, LegalIf
+from .model import NO_COLOR, PILE_MARKS, LegalIf
 from .notation import parse_card
 from .records import Ctx
 from .state import State
@@ -250,7 +250,10 @@ class Legality(State):
         focus, size = self.focus, len(self.hands[seat])
         opts: list[int] = []
         anywhere: set[int] = set()
+        marks = self.pile_marks  # with pile counters: open piles only (pilecounters)
         for pile in range(self.rulebook.discard_piles):
+            if marks and not marks[PILE_MARKS * pile]:
+                continue
             self._focus_on(pile)
             playable = self._playable(seat, cards)
             opts += self._play_ids(seat, playable, size, pile)

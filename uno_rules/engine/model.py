@@ -98,6 +98,9 @@ class Step:
         return _rebuild(self)
 
 
+# Values per discard pile in State.pile_marks (pile counters): open, presses, hidden limit.
+PILE_MARKS = 3
+
 # Fields added after games were saved: left out of a rulebook's digest while they hold
 # these values, so that the rulebooks that don't use them keep their digests (and the games
 # saved with them restore). By (class name, field name).
@@ -108,7 +111,9 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Rules", "match"): DEFAULT_MATCH, ("Rules", "player_state"): (),
     ("Rules", "alternatives"): (), ("Rules", "caught"): None,
     ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
-    ("Settings", "false_call_penalty"): 0}
+    ("Settings", "false_call_penalty"): 0,
+    ("CardRule", "presses"): True, ("CardRule", "overload"): None,
+    ("Rules", "pile_limits"): (), ("Rules", "overload"): None, ("Rules", "turn_begin"): None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +145,9 @@ class CardRule:
     alt_effect: int | None = None    # program id: played as its face's alternative (None:
     #                                  it has none, or the rulebook's options rule it out)
     alt_if: Mapping[str, Any] | None = None  # the alternative's conditions (None: always)
+    presses: bool = True             # with pile counters: playing it presses its pile
+    overload: int | None = None      # program id: its own press overloading runs this
+    #                                  instead of the rulebook's `pile_counters.overload`
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -228,6 +236,11 @@ class Rules:
     # The alternatives cards may be played as (`alternatives`), by name; with none, `side`
     # decisions never come and the action table has no `side` actions.
     alternatives: tuple[str, ...] = ()
+    # Pile counters (`pile_counters`): each hidden limit's value with its weight (empty:
+    # none: every pile always open, no press); the steps a press reaching the limit runs.
+    pile_limits: tuple[tuple[int, int], ...] = ()
+    overload: int | None = None
+    turn_begin: int | None = None    # program run as each turn begins, before its decision
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

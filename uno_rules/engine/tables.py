@@ -12,7 +12,8 @@ from .actions import Action
 from .model import NO_COLOR, Face, Rules
 
 BARE = ("draw", "keep", "challenge", "accept")
-MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
+# the ways of `match:` (matches)
+MATCH_WAYS = ("color", "rank", "number", "wild", "any", "on_uncolored")
 
 
 def calls_uno(hand_size: int, sheds: bool, after_effects: bool, call_at: int = 1,
@@ -72,8 +73,16 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
         # A rulebook with table outcomes: one per value its `random` steps declare (none in
         # a rulebook without, whose table stays as it was).
         actions += [Action(None, "outcome", v) for v in outcome_values(rules)]
+        # With pile counters: a `press` per seat and discard pile (none without).
+        actions += [Action(s, "press", p) for s in seats for p in press_piles(rules)]
         got = rules.memo[key] = tuple(actions)
     return got
+
+
+def press_piles(rules: Rules) -> range:
+    """The answers of a ``press`` decision: every discard pile, with pile counters (else
+    none)."""
+    return range(rules.discard_piles if rules.pile_limits else 0)
 
 
 def outcome_values(rules: Rules) -> tuple[str, ...]:
@@ -101,7 +110,7 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "press")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -140,13 +149,16 @@ class SeatActions:
         sides = side_names(rules)
         values = outcome_values(rules)
         # the losers, then the passes, then the sides, then any table outcomes end the table
-        loser = len(self.table) - 2 * n - n * len(sides) - len(values)
+        presses = len(press_piles(rules))
+        loser = len(self.table) - 2 * n - n * len(sides) - len(values) - n * presses
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
         at = loser + 2 * n + seat * len(sides)
         self.side = {name: at + i for i, name in enumerate(sides)}  # by answer
         first = loser + 2 * n + n * len(sides)
         self.outcome = {v: first + i for i, v in enumerate(values)}
+        at = first + len(values) + seat * presses
+        self.press = tuple(range(at, at + presses))  # by pile
 
 
 def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
@@ -203,10 +215,12 @@ def matches(face: Face, color: int, rank: int, match: tuple[str, ...]) -> bool:
     """Whether ``face`` may go on a top card of ``rank`` (-1: none) under the colour in
     force ``color``, by one of the ways in ``match`` (the rulebook's `match:`): ``color``
     (it has that colour), ``rank`` (the same rank), ``number`` (a number card of the same
-    rank), ``wild`` (it has no colour), ``any`` (every card). The one place this rule
-    lives: the match tables are built from it."""
+    rank), ``wild`` (it has no colour), ``any`` (every card), ``on_uncolored`` (every card,
+    when no colour is in force: a wild top that names none). The one place this rule lives:
+    the match tables are built from it."""
     for way in match:
         if way == "any" or (way == "wild" and face.color == NO_COLOR) or \
+                (way == "on_uncolored" and color == NO_COLOR) or \
                 (way == "color" and face.color == color != NO_COLOR) or \
                 (way == "rank" and face.rank == rank) or \
                 (way == "number" and face.number and face.rank == rank):

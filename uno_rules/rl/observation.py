@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from ..engine.decisions import KINDS
 from ..engine.game import Game
 from ..engine.model import NO_COLOR
+from ..engine.pilecounters import public_counts
 from ..engine.rulebook import Rulebook
 
 CAP = 255  # the largest value a uint8 holds: counts above it are capped
@@ -31,7 +32,7 @@ CAP = 255  # the largest value a uint8 holds: counts above it are capped
 DECISION_KINDS: tuple[str, ...] = tuple(KINDS)
 # The segments a rulebook may add that version 1's layout didn't know, in order: a new one
 # changes the layout's digest (and so its version) as a new decision kind does.
-SEGMENTS_SINCE_V1: tuple[str, ...] = ("player_state",)
+SEGMENTS_SINCE_V1: tuple[str, ...] = ("player_state", "pile_counters")
 
 
 def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str:
@@ -49,9 +50,10 @@ def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str
 # never changes silently under a trained policy.
 # Version 2: the `side` decision kind (a card's side or alternative) and the `player_state`
 # segment (a rulebook's per-player state). Version 3: the `outcome` decision kind (a table
-# outcome).
+# outcome). Version 4: the `press` decision kind and the `pile_counters` segment (a
+# rulebook's pile counters: open piles and press counts, never the hidden limits).
 VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2,
-                            "0721141b695f6afa": 3}
+                            "0721141b695f6afa": 3, "0092935b99ebf2fc": 4}
 
 
 def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:
@@ -138,6 +140,9 @@ class Observer:
         self._marks = add("player_state", n * sum(len(v) for _, v, _ in declared), 1,
                           "per relative seat, for each key of rulebook.player_state: one-hot, "
                           "its value (the key's values in order)") if declared else -1
+        self._counts = add("pile_counters", 2 * piles, pile_high,
+                           "per discard pile: 1 when open, then its press count (capped; "
+                           "its hidden limit is never shown)") if rulebook.pile_limits else -1
         # each key's first slot within a seat's part, and a seat's part's length
         self._mark_slots = tuple(sum(len(v) for _, v, _ in declared[:k])
                                  for k in range(len(declared)))
@@ -262,6 +267,9 @@ class Observer:
         rel = self._rel[seat]
         if self._piles >= 0 or self._marks >= 0:
             self._fill_declared(game, rel, out)
+        if self._counts >= 0:
+            for k, v in enumerate(public_counts(game.pile_marks)):
+                out[self._counts + k] = v if v < CAP else CAP
         self._fill_seats(game, rel, out)
         total = game.stacked.total
         if total:
