@@ -86,13 +86,16 @@ class Player:
             return "challenge"
         plays = [a for a in options if a.kind == "play" and not a.uno]
         calls = [a for a in options if a.kind == "play" and a.uno]
+        first = (calls or plays or [None])[0]
+        # several discard piles: the pile named, as the table writes it (`red 5 on 1`)
+        on = f" on {first.pile}" if first and game.rulebook.discard_piles > 1 else ""
         if calls:
             if not self.forgot_uno:
                 self.forgot_uno = True
-                return str(calls[0].arg)
-            return f"{calls[0].arg} uno"
+                return str(calls[0].arg) + on
+            return f"{calls[0].arg}{on} uno"
         if plays:
-            return str(plays[0].arg)
+            return str(plays[0].arg) + on
         return "draw" if "draw" in kinds else "1"  # a target, a card to give: the first
 
 

@@ -246,3 +246,14 @@ def test_play_stops_at_each_prompt_and_says_what_it_asks() -> None:
             prompt = steps.send(None)
     except StopIteration as stop:
         assert stop.value.how == "eof"
+
+
+def test_a_triple_play_round_at_the_table_names_piles_and_shows_the_unit() -> None:
+    """Several discard piles with pile counters: a human's plays name their pile, the
+    table shows each pile open or closed with its presses, and the round ends."""
+    session, player = run("triple_play", 3, 5, [0], one_round=True)
+    assert session.match.game.over
+    answers = [t.answer for t in player.turns]
+    assert any(" on " in a for a in answers)
+    screen = [line for t in player.turns for line in t.screen]
+    assert any("pressed" in line and ("open" in line or "closed" in line) for line in screen)

@@ -231,6 +231,10 @@ def _states() -> list[uno_rules.Game]:
         if any(game.marks):
             out.append(game)
             break
+    triple = uno_rules.load_rulebook("triple_play")  # pile counters: pressed, some closed
+    game = triple.new_game(3, 1)
+    random_moves(game, random.Random(1), 30, "play_first")
+    out.append(game)
     stalled = uno_rules.load_rulebook("classic").new_game(4, 2, max_actions=3)
     random_moves(stalled, random.Random(2), 5, "uniform")
     boxed = uno_rules.load_rulebook("classic").new_game(3, 4)  # cards out of play: only a

@@ -43,9 +43,11 @@ def test_each_way_of_matching(way: str) -> None:
     red, five = rulebook.color_ids["red"], rulebook.face("blue 5").rank
     skip = rulebook.face("blue skip").rank
     want = {"color": {"red 0", "red skip"}, "rank": {"green 5"}, "number": {"green 5"},
-            "wild": {"wild"}, "any": {"red 0", "green 5", "wild", "blue 6"}}[way]
+            "wild": {"wild"}, "any": {"red 0", "green 5", "wild", "blue 6"},
+            "on_uncolored": set()}[way]
     refused = {"color": {"blue 6", "wild"}, "rank": {"red 0", "wild"},
-               "number": {"red 0", "wild"}, "wild": {"red 0", "green 5"}, "any": set()}[way]
+               "number": {"red 0", "wild"}, "wild": {"red 0", "green 5"}, "any": set(),
+               "on_uncolored": {"red 0", "green 5", "wild", "blue 6"}}[way]
     for name in want:
         assert matches(rulebook.face(name), red, five, (way,)), name
     for name in refused:
@@ -53,8 +55,10 @@ def test_each_way_of_matching(way: str) -> None:
     # a symbol on top: `rank` matches it, `number` (numbers only) does not
     assert matches(rulebook.face("green skip"), red, skip, ("rank",)) is True
     assert matches(rulebook.face("green skip"), red, skip, ("number",)) is False
-    # no colour in force (a deck without colours): `color` matches no card at all
+    # no colour in force (a deck without colours): `color` matches no card at all, and
+    # `on_uncolored` (a wild top naming none) every card
     assert not any(matches(f, NO_COLOR, five, ("color",)) for f in rulebook.faces)
+    assert all(matches(f, NO_COLOR, five, ("on_uncolored",)) for f in rulebook.faces)
 
 
 def test_a_rulebooks_match_builds_its_tables() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..engine.game import Game
 from ..engine.notation import SIDES, normalize, parse_card, parse_whole_card
+from ..engine.pilecounters import public
 from ..engine.snapshot import player_state_json
 from ..play.match import Standing
 
@@ -134,6 +135,12 @@ EXPECTS: dict[str, Expect] = {
         "type": "array", "items": {"type": ["string", "integer", "null"]}},
         "description": "Per-player state: each key given, its value per seat (null: not "
                        "checked)."}, _player_state),
+    "open_piles": Expect({"type": "array", "items": {"type": "integer"}, "description":
+                          "Pile counters: the open discard piles, in order."},
+                         _plain(lambda game: list(public(game)[0]))),
+    "presses": Expect({"type": "array", "items": {"type": "integer"}, "description":
+                       "Pile counters: each discard pile's press count."},
+                      _plain(lambda game: list(public(game)[1]))),
     "scores": Expect(_described(INTS, "The match scores after the round, one per seat."),
                      _match("scores")),
     "match_over": Expect({"type": "boolean", "description": "Whether the match has ended."},

@@ -125,6 +125,7 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
                             "otherwise it can't be played."))
         if rule is not None and rule.going_out in GOING_OUT:
             lines.append(GOING_OUT[rule.going_out])
+        lines += _card_counter_lines(rulebook, rule)
         if rule is not None and reverse_dropped_at_end(rulebook, rule.effect):
             lines.append("As the last card: the round is over, so the direction of play does "
                          "not reverse: “the next player” is the one who would have played "
@@ -137,6 +138,17 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
     if plain:
         out = {", ".join(plain): "No effect (number cards).", **out}
     return out
+
+
+def _card_counter_lines(rulebook: Rulebook, rule: CardRule | None) -> list[str]:
+    """A card's own pile-counter rules: no press, or its own overload."""
+    if rule is None or not rulebook.pile_limits:
+        return []
+    lines = [] if rule.presses else ["Playing it does not press its pile (it can't overload)."]
+    if rule.overload is not None:
+        lines.append("When its own press overloads its pile: "
+                     + _sentence(describe(rulebook, rule.overload)))
+    return lines
 
 
 def _alternative_lines(rulebook: Rulebook, key: str, name: str, rule: CardRule) -> list[str]:
@@ -195,7 +207,8 @@ def rule_lines(rulebook: Rulebook) -> dict[str, list[str]]:
 
 # How each way of `match:` reads on a sheet (tables.MATCH_WAYS).
 MATCH_WORDS = {"color": "the colour in force", "rank": "the number or the symbol of the top card",
-               "number": "the number of the top card (a number card)", "wild": "a wild"}
+               "number": "the number of the top card (a number card)", "wild": "a wild",
+               "on_uncolored": "anything when no colour is in force (a wild that names none)"}
 
 
 def match_line(match: tuple[str, ...]) -> str:
@@ -248,6 +261,25 @@ def _combo_lines(rulebook: Rulebook) -> list[str]:
     return out
 
 
+def _counter_lines(rulebook: Rulebook) -> list[str]:
+    """The sheet's sentences for the turn's opening steps and the pile counters."""
+    out = []
+    if rulebook.turn_begin is not None:
+        out.append("As each turn begins (not a skipped one): "
+                   + _sentence(describe(rulebook, rulebook.turn_begin)))
+    if rulebook.pile_limits:
+        limits = ", ".join(str(v) for v, _ in rulebook.pile_limits)
+        line = ("A card goes only on an open discard pile. Each play on a pile presses it; "
+                "each pile has a press count (public) and a hidden limit, drawn (from "
+                f"{limits}) when it starts and after each overload or reset. The press that "
+                "reaches the limit overloads the pile: its count returns to 0 with a new "
+                "limit")
+        if rulebook.overload is not None:
+            line += "; then, before the card acts: " + describe(rulebook, rulebook.overload)
+        out.append(_sentence(line))
+    return out
+
+
 def _turn_lines(rulebook: Rulebook) -> list[str]:
     """:func:`rule_lines`' "Your turn" section."""
     s = rulebook.settings
@@ -263,6 +295,7 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
             if offered else "Drawing ends your turn.",
             _call_line(s, penalty)]
     turn += _combo_lines(rulebook)
+    turn += _counter_lines(rulebook)
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank"
                     + (", or the same wild" if s.jump_in_wilds else ", not a wild")

@@ -30,6 +30,7 @@ from ..engine.errors import (
 )
 from ..engine.game import GAME_STEPS, Game
 from ..engine.notation import COMBO, normalize, parse_card
+from ..engine.pilecounters import set_name
 from ..engine.position import Position, game_from_position
 from ..engine.rulebook import Rulebook
 from ..engine.state import SEED_LIMIT
@@ -71,7 +72,7 @@ SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 # under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
 FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
-               "catch", "jump_in", "call_uno", "call", "side", "outcome")
+               "catch", "jump_in", "call_uno", "call", "side", "outcome", "press")
 TABLE_KEYS = ("loser", "outcome")  # steps settled at the table: no `seat`
 # What may accompany `play` in its step: the decisions that come right after it.
 WITH_PLAY = ("color", "side")
@@ -308,7 +309,9 @@ def _setup(located: Located, idx: PathKey, sc: Mapping[str, Any], data: Mapping[
                             direction=state.get("direction", "clockwise"),
                             side=state.get("side"), discards=state.get("discards"),
                             colors=state.get("colors"),
-                            player_state=state.get("player_state"))
+                            player_state=state.get("player_state"),
+                            open_piles=state.get("open_piles"),
+                            presses=state.get("presses"), limits=state.get("limits"))
         return game_from_position(rulebook, players, position, config["seed"],
                                   dealer=dealer, out=out), standing
     except (IllegalAction, NotationError) as exc:
@@ -512,6 +515,10 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+# Steps whose value is the action's number as given (a seat, or a pile): key -> action kind.
+NUMBERED = {"target": "target", "catch": "catch", "call_uno": "uno", "press": "press"}
+
+
 def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
     """The engine actions one scenario step stands for (a wild + colour is two)."""
     seat = step.get("seat")
@@ -524,16 +531,13 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(seat, "keep")
     elif "challenge" in step:
         yield Action(seat, "challenge" if step["challenge"] else "accept")
-    elif "target" in step:
-        yield Action(seat, "target", step["target"])
     elif "loser" in step:
         yield Action(None, "loser", step["loser"])
     elif "outcome" in step:
-        yield Action(None, "outcome", str(step["outcome"]))
-    elif "catch" in step:
-        yield Action(seat, "catch", step["catch"])
-    elif "call_uno" in step:
-        yield Action(seat, "uno", step["call_uno"])
+        yield Action(None, "outcome", _outcome_value(step["outcome"]))
+    elif any(key in step for key in NUMBERED):
+        key = next(key for key in NUMBERED if key in step)
+        yield Action(seat, NUMBERED[key], step[key])
     elif "call" in step:  # a seat's own call (`call: uno`): for itself
         yield Action(seat, "uno", seat)
     elif "jump_in" in step:
@@ -563,6 +567,9 @@ def _plays(game: Game, seat: Any, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(seat, "side", str(step["side"]))
     if "color" in step and not game.over:
         yield Action(seat, "color", str(step["color"]))
+def _outcome_value(value: Any) -> str:
+    """A table outcome's value as written: a set of piles as a list, `[0, 2]`, is `0+2`."""
+    return set_name(value) if isinstance(value, list) else str(value)
 
 
 _ON_PILE = re.compile(r"(.*?\S)\s+(?:on\s+pile|on|pile)\s+(\d{1,9})\s*", re.IGNORECASE)

@@ -12,14 +12,15 @@ KINDS_WITH_SEAT = ("target", "catch", "loser", "uno")
 KINDS_WITH_COLOR = ("color",)
 KINDS_WITH_NAME = ("side",)  # a card's side or alternative: `normal` or its name
 KINDS_WITH_VALUE = ("outcome",)  # a table outcome's declared value: a count or a branch name
+KINDS_WITH_PILE = ("press",)  # a discard pile pressed (pile counters)
 KINDS_BARE = ("draw", "keep", "challenge", "accept", "pass")
 ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE + KINDS_WITH_NAME \
-    + KINDS_WITH_VALUE
+    + KINDS_WITH_VALUE + KINDS_WITH_PILE
 # The kinds a chance node's options have: no seat takes them, the table settles them.
 CHANCE_KINDS = ("loser", "outcome")
 ARG_TYPE: dict[str, type] = {**dict.fromkeys(KINDS_WITH_CARD + KINDS_WITH_COLOR
                                              + KINDS_WITH_NAME + KINDS_WITH_VALUE, str),
-                             **dict.fromkeys(KINDS_WITH_SEAT, int),
+                             **dict.fromkeys(KINDS_WITH_SEAT + KINDS_WITH_PILE, int),
                              **dict.fromkeys(KINDS_BARE, type(None))}
 
 
@@ -28,7 +29,8 @@ class Action(NamedTuple):
 
     Notation: ``"SEAT KIND [ARG]"`` — ``"1 play red 5"``, ``"1 play red 5 uno"`` (calling UNO
     on the next-to-last card), ``"0 draw"``, ``"0 keep"``, ``"2 color blue"``,
-    ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"3 catch 1"``, ``"3 uno 1"`` (a
+    ``"1 challenge"``, ``"1 accept"``, ``"0 target 2"``, ``"0 press 2"`` (a discard pile
+    pressed, pile counters), ``"3 catch 1"``, ``"3 uno 1"`` (a
     partner calls UNO for seat 1), ``"2 pass"`` (seat 2 lets an out-of-turn chance go: it
     changes nothing), ``"1 side flex"`` (the side or alternative a card just played is played
     as, or ``normal``), ``"loser 2"`` for a contest settled at the table and ``"outcome 3"``
@@ -92,9 +94,10 @@ class Action(NamedTuple):
                 raise NotationError(f"can't read action {text!r}: a quoted card is the whole "
                                     "card of a play, give or jump_in")
             arg = unquote(rest[0])
-        if kind in KINDS_WITH_SEAT:
+        if kind in KINDS_WITH_SEAT + KINDS_WITH_PILE:
             if not (len(rest) == 1 and _number(rest[0])):
-                raise NotationError(f"can't read action {text!r}: {kind} needs a seat number")
+                what = "a pile" if kind in KINDS_WITH_PILE else "a seat"
+                raise NotationError(f"can't read action {text!r}: {kind} needs {what} number")
             arg = int(rest[0])
         if seat is None and kind not in CHANCE_KINDS:
             raise NotationError(f"can't read action {text!r}: it must start with the seat")

@@ -105,6 +105,8 @@ HOLDS_SCHEMA: dict[str, Any] = {
                    "tag": {"type": "string", "description": "A tag of a deck group."},
                    "count": {"type": "integer", "minimum": 1,
                              "description": "Fewest such cards (default 1)."}}}
+def _kept_drawn(game: Game, ctx: Ctx, value: Any) -> bool:
+    return (ctx.drawn >= 0 and ctx.drawn in game.hands[ctx.actor]) == bool(value)
 
 
 def _option(options: Mapping[str, Any], value: Any) -> bool:
@@ -176,6 +178,15 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               "`{who: next, count: 25}`): a house rule's 'a Skip makes a player still "
               "holding a wild draw one', No Mercy's mercy rule (25 cards or more)",
               HOLDS_SCHEMA, _holds, _say_holds),
+    # Used by UNO Triple Play (a drawn card not played: press a pile to end the turn) and a
+    # "draw one; keep it and draw a second" house rule.
+    Condition("kept_drawn", "true: the card the last draw step drew is still in its "
+              "drawer's hand (kept, or not playable); false: it was played or none came "
+              "(used by UNO Triple Play, press a pile after keeping the drawn card, and a "
+              "\"keep it and draw another\" house rule)",
+              {"type": "boolean", "description": "Whether the drawn card was kept."},
+              _kept_drawn, lambda v: "when the drawn card was kept" if v
+              else "when the drawn card was played (or none came)"),
 ]}
 
 

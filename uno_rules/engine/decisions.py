@@ -20,6 +20,7 @@ from typing import Any
 from .actions import Action
 from .legal import Legality
 from .notation import COMBO
+from .pilecounters import Press
 from .records import Ask, Ctx, Frame, Giving
 from .state import State
 from .tables import offers_draw
@@ -370,7 +371,7 @@ class Side(Ask):
 
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
 KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
-    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome)
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome, Press)
     for f in fields(cls) if f.name == "kind"}
 
 
@@ -426,6 +427,10 @@ WORDS: dict[str, KindWords] = {
         "weights) declares, each as likely as its weight (`Decision.weights`, "
         "`Decision.chance`). No seat decides (`seat` None): a chance node, drawn by whoever "
         "runs the game."),
+    "press": KindWords(
+        "to press a pile", "press an open discard pile of your choice", "press a pile",
+        "Choose an open discard pile to press (`press: chosen`, pile counters): its count "
+        "goes up one and may overload (UNO Triple Play's press that ends a turn)."),
 }
 
 
@@ -435,7 +440,7 @@ WORDS: dict[str, KindWords] = {
 DATA: dict[str, str | tuple[str, ...]] = {
     "drawn": "card", "challenge": ("program", "program", "program"),
     "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none"),
-    "side": "flag", "outcome": "outcomes"}
+    "side": "flag", "outcome": "outcomes", "press": "piles"}
 
 
 Problem = tuple[str, str] | None  # a field at fault (under the record) and why; None: none
@@ -517,6 +522,7 @@ FACTS: dict[str, KindFacts] = {
     "forced_play": KindFacts(holds_cards=True, check=_forced_play_problem),
     "side": KindFacts(),
     "outcome": KindFacts(seated=False, check=_outcome_problem),
+    "press": KindFacts(),
 }
 
 
@@ -585,5 +591,5 @@ def next_give(g: Legality, ctx: Ctx) -> None:
 
 
 __all__ = ["DATA", "FACTS", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn",
-           "ForcedPlay", "Give", "KindFacts", "KindWords", "Outcome", "Runner", "Side", "Target",
-           "Turn", "ask_from_json", "give_card", "register_kind", "start_giving"]
+           "ForcedPlay", "Give", "KindFacts", "KindWords", "Outcome", "Press", "Runner", "Side",
+           "Target", "Turn", "ask_from_json", "give_card", "register_kind", "start_giving"]

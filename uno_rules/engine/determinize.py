@@ -20,9 +20,11 @@ What is treated as known (kept where it is):
   would do, it is kept.
 
 Re-dealt: the other seats' hands, the draw pile, the declared piles (their contents are
-face down), cards set aside to give by others. Derived again from the new deal: the
-``honest`` flag of a card that may be challenged (one with a ``legal_if``), when it is another
-seat's card on top of the discard pile, since it depends on the hand it was played from.
+face down), cards set aside to give by others, and the hidden limits of pile counters
+(each drawn again among the limits its public press count has not reached). Derived
+again from the new deal: the ``honest`` flag of a card that may be challenged (one with a
+``legal_if``), when it is another seat's card on top of the discard pile, since it depends
+on the hand it was played from.
 
 Approximations (the seat is taken to know less than a player with a perfect memory could):
 cards seen when a hand was turned over (the backs before a ``turn_over``), a card
@@ -39,6 +41,7 @@ import random
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from .model import PILE_MARKS
 from .records import Ctx, Resume
 from .state import shuffle
 from .view import hides
@@ -407,9 +410,20 @@ def _rederive_honest(game: Any, seat: int, ctxs: list[Ctx]) -> None:
             game._focus_on(focus)
 
 
+def resample_limits(new: Any, rng: random.Random) -> None:
+    """Each pile's hidden limit drawn again from its declared weights, among the limits its
+    public press count has not reached (pile counters: no seat sees a limit)."""
+    marks, table = new.pile_marks, new.rulebook.pile_limits
+    for at in range(0, len(marks), PILE_MARKS):
+        fits = [(v, w) for v, w in table if v > marks[at + 1]] or list(table)
+        marks[at + 2] = rng.choices([v for v, _ in fits], [w for _, w in fits])[0]
+
+
 def _finish(new: Any, rng: random.Random) -> Any:
     """A fresh generator for the future, and nothing that named the old deal's cards."""
     new.rng = random.Random(rng.getrandbits(64))
+    if new.pile_marks:  # the hidden pile limits: drawn again, consistent with the counts
+        resample_limits(new, rng)
     new.seed = None
     if new.log is not None:
         new.log = []

@@ -21,6 +21,16 @@ from typing import TYPE_CHECKING, Any
 from .conditions import CONDITIONS, Condition, all_hold
 from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Outcome, Target, start_giving
 from .model import NO_COLOR, Step
+from .pilecounters import (
+    OPEN_SCHEMA,
+    PILE_SCHEMA,
+    run_open_piles,
+    run_press,
+    run_reset_pile,
+    say_open_piles,
+    say_press,
+    say_reset_pile,
+)
 from .playerstate import KEY_SCHEMA, _set_state, _turn_state, say_set_state, say_turn_state
 from .rows import (
     _clear_piles,
@@ -718,6 +728,27 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                "same_color": {"type": "boolean", "description": "Its cards share a colour."},
                "then": STEPS_REF}, ("cards", "then"), at_end=True, programs=("then",),
               defaults={"same_color": False}),
+    # Open piles and pile counters (uno_rules.engine.pilecounters). Used by UNO Triple Play
+    # (its unit) and a "hot potato" house rule (tests/rulebooks/positive/hot_potato.yaml).
+    Primitive("open_piles", "Open the discard piles `piles` and close the others: a card "
+              "goes only on an open pile. `piles: any` is a table outcome: one of the "
+              "non-empty sets of piles, each as likely (a scenario's `{outcome: [0, 2]}`). "
+              "Without `pile_counters` it does nothing (every pile open). Used by UNO Triple "
+              "Play (`turn: {begin: [open_piles: any]}`) and a hot-potato house rule.",
+              run_open_piles, say_open_piles, {"piles": OPEN_SCHEMA}, ("piles",),
+              at_end=True, main="piles"),
+    Primitive("press", "Press the discard pile `pile` (default the card's own): its count "
+              "goes up one; reaching its hidden limit it overloads (the count back to 0 with "
+              "a new limit, and `pile_counters.overload` runs for the player). Each play is "
+              "already one press; this is a press of its own (UNO Triple Play's press to end "
+              "a turn; a hot-potato pile pressed by a penalty).", run_press, say_press,
+              {"pile": PILE_SCHEMA}, bare=True, at_end=True, main="pile",
+              defaults={"pile": "this"}),
+    Primitive("reset_pile", "The discard pile `pile`'s count (default the card's own) "
+              "returns to 0 with a new hidden limit (UNO Triple Play's Wild Clear; a "
+              "hot-potato house rule's cooling card).", run_reset_pile, say_reset_pile,
+              {"pile": PILE_SCHEMA}, bare=True, at_end=True, main="pile",
+              defaults={"pile": "this"}),
     # Per-player state (uno_rules.engine.playerstate).
     Primitive("set_state", "`who` (default `self`) sets its per-player state `key` (declared "
               "in `player_state`) to the value `to`. Used by UNO Flex's Power Cards and a "

@@ -22,7 +22,10 @@ PLAIN = {"keep": "seat {0[1]} keeps the drawn card",
          "false_call": "seat {0[1]} calls {1} falsely",
          "reverse": "seat {0[1]} reverses the direction",
          "clear": "discard pile {0[1]} ({0[2]} cards) goes onto the {0[3]} pile",
-         "turn_up": "{0[2]} is turned up on discard pile {0[1]}"}
+         "turn_up": "{0[2]} is turned up on discard pile {0[1]}",
+         "press": "seat {0[1]} presses discard pile {0[2]}",
+         "overload": "discard pile {0[1]} overloads",
+         "reset_pile": "discard pile {0[1]}'s count returns to 0"}
 
 
 def describe_event(game: State, event: tuple[Any, ...]) -> str:

@@ -21,6 +21,7 @@ from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
 from .model import CardRule, Rules
 from .outcome import Outcome, Termination
+from .pilecounters import press, start_counters
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot
 from .state import REBUILT, SEED_LIMIT, SHARED, Field, shuffle
@@ -435,6 +436,8 @@ class Game(Runner):
     # ------------------------------------------------------ used by the primitives
     def _start(self) -> None:
         """After the deal: turn the first card, run the setup steps, start the first turn."""
+        if self.rulebook.pile_limits:
+            start_counters(self)
         if self.rulebook.setup is not None:
             self._push(self.rulebook.setup, Ctx(self.dealer))
         for pile in reversed(range(self.rulebook.turned_piles())):  # pile 0's rules run first
@@ -557,7 +560,21 @@ class Game(Runner):
             self.turn_to = None
             if self.skips:
                 self.skips = []
-        self.pending = self._turns[nxt]
+        if self.rulebook.turn_begin is None:
+            self.pending = self._turns[nxt]
+        else:
+            self._begin_turn(nxt)
+
+    def _begin_turn(self, seat: int) -> None:
+        """Run the rulebook's ``turn.begin`` steps for ``seat`` (its player as ``self``),
+        then ask its turn."""
+        begin = self.rulebook.turn_begin
+        if begin is None:
+            self.pending = self._turns[seat]
+            return
+        self.stack.append(Resume(self._turns[seat]))
+        self._push(begin, Ctx(seat))
+        self._run()
 
     def _someone_out(self) -> bool:
         """Players who went out or were knocked out: end the round, or mark them out (and
@@ -640,9 +657,16 @@ class Game(Runner):
             self.uno_open = seat
         elif uno and hand and self.rulebook.settings.false_call_penalty:
             self._false_call(seat, len(hand), rule)
-        final = not hand and (rule is None or rule.going_out != "continues") and \
-            self._round_ends_with(seat)
+        # With pile counters the play presses its pile; going out is judged after an
+        # overload (whose draws may refill the hand).
+        overloaded = bool(self.pile_marks) and (rule is None or rule.presses) and \
+            press(self, pile)
+        final = not hand and not overloaded and \
+            (rule is None or rule.going_out != "continues") and self._round_ends_with(seat)
         self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
+        if overloaded:  # the overload's steps run before the card acts
+            self._overload(rule, ctx)
+            return
         if sides:  # the player chooses how it is played: its `side` answer runs that
             self.pending = Side(seat, ctx, sides == 2)
             return
@@ -668,6 +692,16 @@ class Game(Runner):
                 fid = self.faces[card].id
                 self.log.append(("play", seat, fid) if not pile else ("play", seat, fid, pile))
         self._play_card(seat, self._card_named(seat, names[-1]), uno, pile)
+    def _overload(self, rule: CardRule | None, ctx: Ctx) -> None:
+        """A play's press overloaded: the card's own overload steps (else the rulebook's),
+        then its effect."""
+        if rule is not None and rule.effect is not None:
+            self.stack.append(Frame(rule.effect, 0, ctx))
+        steps = self.rulebook.overload if rule is None or rule.overload is None \
+            else rule.overload
+        if steps is not None:
+            self.stack.append(Frame(steps, 0, ctx))
+        self._run()
 
     def _false_call(self, seat: int, left: int, rule: CardRule | None) -> None:
         """UNO called on a card that leaves ``left`` cards: not due (a card that may shed

@@ -10,7 +10,7 @@ from itertools import product
 from .actions import Action, Decision
 from .conditions import CONDITIONS
 from .errors import IllegalAction, NotationError
-from .model import NO_COLOR, Combo, LegalIf
+from .model import NO_COLOR, PILE_MARKS, Combo, LegalIf
 from .notation import COMBO, parse_card
 from .records import Ctx
 from .state import State
@@ -261,9 +261,12 @@ class Legality(State):
         focus, size = self.focus, len(self.hands[seat])
         opts: list[int] = []
         anywhere: set[int] = set()
+        marks = self.pile_marks  # with pile counters: open piles only (pilecounters)
         for pile in range(self.rulebook.discard_piles):
             if not self.discards[pile]:
                 continue  # a closed pile takes no card
+            if marks and not marks[PILE_MARKS * pile]:
+                continue  # not open this turn (pile counters)
             self._focus_on(pile)
             playable = self._playable(seat, cards)
             opts += self._play_ids(seat, playable, size, pile)

@@ -98,6 +98,9 @@ class Step:
         return _rebuild(self)
 
 
+# Values per discard pile in State.pile_marks (pile counters): open, presses, hidden limit.
+PILE_MARKS = 3
+
 # Fields added after games were saved: left out of a rulebook's digest while they hold
 # these values, so that the rulebooks that don't use them keep their digests (and the games
 # saved with them restore). By (class name, field name).
@@ -111,7 +114,9 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Settings", "false_call_penalty"): 0, ("Settings", "jump_in_wilds"): False,
     ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False,
     ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0,
-    ("Settings", "call_name"): "UNO"}
+    ("Settings", "call_name"): "UNO",
+    ("CardRule", "presses"): True, ("CardRule", "overload"): None,
+    ("Rules", "pile_limits"): (), ("Rules", "overload"): None, ("Rules", "turn_begin"): None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +164,9 @@ class CardRule:
     #                                  it has none, or the rulebook's options rule it out)
     alt_if: Mapping[str, Any] | None = None  # the alternative's conditions (None: always)
     answers_draw: bool = False       # it may answer a pending stacked draw, adding nothing
+    presses: bool = True             # with pile counters: playing it presses its pile
+    overload: int | None = None      # program id: its own press overloading runs this
+    #                                  instead of the rulebook's `pile_counters.overload`
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)
@@ -256,6 +264,11 @@ class Rules:
     # The alternatives cards may be played as (`alternatives`), by name; with none, `side`
     # decisions never come and the action table has no `side` actions.
     alternatives: tuple[str, ...] = ()
+    # Pile counters (`pile_counters`): each hidden limit's value with its weight (empty:
+    # none: every pile always open, no press); the steps a press reaching the limit runs.
+    pile_limits: tuple[tuple[int, int], ...] = ()
+    overload: int | None = None
+    turn_begin: int | None = None    # program run as each turn begins, before its decision
     color_ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -10,6 +10,7 @@ from .errors import IllegalAction
 from .game import Game
 from .model import NO_COLOR, Rules
 from .notation import SIDES, parse_card, parse_sides
+from .pilecounters import set_public, start_counters
 
 
 @dataclass
@@ -27,6 +28,11 @@ class Position:
     colors: Sequence[str | None] | None = None       # and the colour in force on each
     # per-player state (rulebook.player_state): each key's value per seat; None: the start
     player_state: Mapping[str, Sequence[str]] | None = None
+    # pile counters (rulebook.pile_limits): the open piles (given: the turn starts without
+    # its `turn.begin` steps), each pile's presses and hidden limit; None: as dealt
+    open_piles: Sequence[int] | None = None
+    presses: Sequence[int] | None = None
+    limits: Sequence[int] | None = None
 
 
 class _Faces:
@@ -121,9 +127,33 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
         raise IllegalAction(f"turn {position.turn} is not a seat of {players} players")
     if not game.discard:
         game._start()
-        return game
-    game.pending = Turn(position.turn)
+    else:
+        _begin(game, position)
     return game
+
+
+def _begin(game: Game, position: Position) -> None:
+    """A position in play: its pile counters, then its turn (the rulebook's `turn.begin`
+    steps first, unless the position gives the open piles)."""
+    rulebook = game.rulebook
+    if rulebook.pile_limits:
+        _set_counters(game, position)
+    if position.open_piles is None and rulebook.turn_begin is not None:
+        game._begin_turn(position.turn)  # its outcome (Triple Play's open piles) first
+    else:
+        game.pending = Turn(position.turn)
+
+
+def _set_counters(game: Game, position: Position) -> None:
+    """A position's pile counters: fresh ones, with what it gives."""
+    piles = game.rulebook.discard_piles
+    for values in (position.presses, position.limits):
+        if values is not None and len(values) != piles:
+            raise IllegalAction(f"pile counters need one value per discard pile ({piles})")
+    if any(p >= piles for p in position.open_piles or ()):
+        raise IllegalAction(f"`open_piles` names a pile that is not one of {piles}")
+    start_counters(game)
+    set_public(game, position.open_piles, position.presses, position.limits)
 
 
 def _set_player_state(game: Game, given: Mapping[str, Sequence[str]]) -> None:

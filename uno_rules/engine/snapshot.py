@@ -121,6 +121,8 @@ def snapshot(game: State) -> dict[str, Any]:
                       for name, pile in zip(rb.piles, game.piles, strict=True)}}
            if rb.piles else {}),
         **({"player_state": player_state_json(game)} if rb.player_state else {}),
+        # open, presses, limit per discard pile: the referee's view (limits hidden from seats)
+        **({"pile_counters": list(game.pile_marks)} if rb.pile_limits else {}),
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         "stack_draw": [st.total, st.value, stacked, st.penalty],
         "giving": [{"queue": [list(q) for q in g.queue],
@@ -354,7 +356,10 @@ DATA_ATOMS: Mapping[str, Check] = {
     "seats": _list(SEAT, distinct=True, least=1),
     "seat_pair": _list(SEAT, lambda e: 2, distinct=True), "flag": _bool,
     # a table outcome's values, each [value, weight, program]
-    "outcomes": _list(_row(_text, COUNT, PROGRAM), least=1)}
+    "outcomes": _list(_row(_text, COUNT, PROGRAM), least=1),
+    # the discard piles a `press` decision may press
+    "piles": _list(_int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}",
+                        hi=lambda e: e.rb.discard_piles - 1), distinct=True, least=1)}
 _NO_DATA = _one_of(lambda e: [None])
 
 
@@ -445,6 +450,10 @@ def _declared_state(rb: Rules) -> bool:
     return bool(rb.player_state)
 
 
+def _pile_counters(rb: Rules) -> bool:
+    return bool(rb.pile_limits)
+
+
 def _player_state(value: Any, env: Env, at: str) -> Any:
     """Each declared key: one of its values per seat."""
     return _record({name: _list(_values(values), lambda e: e.n)
@@ -495,6 +504,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("out", CARDS, _always),
     ("piles", _piles, _declared_piles),
     ("player_state", _player_state, _declared_state),
+    ("pile_counters", _list(COUNT, lambda e: 3 * e.rb.discard_piles), _pile_counters),
     ("color", COLOR, _always),
     ("direction", _one_of(lambda e: [1, -1]), _always),
     ("skips", _list(SEAT), _always),
@@ -530,8 +540,8 @@ PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
-         "player_state", "color", "direction", "skips", "turn_to", "uno_open", "turns",
-         "first_turns", "over", "result", "out_seats", "eliminated", "absent", "owed",
+         "player_state", "pile_counters", "color", "direction", "skips", "turn_to", "uno_open",
+         "turns", "first_turns", "over", "result", "out_seats", "eliminated", "absent", "owed",
          "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history", "rng")
 
 
@@ -680,6 +690,8 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
                  piles=piles)
     if rb.player_state:
         game.marks = marks_from_json(rb, v["player_state"])
+    if rb.pile_limits:
+        game.pile_marks = list(v["pile_counters"])
     for f in PLAIN:  # (players, seed and dealer made the blank state already)
         setattr(game, f.name, v[f.snapshot])
     if v["result"] is not None:

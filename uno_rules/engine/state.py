@@ -141,6 +141,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("focus", SHARED, "focus"),
     _plain("first_turns"),
     Field("marks", LIST, "player_state"),  # written only when the rulebook declares some
+    Field("pile_marks", LIST, "pile_counters"),  # written only with pile counters
     _derived("faces"),
     _derived("card_rules"),
     _derived("names"),
@@ -217,6 +218,9 @@ class State:
         # into the key's values) at s * keys + k.
         self.marks: list[int] = [start for _ in range(players)
                                  for _, _, start in rulebook.player_state]
+        # Pile counters (rulebook.pile_limits), flat: open, presses, limit per discard pile
+        # (uno_rules.engine.pilecounters); empty without counters.
+        self.pile_marks: list[int] = []
         self._derive()
 
     def clone(self) -> State:

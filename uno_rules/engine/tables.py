@@ -16,7 +16,8 @@ from .model import NO_COLOR, Combo, Face, Rules
 from .notation import COMBO
 
 BARE = ("draw", "keep", "challenge", "accept")
-MATCH_WAYS = ("color", "rank", "number", "wild", "any")  # the ways of `match:` (matches)
+# the ways of `match:` (matches)
+MATCH_WAYS = ("color", "rank", "number", "wild", "any", "on_uncolored")
 
 
 def calls_uno(hand_size: int, sheds: bool, after_effects: bool, call_at: int = 1,
@@ -79,8 +80,16 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
         actions += [Action(s, "play", COMBO.join(names), uno, pile) for s in seats
                     for names in combo_names(rules) for uno in (False, True)
                     for pile in range(rules.discard_piles)]  # none without `combos`
+        # With pile counters: a `press` per seat and discard pile (none without).
+        actions += [Action(s, "press", p) for s in seats for p in press_piles(rules)]
         got = rules.memo[key] = tuple(actions)
     return got
+
+
+def press_piles(rules: Rules) -> range:
+    """The answers of a ``press`` decision: every discard pile, with pile counters (else
+    none)."""
+    return range(rules.discard_piles if rules.pile_limits else 0)
 
 
 def outcome_values(rules: Rules) -> tuple[str, ...]:
@@ -108,7 +117,8 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "combo")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "combo",
+                 "press")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -146,9 +156,10 @@ class SeatActions:
         self.jump_in = tuple(at + len(names) + i for i in by_face)
         sides, combos = side_names(rules), combo_names(rules)
         values = outcome_values(rules)
-        # the losers, the passes, the sides, any table outcomes, then the combos end the table
+        # the losers, the passes, the sides, any table outcomes, the combos, then the presses
+        presses = len(press_piles(rules))
         loser = len(self.table) - 2 * n - n * len(sides) - len(values) \
-            - n * 2 * len(combos) * piles
+            - n * 2 * len(combos) * piles - n * presses
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
         at = loser + 2 * n + seat * len(sides)
@@ -160,6 +171,8 @@ class SeatActions:
         self.combo = {(COMBO.join(names), uno, pile): at + (k * 2 + u) * piles + pile
                       for k, names in enumerate(combos) for u, uno in enumerate((False, True))
                       for pile in range(piles)}
+        at = first + len(values) + n * 2 * len(combos) * piles + seat * presses
+        self.press = tuple(range(at, at + presses))  # by pile
 
 
 def numbers_of(rules: Rules, rank: int, number: bool = True) -> tuple[int, ...]:
@@ -284,15 +297,19 @@ def matches(face: Face, color: int, rank: int, match: tuple[str, ...],
     force ``color``, by one of the ways in ``match`` (the rulebook's `match:`; ``numbers``:
     its wild numbers, Rules.rank_numbers): ``color``
     (it has that colour), ``rank`` (the same rank), ``number`` (a number card of the same
-    rank), ``wild`` (it has no colour), ``any`` (every card). The one place this rule
-    lives: the match tables are built from it."""
+    rank), ``wild`` (it has no colour), ``any`` (every card), ``on_uncolored`` (every card,
+    when no colour is in force: a wild top that names none). The one place this rule lives:
+    the match tables are built from it."""
     for way in match:
         if way == "any" or (way == "wild" and face.color == NO_COLOR) or \
+                (way == "on_uncolored" and color == NO_COLOR) or \
                 (way == "color" and face.color == color != NO_COLOR) or \
                 (way == "rank" and face.rank == rank) or \
                 (way == "number" and _same_number(face, rank, numbers)):
             return True
     return False
+
+
 def second_matching(rules: Rules, side: int, color: int) -> frozenset[int]:
     """The cards (ids) on ``side`` whose second colour is ``color``: played as their
     alternative, they match it (:func:`matching`'s rule for a card's other colour)."""

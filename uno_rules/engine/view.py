@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from .actions import Action, Result
 from .model import NO_COLOR, Rules
+from .pilecounters import public_counts
 from .state import State
 
 
@@ -52,6 +53,8 @@ class SeatView(NamedTuple):
     #                                   to a catch until called (uno_after_others)
     marks: tuple[int, ...] = ()       # per-player state, public (State.marks: seat by seat,
     #                                   each key's value index; rulebook.player_state)
+    pile_counts: tuple[int, ...] = ()  # pile counters, public: open (1/0) and presses per
+    #                                   discard pile (never the hidden limits)
 
 
 def hides(kind: str, actor: int | None, seat: int | None) -> bool:
@@ -117,7 +120,8 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
         tuple(sorted(knocked)) if knocked else (), tuple(sorted(absent)) if absent else (),
         kind, decider, options, game.over, game.result, backs, draw_back,
         tuple(game.owed) if game.owed else (),
-        tuple(game.marks) if game.marks else ()))
+        tuple(game.marks) if game.marks else (),
+        public_counts(game.pile_marks) if game.pile_marks else ()))
 
 
 def _face_ids(rules: Rules) -> tuple[tuple[int, ...], ...]:
@@ -158,6 +162,9 @@ def view_dict(view: SeatView, rules: Rules, table: Sequence[Action]) -> dict[str
                          for t, c, n in zip(view.tops, view.colors, view.discard_sizes,
                                             strict=True)]}
            if rules.discard_piles > 1 else {}),
+        **({"open_piles": [p for p, f in enumerate(view.pile_counts[::2]) if f],
+            "presses": list(view.pile_counts[1::2])}
+           if view.pile_counts else {}),
         **({"piles": dict(zip(rules.piles, view.pile_sizes, strict=True))}
            if rules.piles else {}),
         "stacked_draw": view.stacked_draw,  # cards a stacked draw makes the next draw

@@ -30,7 +30,8 @@ def _walk_refs(value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:
 
 
 SECTIONS = ("settings", "deck", "cards", "going_out", "after_draw", "setup", "turn",
-            "stacking", "caught")  # the parts of a rulebook where `$option` references may stand
+            "stacking", "caught", "pile_counters")
+# (SECTIONS: the parts of a rulebook where `$option` references may stand)
 
 
 def semantic(located: Located, hand_overridden: bool = False,
@@ -41,7 +42,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
                  _check_alternatives, _check_chance, _check_holdings, _check_settings,
-                 _check_open_piles):
+                 _check_open_piles, _check_pile_counters):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -290,7 +291,7 @@ def _option_values(located: Located, path: PathKey, given: Any,
 def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
     """Every step list of a rulebook, with its path."""
     for rank, card in (data.get("cards") or {}).items():
-        for part in ("effect", "first_card"):
+        for part in ("effect", "first_card", "overload"):
             if isinstance(card, dict) and isinstance(card.get(part), list):
                 yield ("cards", rank, part), card[part]
             alts = card.get("alternatives") if isinstance(card, dict) else None
@@ -301,7 +302,7 @@ def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
         if isinstance(alt, dict) and isinstance(alt.get("effect"), list):
             yield ("alternatives", name, "effect"), alt["effect"]
     for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw"),
-                 ("caught",)):
+                 ("caught",), ("turn", "begin"), ("pile_counters", "overload")):
         value: Any = data
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
@@ -513,6 +514,44 @@ def _check_steps(located: Located) -> list[Problem]:
                         problems.append(located.problem(at + (key,), f"`{seat}` needs "
                                                         "partnerships, and this rulebook has "
                                                         f"none {HOW}"))
+    return problems
+
+
+PILE_STEPS = ("open_piles", "press", "reset_pile")  # steps of pile counters (pilecounters)
+
+
+def _check_pile_counters(located: Located) -> list[Problem]:
+    """Pile steps and a card's `presses`/`overload` need `pile_counters`, and name piles the
+    rulebook has."""
+    data = located.data
+    counted, piles = bool(data.get("pile_counters")), int(data.get("discard_piles", 1))
+    problems = []
+    for path, steps in _programs(data):
+        for at, name, params in _steps(steps, path):
+            if name not in PILE_STEPS:
+                continue
+            if not counted:
+                problems.append(located.problem(at, f"`{name}` needs `pile_counters` (each "
+                                                "discard pile's count and hidden limit)"))
+            given = params.get("piles", params.get("pile"))
+            seen: set[int] = set()
+            for k, pile in enumerate(given if isinstance(given, list) else [given]):
+                if type(pile) is int and pile in seen:  # uniqueness: here, not in the schema
+                    problems.append(located.problem(at + ("piles", k),
+                                                    f"discard pile {pile} is listed twice"))
+                elif type(pile) is int:
+                    seen.add(pile)
+                if type(pile) is int and pile >= piles:
+                    key = "piles" if name == "open_piles" else "pile"
+                    problems.append(located.problem(
+                        at + ((key, k) if isinstance(given, list) else (key,)),
+                        f"no discard pile {pile}: this rulebook has {piles} (0-{piles - 1})"))
+    for rank, card in (data.get("cards") or {}).items():
+        for key in ("presses", "overload"):
+            if isinstance(card, dict) and key in card and not counted:
+                problems.append(located.problem(("cards", rank, key), f"`{key}` needs "
+                                                "`pile_counters` (each discard pile's count "
+                                                "and hidden limit)"))
     return problems
 
 

@@ -20,6 +20,7 @@ from ..engine.model import (
     Settings,
     Step,
 )
+from ..engine.pilecounters import nonempty_sets, set_name
 from ..engine.rulebook import Rulebook
 from .checks import opt, side_colors
 from .yamlpos import Located, PathKey
@@ -60,6 +61,8 @@ class _Compiler:
             return self.drawn_count(params, path + (name,))
         if name == "repeat":
             return self.repeat(params, path + (name,))
+        if name == "open_piles" and params.get("piles") == "any":
+            return self.any_open(path + (name,))
         args: dict[str, Any] = {}
         loaded = decided_at_load(params, self.options) if name == "if" else None
         if loaded is not None:
@@ -118,6 +121,17 @@ class _Compiler:
             then.append(len(self.programs) - 1)
         return self.outcome_step([str(c) for c in counts], [int(table[c]) for c in counts],
                                  then, path, count_of=who)
+
+    def any_open(self, path: PathKey) -> list[Step]:
+        """``open_piles: any``: a table outcome over the non-empty sets of discard piles,
+        each as likely, each a program opening that set."""
+        sets = nonempty_sets(int(self.located.data.get("discard_piles", 1)))
+        where, then = self.where(path), []
+        for piles in sets:
+            self.programs.append((Step("open_piles", FrozenMap({"piles": tuple(piles)}), True,
+                                       where, PRIMITIVES["open_piles"].run),))
+            then.append(len(self.programs) - 1)
+        return self.outcome_step([set_name(p) for p in sets], [1] * len(sets), then, path)
 
     def repeat(self, params: dict[str, Any], path: PathKey) -> list[Step]:
         """``repeat``: its body a program; with ``until``, a one-step program checking the
@@ -212,7 +226,21 @@ def _card_rules(comp: _Compiler, data: dict[str, Any], faces: list[Face]
             alt_effect=alt_effect, alt_if=alt_if,
             answers_draw=any(bool(opt(cards[k].get("answers_draw", False), opts))
                              for k in keys),
+            **_card_counters(program, cards, keys, opts),
         ))
+    return out
+
+
+def _card_counters(program: Any, cards: dict[str, Any], keys: list[str],
+                   opts: dict[str, Any]) -> dict[str, Any]:
+    """A card's ``presses`` and ``overload`` (pile counters), when given."""
+    out: dict[str, Any] = {}
+    presses = next((cards[k]["presses"] for k in keys if "presses" in cards[k]), None)
+    if presses is not None and not opt(presses, opts):
+        out["presses"] = False
+    own = next((k for k in keys if "overload" in cards[k]), None)
+    if own is not None:
+        out["overload"] = program(own, "overload")
     return out
 
 
@@ -297,6 +325,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         ("after_draw", data.get("after_draw"), ("after_draw",)),
         ("setup", data.get("setup"), ("setup",)),
         ("caught", data.get("caught"), ("caught",))]}
+    counters = _pile_counters(comp, data)
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
         players_min=data["players"]["min"], players_max=data["players"]["max"],
@@ -318,7 +347,24 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         combos=tuple(Combo(c.get("cards", 2), c.get("sum", False), c.get("same", ""),
                            tuple(comp.ranks.index(str(r)) for r in c.get("first", ())))
                      for c in data.get("combos") or ()),
+        **counters,
     )
+
+
+def _pile_counters(comp: _Compiler, data: dict[str, Any]) -> dict[str, Any]:
+    """The Rulebook's fields for ``pile_counters`` and ``turn.begin`` (none: left out)."""
+    out: dict[str, Any] = {}
+    begin = (data.get("turn") or {}).get("begin")
+    if begin:
+        out["turn_begin"] = comp.program(begin, ("turn", "begin"))
+    spec = data.get("pile_counters") or {}
+    if not spec or not opt(spec.get("enabled", True), comp.options):
+        return out
+    table = opt(spec["limit"]["weights"], comp.options)
+    out["pile_limits"] = tuple((int(v), int(w)) for v, w in table.items() if int(w) > 0)
+    if spec.get("overload"):
+        out["overload"] = comp.program(spec["overload"], ("pile_counters", "overload"))
+    return out
 
 
 def _player_state(data: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...], int], ...]:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..engine.conditions import CONDITIONS
-from ..engine.effects import PRIMITIVES
+from ..engine.effects import PRIMITIVES, WEIGHTS_SCHEMA
 from ..engine.model import Settings
 from ..engine.tables import MATCH_WAYS
 
@@ -202,7 +202,9 @@ def rulebook_schema() -> dict[str, Any]:
                                      "symbol), `number` (a number card of the top card's "
                                      "number: symbols then match by colour only), `wild` "
                                      "(a card with no colour plays on anything), `any` "
-                                     "(every card plays on every card). Legality "
+                                     "(every card plays on every card), `on_uncolored` "
+                                     "(every card plays on a top with no colour in force: "
+                                     "UNO Triple Play's wilds, which name none). Legality "
                                      "conditions (`legal_if`, `go_out_on`) come on top. "
                                      "An edition of wilds only plays `[any]`; a numbers-only "
                                      "edition or a match-by-number house rule "
@@ -269,6 +271,26 @@ def rulebook_schema() -> dict[str, Any]:
                                             "pile runs out and is rebuilt (default false)."},
                               "description": {"type": "string",
                                               "description": "What the pile is for."}}}},
+            "pile_counters": {
+                "type": "object", "additionalProperties": False, "required": ["limit"],
+                "description": "Each discard pile's press count (public) and hidden limit: "
+                               "each play on a pile is one press (a card's `presses: false` "
+                               "none); the press reaching the limit overloads it (the count "
+                               "back to 0 with a new limit, then `overload` runs for the "
+                               "presser, before the card acts). `open_piles` steps open and "
+                               "close piles (UNO Triple Play's unit; a hot-potato house rule).",
+                "properties": {
+                    "limit": {"type": "object", "additionalProperties": False,
+                              "required": ["weights"], "description":
+                              "The hidden limit, drawn with the game's seeded RNG when a "
+                              "pile starts and after each overload or `reset_pile`.",
+                              "properties": {"weights": WEIGHTS_SCHEMA}},
+                    "overload": {"$ref": "#/$defs/steps", "description":
+                                 "Steps for the presser (`self`) when a press overloads its "
+                                 "pile (the card's own `overload` instead, for its play)."},
+                    "enabled": _or_ref({"type": "boolean", "description":
+                                   "false: no counters (every pile always open, no press, "
+                                   "no overload): an option's switch (default true)."})}},
             "player_state": _named(
                 "State each player carries through the round (a Power Card, a joker, a "
                 "counter), by a key of your choice: its values in order and the one everyone "
@@ -359,7 +381,12 @@ def rulebook_schema() -> dict[str, Any]:
                      "description": "The turn rules.",
                      "properties": {"draw": {"$ref": "#/$defs/steps", "description":
                                              "What drawing instead of playing does (default: "
-                                             "draw 1, then `offer_drawn`)."}}},
+                                             "draw 1, then `offer_drawn`)."},
+                                    "begin": {"$ref": "#/$defs/steps", "description":
+                                              "Steps run as each turn begins, before its "
+                                              "player's decision (it is `self`; a skipped "
+                                              "player's turn has none): UNO Triple Play's "
+                                              "`open_piles: any`."}}},
             "cards": {"type": "object", "description":
                       "What each rank or tag does, by rank or tag name. A card with a tag "
                       "does its rank's effect, then its tag's. Ranks without an entry do "
@@ -475,6 +502,12 @@ def rulebook_schema() -> dict[str, Any]:
                                              "the two plays apart). A Reverse deflecting a "
                                              "Draw Two back (house rule `deflect`), a Skip "
                                              "passing it on (`pass_on`)."}),
+                    "presses": _or_ref({"type": "boolean", "description":
+                                        "With `pile_counters`: whether playing it presses "
+                                        "its pile (default true)."}),
+                    "overload": {"$ref": "#/$defs/steps", "description":
+                                 "With `pile_counters`: what its own press overloading does, "
+                                 "instead of `pile_counters.overload` (its player `self`)."},
                 },
             },
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"},

@@ -35,7 +35,7 @@ CAP = 255  # the largest value a uint8 holds: counts above it are capped
 DECISION_KINDS: tuple[str, ...] = tuple(KINDS)
 # The segments a rulebook may add that version 1's layout didn't know, in order: a new one
 # changes the layout's digest (and so its version) as a new decision kind does.
-SEGMENTS_SINCE_V1: tuple[str, ...] = ("player_state",)
+SEGMENTS_SINCE_V1: tuple[str, ...] = ("player_state", "pile_counters")
 
 
 def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str:
@@ -53,9 +53,10 @@ def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str
 # never changes silently under a trained policy.
 # Version 2: the `side` decision kind (a card's side or alternative) and the `player_state`
 # segment (a rulebook's per-player state). Version 3: the `outcome` decision kind (a table
-# outcome).
+# outcome). Version 4: the `press` decision kind and the `pile_counters` segment (a
+# rulebook's pile counters: open piles and press counts, never the hidden limits).
 VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2,
-                            "0721141b695f6afa": 3}
+                            "0721141b695f6afa": 3, "0092935b99ebf2fc": 4}
 
 
 def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:
@@ -142,6 +143,9 @@ class Observer:
         self._marks = add("player_state", n * sum(len(v) for _, v, _ in declared), 1,
                           "per relative seat, for each key of rulebook.player_state: one-hot, "
                           "its value (the key's values in order)") if declared else -1
+        self._counts = add("pile_counters", 2 * piles, pile_high,
+                           "per discard pile: 1 when open, then its press count (capped; "
+                           "its hidden limit is never shown)") if rulebook.pile_limits else -1
         # each key's first slot within a seat's part, and a seat's part's length
         self._mark_slots = tuple(sum(len(v) for _, v, _ in declared[:k])
                                  for k in range(len(declared)))
@@ -257,7 +261,7 @@ class Observer:
             view = _capped(view)
         (seat, _, side, hand, hand_sizes, tops, colors, discard_sizes, _, direction,
          draw_pile_size, pile_sizes, stacked, uno, out_seats, knocked, absent, kind, decider,
-         _, over, _, backs, draw_back, owed, marks) = view
+         _, over, _, backs, draw_back, owed, marks, pile_counts) = view
         (at_side, at_top, at_color, at_discard, at_direction, at_sizes, end_sizes, at_draw,
          at_stacked, at_uno, at_decider, at_mine, at_over) = self._at
         out = bytearray(self._template)
@@ -282,6 +286,9 @@ class Observer:
         rel = self._rel[seat]
         if marks:
             self._fill_marks(rel, marks, out)
+        if pile_counts:
+            for k, v in enumerate(pile_counts):
+                out[self._counts + k] = v if v < CAP else CAP
         if out_seats or knocked or absent or owed:  # seldom: one test for them all
             self._fill_seats(rel, (out_seats, knocked, absent, owed), out)
         if stacked:

@@ -173,6 +173,14 @@ def _seat_name(seat: int, me: int | None) -> str:
     return f"seat {seat}" + (" (you)" if seat == me else "")
 
 
+def _counter(view: dict[str, Any], pile: int) -> str:
+    """A pile's counter as the table sees it (pile counters): open or closed, its presses."""
+    if "presses" not in view:
+        return ""
+    state = "open" if pile in view["open_piles"] else "closed"
+    return f", {state}, pressed {view['presses'][pile]}"
+
+
 def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
                 match: Match | None = None, open_hands: bool = False) -> list[str]:
     """What ``seat`` sees of the table (see the module doc). ``seat`` None: what anyone
@@ -186,7 +194,8 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
     # The top card(s) and the colour in force, the direction, the piles.
     if "discards" in view:
         tops = [f"pile {k}: {_top(game, p['top'], style)} "
-                f"({colour_text(game, p['color'], style)}, {_cards(p['size'])})"
+                f"({colour_text(game, p['color'], style)}, {_cards(p['size'])}"
+                f"{_counter(view, k)})"
                 for k, p in enumerate(view["discards"])]
         lines += wrap(tops, "discard piles: ", "  ", sep="   ")
     else:
