@@ -73,3 +73,42 @@ def test_random_rounds_keep_every_card_and_end() -> None:
 def test_the_sheet_says_which_piles_start_closed() -> None:
     from uno_rules.authoring.explain import rule_lines
     assert any("turned up on the first 2 only" in line for line in rule_lines(_row())["Setup"])
+
+
+def _reshuffled(path: str) -> uno_rules.Game:
+    """After a 9 clears two piles onto `cleared` and the refill empties the draw pile, a
+    play on pile 1 leaves a card under its top; then seat 0 draws (a reshuffle)."""
+    position = Position(hands=CLEAR.hands, discards=CLEAR.discards,
+                        draw_pile=["green 7", "yellow 8"])
+    game = game_from_position(uno_rules.load_rulebook(path), 2, position, seed=1)
+    game.apply("0 play red 9")
+    game.apply("1 play yellow 2 on 1")
+    assert not game.draw_pile and [len(p) for p in game.discards] == [1, 2, 0, 0]
+    game.apply("0 draw")
+    return game
+
+
+def test_reshuffle_discards_false_leaves_the_row_alone() -> None:
+    kept = _reshuffled(str(HERE / "rulebooks" / "positive" / "centre_row_kept.yaml"))
+    assert [len(p) for p in kept.discards] == [1, 2, 0, 0] and len(kept.draw_pile) == 4
+    assert [len(p) for p in kept.piles] == [0]
+    taken = _reshuffled(ROW)  # the default: the card under pile 1's top joins too
+    assert [len(p) for p in taken.discards] == [1, 1, 0, 0] and len(taken.draw_pile) == 5
+
+
+def test_reshuffle_discards_false_with_nothing_to_reshuffle_draws_nothing() -> None:
+    rulebook = uno_rules.load_rulebook(str(HERE / "rulebooks" / "positive" /
+                                           "centre_row_kept.yaml"))
+    game = game_from_position(rulebook, 2, Position(
+        hands=[["red 8", "green 1"], ["yellow 1", "yellow 2"]],
+        discards=[["red 1", "red 3"], ["blue 2", "blue 5"], [], []], draw_pile=[]), seed=1)
+    assert not game._can_draw()
+    assert [len(p) for p in game.discards] == [2, 2, 0, 0]
+
+
+def test_the_sheet_says_the_row_is_left_alone() -> None:
+    from uno_rules.authoring.explain import rule_lines
+    kept = uno_rules.load_rulebook(str(HERE / "rulebooks" / "positive" /
+                                       "centre_row_kept.yaml"))
+    assert any("the discard piles are left alone" in line
+               for line in rule_lines(kept)["Your turn"])

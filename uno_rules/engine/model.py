@@ -111,7 +111,7 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Settings", "false_call_penalty"): 0, ("Settings", "jump_in_wilds"): False,
     ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False,
     ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0,
-    ("Settings", "call_name"): "UNO"}
+    ("Settings", "call_name"): "UNO", ("Rules", "reshuffle_discards"): True}
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +246,9 @@ class Rules:
     # card then counts as its rank (tables.numbers_of).
     rank_numbers: tuple[tuple[int, ...], ...] = ()
     open_piles: int = 0              # discard piles turned up at the deal (0: every one)
+    # Whether the cards under each discard pile's top card join a reshuffle; False leaves
+    # the discard piles alone (DOS's Centre Row: its cleared piles go to a declared pile).
+    reshuffle_discards: bool = True
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.

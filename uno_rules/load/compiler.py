@@ -412,6 +412,7 @@ def _piles(data: dict[str, Any]) -> dict[str, Any]:
     declared = data.get("piles") or {}
     return {"piles": tuple(declared), "discard_piles": data.get("discard_piles", 1),
             "open_piles": data.get("open_piles", 0),
+            "reshuffle_discards": data.get("reshuffle_discards", True),
             "reshuffle_piles": tuple(i for i, spec in enumerate(declared.values())
                                      if (spec or {}).get("reshuffle"))}
 

@@ -256,6 +256,14 @@ def rulebook_schema() -> dict[str, Any]:
                            "(default: every one); the others start closed: no card goes on "
                            "a closed pile until one is turned up there (`refill_piles`). "
                            "DOS's Centre Row starts with two cards and grows."},
+            "reshuffle_discards": {"type": "boolean", "description":
+                                   "Whether the cards under each discard pile's top card "
+                                   "join the new draw pile when it runs out (default true). "
+                                   "false: the discard piles are left alone and only the "
+                                   "declared piles with `reshuffle: true` rebuild it (DOS's "
+                                   "Centre Row, whose cleared piles go to a declared pile; "
+                                   "a house rule where nothing is reshuffled and drawing "
+                                   "stops when the draw pile is empty)."},
             "piles": {"type": "object", "description":
                       "Piles besides the draw pile and the discard pile, by a name of your "
                       "choice (a set-aside pile, say); primitives put cards there (`knock_out: "
