@@ -263,6 +263,13 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
             if offered else "Drawing ends your turn.",
             _call_line(s, penalty)]
     turn += _combo_lines(rulebook)
+    if rulebook.turn_plays:
+        turn.append("After a play you may play again, onto a discard pile not yet played on "
+                    "this turn, or end your turn; with no such play left it ends.")
+    if rulebook.turn_end is not None:
+        turn.append("At the end of your turn: " + _sentence(describe(rulebook,
+                                                                    rulebook.turn_end))
+                    + " Only then does a player whose hand is empty go out.")
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank"
                     + (", or the same wild" if s.jump_in_wilds else ", not a wild")

@@ -197,10 +197,18 @@ def _outcome_problem(game: State, ask: Any, at: str) -> Problem:
 
 
 # What is checked of a decision's own data, by kind (the other kinds have none to check).
+def _again_problem(game: State, ask: Any, at: str) -> Problem:
+    played = game.played_piles
+    if not game.rulebook.turn_plays or not played or -1 in played or \
+            len(set(played)) != len(played) or ask.seat != ask.ctx.actor:
+        return f"{at}.seat", "an again decision, yet no turn of several plays under way"
+    return None
+
+
 _ASK_CHECKS: dict[str, Callable[[State, Any, str], Problem]] = {
     "drawn": _drawn_problem, "challenge": _challenge_problem, "target": _target_problem,
     "contest": _contest_problem, "forced_play": _forced_play_problem, "give": _give_problem,
-    "outcome": _outcome_problem}
+    "outcome": _outcome_problem, "again": _again_problem}
 
 
 def _result_problem(game: State) -> Problem:

@@ -134,6 +134,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "rng": [version, list(internal), gauss],
         **({"absent": game.absent[:]} if game.absent else {}),
         **({"owed": game.owed[:]} if game.owed else {}),
+        **({"played_piles": game.played_piles[:]} if game.played_piles else {}),
     }
     for f in PLAIN:  # the fields a snapshot holds as they are
         value = getattr(game, f.name)
@@ -508,6 +509,9 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("eliminated", SEATS, _always),
     ("absent", SEATS, _always),  # optional: written only when not empty (OPTIONAL)
     ("owed", SEATS, _always),  # optional, as absent
+    ("played_piles", _list(_int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}, or -1",
+                                lo=lambda e: -1, hi=lambda e: e.rb.discard_piles - 1)),
+     _always),  # optional, as absent
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
@@ -524,7 +528,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
 # may be left out: then this
-OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list}
+OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list, "played_piles": list}
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
@@ -532,7 +536,8 @@ ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dea
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "player_state", "color", "direction", "skips", "turn_to", "uno_open", "turns",
          "first_turns", "over", "result", "out_seats", "eliminated", "absent", "owed",
-         "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history", "rng")
+         "played_piles", "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history",
+         "rng")
 
 
 def state_field_problems() -> list[str]:
@@ -700,6 +705,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.history = v["history"]
     game.absent = v["absent"]
     game.owed = v["owed"]
+    game.played_piles = v["played_piles"]
     version, internal, gauss = v["rng"]
     try:
         game.rng.setstate((version, tuple(internal), gauss))

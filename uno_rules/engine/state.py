@@ -129,6 +129,9 @@ STATE_FIELDS: tuple[Field, ...] = (
     _plain("eliminated", LIST),
     Field("absent", LIST, "absent"),  # written only when a seat is out of a match
     Field("owed", LIST, "owed"),  # written only when a seat owes a call
+    # The discard piles played on this turn (`turn: {plays: each_pile}`), ENDING while its
+    # end steps run: written only when not empty.
+    Field("played_piles", LIST, "played_piles"),
     _plain("over"),
     Field("result", SHARED, "result"),
     _plain("turns"),
@@ -207,6 +210,7 @@ class State:
         # Seats another's card left at one card, owing an UNO call of their own
         # (uno_after_others): open to a catch until they call, as uno_open's seat.
         self.owed: list[int] = []
+        self.played_piles: list[int] = []
         self.over = False
         self.result: Result | None = None
         self.turns = 0

@@ -79,6 +79,8 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
         actions += [Action(s, "play", COMBO.join(names), uno, pile) for s in seats
                     for names in combo_names(rules) for uno in (False, True)
                     for pile in range(rules.discard_piles)]  # none without `combos`
+        # Turns of several plays: each seat's `end` of its turn, last (none without).
+        actions += [Action(s, "end") for s in seats if rules.turn_plays]
         got = rules.memo[key] = tuple(actions)
     return got
 
@@ -108,7 +110,8 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "combo")
+                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "combo",
+                 "end")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -147,8 +150,9 @@ class SeatActions:
         sides, combos = side_names(rules), combo_names(rules)
         values = outcome_values(rules)
         # the losers, the passes, the sides, any table outcomes, then the combos end the table
+        ends = n if rules.turn_plays else 0
         loser = len(self.table) - 2 * n - n * len(sides) - len(values) \
-            - n * 2 * len(combos) * piles
+            - n * 2 * len(combos) * piles - ends
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
         at = loser + 2 * n + seat * len(sides)
@@ -160,6 +164,8 @@ class SeatActions:
         self.combo = {(COMBO.join(names), uno, pile): at + (k * 2 + u) * piles + pile
                       for k, names in enumerate(combos) for u, uno in enumerate((False, True))
                       for pile in range(piles)}
+        # The seat's `end` of a turn of several plays (-1 without them).
+        self.end = len(self.table) - n + seat if ends else -1
 
 
 def numbers_of(rules: Rules, rank: int, number: bool = True) -> tuple[int, ...]:

@@ -296,7 +296,8 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         ("going_out", going_out.get("then"), ("going_out", "then")),
         ("after_draw", data.get("after_draw"), ("after_draw",)),
         ("setup", data.get("setup"), ("setup",)),
-        ("caught", data.get("caught"), ("caught",))]}
+        ("caught", data.get("caught"), ("caught",)),
+        ("turn_end", (data.get("turn") or {}).get("end"), ("turn", "end"))]}
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
         players_min=data["players"]["min"], players_max=data["players"]["max"],
@@ -306,6 +307,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         **_stacking(data, opts),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"], caught=hooks["caught"],
+        turn_end=hooks["turn_end"], turn_plays=(data.get("turn") or {}).get("plays", ""),
         options=FrozenMap(opts), description=data.get("description", ""), house=house,
         overrides=FrozenMap(overrides),
         **_side_tables(faces, rules, cards, side_names, side_cols, colors),

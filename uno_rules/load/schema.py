@@ -367,7 +367,25 @@ def rulebook_schema() -> dict[str, Any]:
                      "description": "The turn rules.",
                      "properties": {"draw": {"$ref": "#/$defs/steps", "description":
                                              "What drawing instead of playing does (default: "
-                                             "draw 1, then `offer_drawn`)."}}},
+                                             "draw 1, then `offer_drawn`)."},
+                                    "plays": {"enum": ["each_pile"], "description":
+                                              "`each_pile`: after a play the player may play "
+                                              "again, onto a discard pile not yet played on "
+                                              "this turn, or `end` the turn (an `again` "
+                                              "decision); a turn with no such play left ends "
+                                              "by itself. Needs several discard piles. DOS "
+                                              "(matching Centre Row cards, each once a turn); "
+                                              "a house rule of a several-pile game letting a "
+                                              "player feed every pile."},
+                                    "end": {"$ref": "#/$defs/steps", "description":
+                                            "Steps run when a turn ends (its player is "
+                                            "`self`), after its plays or draw and before "
+                                            "anyone out leaves the round or the next turn "
+                                            "starts: a player whose hand emptied goes out "
+                                            "only after them. DOS's end of turn (clearing "
+                                            "and refilling the Centre Row, bonus cards); a "
+                                            "house rule where every turn ends drawing back "
+                                            "up to a hand size."}}},
             "cards": {"type": "object", "description":
                       "What each rank or tag does, by rank or tag name. A card with a tag "
                       "does its rank's effect, then its tag's. Ranks without an entry do "

@@ -49,9 +49,9 @@ def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str
 # never changes silently under a trained policy.
 # Version 2: the `side` decision kind (a card's side or alternative) and the `player_state`
 # segment (a rulebook's per-player state). Version 3: the `outcome` decision kind (a table
-# outcome).
+# outcome). Version 4: the `again` decision kind (play again or end a turn of several plays).
 VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2,
-                            "0721141b695f6afa": 3}
+                            "0721141b695f6afa": 3, "d80ba1d08a13b9e7": 4}
 
 
 def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:
