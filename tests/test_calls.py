@@ -138,7 +138,7 @@ def test_the_call_is_named_as_the_rulebook_says() -> None:
     assert rulebook.settings.call_name == "DOS"
     game = game_from_position(rulebook, 2, Position(
         hands=[["red 7", "green 1", "green 3"], ["yellow 1", "yellow 3", "red 4"]],
-        discards=[["blue 7"], ["green 10"]]), seed=1)
+        discards=[["blue 7"], ["green 10"], [], [], [], [], [], []]), seed=1)
     game.apply("0 play red 7")
     game.apply("1 catch 0")
     assert game.events[-2] == "seat 1 catches seat 0 without DOS"

@@ -245,7 +245,11 @@ def _states() -> list[uno_rules.Game]:
     midway.skips, midway.turn_to, midway.uno_open = [0], 1, 1
     absent = uno_rules.load_rulebook("classic").new_game(4, 3, out=[1])  # out of a match
     owed = _owing()
-    return [*out, stalled, boxed, midway, absent, owed]
+    several = uno_rules.load_rulebook(str(root / "tests" / "rulebooks" / "positive" /
+                                          "several_plays.yaml")).new_game(2, 1)
+    while not several.played_piles:  # a turn of several plays under way
+        several.apply(several.legal_actions()[0])
+    return [*out, stalled, boxed, midway, absent, owed, several]
 
 
 def _owing() -> uno_rules.Game:

@@ -296,6 +296,13 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
             _call_line(s, penalty)]
     turn += _combo_lines(rulebook)
     turn += _counter_lines(rulebook)
+    if rulebook.turn_plays:
+        turn.append("After a play you may play again, onto a discard pile not yet played on "
+                    "this turn, or end your turn; with no such play left it ends.")
+    if rulebook.turn_end is not None:
+        turn.append("At the end of your turn: " + _sentence(describe(rulebook,
+                                                                    rulebook.turn_end))
+                    + " Only then does a player whose hand is empty go out.")
     if s.jump_in:
         turn.append("Jump-in: holding the exact card on top (same colour and rank"
                     + (", or the same wild" if s.jump_in_wilds else ", not a wild")
@@ -320,11 +327,16 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
             turn.append("A pending draw may also be answered, the same way, with a "
                         + " or ".join(answers) + ": it adds nothing, and the total stays "
                         "pending for whoever's turn its effect leads to.")
-    if rulebook.reshuffle_piles:
+    joining = " and ".join(rulebook.piles[i] for i in rulebook.reshuffle_piles) + " pile" \
+        + ("s" if len(rulebook.reshuffle_piles) > 1 else "")
+    if not rulebook.reshuffle_discards:
+        turn.append("When the draw pile runs out, "
+                    + (f"the cards on the {joining} are shuffled into a new one; "
+                       if rulebook.reshuffle_piles else "no card is drawn any more; ")
+                    + "the discard piles are left alone.")
+    elif rulebook.reshuffle_piles:
         turn.append("When the draw pile runs out, the discard pile but its top card is "
-                    "shuffled into a new one, with the cards on the "
-                    + " and ".join(rulebook.piles[i] for i in rulebook.reshuffle_piles)
-                    + " pile" + ("s" if len(rulebook.reshuffle_piles) > 1 else "") + ".")
+                    f"shuffled into a new one, with the cards on the {joining}.")
     if rulebook.after_draw is not None:
         turn.append("After any draw: " + _sentence(describe(rulebook, rulebook.after_draw)))
     return turn

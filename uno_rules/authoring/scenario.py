@@ -72,7 +72,7 @@ SHARED_KEYS = ("rulebook", "house", "set", "players", "seed")
 # under 200 each): past it, the rest are not run, so a file's cost is bounded like a round's.
 FILE_STEPS = GAME_STEPS
 ACTION_KEYS = ("play", "draw", "keep", "color", "challenge", "target", "loser", "give",
-               "catch", "jump_in", "call_uno", "call", "side", "outcome", "press")
+               "catch", "jump_in", "call_uno", "call", "side", "outcome", "press", "end")
 TABLE_KEYS = ("loser", "outcome")  # steps settled at the table: no `seat`
 # What may accompany `play` in its step: the decisions that come right after it.
 WITH_PLAY = ("color", "side")
@@ -529,6 +529,8 @@ def _actions(game: Game, step: Mapping[str, Any]) -> Iterator[Action]:
         yield Action(seat, "draw")
     elif "keep" in step:
         yield Action(seat, "keep")
+    elif "end" in step:
+        yield Action(seat, "end")
     elif "challenge" in step:
         yield Action(seat, "challenge" if step["challenge"] else "accept")
     elif "loser" in step:

@@ -13,7 +13,7 @@ KINDS_WITH_COLOR = ("color",)
 KINDS_WITH_NAME = ("side",)  # a card's side or alternative: `normal` or its name
 KINDS_WITH_VALUE = ("outcome",)  # a table outcome's declared value: a count or a branch name
 KINDS_WITH_PILE = ("press",)  # a discard pile pressed (pile counters)
-KINDS_BARE = ("draw", "keep", "challenge", "accept", "pass")
+KINDS_BARE = ("draw", "keep", "challenge", "accept", "pass", "end")
 ALL_KINDS = KINDS_WITH_CARD + KINDS_WITH_SEAT + KINDS_WITH_COLOR + KINDS_BARE + KINDS_WITH_NAME \
     + KINDS_WITH_VALUE + KINDS_WITH_PILE
 # The kinds a chance node's options have: no seat takes them, the table settles them.

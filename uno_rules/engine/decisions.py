@@ -56,6 +56,14 @@ class Runner(Legality):
 BIG_HAND = 32 if __file__.endswith(tuple(EXTENSION_SUFFIXES)) else 0
 
 
+def play(g: Runner, seat: int, action: Action) -> None:
+    """``seat`` plays what ``action`` names: one card, or several at once (a combo)."""
+    if g.rulebook.combos and COMBO in str(action.arg):
+        g._play_cards(seat, str(action.arg).split(COMBO), action.uno, action.pile)
+        return
+    g._play_card(seat, g._card_played(seat, action), action.uno, action.pile)
+
+
 @dataclass(slots=True)
 class Turn(Ask):
     """The record of a ``turn`` decision (what it is: ``WORDS["turn"].what``)."""
@@ -114,10 +122,7 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            if g.rulebook.combos and COMBO in str(action.arg):
-                g._play_cards(seat, str(action.arg).split(COMBO), action.uno, action.pile)
-                return
-            g._play_card(seat, g._card_played(seat, action), action.uno, action.pile)
+            play(g, seat, action)
             return
         if g.stacked.total:  # draw the stacked total, or challenge the last card stacked
             g._face_stack(seat, action.kind == "challenge")
@@ -369,9 +374,72 @@ class Side(Ask):
         return {"normal": bool(data)}
 
 
+# A turn's end is under way (`turn: {end: ...}` steps running): State.played_piles' last.
+ENDING = -1
+
+
+@dataclass(slots=True)
+class Again(Ask):
+    """The record of an ``again`` decision (what it is: ``WORDS["again"].what``): after a
+    play in a turn of several plays, play onto a pile not yet played on, or end the turn."""
+
+    kind: str = field(default="again", init=False, repr=False, compare=False)
+
+    def options(self, g: Legality) -> list[int]:
+        seat = self.seat
+        assert seat is not None
+        opts = g._pile_plays(seat, g.hands[seat])[0]
+        if g.rulebook.combos:
+            opts += g._combo_ids(seat)
+        acts, played = g.acts[seat], g.played_piles
+        return [i for i in opts if acts.table[i].pile not in played] + [acts.end]
+
+    def answer(self, g: Runner, action: Action) -> None:
+        seat = self.seat
+        assert seat is not None
+        if action.kind == "play":
+            play(g, seat, action)
+            return
+        end_turn(g, seat)
+
+
+def end_turn(g: Runner, seat: int) -> None:
+    """``seat``'s turn of several plays ends: its `turn: {end: ...}` steps run, then
+    (State.played_piles holding ENDING) the round goes on as after any turn."""
+    g.played_piles = [ENDING]
+    g.ctx = ctx = Ctx(seat)
+    if g.rulebook.turn_end is not None:
+        g._push(g.rulebook.turn_end, ctx)
+    g._run()
+
+
+def turn_goes_on(g: Runner) -> bool:
+    """After a card or a draw is resolved, in a rulebook with turns of several plays or
+    end-of-turn steps: the turn's player may play again (an ``again`` decision), or its turn
+    ends. True when that took over; False when the turn is over (or the round just began)
+    and the round goes on as usual."""
+    played, ctx = g.played_piles, g.ctx
+    if played and played[-1] == ENDING:
+        g.played_piles = []
+        return False
+    if g.turns == 0:  # the first card's effects: no turn yet
+        return False
+    seat = ctx.actor
+    if ctx.face >= 0 and g.rulebook.turn_plays:
+        played.append(ctx.pile)
+        if g.hands[seat]:
+            again = Again(seat, ctx)  # about the card just played
+            if len(again.options(g)) > 1:  # a play besides `end`
+                g.pending = again
+                return True
+    end_turn(g, seat)
+    return True
+
+
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
 KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
-    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome, Press)
+    Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome, Press,
+    Again)
     for f in fields(cls) if f.name == "kind"}
 
 
@@ -431,6 +499,11 @@ WORDS: dict[str, KindWords] = {
         "to press a pile", "press an open discard pile of your choice", "press a pile",
         "Choose an open discard pile to press (`press: chosen`, pile counters): its count "
         "goes up one and may overload (UNO Triple Play's press that ends a turn)."),
+    "again": KindWords(
+        "to play again or end the turn", "play again onto a pile not played on this turn, "
+        "or end your turn", "play again or end",
+        "In a turn of several plays (`turn: {plays: each_pile}`): play again onto a "
+        "discard pile not yet played on this turn, or `end` the turn."),
 }
 
 
@@ -511,6 +584,14 @@ def _outcome_problem(g: State, ask: Any) -> Problem:
 
 
 # Each kind's facts (a test holds the table to KINDS, and the consistency check to it).
+def _again_problem(g: State, ask: Any) -> Problem:
+    played = g.played_piles
+    if not g.rulebook.turn_plays or not played or -1 in played or \
+            len(set(played)) != len(played) or ask.seat != ask.ctx.actor:
+        return "seat", "an again decision, yet no turn of several plays under way"
+    return None
+
+
 FACTS: dict[str, KindFacts] = {
     "turn": KindFacts(about_card=False, holds_cards=True),
     "drawn": KindFacts(holds_cards=True, check=_drawn_problem),
@@ -523,6 +604,7 @@ FACTS: dict[str, KindFacts] = {
     "side": KindFacts(),
     "outcome": KindFacts(seated=False, check=_outcome_problem),
     "press": KindFacts(),
+    "again": KindFacts(check=_again_problem),
 }
 
 

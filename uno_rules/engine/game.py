@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
-from .decisions import Runner, Side, Turn
+from .decisions import Runner, Side, Turn, turn_goes_on
 from .determinize import resample
 from .errors import IllegalAction, RunawayEffect, show
 from .events import describe_event
@@ -540,6 +540,9 @@ class Game(Runner):
         """The current card is fully resolved: players go out, the round ends, or the next
         turn starts."""
         ctx, hands = self.ctx, self.hands
+        rb = self.rulebook
+        if (rb.turn_plays or rb.turn_end is not None) and turn_goes_on(self):
+            return  # the turn's player plays again, or its turn's end steps run
         if (self.out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor

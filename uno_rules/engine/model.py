@@ -116,7 +116,9 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0,
     ("Settings", "call_name"): "UNO",
     ("CardRule", "presses"): True, ("CardRule", "overload"): None,
-    ("Rules", "pile_limits"): (), ("Rules", "overload"): None, ("Rules", "turn_begin"): None}
+    ("Rules", "pile_limits"): (), ("Rules", "overload"): None, ("Rules", "turn_begin"): None,
+    ("Rules", "reshuffle_discards"): True, ("Rules", "turn_plays"): "",
+    ("Rules", "turn_end"): None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +256,13 @@ class Rules:
     # card then counts as its rank (tables.numbers_of).
     rank_numbers: tuple[tuple[int, ...], ...] = ()
     open_piles: int = 0              # discard piles turned up at the deal (0: every one)
+    # Whether the cards under each discard pile's top card join a reshuffle; False leaves
+    # the discard piles alone (DOS's Centre Row: its cleared piles go to a declared pile).
+    reshuffle_discards: bool = True
+    # Turns of several plays (`turn: {plays: each_pile}`): "" one play a turn; "each_pile"
+    # the player may play again onto a pile not yet played on this turn, or end it.
+    turn_plays: str = ""
+    turn_end: int | None = None      # program run when a turn ends (`turn: {end: ...}`)
     # A variant that gave no title or description of its own shows its own (its name, "A
     # variant of BASE."); its digest keeps what it inherited before they were its own,
     # (title, description) here, so that the games saved with it still restore.

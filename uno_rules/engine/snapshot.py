@@ -74,6 +74,20 @@ def _canonical(value: Any) -> Any:
     return value
 
 
+def _declared(game: State) -> dict[str, Any]:
+    """The fields a snapshot holds only for the rulebooks that declare them."""
+    rb = game.rulebook
+    return {**({"player_state": player_state_json(game)} if rb.player_state else {}),
+            # open, presses, limit per discard pile: the referee's view (limits hidden)
+            **({"pile_counters": list(game.pile_marks)} if rb.pile_limits else {})}
+
+
+def _when_any(game: State) -> dict[str, Any]:
+    """The seat lists a snapshot holds only when not empty (as before they existed)."""
+    return {key: value[:] for key, value in (("absent", game.absent), ("owed", game.owed),
+                                             ("played_piles", game.played_piles)) if value}
+
+
 def snapshot(game: State) -> dict[str, Any]:
     """The state of ``game`` as JSON-able data (cards in notation, RNG state included)."""
     rb = game.rulebook
@@ -120,9 +134,7 @@ def snapshot(game: State) -> dict[str, Any]:
         **({"piles": {name: [names[c] for c in pile]
                       for name, pile in zip(rb.piles, game.piles, strict=True)}}
            if rb.piles else {}),
-        **({"player_state": player_state_json(game)} if rb.player_state else {}),
-        # open, presses, limit per discard pile: the referee's view (limits hidden from seats)
-        **({"pile_counters": list(game.pile_marks)} if rb.pile_limits else {}),
+        **_declared(game),
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         "stack_draw": [st.total, st.value, stacked, st.penalty],
         "giving": [{"queue": [list(q) for q in g.queue],
@@ -134,8 +146,7 @@ def snapshot(game: State) -> dict[str, Any]:
         "pending": pending,
         "history": [str(a) for a in game.history],
         "rng": [version, list(internal), gauss],
-        **({"absent": game.absent[:]} if game.absent else {}),
-        **({"owed": game.owed[:]} if game.owed else {}),
+        **_when_any(game),
     }
     for f in PLAIN:  # the fields a snapshot holds as they are
         value = getattr(game, f.name)
@@ -518,6 +529,9 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("eliminated", SEATS, _always),
     ("absent", SEATS, _always),  # optional: written only when not empty (OPTIONAL)
     ("owed", SEATS, _always),  # optional, as absent
+    ("played_piles", _list(_int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}, or -1",
+                                lo=lambda e: -1, hi=lambda e: e.rb.discard_piles - 1)),
+     _always),  # optional, as absent
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
@@ -534,7 +548,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
 # may be left out: then this
-OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list}
+OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list, "played_piles": list}
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
@@ -542,7 +556,8 @@ ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dea
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "player_state", "pile_counters", "color", "direction", "skips", "turn_to", "uno_open",
          "turns", "first_turns", "over", "result", "out_seats", "eliminated", "absent", "owed",
-         "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history", "rng")
+         "played_piles", "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history",
+         "rng")
 
 
 def state_field_problems() -> list[str]:
@@ -712,6 +727,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.history = v["history"]
     game.absent = v["absent"]
     game.owed = v["owed"]
+    game.played_piles = v["played_piles"]
     version, internal, gauss = v["rng"]
     try:
         game.rng.setstate((version, tuple(internal), gauss))

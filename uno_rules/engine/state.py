@@ -129,6 +129,9 @@ STATE_FIELDS: tuple[Field, ...] = (
     _plain("eliminated", LIST),
     Field("absent", LIST, "absent"),  # written only when a seat is out of a match
     Field("owed", LIST, "owed"),  # written only when a seat owes a call
+    # The discard piles played on this turn (`turn: {plays: each_pile}`), ENDING while its
+    # end steps run: written only when not empty.
+    Field("played_piles", LIST, "played_piles"),
     _plain("over"),
     Field("result", SHARED, "result"),
     _plain("turns"),
@@ -208,6 +211,7 @@ class State:
         # Seats another's card left at one card, owing an UNO call of their own
         # (uno_after_others): open to a catch until they call, as uno_open's seat.
         self.owed: list[int] = []
+        self.played_piles: list[int] = []
         self.over = False
         self.result: Result | None = None
         self.turns = 0
@@ -720,14 +724,16 @@ class State:
     def _can_draw(self) -> bool:
         """Whether a card could be drawn now: the draw pile holds one, or a reshuffle would
         make one (a discard pile with more than its top card, a pile that joins it)."""
-        return bool(self.draw_pile) or any(len(d) > 1 for d in self.discards) or \
-            any(self.piles[i] for i in self.rulebook.reshuffle_piles)
+        return bool(self.draw_pile) or any(self.piles[i] for i in self.rulebook.reshuffle_piles) \
+            or (self.rulebook.reshuffle_discards and any(len(d) > 1 for d in self.discards))
 
     def _reshuffle(self) -> bool:
-        """A new draw pile: the discard piles but their top cards, with the cards of the
-        declared piles that join a reshuffle, shuffled. False when there is nothing."""
+        """A new draw pile: the discard piles but their top cards (unless
+        ``reshuffle_discards`` is false), with the cards of the declared piles that join a
+        reshuffle, shuffled. False when there is nothing."""
         joining = [i for i in self.rulebook.reshuffle_piles if self.piles[i]]
-        discards = self.discards
+        # Without `reshuffle_discards` the discard piles keep their cards (none taken).
+        discards = self.discards if self.rulebook.reshuffle_discards else []
         if all(len(d) <= 1 for d in discards) and not joining:
             return False
         pile: list[int] = []

@@ -82,6 +82,8 @@ def action_table(rules: Rules, players: int) -> tuple[Action, ...]:
                     for pile in range(rules.discard_piles)]  # none without `combos`
         # With pile counters: a `press` per seat and discard pile (none without).
         actions += [Action(s, "press", p) for s in seats for p in press_piles(rules)]
+        # Turns of several plays: each seat's `end` of its turn, last (none without).
+        actions += [Action(s, "end") for s in seats if rules.turn_plays]
         got = rules.memo[key] = tuple(actions)
     return got
 
@@ -118,7 +120,7 @@ class SeatActions:
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
                  "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "combo",
-                 "press")
+                 "press", "end")
 
     def __init__(self, rules: Rules, seat: int, players: int):
         self.table = action_table(rules, players)
@@ -156,10 +158,12 @@ class SeatActions:
         self.jump_in = tuple(at + len(names) + i for i in by_face)
         sides, combos = side_names(rules), combo_names(rules)
         values = outcome_values(rules)
-        # the losers, the passes, the sides, any table outcomes, the combos, then the presses
+        # the losers, the passes, the sides, any table outcomes, the combos, the presses, then
+        # each seat's `end` of a turn of several plays
         presses = len(press_piles(rules))
+        ends = n if rules.turn_plays else 0
         loser = len(self.table) - 2 * n - n * len(sides) - len(values) \
-            - n * 2 * len(combos) * piles - n * presses
+            - n * 2 * len(combos) * piles - n * presses - ends
         self.loser = tuple(range(loser, loser + n))
         self.pass_ = loser + n + seat
         at = loser + 2 * n + seat * len(sides)
@@ -173,6 +177,8 @@ class SeatActions:
                       for pile in range(piles)}
         at = first + len(values) + n * 2 * len(combos) * piles + seat * presses
         self.press = tuple(range(at, at + presses))  # by pile
+        # The seat's `end` of a turn of several plays (-1 without them).
+        self.end = len(self.table) - n + seat if ends else -1
 
 
 def numbers_of(rules: Rules, rank: int, number: bool = True) -> tuple[int, ...]:

@@ -55,12 +55,16 @@ def semantic(located: Located, hand_overridden: bool = False,
 
 
 def _check_open_piles(located: Located) -> list[Problem]:
-    """No more discard piles open at the deal than there are."""
+    """No more discard piles open at the deal than there are; turns of a play per pile
+    (`turn: {plays: each_pile}`) only with several piles."""
     data = located.data
     piles = data.get("discard_piles", 1)
     if data.get("open_piles", 1) > piles:
         return [located.problem(("open_piles",), f"open_piles: {data['open_piles']}, but "
                                 f"there are {piles} discard piles (`discard_piles`)")]
+    if (data.get("turn") or {}).get("plays") and piles < 2:
+        return [located.problem(("turn", "plays"), "turn: {plays: each_pile} needs several "
+                                "discard piles (`discard_piles`)")]
     return []
 
 
@@ -302,7 +306,7 @@ def _programs(data: Mapping[str, Any]) -> Iterator[tuple[PathKey, Any]]:
         if isinstance(alt, dict) and isinstance(alt.get("effect"), list):
             yield ("alternatives", name, "effect"), alt["effect"]
     for path in (("going_out", "then"), ("after_draw",), ("setup",), ("turn", "draw"),
-                 ("caught",), ("turn", "begin"), ("pile_counters", "overload")):
+                 ("caught",), ("turn", "begin"), ("turn", "end"), ("pile_counters", "overload")):
         value: Any = data
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None

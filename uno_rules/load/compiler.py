@@ -324,7 +324,8 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         ("going_out", going_out.get("then"), ("going_out", "then")),
         ("after_draw", data.get("after_draw"), ("after_draw",)),
         ("setup", data.get("setup"), ("setup",)),
-        ("caught", data.get("caught"), ("caught",))]}
+        ("caught", data.get("caught"), ("caught",)),
+        ("turn_end", (data.get("turn") or {}).get("end"), ("turn", "end"))]}
     counters = _pile_counters(comp, data)
     return Rulebook(
         name=data["name"], title=data.get("title", data["name"]), source=source,
@@ -335,6 +336,7 @@ def compile_rulebook(located: Located, source: str, house: tuple[str, ...],
         **_stacking(data, opts),
         round_ends=going_out.get("round_ends", "player"), going_out=hooks["going_out"],
         after_draw=hooks["after_draw"], setup=hooks["setup"], caught=hooks["caught"],
+        turn_end=hooks["turn_end"], turn_plays=(data.get("turn") or {}).get("plays", ""),
         options=FrozenMap(opts), description=data.get("description", ""), house=house,
         overrides=FrozenMap(overrides),
         **_side_tables(faces, rules, cards, side_names, side_cols, colors),
@@ -458,6 +460,7 @@ def _piles(data: dict[str, Any]) -> dict[str, Any]:
     declared = data.get("piles") or {}
     return {"piles": tuple(declared), "discard_piles": data.get("discard_piles", 1),
             "open_piles": data.get("open_piles", 0),
+            "reshuffle_discards": data.get("reshuffle_discards", True),
             "reshuffle_piles": tuple(i for i, spec in enumerate(declared.values())
                                      if (spec or {}).get("reshuffle"))}
 

@@ -258,6 +258,14 @@ def rulebook_schema() -> dict[str, Any]:
                            "(default: every one); the others start closed: no card goes on "
                            "a closed pile until one is turned up there (`refill_piles`). "
                            "DOS's Centre Row starts with two cards and grows."},
+            "reshuffle_discards": {"type": "boolean", "description":
+                                   "Whether the cards under each discard pile's top card "
+                                   "join the new draw pile when it runs out (default true). "
+                                   "false: the discard piles are left alone and only the "
+                                   "declared piles with `reshuffle: true` rebuild it (DOS's "
+                                   "Centre Row, whose cleared piles go to a declared pile; "
+                                   "a house rule where nothing is reshuffled and drawing "
+                                   "stops when the draw pile is empty)."},
             "piles": {"type": "object", "description":
                       "Piles besides the draw pile and the discard pile, by a name of your "
                       "choice (a set-aside pile, say); primitives put cards there (`knock_out: "
@@ -386,7 +394,25 @@ def rulebook_schema() -> dict[str, Any]:
                                               "Steps run as each turn begins, before its "
                                               "player's decision (it is `self`; a skipped "
                                               "player's turn has none): UNO Triple Play's "
-                                              "`open_piles: any`."}}},
+                                              "`open_piles: any`."},
+                                    "plays": {"enum": ["each_pile"], "description":
+                                              "`each_pile`: after a play the player may play "
+                                              "again, onto a discard pile not yet played on "
+                                              "this turn, or `end` the turn (an `again` "
+                                              "decision); a turn with no such play left ends "
+                                              "by itself. Needs several discard piles. DOS "
+                                              "(matching Centre Row cards, each once a turn); "
+                                              "a house rule of a several-pile game letting a "
+                                              "player feed every pile."},
+                                    "end": {"$ref": "#/$defs/steps", "description":
+                                            "Steps run when a turn ends (its player is "
+                                            "`self`), after its plays or draw and before "
+                                            "anyone out leaves the round or the next turn "
+                                            "starts: a player whose hand emptied goes out "
+                                            "only after them. DOS's end of turn (clearing "
+                                            "and refilling the Centre Row, bonus cards); a "
+                                            "house rule where every turn ends drawing back "
+                                            "up to a hand size."}}},
             "cards": {"type": "object", "description":
                       "What each rank or tag does, by rank or tag name. A card with a tag "
                       "does its rank's effect, then its tag's. Ranks without an entry do "

@@ -431,7 +431,7 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
         total = game.stacked.total
         return f"draw the {total} stacked" if total else "draw"
     words = {"keep": "keep the drawn card", "challenge": "challenge", "accept": "accept",
-             "pass": "pass (let the chance go)", "target": f"seat {arg}",
+             "pass": "pass (let the chance go)", "end": "end your turn", "target": f"seat {arg}",
              "catch": f"catch seat {arg} (UNO not called)", "uno": f"call UNO for seat {arg}",
              "loser": f"seat {arg} loses", "side": f"play it {arg}" if arg == "normal"
              else f"play it as {arg}"}
