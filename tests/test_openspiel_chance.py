@@ -96,8 +96,7 @@ def test_a_draw_is_a_chance_node_over_the_draw_piles_cards() -> None:
     for _ in range(3):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node() and state.uno_game is not None and state._pending is not None \
-                    and not state._cards:  # the first card an action takes
+            if state.uno_game is not None and state.chosen == ():  # an action's first card
                 uno = state.uno_game
                 expected = uno.draw_pile or [c for d in uno.discards for c in d[:-1]]
                 reshuffled += not uno.draw_pile
@@ -163,14 +162,21 @@ def test_a_state_waiting_for_a_card_serializes_and_refuses_tampering() -> None:
     for _ in range(5):
         _chance(state, rng)
     waiting = [state.clone()]  # in the deal
+    while state.is_chance_node():
+        _chance(state, rng)
+    dealt = state.clone()  # the history all cards, none waiting
     while len(waiting) < 3:
         _random_step(state, rng)
         if state.is_chance_node() and state.uno_game is not None:
             waiting.append(state.clone())
-    for one in waiting:
+    for one in [dealt, *waiting]:
         text = one.serialize()
         again = game.deserialize_state(text)
-        assert again.serialize() == text and again.chance_outcomes() == one.chance_outcomes()
+        assert again.serialize() == text and str(again) == str(one)
+        assert again.history() == one.history()
+        if one is dealt:
+            continue
+        assert again.chance_outcomes() == one.chance_outcomes()
         fields = json.loads(text)
         for change in ({"pending": None}, {"cards": fields["cards"] + [0]},
                        {"pending": [1, 0]}):

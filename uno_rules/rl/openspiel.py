@@ -7,7 +7,7 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 * Parameters: ``rulebook`` (a shipped name), ``house`` (house-rule names, comma-separated),
   ``settings`` (any rulebook setting or option, ``NAME:VALUE`` pairs separated by ``;``:
   ``"draw_with_playable:false;hand_size:5"``, each checked as ``--set`` checks it),
-  ``players``, ``seed`` and ``deals`` (the deal: below; ``deals`` at most
+  ``players``, ``seed`` and ``deals`` (the chance model: below; at most
   :data:`MAX_DEALS`), ``max_actions`` (each round's action budget: a round that uses it up
   is over with no winner).
 * Player actions are the ids of ``rulebook.action_table(players)``
@@ -19,15 +19,16 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   the decider, moves in turn, taking one of them or its ``S pass``; when all have passed
   the decider moves (its options and its own out-of-turn actions). A taken out-of-turn
   action changes the round, and the window starts again.
-* Chance: the first node deals. Its ``deals`` outcomes are the seeds ``seed`` ..
-  ``seed + deals - 1`` (outcome ``len(table) + k`` deals with seed ``seed + k``), each
-  equally likely: a seed fixes the shuffle and with it every later draw and reshuffle, so
-  draws during play are not chance nodes (they follow from the deal, hidden from the
-  players). A contest (``decision.chance``) is a chance node whose outcomes are its
-  ``loser`` actions' table ids.
+* Chance (``deals: 0``, the default): every card taken off the draw pile (each card dealt,
+  the first card, each card drawn) is a chance node over the faces it may be (outcome
+  ``len(table) + face``), each weighted by its count in the pile, whose order is never
+  fixed: an action that draws waits at a chance node per card (the engine's
+  ``draw_chance`` hook stops it, and it is taken again from its start with one more card
+  chosen). ``deals: N``: the older seeded model, the first node choosing one of ``N``
+  seeds ``seed`` .. (outcome ``len(table) + k``), which fix every card. A contest or a
+  table outcome (``decision.chance``) is a chance node over its actions' table ids.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
-  ``game.resample(player, rng)``, the OpenSpiel history kept (so not one of the seeded
-  deals' worlds: docs/embedding.md).
+  ``game.resample(player, rng)``, the OpenSpiel history kept (docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
   encoding of what the seat sees; the information-state string its ``view``, the public
   history (another seat's ``keep`` left out: it would tell that its drawn card was
@@ -225,7 +226,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         return shared.table_id[player][action] if 0 <= action < len(shared) else -1
 
     def new_initial_state(self, on_action: OnAction | None = None) -> UnoRulesState:
-        """The state before the deal: a chance node over ``deals`` seeds. ``on_action``:
+        """The state before the deal: a chance node over the first card dealt (or over
+        ``deals`` seeds). ``on_action``:
         the driver's hook (:mod:`uno_rules.play.driver`), given every action the round
         takes from this state on (contests and out-of-turn actions included; the deal and a
         seat's pass are OpenSpiel's, not the round's), with its events; its clones and
@@ -273,6 +275,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
+        state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
         if pending is not None:  # chance is choosing cards: which from, tried again
             out = _attempt(self, round_, pending[1], pending[0], cards, None)
             if isinstance(out, Game):
@@ -315,6 +318,12 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
     def passed(self) -> tuple[int, ...]:
         """The seats that passed, in order, in the out-of-turn window open now."""
         return tuple(self._passed)
+
+    @property
+    def chosen(self) -> tuple[int, ...] | None:
+        """The faces chance chose so far for the action waiting for cards (the deal
+        included), None when none waits (``deals: 0``)."""
+        return None if self._pending is None else tuple(self._cards)
 
     def _spec(self) -> UnoRulesGame:
         spec = self.get_game()
@@ -588,8 +597,7 @@ def _pending(fields: dict[str, Any], spec: UnoRulesGame,
         tail -= 1
     chosen = [a - size for _, a in history[tail:]]
     if pending is None:
-        if cards != [] or (not spec.deals and not history) or \
-                (not spec.deals and chosen and tail == 0):
+        if cards != [] or (not spec.deals and not history):  # mid-deal: _restored says
             raise SnapshotError(f"serialized state: pending: none, yet chance is choosing "
                                 f"cards {_short(cards)}")
         return None, []
