@@ -228,3 +228,28 @@ def test_the_seeded_deals_stay_an_option() -> None:
     state.apply_action(state.chance_outcomes()[2][0])
     assert state.uno_game.snapshot() == \
         uno_rules.load_rulebook("classic").new_game(2, 12, log=False).snapshot()
+
+
+def test_an_action_stopped_for_a_card_is_undone_exactly() -> None:
+    """An action that asks for a card is undone by replaying the actions since an earlier
+    copy of the round: a round played on, its clone and its restored copy (each with
+    another copy to replay from) stay the same state, action by action."""
+    game = _load("no_mercy", 3, max_actions=400)
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _chance(state, rng)
+    copies = [state.clone(), game.deserialize_state(state.serialize())]
+    waited = 0
+    while not state.is_terminal():
+        waited += state.chosen == ()
+        before = state.clone()
+        _random_step(state, rng)
+        action = state.history()[-1]
+        for i, copy in enumerate(copies):
+            copy.apply_action(action)
+            assert str(copy) == str(state) and copy.serialize() == state.serialize()
+            if rng.random() < 0.05:  # now and then a fresh copy
+                copies[i] = before.clone()
+                copies[i].apply_action(action)
+    assert waited > 10

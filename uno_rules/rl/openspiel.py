@@ -48,6 +48,7 @@ import base64
 import json
 import pickle
 import random
+from collections import Counter
 from typing import Any
 
 try:
@@ -92,6 +93,8 @@ _TYPE = pyspiel.GameType(
     parameter_specification=DEFAULTS)
 
 Settings = tuple[tuple[str, str], ...]  # (name, value) pairs, as the parameter lists them
+Step = tuple[int, int, list[int]]  # an action, the seat that took it (-1: chance), its cards
+REPLAY = 16  # the most actions replayed to undo one: then a new copy to replay from
 _RULEBOOKS: dict[tuple[str, tuple[str, ...], Settings], Rulebook] = {}
 
 
@@ -138,14 +141,35 @@ class _Round:
     ``shared``: the game's shared action space (``shared_actions``), here so that a state
     reads it without asking OpenSpiel for its game."""
 
-    __slots__ = ("game", "house", "settings", "shared")
+    __slots__ = ("game", "house", "settings", "shared", "backup", "since")
 
     def __init__(self, game: Game, house: tuple[str, ...], settings: Settings,
-                 shared: SharedActions | None) -> None:
+                 shared: SharedActions | None, backup: Game | None = None,
+                 since: list[Step] | None = None) -> None:
         self.game, self.house, self.settings, self.shared = game, house, settings, shared
+        # Card chance: an earlier copy of the round, never changed (clones share it), and
+        # the actions taken since: an action stopped to ask for a card is undone by
+        # replaying them on a copy of it (cheaper than a copy before every action).
+        self.backup, self.since = backup, since or []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Round:
-        return _Round(self.game.clone(), self.house, self.settings, self.shared)
+        return _Round(self.game.clone(), self.house, self.settings, self.shared,
+                      self.backup, list(self.since))
+
+    def take(self, action: int, by: int, hook: OnAction | None) -> list[int] | None:
+        """Take ``action`` (card chance): None, or, when it takes a card chance hasn't
+        chosen, the cards to choose it from, the round as it was before it."""
+        if self.backup is None or len(self.since) >= REPLAY:
+            self.backup, self.since = self.game.clone(), []
+        try:
+            _run(self.game, action, by, [], hook)
+        except _NeedCard as need:
+            self.game = self.backup.clone()
+            for step in self.since:
+                _run(self.game, *step, None)
+            return need.pile
+        self.since.append((action, by, []))
+        return None
 
     def __getstate__(self) -> dict[str, Any]:
         return {"rulebook": self.game.rulebook.name, "house": list(self.house),
@@ -159,6 +183,7 @@ class _Round:
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
         self.shared = shared_actions(rulebook, self.game.players) if state.get("shared") \
             else None
+        self.backup, self.since = None, []
 
 
 class _Hook:
@@ -201,6 +226,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
                              "deal's seeds, listed at its node) and max_actions >= 1")
         self.table = self.rulebook.action_table(self.players)
         self.faces = max(self.rulebook.deck) + 1  # a card outcome: len(table) + its face
+        self.dealt = min(len(self.rulebook.deck),  # the cards the deal takes
+                         self.rulebook.settings.hand_size * self.players)
         # shared_actions: a seat's actions are ids of the seat-free space (SharedActions)
         self.shared = shared_actions(self.rulebook, self.players) \
             if params["shared_actions"] else None
@@ -369,8 +396,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         """The next card's faces by their share of the pile, the deal's seeds, or a
         contest's outcomes with ``decision.chance``."""
         if self._pending is not None:
-            pile, size = self._pile, len(self._spec().table)
-            return [(size + face, pile.count(face) / len(pile)) for face in sorted(set(pile))]
+            counts, size = Counter(self._pile), len(self._spec().table)
+            return [(size + face, counts[face] / len(self._pile)) for face in sorted(counts)]
         game = self.uno_game
         if game is None:
             spec = self._spec()
@@ -415,7 +442,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         if spec.deals:  # the seeded round draws its own cards
             driver.take(game, action, self._hook.call, None if player < 0 else player)
         else:
-            self._settle(action, player, [])
+            assert self._round is not None
+            pile = self._round.take(action, player, self._hook.call)
+            if pile is not None:  # chance chooses its cards first
+                self._pending, self._by, self._cards, self._pile = action, player, [], pile
         self._passed = []  # the round moved on: a new window
 
     def _choose(self, action: int) -> None:
@@ -425,6 +455,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         if face not in self._pile:
             raise IllegalAction(f"chance outcome {action}: not a card of the draw pile now")
         assert self._pending is not None
+        if self._pending == DEAL and len(self._cards) + 1 < spec.dealt:
+            self._cards.append(face)  # not the last card dealt: nothing is taken yet
+            self._pile.remove(face)
+            return
         self._settle(self._pending, self._by, [*self._cards, face])
 
     def _settle(self, action: int, by: int, cards: list[int]) -> None:
@@ -433,8 +467,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         the state waits for chance to choose it (an illegal action changes nothing)."""
         out = _attempt(self._spec(), self._round, action, by, cards, self._hook.call)
         if isinstance(out, Game):
-            spec = self._spec()
-            self._round = _Round(out, spec.house, spec.settings, spec.shared)
+            spec, old = self._spec(), self._round
+            # the round before the action, changed no more, is what to replay from
+            self._round = _Round(out, spec.house, spec.settings, spec.shared,
+                                 None if old is None else old.game, [(action, by, cards)])
             self._pending, self._cards, self._pile = None, [], []
         else:
             self._pending, self._by, self._cards, self._pile = action, by, cards, out
@@ -544,6 +580,16 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
     else:
         assert round_ is not None
         game = round_.game.clone()
+    try:
+        _run(game, action, by, cards, hook)
+    except _NeedCard as need:
+        return need.pile
+    return game
+
+
+def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
+    """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
+    pile (then :class:`_NeedCard`)."""
     engine_state.draw_chance = _Chooser(cards)
     try:
         if action == DEAL:
@@ -551,11 +597,8 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
             game._start()
         else:
             driver.take(game, action, hook, None if by < 0 else by)
-    except _NeedCard as need:
-        return need.pile
     finally:
         engine_state.draw_chance = None
-    return game
 
 
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
