@@ -104,7 +104,7 @@ def test_a_draw_is_a_chance_node_over_the_draw_piles_cards() -> None:
                 outcomes = state.chance_outcomes()
                 assert [(a - len(game.table), p) for a, p in outcomes] == \
                     [(f, counts[f] / len(expected)) for f in sorted(counts)]
-                seat, hand = state.uno_game.decision.seat, list(state.uno_game.hands)
+                seat, hand = uno.decision.seat, [list(h) for h in uno.hands]
                 face = rng.choice(sorted(counts))
                 state.apply_action(len(game.table) + face)
                 if not state.is_chance_node() and sum(map(len, state.uno_game.hands)) == \

@@ -156,19 +156,20 @@ class _Round:
         return _Round(self.game.clone(), self.house, self.settings, self.shared,
                       self.backup, list(self.since))
 
-    def take(self, action: int, by: int, hook: OnAction | None) -> list[int] | None:
-        """Take ``action`` (card chance): None, or, when it takes a card chance hasn't
-        chosen, the cards to choose it from, the round as it was before it."""
+    def take(self, action: int, by: int, cards: list[int],
+             hook: OnAction | None) -> list[int] | None:
+        """Take ``action`` (card chance), ``cards`` the cards it takes: None, or, when it
+        takes one more, the cards to choose it from, the round as it was before it."""
         if self.backup is None or len(self.since) >= REPLAY:
             self.backup, self.since = self.game.clone(), []
         try:
-            _run(self.game, action, by, [], hook)
+            _run(self.game, action, by, cards, hook)
         except _NeedCard as need:
             self.game = self.backup.clone()
             for step in self.since:
                 _run(self.game, *step, None)
             return need.pile
-        self.since.append((action, by, []))
+        self.since.append((action, by, cards))
         return None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -443,7 +444,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             driver.take(game, action, self._hook.call, None if player < 0 else player)
         else:
             assert self._round is not None
-            pile = self._round.take(action, player, self._hook.call)
+            pile = self._round.take(action, player, [], self._hook.call)
             if pile is not None:  # chance chooses its cards first
                 self._pending, self._by, self._cards, self._pile = action, player, [], pile
         self._passed = []  # the round moved on: a new window
@@ -462,18 +463,21 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._settle(self._pending, self._by, [*self._cards, face])
 
     def _settle(self, action: int, by: int, cards: list[int]) -> None:
-        """Take ``action`` (or deal) on a copy of the round, ``cards`` the ones it takes
-        off the draw pile, in order: the copy becomes the round, or, when it takes one more,
-        the state waits for chance to choose it (an illegal action changes nothing)."""
-        out = _attempt(self._spec(), self._round, action, by, cards, self._hook.call)
-        if isinstance(out, Game):
-            spec, old = self._spec(), self._round
-            # the round before the action, changed no more, is what to replay from
-            self._round = _Round(out, spec.house, spec.settings, spec.shared,
-                                 None if old is None else old.game, [(action, by, cards)])
+        """Take ``action`` (or deal), ``cards`` the ones it takes off the draw pile, in
+        order: done, or, when it takes one more, the state waits for chance to choose it."""
+        if action != DEAL:
+            assert self._round is not None
+            pile = self._round.take(action, by, cards, self._hook.call)
+        else:
+            out = _attempt(self._spec(), None, DEAL, -1, cards, self._hook.call)
+            if isinstance(out, Game):
+                spec = self._spec()
+                self._round = _Round(out, spec.house, spec.settings, spec.shared)
+            pile = None if isinstance(out, Game) else out
+        if pile is None:
             self._pending, self._cards, self._pile = None, [], []
         else:
-            self._pending, self._by, self._cards, self._pile = action, by, cards, out
+            self._pending, self._by, self._cards, self._pile = action, by, cards, pile
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> UnoRulesState:
