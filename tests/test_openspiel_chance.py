@@ -191,10 +191,13 @@ def test_the_engine_hook_is_left_unset() -> None:
     rng = random.Random(0)
     while state.is_chance_node():
         _chance(state, rng)
+    before = state.serialize()
     with pytest.raises(uno_rules.IllegalAction):
         state.apply_action(next(a for a in range(len(game.table))
                                 if a not in state.legal_actions()))
-    assert engine_state.draw_chance is None
+    assert engine_state.draw_chance is None and state.serialize() == before
+    state.apply_action(state.legal_actions()[-1])  # a draw: it waits for its card
+    assert state.is_chance_node() and state.chosen == () and engine_state.draw_chance is None
 
 
 def test_openspiels_ismcts_plays_classic_with_card_chance() -> None:
