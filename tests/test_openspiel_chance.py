@@ -256,3 +256,20 @@ def test_an_action_stopped_for_a_card_is_undone_exactly() -> None:
                 copies[i] = before.clone()
                 copies[i].apply_action(action)
     assert waited > 10
+
+
+@pytest.mark.parametrize(("deals", "pickled"), [(0, False), (8, False), (0, True)])
+def test_a_restored_state_keeps_the_rounds_action_budget(deals: int, pickled: bool) -> None:
+    """deserialize_state and OpenSpiel's own deserialization give the round the game's
+    ``max_actions`` (a snapshot doesn't hold it): a round restored now and then still
+    stops at its budget."""
+    game = _load("classic", 2, max_actions=60, deals=deals)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if rng.random() < 0.2:
+            state = pyspiel.deserialize_game_and_state(  # OpenSpiel's own (a pickle)
+                pyspiel.serialize_game_and_state(game, state))[1] if pickled \
+                else game.deserialize_state(state.serialize())
+        _random_step(state, rng)
+    assert len(state.uno_game.history) <= 60

@@ -175,13 +175,15 @@ class _Round:
     def __getstate__(self) -> dict[str, Any]:
         return {"rulebook": self.game.rulebook.name, "house": list(self.house),
                 "settings": [list(p) for p in self.settings], "shared": bool(self.shared),
-                "snapshot": json.dumps(self.game.snapshot())}
+                "snapshot": json.dumps(self.game.snapshot()),
+                "max_actions": self.game.max_actions}  # a snapshot doesn't hold the budget
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.house = tuple(state["house"])
         self.settings = tuple((str(k), str(v)) for k, v in state.get("settings", ()))
         rulebook = _rulebook(state["rulebook"], self.house, self.settings)
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
+        self.game.max_actions = int(state.get("max_actions", self.game.max_actions))
         self.shared = shared_actions(rulebook, self.game.players) if state.get("shared") \
             else None
         self.backup, self.since = None, []
@@ -704,6 +706,7 @@ def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
         game = Game.restore(spec.rulebook, snapshot)
     except SnapshotError as exc:
         raise SnapshotError(f"serialized state: round: {exc}") from None
+    game.max_actions = spec.max_actions  # the game's budget: a snapshot doesn't hold it
     if not dealt:
         raise SnapshotError("serialized state: round: a snapshot before the deal is done")
     size = len(spec.table)
