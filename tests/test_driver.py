@@ -179,7 +179,8 @@ def test_the_rl_adapters_step_through_the_drivers_take(
     taken.clear()
     state = pyspiel.load_game("uno_rules", {"rulebook": "classic", "players": 2}
                               ).new_initial_state()
-    state.apply_action(state.chance_outcomes()[0][0])  # the deal: not a round's action
+    while state.is_chance_node():  # the deal's cards: not a round's actions
+        state.apply_action(state.chance_outcomes()[0][0])
     state.apply_action(state.legal_actions()[0])
     assert len(taken) == 1
     taken.clear()

@@ -110,13 +110,14 @@ def test_gymnasium_calls_the_hook_for_the_learners_and_the_opponents_actions() -
         _check(game, seen, learner.rulebook.new_game(3, game.seed))
 
 
-def test_openspiel_calls_the_hook_for_every_action_of_its_state_only() -> None:
+@pytest.mark.parametrize("deals", [0, 1024])  # each card a chance node; seeded deals
+def test_openspiel_calls_the_hook_for_every_action_of_its_state_only(deals: int) -> None:
     import pyspiel
 
     import uno_rules.rl.openspiel  # noqa: F401  (registers the game)
 
     game = pyspiel.load_game("uno_rules", {"rulebook": RULES[0], "house": ",".join(RULES[1]),
-                                           "players": 3})
+                                           "players": 3, "deals": deals})
     counts = [0, 0]
     for seed in range(6):
         rng = random.Random(seed)
@@ -136,9 +137,14 @@ def test_openspiel_calls_the_hook_for_every_action_of_its_state_only() -> None:
                     while not copy.is_terminal() and not copy.is_chance_node():
                         copy.apply_action(copy.legal_actions()[0])
         played = state.uno_game
+        if not deals:  # no seed deals the round again: the actions and their events
+            assert [a for a, _ in seen] == played.history and seen
+            logged = [e for _, events in seen for e in events]
+            assert logged == played.log[len(played.log) - len(logged):] and logged
+            continue
         dealt = played.rulebook.new_game(3, played.seed)
         counts = [c + n for c, n in zip(counts, _check(played, seen, dealt), strict=True)]
-    assert all(counts), counts
+    assert all(counts) or not deals, counts
 
 
 @pytest.mark.parametrize("hooked", [False, True])

@@ -29,10 +29,16 @@ def test_load_game_by_name(rulebook: str, players: int) -> None:
     table = uno_rules.load_rulebook(rulebook).action_table(players)
     assert game.num_players() == players
     assert game.num_distinct_actions() == len(table)
-    assert game.max_chance_outcomes() == len(table) + 1024  # the deal's default seeds
+    deck = uno_rules.load_rulebook(rulebook).deck
+    faces = max(deck) + 1
+    assert game.max_chance_outcomes() == len(table) + faces  # by default a card's face
     assert game.get_type().short_name == "uno_rules"
     state = game.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 1024
+    outcomes = state.chance_outcomes()  # the first card dealt: any of the deck's faces
+    assert state.is_chance_node() and [a - len(table) for a, _ in outcomes] == \
+        sorted(set(deck))
+    assert [p for _, p in outcomes] == [deck.count(a - len(table)) / len(deck)
+                                       for a, _ in outcomes]
 
 
 def test_the_parameters_and_their_refusals() -> None:
@@ -45,8 +51,8 @@ def test_the_parameters_and_their_refusals() -> None:
     assert state.uno_game.snapshot() == house.new_game(2, 41, log=False).snapshot()
     with pytest.raises(Exception, match="teams is for 4, 6, 8 players, not 3"):
         _load("teams", 3)
-    for bad in ({"deals": 0}, {"deals": 10**9}, {"max_actions": 0}):
-        with pytest.raises(Exception, match=r"expected deals 1-65536 .* max_actions >= 1"):
+    for bad in ({"deals": -1}, {"deals": 10**9}, {"max_actions": 0}):
+        with pytest.raises(Exception, match=r"expected deals 0-65536 .* max_actions >= 1"):
             _load("classic", 2, **bad)
     with pytest.raises(Exception, match="no_such_rulebook"):
         _load("no_such_rulebook", 2)

@@ -10,7 +10,7 @@ Its operations (draw, reshuffle, advance, give, ...) are what the primitives in
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar, NamedTuple
 
@@ -24,6 +24,12 @@ from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain
 # and one that a repr, a snapshot and its JSON can always write out (Python refuses to
 # turn an int of over 4,300 digits into text).
 SEED_LIMIT = 2**256
+
+# Who picks the next card taken off the draw pile. None (simulation's fast path): its top
+# card. OpenSpiel's adapter (uno_rules/rl/openspiel.py) sets a function for the time of
+# one action, run before each card is taken: it puts the card a chance node chose on top
+# (or raises to ask for one), so the pile's order is never fixed in advance.
+draw_chance: Callable[[list[int]], None] | None = None
 
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
@@ -534,11 +540,12 @@ class State:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
         pile, hand = self.draw_pile, self.hands[seat]
-        if count == 1 and pile:  # the usual draw: one card, no slices made
+        chance = draw_chance
+        if count == 1 and pile and chance is None:  # the usual draw: no slices made
             card = pile.pop()
             hand.append(card)
             got = [card]
-        elif len(pile) >= count:  # no reshuffle on the way: take them at once (top last)
+        elif len(pile) >= count and chance is None:  # no reshuffle: at once (top last)
             got = pile[len(pile) - count:][::-1]
             del pile[len(pile) - count:]
             hand += got
@@ -549,6 +556,8 @@ class State:
                     if not self._reshuffle():
                         break
                     pile = self.draw_pile
+                if chance is not None:
+                    chance(pile)
                 card = pile.pop()
                 hand.append(card)
                 got.append(card)
@@ -682,8 +691,14 @@ class State:
         pile, count = self.draw_pile, self.rulebook.settings.hand_size * len(seats)
         if count <= 0:
             return
-        dealt = pile[-count:][::-1]  # in the order dealt: the top card first
-        del pile[-count:]
+        if draw_chance is None:
+            dealt = pile[-count:][::-1]  # in the order dealt: the top card first
+            del pile[-count:]
+        else:  # each card chosen as it is dealt
+            dealt = []
+            for _ in range(min(count, len(pile))):
+                draw_chance(pile)
+                dealt.append(pile.pop())
         for i, seat in enumerate(seats):  # the i-th player in gets every len(seats)-th card
             self.hands[seat] += dealt[i::len(seats)]
 
@@ -694,6 +709,8 @@ class State:
             shuffle(self.rng, self.draw_pile)
         if not self.draw_pile and not self._reshuffle():
             return  # nothing left to turn: the card below stays on top
+        if draw_chance is not None:
+            draw_chance(self.draw_pile)
         card = self.draw_pile.pop()
         self.discard.append(card)
         self.first_turns += 1

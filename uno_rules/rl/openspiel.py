@@ -7,7 +7,7 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 * Parameters: ``rulebook`` (a shipped name), ``house`` (house-rule names, comma-separated),
   ``settings`` (any rulebook setting or option, ``NAME:VALUE`` pairs separated by ``;``:
   ``"draw_with_playable:false;hand_size:5"``, each checked as ``--set`` checks it),
-  ``players``, ``seed`` and ``deals`` (the deal: below; ``deals`` at most
+  ``players``, ``seed`` and ``deals`` (the chance model: below; at most
   :data:`MAX_DEALS`), ``max_actions`` (each round's action budget: a round that uses it up
   is over with no winner).
 * Player actions are the ids of ``rulebook.action_table(players)``
@@ -19,15 +19,16 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   the decider, moves in turn, taking one of them or its ``S pass``; when all have passed
   the decider moves (its options and its own out-of-turn actions). A taken out-of-turn
   action changes the round, and the window starts again.
-* Chance: the first node deals. Its ``deals`` outcomes are the seeds ``seed`` ..
-  ``seed + deals - 1`` (outcome ``len(table) + k`` deals with seed ``seed + k``), each
-  equally likely: a seed fixes the shuffle and with it every later draw and reshuffle, so
-  draws during play are not chance nodes (they follow from the deal, hidden from the
-  players). A contest (``decision.chance``) is a chance node whose outcomes are its
-  ``loser`` actions' table ids.
+* Chance (``deals: 0``, the default): every card taken off the draw pile (each card dealt,
+  the first card, each card drawn) is a chance node over the faces it may be (outcome
+  ``len(table) + face``), each weighted by its count in the pile, whose order is never
+  fixed: an action that draws waits at a chance node per card (the engine's
+  ``draw_chance`` hook stops it, and it is taken again from its start with one more card
+  chosen). ``deals: N``: the older seeded model, the first node choosing one of ``N``
+  seeds ``seed`` .. (outcome ``len(table) + k``), which fix every card. A contest or a
+  table outcome (``decision.chance``) is a chance node over its actions' table ids.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
-  ``game.resample(player, rng)``, the OpenSpiel history kept (so not one of the seeded
-  deals' worlds: docs/embedding.md).
+  ``game.resample(player, rng)``, the OpenSpiel history kept (docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
   encoding of what the seat sees; the information-state string its ``view``, the public
   history (another seat's ``keep`` left out: it would tell that its drawn card was
@@ -47,6 +48,7 @@ import base64
 import json
 import pickle
 import random
+from collections import Counter
 from typing import Any
 
 try:
@@ -56,6 +58,7 @@ except ImportError as exc:  # the optional extra is missing: say which
     raise ImportError(f"uno_rules.rl.openspiel needs OpenSpiel and NumPy ({exc.name} is "
                       "missing): pip install 'uno-rules[rl]'") from None
 
+from ..engine import state as engine_state
 from ..engine.errors import IllegalAction, SnapshotError
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
@@ -67,11 +70,11 @@ from .spaces import SharedActions, shared_actions
 
 SHORT_NAME = "uno_rules"
 DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "settings": "", "players": 2,
-                            "seed": 0, "deals": 1024, "max_actions": 2000,
+                            "seed": 0, "deals": 0, "max_actions": 2000,
                             "shared_actions": False}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
-FORMAT = "uno_rules.rl.openspiel state 1"  # the first field of state.serialize()'s JSON
+FORMAT = "uno_rules.rl.openspiel state 2"  # the first field of state.serialize()'s JSON
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -90,6 +93,8 @@ _TYPE = pyspiel.GameType(
     parameter_specification=DEFAULTS)
 
 Settings = tuple[tuple[str, str], ...]  # (name, value) pairs, as the parameter lists them
+Step = tuple[int, int, list[int]]  # an action, the seat that took it (-1: chance), its cards
+REPLAY = 16  # the most actions replayed to undo one: then a new copy to replay from
 _RULEBOOKS: dict[tuple[str, tuple[str, ...], Settings], Rulebook] = {}
 
 
@@ -136,27 +141,52 @@ class _Round:
     ``shared``: the game's shared action space (``shared_actions``), here so that a state
     reads it without asking OpenSpiel for its game."""
 
-    __slots__ = ("game", "house", "settings", "shared")
+    __slots__ = ("game", "house", "settings", "shared", "backup", "since")
 
     def __init__(self, game: Game, house: tuple[str, ...], settings: Settings,
-                 shared: SharedActions | None) -> None:
+                 shared: SharedActions | None, backup: Game | None = None,
+                 since: list[Step] | None = None) -> None:
         self.game, self.house, self.settings, self.shared = game, house, settings, shared
+        # Card chance: an earlier copy of the round, never changed (clones share it), and
+        # the actions taken since: an action stopped to ask for a card is undone by
+        # replaying them on a copy of it (cheaper than a copy before every action).
+        self.backup, self.since = backup, since or []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Round:
-        return _Round(self.game.clone(), self.house, self.settings, self.shared)
+        return _Round(self.game.clone(), self.house, self.settings, self.shared,
+                      self.backup, list(self.since))
+
+    def take(self, action: int, by: int, cards: list[int],
+             hook: OnAction | None) -> list[int] | None:
+        """Take ``action`` (card chance), ``cards`` the cards it takes: None, or, when it
+        takes one more, the cards to choose it from, the round as it was before it."""
+        if self.backup is None or len(self.since) >= REPLAY:
+            self.backup, self.since = self.game.clone(), []
+        try:
+            _run(self.game, action, by, cards, hook)
+        except _NeedCard as need:
+            self.game = self.backup.clone()
+            for step in self.since:
+                _run(self.game, *step, None)
+            return need.pile
+        self.since.append((action, by, cards))
+        return None
 
     def __getstate__(self) -> dict[str, Any]:
         return {"rulebook": self.game.rulebook.name, "house": list(self.house),
                 "settings": [list(p) for p in self.settings], "shared": bool(self.shared),
-                "snapshot": json.dumps(self.game.snapshot())}
+                "snapshot": json.dumps(self.game.snapshot()),
+                "max_actions": self.game.max_actions}  # a snapshot doesn't hold the budget
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.house = tuple(state["house"])
         self.settings = tuple((str(k), str(v)) for k, v in state.get("settings", ()))
         rulebook = _rulebook(state["rulebook"], self.house, self.settings)
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
+        self.game.max_actions = int(state.get("max_actions", self.game.max_actions))
         self.shared = shared_actions(rulebook, self.game.players) if state.get("shared") \
             else None
+        self.backup, self.since = None, []
 
 
 class _Hook:
@@ -193,11 +223,14 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
                              f"{MAX_PLAYERS}")
         self.seed, self.deals = int(params["seed"]), int(params["deals"])
         self.max_actions = int(params["max_actions"])
-        if not 1 <= self.deals <= MAX_DEALS or self.max_actions < 1:
+        if not 0 <= self.deals <= MAX_DEALS or self.max_actions < 1:
             raise ValueError(f"deals={self.deals}, max_actions={self.max_actions}: expected "
-                             f"deals 1-{MAX_DEALS} (the deal's chance outcomes, listed "
-                             "at its node) and max_actions >= 1")
+                             f"deals 0-{MAX_DEALS} (0: every card a chance outcome; else the "
+                             "deal's seeds, listed at its node) and max_actions >= 1")
         self.table = self.rulebook.action_table(self.players)
+        self.faces = max(self.rulebook.deck) + 1  # a card outcome: len(table) + its face
+        self.dealt = min(len(self.rulebook.deck),  # the cards the deal takes
+                         self.rulebook.settings.hand_size * self.players)
         # shared_actions: a seat's actions are ids of the seat-free space (SharedActions)
         self.shared = shared_actions(self.rulebook, self.players) \
             if params["shared_actions"] else None
@@ -205,7 +238,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         team = self.rulebook.team_size
         info = pyspiel.GameInfo(
             num_distinct_actions=self.size,
-            max_chance_outcomes=len(self.table) + self.deals,
+            max_chance_outcomes=len(self.table) + max(self.deals, self.faces),
             num_players=self.players,
             min_utility=-team / (self.players - team),  # the most winners, a loser's share
             max_utility=1.0,
@@ -223,17 +256,31 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         return shared.table_id[player][action] if 0 <= action < len(shared) else -1
 
     def new_initial_state(self, on_action: OnAction | None = None) -> UnoRulesState:
-        """The state before the deal: a chance node over ``deals`` seeds. ``on_action``:
+        """The state before the deal: a chance node over the first card dealt (or over
+        ``deals`` seeds). ``on_action``:
         the driver's hook (:mod:`uno_rules.play.driver`), given every action the round
         takes from this state on (contests and out-of-turn actions included; the deal and a
         seat's pass are OpenSpiel's, not the round's), with its events; its clones and
         restored copies have none."""
         state = UnoRulesState(self)
         state._hook = _Hook(on_action)
+        if not self.deals:  # the deal's cards, one chance node each
+            state._pending, state._pile = DEAL, sorted(self.rulebook.deck)
         return state
 
+    def blank(self, log: bool) -> Game:
+        """The round before the deal, its draw pile the deck in order (chance picks each
+        card dealt)."""
+        game = Game.blank(self.rulebook, self.players, self.seed, log=log,
+                          max_actions=self.max_actions)
+        game.draw_pile = sorted(self.rulebook.deck)
+        return game
+
     def max_chance_nodes_in_history(self) -> int:
-        return self.max_actions + 1  # the deal, then contests (actions of the round)
+        if self.deals:
+            return self.max_actions + 1  # the deal, then contests (actions of the round)
+        # every card dealt, then per action at most a contest and a pile's worth of draws
+        return (self.max_actions + 1) * (len(self.rulebook.deck) + 1)
 
     def deserialize_state(self, text: Any) -> UnoRulesState:
         """The state ``state.serialize()`` wrote, every field checked (JSON: nothing in it
@@ -247,7 +294,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
                 and all(0 <= s < self.players for s in passed)):
             raise SnapshotError(f"serialized state: passed: {_short(passed)} is not a list "
                                 f"of distinct seats of {self.players}")
-        round_ = _restored(fields["round"], self, history)
+        pending, cards = _pending(fields, self, history)
+        round_ = _restored(fields["round"], self, history, pending)
         if round_ is None and passed:
             raise SnapshotError("serialized state: passed: no window before the deal")
         # OpenSpiel's own deserialization sets the C++ side (history, move number) from
@@ -257,6 +305,13 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
+        state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
+        if pending is not None:  # chance is choosing cards: which from, tried again
+            out = _attempt(self, round_, pending[1], pending[0], cards, None)
+            if isinstance(out, Game):
+                raise SnapshotError("serialized state: cards: the pending action takes no "
+                                    "more cards")
+            state._by, state._pending, state._cards, state._pile = *pending, cards, out
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
@@ -276,6 +331,13 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._round: _Round | None = None  # None: not dealt yet
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
         self._hook = _Hook()  # the caller's on_action (new_initial_state)
+        # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
+        # the seat that took it (-1: chance), the cards chance chose for it so far, and the
+        # cards the next one is chosen from (the draw pile then, sorted).
+        self._pending: int | None = None
+        self._by = -1
+        self._cards: list[int] = []
+        self._pile: list[int] = []
 
     @property
     def uno_game(self) -> Game | None:
@@ -287,6 +349,12 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         """The seats that passed, in order, in the out-of-turn window open now."""
         return tuple(self._passed)
 
+    @property
+    def chosen(self) -> tuple[int, ...] | None:
+        """The faces chance chose so far for the action waiting for cards (the deal
+        included), None when none waits (``deals: 0``)."""
+        return None if self._pending is None else tuple(self._cards)
+
     def _spec(self) -> UnoRulesGame:
         spec = self.get_game()
         assert isinstance(spec, UnoRulesGame)
@@ -296,7 +364,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         """Who moves: a seat with out-of-turn actions that hasn't passed in this window
         (from the seat after the decider, in seat order), else the decider, or chance."""
         game = self.uno_game
-        if game is None:
+        if game is None or self._pending is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if game.over:
             return int(pyspiel.PlayerId.TERMINAL)
@@ -316,6 +384,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         """What ``player`` may do as table ids, ascending, when it is to move: the decider
         its options and its own out-of-turn actions, a seat in a window its out-of-turn
         actions and its pass; nothing otherwise."""
+        if self._pending is not None:
+            return [a for a, _ in self.chance_outcomes()] if player < 0 else []
         game = self.uno_game
         if game is None or game.over or self.current_player() != player:
             return []
@@ -326,7 +396,11 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return sorted(shared.shared_id[player][i] for i in game.legal_ids(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal's seeds, or a contest's outcomes with ``decision.chance``."""
+        """The next card's faces by their share of the pile, the deal's seeds, or a
+        contest's outcomes with ``decision.chance``."""
+        if self._pending is not None:
+            counts, size = Counter(self._pile), len(self._spec().table)
+            return [(size + face, counts[face] / len(self._pile)) for face in sorted(counts)]
         game = self.uno_game
         if game is None:
             spec = self._spec()
@@ -337,6 +411,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return sorted(zip(game.legal_ids(), decision.chance, strict=True))
 
     def _apply_action(self, action: int) -> None:
+        if self._pending is not None:
+            self._choose(int(action))
+            return
         game = self.uno_game
         if game is None:
             spec = self._spec()
@@ -365,8 +442,44 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                                     f"of {'chance' if player < 0 else f'seat {player}'} now")
             self._passed.append(player)
             return
-        driver.take(game, action, self._hook.call, None if player < 0 else player)
+        if spec.deals:  # the seeded round draws its own cards
+            driver.take(game, action, self._hook.call, None if player < 0 else player)
+        else:
+            assert self._round is not None
+            pile = self._round.take(action, player, [], self._hook.call)
+            if pile is not None:  # chance chooses its cards first
+                self._pending, self._by, self._cards, self._pile = action, player, [], pile
         self._passed = []  # the round moved on: a new window
+
+    def _choose(self, action: int) -> None:
+        """Chance chose the next card of the action waiting for cards."""
+        spec = self._spec()
+        face = action - len(spec.table)
+        if face not in self._pile:
+            raise IllegalAction(f"chance outcome {action}: not a card of the draw pile now")
+        assert self._pending is not None
+        if self._pending == DEAL and len(self._cards) + 1 < spec.dealt:
+            self._cards.append(face)  # not the last card dealt: nothing is taken yet
+            self._pile.remove(face)
+            return
+        self._settle(self._pending, self._by, [*self._cards, face])
+
+    def _settle(self, action: int, by: int, cards: list[int]) -> None:
+        """Take ``action`` (or deal), ``cards`` the ones it takes off the draw pile, in
+        order: done, or, when it takes one more, the state waits for chance to choose it."""
+        if action != DEAL:
+            assert self._round is not None
+            pile = self._round.take(action, by, cards, self._hook.call)
+        else:
+            out = _attempt(self._spec(), None, DEAL, -1, cards, self._hook.call)
+            if isinstance(out, Game):
+                spec = self._spec()
+                self._round = _Round(out, spec.house, spec.settings, spec.shared)
+            pile = None if isinstance(out, Game) else out
+        if pile is None:
+            self._pending, self._cards, self._pile = None, [], []
+        else:
+            self._pending, self._by, self._cards, self._pile = action, by, cards, pile
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> UnoRulesState:
@@ -379,7 +492,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         """
         new = self.clone()
         assert isinstance(new, UnoRulesState)
-        if self._round is not None:  # before the deal nothing is known, nothing to resample
+        # Before the deal nothing is known; while chance chooses cards, nobody decides.
+        if self._round is not None and self._pending is None:
             seed = int(float(probability_sampler()) * 2**53)
             new._round = _Round(self._round.game.resample(player_id, random.Random(seed)),
                                 self._round.house, self._round.settings, self._round.shared)
@@ -390,16 +504,19 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         history, the window's passes and the round's snapshot (OpenSpiel's C++ side, as
         ``pyspiel.serialize_game_and_state``, still writes its own format: a pickle)."""
         game = self.uno_game
+        pending = None if self._pending is None else [self._by, self._pending]
         return json.dumps({
             "format": FORMAT, "history": [[h.player, h.action] for h in self.full_history()],
-            "passed": self._passed, "round": None if game is None else game.snapshot()},
-            separators=(",", ":"))
+            "passed": self._passed, "round": None if game is None else game.snapshot(),
+            "pending": pending, "cards": self._cards}, separators=(",", ":"))
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self._spec()
         at = spec.table_id(player, action)
         if at >= 0:
             return str(spec.table[at])
+        if not spec.deals:
+            return f"card {spec.rulebook.card_name(action - len(spec.table))}"
         return f"deal {spec.seed + action - len(spec.table)}"
 
     def is_terminal(self) -> bool:
@@ -429,6 +546,67 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return f"top {game.top} ({game.color_name}), {game.direction_name}; {hands}; {what}"
 
 
+DEAL = -1  # the pending action that deals the round
+
+
+class _NeedCard(Exception):
+    """Raised from inside the engine when an action takes a card chance hasn't chosen."""
+
+    def __init__(self, pile: list[int]) -> None:
+        super().__init__("a card for chance to choose")
+        self.pile = pile
+
+
+class _Chooser:
+    """The engine's ``draw_chance`` for one try of an action: each card taken off the draw
+    pile is the next one chance chose, put on top first; past those, :class:`_NeedCard`
+    with the pile to choose from (sorted: its order is no one's knowledge)."""
+
+    __slots__ = ("cards", "used")
+
+    def __init__(self, cards: list[int]) -> None:
+        self.cards, self.used = cards, 0
+
+    def __call__(self, pile: list[int]) -> None:
+        if self.used == len(self.cards):
+            raise _NeedCard(sorted(pile))
+        card = self.cards[self.used]
+        self.used += 1
+        i = len(pile) - 1 - pile[::-1].index(card)
+        pile[i], pile[-1] = pile[-1], pile[i]
+
+
+def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
+             cards: list[int], hook: OnAction | None) -> Game | list[int]:
+    """``action`` by ``by`` (DEAL: the deal) on a copy of the round, the cards it takes off
+    the draw pile ``cards``: the copy, or the pile to choose one more from. An action is
+    run again from its start for each card (the engine can't pause inside an effect)."""
+    if action == DEAL:
+        game = spec.blank(hook is not None)
+    else:
+        assert round_ is not None
+        game = round_.game.clone()
+    try:
+        _run(game, action, by, cards, hook)
+    except _NeedCard as need:
+        return need.pile
+    return game
+
+
+def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
+    """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
+    pile (then :class:`_NeedCard`)."""
+    engine_state.draw_chance = _Chooser(cards)
+    try:
+        if action == DEAL:
+            game._deal()
+            game._start()
+        else:
+            driver.take(game, action, hook, None if by < 0 else by)
+    finally:
+        engine_state.draw_chance = None
+
+
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
 _NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
 
@@ -450,41 +628,76 @@ def _fields(text: Any) -> dict[str, Any]:
                             "here)") from None
     if type(fields) is not dict or fields.get("format") != FORMAT:
         raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
-    if sorted(fields) != ["format", "history", "passed", "round"]:
-        raise SnapshotError(f"serialized state: expected the fields format, history, "
-                            f"passed and round, not {_short(sorted(fields))}")
+    if sorted(fields) != ["cards", "format", "history", "passed", "pending", "round"]:
+        raise SnapshotError(f"serialized state: expected the fields cards, format, history, "
+                            f"passed, pending and round, not {_short(sorted(fields))}")
     return fields
+
+
+def _pending(fields: dict[str, Any], spec: UnoRulesGame,
+             history: list[tuple[int, int]]) -> tuple[tuple[int, int] | None, list[int]]:
+    """The action waiting for cards (``[seat, action]``, DEAL's ``[-1, -1]`` before the
+    deal) and the cards chosen for it: the last action of the history and the card outcomes
+    after it."""
+    pending, cards, size = fields["pending"], fields["cards"], len(spec.table)
+    tail = len(history)
+    while tail and history[tail - 1][0] == -1 and history[tail - 1][1] >= size \
+            and not spec.deals:
+        tail -= 1
+    chosen = [a - size for _, a in history[tail:]]
+    if pending is None:
+        if cards != [] or (not spec.deals and not history):  # mid-deal: _restored says
+            raise SnapshotError(f"serialized state: pending: none, yet chance is choosing "
+                                f"cards {_short(cards)}")
+        return None, []
+    p, a = history[tail - 1] if tail else (-1, DEAL)
+    last = [p, a if a == DEAL else spec.table_id(p, a)]  # a shared id as the table's
+    if spec.deals or pending != last or cards != chosen:
+        raise SnapshotError(f"serialized state: pending: {_short(pending)} with cards "
+                            f"{_short(cards)} is not the history's last action and its cards")
+    return (last[0], last[1]), cards
 
 
 def _history(history: Any, spec: UnoRulesGame) -> list[tuple[int, int]]:
     """OpenSpiel's history, checked: the deal (chance, one of the deal outcomes), then
     actions of the table by a seat or chance."""
-    size = len(spec.table)
     if type(history) is not list:
         raise SnapshotError(f"serialized state: history: {_short(history)} is not a list")
-    longest = 1 + spec.max_actions * spec.players  # the deal, then max_game_length
+    longest = spec.max_chance_nodes_in_history() + spec.max_actions * spec.players
     if len(history) > longest:
         raise SnapshotError(f"serialized state: history: {len(history)} actions, more than "
                             f"this game's {longest}")
     out = []
     for i, item in enumerate(history):
-        low, high = (size, size + spec.deals) if i == 0 else (0, size)
         if not (type(item) is list and len(item) == 2 and all(type(x) is int for x in item)
-                and (item[0] == -1 if i == 0 else -1 <= item[0] < spec.players)
-                and low <= item[1] < high
-                and (i == 0 or spec.table_id(item[0], item[1]) >= 0)):
+                and _valid_item(spec, i, item[0], item[1])):
             raise SnapshotError(f"serialized state: history[{i}]: {_short(item)} is not "
                                 "[player, action] of this game")
         out.append((item[0], item[1]))
     return out
 
 
-def _restored(snapshot: Any, spec: UnoRulesGame,
-              history: list[tuple[int, int]]) -> _Round | None:
+def _valid_item(spec: UnoRulesGame, i: int, player: int, action: int) -> bool:
+    """Whether ``[player, action]`` can be the history's ``i``-th item: the deal's seed
+    first (``deals``), a card chance chose (``deals: 0``), or a table action of a seat or
+    chance."""
+    size = len(spec.table)
+    if spec.deals and i == 0:
+        return player == -1 and size <= action < size + spec.deals
+    if player == -1 and not spec.deals and size <= action < size + spec.faces:
+        return True
+    return -1 <= player < spec.players and 0 <= action < size \
+        and spec.table_id(player, action) >= 0
+
+
+def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
+              pending: tuple[int, int] | None) -> _Round | None:
     """The round from its snapshot (checked by :meth:`Game.restore`), which must be dealt
-    exactly when the history holds the deal and have taken its other actions but passes."""
+    exactly when the history holds the deal and have taken its other actions but passes
+    (and the one waiting for cards)."""
+    dealt = bool(history) and (pending is None or pending[1] != DEAL)
     if snapshot is None:
-        if history:
+        if dealt:
             raise SnapshotError("serialized state: round: none, yet the history holds a deal")
         return None
     if type(snapshot) is not dict or not history:
@@ -493,7 +706,12 @@ def _restored(snapshot: Any, spec: UnoRulesGame,
         game = Game.restore(spec.rulebook, snapshot)
     except SnapshotError as exc:
         raise SnapshotError(f"serialized state: round: {exc}") from None
-    taken = sum(spec.table[spec.table_id(p, a)].kind != "pass" for p, a in history[1:])
+    game.max_actions = spec.max_actions  # the game's budget: a snapshot doesn't hold it
+    if not dealt:
+        raise SnapshotError("serialized state: round: a snapshot before the deal is done")
+    size = len(spec.table)
+    taken = sum(not (p == -1 and a >= size) and spec.table[spec.table_id(p, a)].kind != "pass"
+                for p, a in history[1 if spec.deals else 0:]) - (pending is not None)
     if game.players != spec.players or len(game.history) != taken:
         raise SnapshotError(f"serialized state: round: {game.players} players and "
                             f"{len(game.history)} actions, not the history's {spec.players} "

@@ -1,0 +1,275 @@
+"""OpenSpiel's chance model (uno_rules/rl/openspiel.py, ``deals: 0``, the default): every
+card dealt and drawn is a chance node over the faces of the cards it may be, weighted by
+their count, so a seat's information state no longer names the deal, and resampling from
+it re-deals only what the seat can't see."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
+
+import uno_rules  # noqa: E402
+import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
+from uno_rules.engine import state as engine_state  # noqa: E402
+
+
+def _load(rulebook: str, players: int, **more: object) -> Any:
+    return pyspiel.load_game("uno_rules", {"rulebook": rulebook, "players": players, **more})
+
+
+def _chance(state: Any, rng: random.Random) -> None:
+    actions, weights = zip(*state.chance_outcomes(), strict=True)
+    state.apply_action(rng.choices(actions, weights)[0])
+
+
+def _random_step(state: Any, rng: random.Random) -> None:
+    if state.is_chance_node():
+        _chance(state, rng)
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("rulebook", "players", "house"),
+                         [("classic", 2, ""), ("classic", 3, "stacking"),
+                          ("no_mercy", 3, ""), ("attack", 2, "")])
+def test_openspiels_random_simulation_test_with_card_chance(rulebook: str, players: int,
+                                                            house: str) -> None:
+    game = _load(rulebook, players, house=house, max_actions=150)
+    assert game.deals == 0  # the default: cards are chance outcomes
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def _deal(game: Any, faces: list[str]) -> Any:
+    """A state dealt ``faces`` in order (each a chance outcome), the first card last."""
+    ids = {f.name: f.id for f in game.blank(False).faces}
+    state = game.new_initial_state()
+    for face in faces:
+        assert state.is_chance_node()
+        state.apply_action(len(game.table) + ids[face])
+    return state
+
+
+def test_the_deal_is_one_chance_node_per_card() -> None:
+    game = _load("classic", 2)
+    mine = ["red 1", "red 2", "red 3", "blue 4", "blue 5", "green 6", "wild"]
+    theirs = ["yellow 1", "yellow 2", "yellow 3", "green 4", "green 5", "red 6", "red 7"]
+    dealt = [card for pair in zip(mine, theirs, strict=True) for card in pair]  # seat 0 first
+    state = _deal(game, [*dealt, "yellow 9"])
+    assert not state.is_chance_node() and len(state.history()) == 15
+    uno = state.uno_game
+    assert uno.hand(0) == sorted(mine) and uno.hand(1) == sorted(theirs)
+    assert uno.top == "yellow 9" and uno.view(0)["draw_pile_size"] == 108 - 15
+    assert [state.action_to_string(a) for a in state.history()[:2]] == \
+        ["card red 1", "card yellow 1"]
+
+
+def test_the_information_state_names_the_deal_no_more() -> None:
+    """Two deals differing only in seat 1's cards: seat 0's information state, observation
+    and tensor are the same; seat 1's differ."""
+    game = _load("classic", 2)
+    mine = ["red 1", "red 2", "red 3", "blue 4", "blue 5", "green 6", "wild"]
+    states = []
+    for theirs in (["yellow 1", "yellow 2", "yellow 3", "green 4", "green 5", "red 6", "red 7"],
+                   ["blue 1", "blue 2", "blue 3", "green 8", "green 9", "red 9", "red skip"]):
+        dealt = [card for pair in zip(mine, theirs, strict=True) for card in pair]
+        states.append(_deal(game, [*dealt, "yellow 9"]))
+    one, two = states
+    assert one.uno_game.hand(1) != two.uno_game.hand(1)
+    assert one.information_state_string(0) == two.information_state_string(0)
+    assert one.observation_string(0) == two.observation_string(0)
+    assert one.observation_tensor(0) == two.observation_tensor(0)
+    assert one.information_state_string(1) != two.information_state_string(1)
+
+
+def test_a_draw_is_a_chance_node_over_the_draw_piles_cards() -> None:
+    """A seat's draw waits for chance: its outcomes are the draw pile's faces by count
+    (after a reshuffle, the cards reshuffled); the card chosen is the one drawn."""
+    game = _load("classic", 2, max_actions=600)
+    rng = random.Random(3)
+    draws = reshuffled = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.uno_game is not None and state.chosen == ():  # an action's first card
+                uno = state.uno_game
+                expected = uno.draw_pile or [c for d in uno.discards for c in d[:-1]]
+                reshuffled += not uno.draw_pile
+                counts = Counter(expected)
+                outcomes = state.chance_outcomes()
+                assert [(a - len(game.table), p) for a, p in outcomes] == \
+                    [(f, counts[f] / len(expected)) for f in sorted(counts)]
+                seat, hand = uno.decision.seat, [list(h) for h in uno.hands]
+                face = rng.choice(sorted(counts))
+                state.apply_action(len(game.table) + face)
+                if not state.is_chance_node() and sum(map(len, state.uno_game.hands)) == \
+                        sum(map(len, hand)) + 1:  # one card drawn: that one
+                    assert Counter(state.uno_game.hands[seat]) - Counter(hand[seat]) == \
+                        Counter([face])
+                    draws += 1
+                continue
+            _random_step(state, rng)
+    assert draws > 20 and reshuffled > 0
+
+
+def test_an_illegal_card_outcome_is_refused_and_changes_nothing() -> None:
+    game = _load("classic", 2)
+    state = _deal(game, ["wild"] * 4)
+    before = state.serialize()
+    for bad in (len(game.table) + 53 + 1, len(game.table) + 52, 0):  # no face; none left
+        with pytest.raises(uno_rules.IllegalAction):
+            state.apply_action(bad)
+        assert state.serialize() == before
+
+
+def test_resample_from_infostate_keeps_what_the_seat_saw() -> None:
+    """Resampled states look the same to the seat (information state, legal actions) and
+    re-deal the others' hands and the draw pile."""
+    game = _load("classic", 3)
+    rng = random.Random(8)
+    moved = tried = 0
+    for _ in range(8):
+        state = game.new_initial_state()
+        for _ in range(60 + rng.randrange(40)):
+            if state.is_terminal():
+                break
+            _random_step(state, rng)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        player = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+        for _ in range(3):
+            sampled = state.resample_from_infostate(player, sampler)
+            tried += 1
+            assert sampled.information_state_string(player) == \
+                state.information_state_string(player)
+            assert sampled.legal_actions() == state.legal_actions()
+            others = [s for s in range(3) if s != player]
+            moved += any(sampled.uno_game.hand(s) != state.uno_game.hand(s) for s in others)
+            sampled.apply_action(rng.choice(sampled.legal_actions()))  # it plays on
+    assert tried >= 12 and moved >= tried - 2
+
+
+def test_a_state_waiting_for_a_card_serializes_and_refuses_tampering() -> None:
+    game = _load("classic", 2)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    for _ in range(5):
+        _chance(state, rng)
+    waiting = [state.clone()]  # in the deal
+    while state.is_chance_node():
+        _chance(state, rng)
+    dealt = state.clone()  # the history all cards, none waiting
+    while len(waiting) < 3:
+        _random_step(state, rng)
+        if state.is_chance_node() and state.uno_game is not None:
+            waiting.append(state.clone())
+    for one in [dealt, *waiting]:
+        text = one.serialize()
+        again = game.deserialize_state(text)
+        assert again.serialize() == text and str(again) == str(one)
+        assert again.history() == one.history()
+        if one is dealt:
+            continue
+        assert again.chance_outcomes() == one.chance_outcomes()
+        fields = json.loads(text)
+        for change in ({"pending": None}, {"cards": fields["cards"] + [0]},
+                       {"pending": [1, 0]}):
+            with pytest.raises(uno_rules.SnapshotError, match="serialized state: (pending|round)"):
+                game.deserialize_state(json.dumps({**fields, **change}))
+
+
+def test_the_engine_hook_is_left_unset() -> None:
+    """The hook is set only while an action runs, an illegal one included."""
+    game = _load("classic", 2)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.is_chance_node():
+        _chance(state, rng)
+    before = state.serialize()
+    with pytest.raises(uno_rules.IllegalAction):
+        state.apply_action(next(a for a in range(len(game.table))
+                                if a not in state.legal_actions()))
+    assert engine_state.draw_chance is None and state.serialize() == before
+    state.apply_action(state.legal_actions()[-1])  # a draw: it waits for its card
+    assert state.is_chance_node() and state.chosen == () and engine_state.draw_chance is None
+
+
+def test_openspiels_ismcts_plays_classic_with_card_chance() -> None:
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _load("classic", 2)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0), 100)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8,
+                           random_state=np.random.RandomState(1))
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    moves = 0
+    while moves < 6 and not state.is_terminal():
+        if state.is_chance_node():
+            _chance(state, rng)
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 6 or state.is_terminal()
+
+
+def test_the_seeded_deals_stay_an_option() -> None:
+    """``deals: N``: the first node picks one of N seeds, which fix every card (as before)."""
+    game = _load("classic", 2, deals=4, seed=10)
+    state = game.new_initial_state()
+    assert [state.action_to_string(a) for a, _ in state.chance_outcomes()] == \
+        ["deal 10", "deal 11", "deal 12", "deal 13"]
+    state.apply_action(state.chance_outcomes()[2][0])
+    assert state.uno_game.snapshot() == \
+        uno_rules.load_rulebook("classic").new_game(2, 12, log=False).snapshot()
+
+
+def test_an_action_stopped_for_a_card_is_undone_exactly() -> None:
+    """An action that asks for a card is undone by replaying the actions since an earlier
+    copy of the round: a round played on, its clone and its restored copy (each with
+    another copy to replay from) stay the same state, action by action."""
+    game = _load("no_mercy", 3, max_actions=400)
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _chance(state, rng)
+    copies = [state.clone(), game.deserialize_state(state.serialize())]
+    waited = 0
+    while not state.is_terminal():
+        waited += state.chosen == ()
+        before = state.clone()
+        _random_step(state, rng)
+        action = state.history()[-1]
+        for i, copy in enumerate(copies):
+            copy.apply_action(action)
+            assert str(copy) == str(state) and copy.serialize() == state.serialize()
+            if rng.random() < 0.05:  # now and then a fresh copy
+                copies[i] = before.clone()
+                copies[i].apply_action(action)
+    assert waited > 10
+
+
+@pytest.mark.parametrize(("deals", "pickled"), [(0, False), (8, False), (0, True)])
+def test_a_restored_state_keeps_the_rounds_action_budget(deals: int, pickled: bool) -> None:
+    """deserialize_state and OpenSpiel's own deserialization give the round the game's
+    ``max_actions`` (a snapshot doesn't hold it): a round restored now and then still
+    stops at its budget."""
+    game = _load("classic", 2, max_actions=60, deals=deals)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if rng.random() < 0.2:
+            state = pyspiel.deserialize_game_and_state(  # OpenSpiel's own (a pickle)
+                pyspiel.serialize_game_and_state(game, state))[1] if pickled \
+                else game.deserialize_state(state.serialize())
+        _random_step(state, rng)
+    assert len(state.uno_game.history) <= 60
