@@ -27,18 +27,18 @@ def _swapped(settings: dict[str, object] | None = None) -> Game:
 
 def test_the_target_owes_its_call_and_every_other_seat_may_catch_it() -> None:
     game = _swapped()
-    assert game.owed == [2] and game.uno_open == -1
+    assert game._owed == [2] and game._uno_open == -1
     extra = {str(a) for a in game.out_of_turn_actions()}
     assert extra == {"2 uno 2", "0 catch 2", "1 catch 2", "3 catch 2"}
-    assert game.legal_ids(2) == (game.acts[2].uno[2], game.acts[2].pass_)
+    assert game.legal_ids(2) == (game._acts[2].uno[2], game._acts[2].pass_)
     game.apply("2 uno 2")
-    assert game.owed == [] and game.out_of_turn_actions() == []
+    assert game._owed == [] and game.out_of_turn_actions() == []
     assert game.events[-1] == "seat 2 calls UNO"
 
 
 def test_without_the_setting_the_target_owes_nothing() -> None:
     game = _swapped({"uno_after_others": False})
-    assert game.owed == [] and game.out_of_turn_actions() == []
+    assert game._owed == [] and game.out_of_turn_actions() == []
     with pytest.raises(IllegalAction, match="nobody is open"):
         game.apply("2 uno 2")
 
@@ -46,10 +46,10 @@ def test_without_the_setting_the_target_owes_nothing() -> None:
 def test_a_catch_makes_the_target_draw_and_the_next_action_closes_the_window() -> None:
     caught = _swapped()
     caught.apply("3 catch 2")
-    assert len(caught.hands[2]) == 3 and caught.owed == []
+    assert len(caught.hands[2]) == 3 and caught._owed == []
     late = _swapped()
     late.apply("1 play wild")
-    assert late.owed == []
+    assert late._owed == []
     with pytest.raises(IllegalAction, match="only seat 1 can"):
         late.apply("3 catch 2")
 
@@ -59,7 +59,7 @@ def test_owed_is_in_the_snapshot_only_when_not_empty_and_restores() -> None:
     data = game.snapshot()
     assert data["owed"] == [2]
     again = uno_rules.restore(data)
-    assert again.owed == [2] and again.snapshot() == data
+    assert again._owed == [2] and again.snapshot() == data
     game.apply("2 uno 2")
     assert "owed" not in game.snapshot()
     bad = {**data, "owed": [2, 2]}
@@ -88,13 +88,13 @@ def test_a_rotation_of_hands_leaves_its_receivers_owing() -> None:
     game.apply("0 play red 0")
     # hands pass clockwise: seat 1 gets seat 0's two cards, seat 2 seat 1's one card
     assert [len(h) for h in game.hands] == [2, 2, 1]
-    assert game.owed == [2]
+    assert game._owed == [2]
     plain = uno_rules.load_rulebook("classic", house=["seven_zero"])
     same = game_from_position(plain, 3, Position(
         hands=[["red 0", "red 1", "red 2"], ["blue 1"], ["green 1", "green 2"]],
         discard=["red 5"]), seed=1)
     same.apply("0 play red 0")
-    assert same.owed == [] and same.out_of_turn_actions() == []
+    assert same._owed == [] and same.out_of_turn_actions() == []
 
 
 def test_the_table_marks_the_seat_and_reads_its_call() -> None:

@@ -203,6 +203,6 @@ def test_rulebooks_without_table_outcomes_keep_their_action_tables() -> None:
     table = attack.action_table(4)
     assert [str(a) for a in table if a.kind == "outcome"] == [f"outcome {k}" for k in range(7)]
     # the losers and passes keep their place before them
-    acts = attack.new_game(4, 1).acts[2]
+    acts = attack.new_game(4, 1)._acts[2]
     assert str(table[acts.pass_]) == "2 pass" and str(table[acts.loser[3]]) == "loser 3"
     assert str(table[acts.outcome["4"]]) == "outcome 4"

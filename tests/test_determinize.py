@@ -56,7 +56,7 @@ def hidden(g: Game, seat: int) -> Counter[int]:
     for s, hand in enumerate(g.hands):
         if s != seat:
             out.update(hand)
-    for pile in g.piles:
+    for pile in g._piles:
         out.update(pile)
     for giving in g.giving:
         out.update(card for giver, _, card in giving.aside if giver != seat)
@@ -82,7 +82,7 @@ def check(g: Game, seat: int, rng: random.Random) -> Game:
     assert new.decision_for(seat) == decision
     assert observer.encode(new, seat) == encoded  # the RL observation (docs/embedding.md)
     assert new.hands[seat] == g.hands[seat]  # the very same cards, in the same order
-    assert new.discards == g.discards and new.out == g.out and new.history == g.history
+    assert new._discards == g._discards and new._out == g._out and new.history == g.history
     assert hidden(new, seat) == hidden(g, seat)
     # A consistent state: a snapshot of it restores (restore checks every pending record).
     Game.restore(g.rulebook, new.snapshot())
@@ -142,8 +142,8 @@ def test_two_seeds_give_different_deals() -> None:
             differ += (a.hands, a.draw_pile) != (b.hands, b.draw_pile)
             # and the same seed gives the same deal
             c = g.resample(seat, random.Random(1))
-            assert (a.hands, a.draw_pile, a.rng.getstate()) == \
-                (c.hands, c.draw_pile, c.rng.getstate())
+            assert (a.hands, a.draw_pile, a._rng.getstate()) == \
+                (c.hands, c.draw_pile, c._rng.getstate())
     assert total > 50 and differ >= 0.95 * total
 
 
@@ -152,7 +152,7 @@ def test_the_future_is_fresh() -> None:
     real ones) and no seed of the deal is carried."""
     g = load_rulebook("classic").new_game(2, seed=3)
     new = g.resample(0, random.Random(1))
-    assert new.rng.getstate() != g.rng.getstate()
+    assert new._rng.getstate() != g._rng.getstate()
     assert new.seed is None and new.log == []
 
 
@@ -213,7 +213,7 @@ def test_another_seats_drawn_card_is_followed() -> None:
         seat = (g.pending.seat + 1) % 3
         for k in range(5):
             new = check(g, seat, random.Random(k))
-            assert new.ctx.drawn == new.pending.card
+            assert new._ctx.drawn == new.pending.card
             play_out(new)
         found += 1
     assert found > 10

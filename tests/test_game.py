@@ -282,7 +282,7 @@ def test_a_round_stops_when_its_step_budget_runs_out() -> None:
         plays = [a for a in game.decision.options if a.kind == "play"]
         game.apply(rng.choice(plays or list(game.decision.options)))
     assert game.stalled == "steps" and game.result is None and game.steps == 50_000
-    assert not game.stack and game.pending is None
+    assert not game._stack and game.pending is None
     assert game.stalled_reason() == "the round's budget of 50000 effect steps ran out"
 
 

@@ -160,11 +160,11 @@ def test_the_short_turn_path_offers_what_the_general_one_does(
             for _ in range(60):
                 if game.over:
                     break
-                if game.plain and game.pending.kind in ("turn", "drawn"):  # type: ignore
+                if game._plain and game.pending.kind in ("turn", "drawn"):  # type: ignore
                     fast = game.pending.options(game)  # type: ignore[union-attr]
-                    game.plain = False
+                    game._plain = False
                     general = game.pending.options(game)  # type: ignore[union-attr]
-                    game.plain = True
+                    game._plain = True
                     assert list(fast) == list(general)
                     checked += 1
                 random_moves(game, rng, 1, "uniform")
@@ -229,7 +229,7 @@ def test_a_knocked_out_seat_never_catches_or_calls() -> None:
         game = rulebook.new_game(4, seed=seed, log=False)
         rng = random.Random(seed)
         while not game.over:
-            if game.eliminated and game.uno_open >= 0:
+            if game.eliminated and game._uno_open >= 0:
                 seen += 1
                 assert not [a for a in game.out_of_turn_actions()
                             if a.seat in game.eliminated], game.out_of_turn_actions()

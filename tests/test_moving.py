@@ -120,17 +120,17 @@ def test_the_deal_settles_its_players_uno(tmp_path: Path) -> None:
     assert {str(a) for a in game.decision.options} >= {  # type: ignore[union-attr]
         "0 play wild", "0 play wild uno"}
     game.apply("0 play wild")
-    assert [len(h) for h in game.hands] == [1, 2, 2, 2] and game.uno_open == 0
+    assert [len(h) for h in game.hands] == [1, 2, 2, 2] and game._uno_open == 0
     game = _game(rulebook, hands)
     game.apply("0 play wild uno")
-    assert game.uno_open == -1
+    assert game._uno_open == -1
     game = _game(rulebook, [["wild", "red 1"], ["green 3", "green 4", "green 5"],
                             ["blue 1", "blue 2"], ["yellow 4", "yellow 5"]])
     game.apply("0 play wild")  # its next-to-last card, uncalled: the deal leaves it two
-    assert game.uno_open == -1
+    assert game._uno_open == -1
     game = _game(rulebook, [["wild", "red 1", "red 2"], ["green 3"], ["blue 1"], ["yellow 4"]])
     game.apply("0 play wild uno")
-    assert [len(h) for h in game.hands] == [1, 2, 1, 1] and game.uno_open == -1
+    assert [len(h) for h in game.hands] == [1, 2, 1, 1] and game._uno_open == -1
 
 
 def test_option_is_picks_a_cards_text_when_loaded(tmp_path: Path) -> None:

@@ -168,7 +168,7 @@ def test_the_vector_says_what_the_view_says(name: str, house: tuple[str, ...],
                 _check_against_view(obs, game, seat)
             if game.stacked.total:
                 seen.add("stacked")
-            if game.uno_open >= 0:
+            if game._uno_open >= 0:
                 seen.add("uno_open")
             if game.eliminated:
                 seen.add("knocked_out")

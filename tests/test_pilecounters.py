@@ -20,7 +20,7 @@ def test_every_pile_starts_on_a_number_card() -> None:
     rb = _triple()
     for seed in range(60):
         game = rb.new_game(4, seed)
-        for pile in game.discards:
+        for pile in game._discards:
             assert rb.faces[pile[-1]].number, (seed, [rb.card_name(c) for c in pile])
 
 

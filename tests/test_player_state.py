@@ -27,7 +27,7 @@ def test_a_snapshot_carries_it_and_restores_it() -> None:
     snap = game.snapshot()
     assert snap["player_state"] == {"joker": ["used", "held", "used"]}
     again = game.rulebook.restore(snap)
-    assert again.marks == game.marks == [1, 0, 1]
+    assert again._marks == game._marks == [1, 0, 1]
     assert again.snapshot() == snap
 
 
@@ -43,7 +43,7 @@ def test_a_clone_has_its_own() -> None:
     twin = game.clone()
     twin.apply(twin.legal_actions()[0])
     twin._set_mark(1, "joker", 1)
-    assert game.marks == [1, 0, 1] and twin.marks == [1, 1, 1]
+    assert game._marks == [1, 0, 1] and twin._marks == [1, 1, 1]
 
 
 def test_the_view_shows_every_seat_s() -> None:

@@ -64,7 +64,7 @@ def _check_turn_state(game: uno_rules.Game) -> None:
     rb = game.rulebook
     d = game.decision
     assert game.hands[d.seat], "an out player got a turn"
-    for seat in game.out_seats:
+    for seat in game._out_seats:
         assert not game.hands[seat], "a player marked out holds cards at a turn"
     for seat in range(game.players):
         if seat in game.eliminated:

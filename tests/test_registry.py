@@ -199,7 +199,7 @@ def _make_nudge() -> type[Ask]:
         player: int = -1  # who played the card that nudges
 
         def options(self, g: Any) -> list[int]:
-            acts = g.acts[self.seat]
+            acts = g._acts[self.seat]
             return [acts.draw, acts.keep]
 
         def answer(self, g: Any, action: Action) -> None:

@@ -30,9 +30,9 @@ def test_the_deal_turns_up_the_open_piles_only() -> None:
     assert rulebook.open_piles == 2 and rulebook.turned_piles() == 2
     for seed in range(5):
         game = rulebook.new_game(3, seed)
-        assert [bool(p) for p in game.discards] == [True, True, False, False]
-        placed = sum(map(len, game.hands)) + sum(map(len, game.discards))
-        assert placed + len(game.draw_pile) == len(rulebook.deck) and game.first_turns >= 2
+        assert [bool(p) for p in game._discards] == [True, True, False, False]
+        placed = sum(map(len, game.hands)) + sum(map(len, game._discards))
+        assert placed + len(game.draw_pile) == len(rulebook.deck) and game._first_turns >= 2
     assert uno_rules.load_rulebook("classic").turned_piles() == 1
 
 
@@ -44,7 +44,7 @@ def test_clearing_and_refilling_in_events_and_views() -> None:
                            "discard pile 1 (2 cards) goes onto the cleared pile",
                            "green 7 is turned up on discard pile 0",
                            "yellow 8 is turned up on discard pile 1"]
-    assert [len(p) for p in game.piles] == [5] and [len(p) for p in game.discards] == \
+    assert [len(p) for p in game._piles] == [5] and [len(p) for p in game._discards] == \
         [1, 1, 0, 0]
     assert game.seat_view(1).tops[2:] == (-1, -1)
     observer = Observer(game.rulebook, 2)
@@ -55,7 +55,7 @@ def test_a_snapshot_with_closed_piles_restores() -> None:
     game = game_from_position(_row(), 2, CLEAR, seed=1)
     game.apply("0 play red 9")
     again = uno_rules.restore(game.snapshot())
-    assert again.discards == game.discards and again.colors == game.colors
+    assert again._discards == game._discards and again._colors == game._colors
     assert again.legal_ids() == game.legal_ids()
 
 
@@ -87,7 +87,7 @@ def _reshuffled(path: str) -> uno_rules.Game:
     game = game_from_position(uno_rules.load_rulebook(path), 2, position, seed=1)
     game.apply("0 play red 9")
     game.apply("1 play yellow 2 on 1")
-    assert not game.draw_pile and [len(p) for p in game.discards] == [1, 2, 0, 0]
+    assert not game.draw_pile and [len(p) for p in game._discards] == [1, 2, 0, 0]
     game.apply("0 draw")
     return game
 
@@ -106,7 +106,7 @@ def test_reshuffle_discards_false_with_nothing_to_reshuffle_draws_nothing() -> N
         hands=[["red 8", "green 1"], ["yellow 1", "yellow 2"]],
         discards=[["red 1", "red 3"], ["blue 2", "blue 5"], [], []], draw_pile=[]), seed=1)
     assert not game._can_draw()
-    assert [len(p) for p in game.discards] == [2, 2, 0, 0]
+    assert [len(p) for p in game._discards] == [2, 2, 0, 0]
 
 
 def test_the_sheet_says_the_row_is_left_alone() -> None:

@@ -49,11 +49,11 @@ def test_clone_continues_like_the_original(name: str, house: tuple[str, ...],
 def test_clone_shares_nothing_mutable() -> None:
     game = _midgame("classic", ("stacking",), 3)
     twin = game.clone()
-    for name in ("hands", "draw_pile", "discard", "out", "stack", "out_seats", "eliminated",
+    for name in ("hands", "draw_pile", "discard", "_out", "_stack", "_out_seats", "eliminated",
                  "giving", "history", "log"):
         assert getattr(twin, name) is not getattr(game, name), name
     assert all(a is not b for a, b in zip(twin.hands, game.hands, strict=True))
-    assert twin.rng is not game.rng and twin.rng.getstate() == game.rng.getstate()
+    assert twin._rng is not game._rng and twin._rng.getstate() == game._rng.getstate()
     assert twin.rulebook is game.rulebook   # immutable: shared
 
 
@@ -102,13 +102,13 @@ def test_declared_piles_are_state_like_any_other() -> None:
         game = rulebook.new_game(4, seed)
         random_moves(game, random.Random(seed), 600, "uniform")
         assert sorted(game._all_cards()) == sorted(rulebook.deck)
-        used += bool(game.piles[0])
+        used += bool(game._piles[0])
         twin = game.clone()
-        assert twin.piles == game.piles and twin.piles[0] is not game.piles[0]
+        assert twin._piles == game._piles and twin._piles[0] is not game._piles[0]
         restored = rulebook.restore(json.loads(json.dumps(game.snapshot())))
-        assert restored.piles == game.piles
-        if game.piles[0]:
-            assert game.view(0)["piles"] == {"aside": len(game.piles[0])}
+        assert restored._piles == game._piles
+        if game._piles[0]:
+            assert game.view(0)["piles"] == {"aside": len(game._piles[0])}
     assert used, "no game set a hand aside: the test checks nothing"
 
 
@@ -119,9 +119,9 @@ def test_lay_out_is_the_one_way_to_place_cards() -> None:
     game = uno_rules.Game.blank(rulebook, 2, 1)
     red5, blue7, green2 = (rulebook.by_name[n] for n in ("red 5", "blue 7", "green 2"))
     game._lay_out([[blue7], []], [green2], [[red5]], [rulebook.color_ids["red"]])
-    assert game.discard == [red5] and game.discards[0] is game.discard
+    assert game.discard == [red5] and game._discards[0] is game.discard
     assert game.color == rulebook.color_ids["red"]
-    assert game.out_seats == [1]  # no cards at the start: out already
+    assert game._out_seats == [1]  # no cards at the start: out already
     with pytest.raises(ValueError, match="2 discard piles and 2 colours"):
         game._lay_out([[], []], [], [[red5], [blue7]], [0, 3])
     with pytest.raises(ValueError, match="1 declared piles for 0"):
@@ -148,10 +148,10 @@ def test_copies_share_the_rulebook_tables_and_keep_nothing_else_of_them(
     its games, made again (not copied) in a clone, a deep copy or an unpickled game."""
     game = _midgame(name, house, 1)
     for twin in (game.clone(), copy.deepcopy(game)):
-        assert twin.acts is game.acts and twin.matches is game.matches
+        assert twin._acts is game._acts and twin._matches is game._matches
     assert not set(game.__getstate__()) & game.DERIVED
     restored = pickle.loads(pickle.dumps(game))
-    assert restored.acts is restored.rulebook.memo["seat_actions", game.players]
+    assert restored._acts is restored.rulebook.memo["seat_actions", game.players]
     if not game.over:
         assert restored.decision == game.decision
 
@@ -221,14 +221,14 @@ def _states() -> list[uno_rules.Game]:
     for seed in range(40):  # a hand set aside on the declared pile (knocked out)
         game = mercy.new_game(2, seed)
         random_moves(game, random.Random(seed), 400, "uniform")
-        if any(game.piles):
+        if any(game._piles):
             out.append(game)
             break
     flex = uno_rules.load_rulebook("flex")
     for seed in range(40):  # a Power Card turned red (per-player state)
         game = flex.new_game(3, seed)
         random_moves(game, random.Random(seed), 30, "play_first")
-        if any(game.marks):
+        if any(game._marks):
             out.append(game)
             break
     triple = uno_rules.load_rulebook("triple_play")  # pile counters: pressed, some closed
@@ -238,11 +238,11 @@ def _states() -> list[uno_rules.Game]:
     stalled = uno_rules.load_rulebook("classic").new_game(4, 2, max_actions=3)
     random_moves(stalled, random.Random(2), 5, "uniform")
     boxed = uno_rules.load_rulebook("classic").new_game(3, 4)  # cards out of play: only a
-    boxed.out = boxed.draw_pile[:5]                           # position sets them
+    boxed._out = boxed.draw_pile[:5]                           # position sets them
     del boxed.draw_pile[:5]
     midway = out[1].clone()  # frames.json: mid-effect, where a skip and a next turn may wait
     assert midway.pending.kind != "turn" and midway.hands[1]
-    midway.skips, midway.turn_to, midway.uno_open = [0], 1, 1
+    midway._skips, midway._turn_to, midway._uno_open = [0], 1, 1
     absent = uno_rules.load_rulebook("classic").new_game(4, 3, out=[1])  # out of a match
     owed = _owing()
     several = uno_rules.load_rulebook(str(root / "tests" / "rulebooks" / "positive" /
@@ -261,7 +261,7 @@ def _owing() -> uno_rules.Game:
         discard=["wild"]), seed=3)
     game.apply("0 play wild_forced_swap uno")
     game.apply("0 target 1")
-    assert game.owed == [1]
+    assert game._owed == [1]
     return game
 
 
@@ -306,10 +306,10 @@ def test_clone_and_snapshot_reproduce_every_declared_field() -> None:
             if f.snapshot:
                 assert _seen(getattr(restored, f.name)) == mine, f"restore: {f.name}"
             if f.copy in (LIST, LISTS, RECORDS) and getattr(game, f.name) is not None \
-                    and f.name not in ("ctx", "pending"):
+                    and f.name not in ("_ctx", "pending"):
                 assert getattr(twin, f.name) is not getattr(game, f.name), f.name
-        assert twin.discard is twin.discards[twin.focus]
-        assert restored.discard is restored.discards[restored.focus]
+        assert twin.discard is twin._discards[twin._focus]
+        assert restored.discard is restored._discards[restored._focus]
 
 
 def test_a_catch_whose_penalty_asks_first_resumes_the_decision_after() -> None:
@@ -327,14 +327,14 @@ def test_a_catch_whose_penalty_asks_first_resumes_the_decision_after() -> None:
     game.draw_pile[0:0] = game.hands[partner] + game.hands[target][1:]  # cards kept
     game.hands[partner] = []
     del game.hands[target][1:]
-    game.out_seats, game.uno_open, game._decision = [partner], target, None
+    game._out_seats, game._uno_open, game._decision = [partner], target, None
     game.apply(uno_rules.Action(seat, "catch", target))
-    assert [type(f) for f in game.stack] == [Resume] and game.stack[0].ask is saved
+    assert [type(f) for f in game._stack] == [Resume] and game._stack[0].ask is saved
     assert game.decision.kind == "give" and game.decision.seat == target
     twin = game.clone()
     for g in (game, twin):
         g.apply(g.decision.options[0])
-        assert g.stack == [] and g.pending is not None and g.decision.kind == "turn"
+        assert g._stack == [] and g.pending is not None and g.decision.kind == "turn"
         assert g.decision.seat == seat
 
 

@@ -47,7 +47,7 @@ def test_the_end_actions_close_the_table() -> None:
     table = action_table(rulebook, 3)
     assert table[-3:] == (Action(0, "end"), Action(1, "end"), Action(2, "end"))
     game = rulebook.new_game(3, 1)
-    assert all(game.acts[s].end == len(table) - 3 + s for s in range(3))
+    assert all(game._acts[s].end == len(table) - 3 + s for s in range(3))
     classic = uno_rules.load_rulebook("classic")
     assert not any(a.kind == "end" for a in action_table(classic, 3))
 

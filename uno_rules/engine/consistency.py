@@ -41,19 +41,19 @@ def _deck_problem(game: State, v: Mapping[str, Any]) -> Problem:
 def _seats_problem(game: State, v: Mapping[str, Any]) -> Problem:
     """Seats out or knocked out that still play a part, and a stacked draw without stacking."""
     hands = game.hands
-    for key, seats in (("eliminated", game.eliminated), ("out_seats", game.out_seats)):
+    for key, seats in (("eliminated", game.eliminated), ("out_seats", game._out_seats)):
         for seat in seats:
             if hands[seat]:
                 return key, f"seat {seat} holds cards"
-    if game.turn_to is not None and not hands[game.turn_to]:
-        return "turn_to", f"the next turn goes to seat {game.turn_to}, who holds no cards"
-    if game.uno_open in game.eliminated:
-        return "uno_open", f"seat {game.uno_open} may be caught without UNO, yet is knocked out"
-    if set(game.owed) & set(game.eliminated) or len(set(game.owed)) != len(game.owed):
-        return "owed", f"seats {game.owed} owe an UNO call: repeated, or knocked out"
+    if game._turn_to is not None and not hands[game._turn_to]:
+        return "turn_to", f"the next turn goes to seat {game._turn_to}, who holds no cards"
+    if game._uno_open in game.eliminated:
+        return "uno_open", f"seat {game._uno_open} may be caught without UNO, yet is knocked out"
+    if set(game._owed) & set(game.eliminated) or len(set(game._owed)) != len(game._owed):
+        return "owed", f"seats {game._owed} owe an UNO call: repeated, or knocked out"
     if not set(game.absent) <= set(game.eliminated):
         return "absent", "a seat out of the match, yet not knocked out of the round"
-    if set(game.eliminated) & set(game.out_seats):
+    if set(game.eliminated) & set(game._out_seats):
         return "out_seats", "a seat both out and knocked out"
     if game.rulebook.stack_mixing is None and v["stack_draw"] != [0, 0, None, None]:
         return "stack_draw", f"a stacked draw {v['stack_draw']} in rules without stacking"
@@ -66,7 +66,7 @@ def _frames_problem(game: State, v: Mapping[str, Any]) -> Problem:
         for j, (giver, to, _) in enumerate(giving.aside):
             if to == giver:
                 return f"giving[{i}].aside[{j}]", f"seat {giver} gives to itself"
-    for j, frame in enumerate(game.stack):
+    for j, frame in enumerate(game._stack):
         if isinstance(frame, Resume):
             problem = _ask_problem(game, frame.ask, f"stack[{j}][2]")
             if problem:
@@ -102,10 +102,10 @@ def _live_problem(game: State) -> Problem:
 
 def _turn_problem(game: State) -> Problem:
     """What is wrong with a turn pending: effects or a turn still to settle, a seat out."""
-    if game.stack:
+    if game._stack:
         return "stack", "effect steps still to run at the start of a turn"
-    if game.turn_to is not None or game.skips:
-        return "turn_to" if game.skips == [] else "skips", \
+    if game._turn_to is not None or game._skips:
+        return "turn_to" if game._skips == [] else "skips", \
             "a turn pending, yet the turn after the last card is still to be settled"
     for seat in range(game.players):
         if seat not in game.eliminated and not game.hands[seat] and game._round_ends_with(seat):
@@ -147,8 +147,8 @@ def _result_problem(game: State) -> Problem:
     result, hands = game.result, game.hands
     if result is None:
         return "result", "a round over with no result"
-    if game.pending is not None or game.stack or game.giving or game.uno_open != -1 or \
-            game.owed:
+    if game.pending is not None or game._stack or game.giving or game._uno_open != -1 or \
+            game._owed:
         return "pending", "a decision or effect pending in a round that is over"
     winners = list(result.winners)
     if winners != game.teammates(winners[0]):

@@ -76,11 +76,11 @@ class Turn(Ask):
         hand = g.hands[seat]
         if g.stacked.total:
             return g._stack_ids(seat, g._playable(seat, hand))
-        if g.plain:  # Legality.playable with nothing to check: the matching cards held
+        if g._plain:  # Legality.playable with nothing to check: the matching cards held
             # A flag looked up per held card, not match.intersection(hand): compiled, it
             # costs a fraction of the method call and its set; copies of a card are one
             # choice (sorted, each kept once).
-            acts = g.acts[seat]
+            acts = g._acts[seat]
             size = len(hand)
             if size > BIG_HAND:  # the set's intersection, in C, beats a loop here
                 playable = sorted(g._matching_top().intersection(hand))
@@ -110,11 +110,11 @@ class Turn(Ask):
             opts, playable = g._pile_plays(seat, hand)
         else:
             playable = g._playable(seat, hand)
-            opts = g._play_ids(seat, playable, len(hand), g.focus)
+            opts = g._play_ids(seat, playable, len(hand), g._focus)
         if g.rulebook.combos:  # several cards at once
             opts += g._combo_ids(seat)
         if offers_draw(playable, g.rulebook.settings.draw_with_playable):
-            opts.append(g.acts[seat].draw)
+            opts.append(g._acts[seat].draw)
         return opts
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -127,8 +127,8 @@ class Turn(Ask):
         if g.stacked.total:  # draw the stacked total, or challenge the last card stacked
             g._face_stack(seat, action.kind == "challenge")
             return
-        g.ctx = ctx = Ctx(seat)
-        g.stack.append(Frame(g.rulebook.draw_program, 0, ctx))
+        g._ctx = ctx = Ctx(seat)
+        g._stack.append(Frame(g.rulebook.draw_program, 0, ctx))
         g._run()
 
 
@@ -145,9 +145,9 @@ class Drawn(Ask):
         if g.rulebook.discard_piles > 1:
             opts = g._pile_plays(seat, [self.card])[0]
         else:
-            opts = g._play_ids(seat, [self.card], len(g.hands[seat]), g.focus)
+            opts = g._play_ids(seat, [self.card], len(g.hands[seat]), g._focus)
         if g.rulebook.settings.play_drawn != "must":
-            opts.append(g.acts[seat].keep)
+            opts.append(g._acts[seat].keep)
         return opts
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -175,11 +175,11 @@ class Color(Ask):
 
     def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
-        colors = g.acts[self.seat].colors
+        colors = g._acts[self.seat].colors
         return [colors[c] for c in g.rulebook.side_colors[g.side]]
 
     def answer(self, g: Runner, action: Action) -> None:
-        if self.ctx is not None and self.ctx.pile != g.focus:
+        if self.ctx is not None and self.ctx.pile != g._focus:
             g._focus_on(self.ctx.pile)
         g.color = g.rulebook.color_ids[action.arg]  # type: ignore[index]
         if g.log is not None:
@@ -198,7 +198,7 @@ class Challenge(Ask):
 
     def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
-        acts = g.acts[self.seat]
+        acts = g._acts[self.seat]
         return [acts.challenge, acts.accept]
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -230,7 +230,7 @@ class Target(Ask):
 
     def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
-        target = g.acts[self.seat].target
+        target = g._acts[self.seat].target
         return [target[t] for t in self.seats]
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -254,7 +254,7 @@ class Contest(Target):
     kind: str = field(default="contest", init=False, repr=False, compare=False)
 
     def options(self, g: Legality) -> list[int]:
-        loser = g.acts[0].loser  # settled at the table: no seat's own
+        loser = g._acts[0].loser  # settled at the table: no seat's own
         return [loser[s] for s in self.seats]
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -275,7 +275,7 @@ class Outcome(Ask):
     then: tuple[int, ...] = ()
 
     def options(self, g: Legality) -> list[int]:
-        ids = g.acts[0].outcome  # settled at the table: no seat's own
+        ids = g._acts[0].outcome  # settled at the table: no seat's own
         return [ids[v] for v in self.values]
 
     def chance_weights(self) -> tuple[int, ...]:
@@ -306,7 +306,7 @@ class Give(Ask):
 
     def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
-        faces, give = g.faces, g.acts[self.seat].give
+        faces, give = g.faces, g._acts[self.seat].give
         return [give[faces[c].id] for c in g._distinct(g.hands[self.seat])]
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -327,7 +327,7 @@ class ForcedPlay(Ask):
     def options(self, g: Legality) -> list[int]:
         seat = self.seat
         assert seat is not None
-        return g._play_ids(seat, g._forced_cards(seat), len(g.hands[seat]), g.focus)
+        return g._play_ids(seat, g._forced_cards(seat), len(g.hands[seat]), g._focus)
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.seat is not None
@@ -351,14 +351,14 @@ class Side(Ask):
 
     def options(self, g: Legality) -> list[int]:
         assert self.seat is not None and self.ctx is not None
-        side = g.acts[self.seat].side
+        side = g._acts[self.seat].side
         alt = side[g.faces[self.ctx.face].alternative]
         return [side["normal"], alt] if self.normal else [alt]
 
     def answer(self, g: Runner, action: Action) -> None:
         ctx = self.ctx
         assert ctx is not None
-        rule = g.card_rules[ctx.face]
+        rule = g._card_rules[ctx.face]
         assert rule is not None
         program = rule.effect if action.arg == "normal" else rule.alt_effect
         g._note("side", self.seat, action.arg)
@@ -391,7 +391,7 @@ class Again(Ask):
         opts = g._pile_plays(seat, g.hands[seat])[0]
         if g.rulebook.combos:
             opts += g._combo_ids(seat)
-        acts, played = g.acts[seat], g.played_piles
+        acts, played = g._acts[seat], g.played_piles
         return [i for i in opts if acts.table[i].pile not in played] + [acts.end]
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -407,7 +407,7 @@ def end_turn(g: Runner, seat: int) -> None:
     """``seat``'s turn of several plays ends: its `turn: {end: ...}` steps run, then
     (State.played_piles holding ENDING) the round goes on as after any turn."""
     g.played_piles = [ENDING]
-    g.ctx = ctx = Ctx(seat)
+    g._ctx = ctx = Ctx(seat)
     if g.rulebook.turn_end is not None:
         g._push(g.rulebook.turn_end, ctx)
     g._run()
@@ -418,7 +418,7 @@ def turn_goes_on(g: Runner) -> bool:
     end-of-turn steps: the turn's player may play again (an ``again`` decision), or its turn
     ends. True when that took over; False when the turn is over (or the round just began)
     and the round goes on as usual."""
-    played, ctx = g.played_piles, g.ctx
+    played, ctx = g.played_piles, g._ctx
     if played and played[-1] == ENDING:
         g.played_piles = []
         return False

@@ -127,7 +127,7 @@ def resample(game: Any, seat: object, rng: random.Random) -> Any:
     hands = new.hands
     # Contexts whose drawn card (which offer_drawn may offer) is in another seat's hand.
     drawn = [c for c in ctxs if c.drawn >= 0 and c.actor != seat and c.drawn in hands[c.actor]]
-    asks = [new.pending] + [f.ask for f in new.stack if type(f) is Resume]
+    asks = [new.pending] + [f.ask for f in new._stack if type(f) is Resume]
     offered = any(a is not None and a.kind == "drawn" and a.seat != seat for a in asks)
     if back is None and not offered:  # the usual case: one shuffle, put back list by list
         _deal_plain(new, seat, rng, segs, old, drawn)
@@ -158,7 +158,7 @@ def _hidden_segments(new: Any, seat: int, known: dict[int, list[int]]) -> list[S
             segs.append((hand, None))
     if new.draw_pile:
         segs.append((new.draw_pile, None))
-    for declared in new.piles:
+    for declared in new._piles:
         if declared:
             segs.append((declared, None))
     for giving in new.giving:
@@ -280,8 +280,9 @@ def _deal_by_back(rng: random.Random, old: list[int], keys: list[int],
 def _ctxs(game: Any) -> list[Ctx]:
     """Every card context the state holds (each once)."""
     seen: dict[int, Ctx] = {}
-    asks = [game.pending] + [f.ask for f in game.stack if type(f) is Resume]
-    for ctx in [game.ctx, game.stacked.ctx] + [f.ctx for f in game.stack if type(f) is not Resume] \
+    asks = [game.pending] + [f.ask for f in game._stack if type(f) is Resume]
+    frames = [f.ctx for f in game._stack if type(f) is not Resume]
+    for ctx in [game._ctx, game.stacked.ctx] + frames \
             + [a.ctx for a in asks if a is not None]:
         if ctx is not None:
             seen.setdefault(id(ctx), ctx)
@@ -313,7 +314,7 @@ def _follow_pending(game: Any, seat: int, rng: random.Random,
     """Point another seat's pending ``drawn`` decisions at the card now in its place, one
     that seat can play (exchanged with another hidden card showing the same back if
     needed; the original card when none will do)."""
-    asks = [game.pending] + [f.ask for f in game.stack if type(f) is Resume]
+    asks = [game.pending] + [f.ask for f in game._stack if type(f) is Resume]
     if not any(a is not None and a.kind == "drawn" and a.seat != seat for a in asks):
         return
     for a in asks:
@@ -345,8 +346,8 @@ def _follow_pending(game: Any, seat: int, rng: random.Random,
     # Asks are shared records: make new ones naming the card now drawn.
     if game.pending is not None and game.pending.kind == "drawn" and game.pending.seat != seat:
         game.pending = replace(game.pending, card=game.pending.ctx.drawn)
-    game.stack = [_redrawn(f.ask) if type(f) is Resume and f.ask.kind == "drawn" and
-                  f.ask.seat != seat else f for f in game.stack]
+    game._stack = [_redrawn(f.ask) if type(f) is Resume and f.ask.kind == "drawn" and
+                  f.ask.seat != seat else f for f in game._stack]
 
 
 def _redrawn(ask: Any) -> Resume:
@@ -389,13 +390,13 @@ def _rederive_honest(game: Any, seat: int, ctxs: list[Ctx]) -> None:
     for ctx in ctxs:
         if ctx.actor == seat or ctx.face < 0:
             continue
-        discard = game.discards[ctx.pile]
+        discard = game._discards[ctx.pile]
         if not discard or discard[-1] != ctx.face:
             continue
-        rule = game.card_rules[ctx.face]
+        rule = game._card_rules[ctx.face]
         if rule is None or rule.legal_if is None:
             continue
-        focus = game.focus
+        focus = game._focus
         game._focus_on(ctx.pile)
         color, hand = game.color, game.hands[ctx.actor]
         discard.pop()  # as it was when the card was played: in hand, the colour before it
@@ -421,7 +422,7 @@ def resample_limits(new: Any, rng: random.Random) -> None:
 
 def _finish(new: Any, rng: random.Random) -> Any:
     """A fresh generator for the future, and nothing that named the old deal's cards."""
-    new.rng = random.Random(rng.getrandbits(64))
+    new._rng = random.Random(rng.getrandbits(64))
     if new.pile_marks:  # the hidden pile limits: drawn again, consistent with the counts
         resample_limits(new, rng)
     new.seed = None

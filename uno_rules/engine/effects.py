@@ -157,7 +157,7 @@ def _discard_color(game: Game, ctx: Ctx, step: Step) -> None:
 def _skip(game: Game, ctx: Ctx, step: Step) -> None:
     # The skip names its seat now: the next player still to be skipped. If that player is
     # knocked out before the turn passes, the skip is void (it does not pass on).
-    game.skips.append(game._advance(ctx.actor, len(game.skips) + 1))
+    game._skips.append(game._advance(ctx.actor, len(game._skips) + 1))
 
 
 def _reverse(game: Game, ctx: Ctx, step: Step) -> None:
@@ -169,7 +169,7 @@ def _reverse(game: Game, ctx: Ctx, step: Step) -> None:
 def _turn_to(game: Game, ctx: Ctx, step: Step) -> None:
     seat = game._seat(step.args["who"], ctx)
     if seat >= 0:
-        game.turn_to = seat
+        game._turn_to = seat
 
 
 def _choose_color(game: Game, ctx: Ctx, step: Step) -> None:
@@ -198,7 +198,7 @@ def _contest(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _challenge(game: Game, ctx: Ctx, step: Step) -> None:
     guilty, innocent, accepted = step.args["guilty"], step.args["innocent"], step.args["accepted"]
-    rule = game.card_rules[ctx.face] if ctx.face >= 0 else None
+    rule = game._card_rules[ctx.face] if ctx.face >= 0 else None
     if ctx.final or rule is None or not rule.bluff:
         # A card that ended the round, or that can't be played illegally, isn't challenged.
         game._push(accepted, ctx)
@@ -265,7 +265,7 @@ def _turn_over(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _turn_again(game: Game, ctx: Ctx, step: Step) -> None:
     put_back = step.args["put_back"]
-    if (put_back and not game.draw_pile) or game.first_turns > len(game.rulebook.deck):
+    if (put_back and not game.draw_pile) or game._first_turns > len(game.rulebook.deck):
         return  # no other card can come up (or every one did): this one stays on top
     game._turn_first_card(put_back=put_back)
 
@@ -306,9 +306,9 @@ def _deal_hands(game: Game, ctx: Ctx, step: Step) -> None:
     # card; a seat left with one card without having played owes nothing (RULES.md §8).
     actor = ctx.actor
     if len(game.hands[actor]) == 1 and not ctx.called:
-        game.uno_open = actor
-    elif game.uno_open == actor:
-        game.uno_open = -1
+        game._uno_open = actor
+    elif game._uno_open == actor:
+        game._uno_open = -1
 
 
 def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
@@ -321,7 +321,7 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
     if cards:
         game.pending = ForcedPlay(partner, ctx, ctx.actor, step.args["else"])
     else:
-        game.turn_to = game._advance(partner, 1)
+        game._turn_to = game._advance(partner, 1)
         if step.args["else"] is not None:
             game._push(step.args["else"], ctx)
 

@@ -126,7 +126,7 @@ class Game(Runner):
             self.eliminated, self.absent = sorted(out), sorted(out)
         if _deal:
             deck = list(rulebook.deck)
-            shuffle(self.rng, deck)
+            shuffle(self._rng, deck)
             self.draw_pile = deck
             self._deal()
             self._start()
@@ -137,7 +137,7 @@ class Game(Runner):
         super()._derive()
         self._decision: Decision | None = None
         self._ids: tuple[int, ...] | None = None  # the pending decision's option ids
-        self._table: tuple[Action, ...] = self.acts[0].table
+        self._table: tuple[Action, ...] = self._acts[0].table
         turns = self.rulebook.memo.get(("turns", self.players))
         if turns is None:  # records never change: every game of the rulebook shares them
             turns = self.rulebook.memo["turns", self.players] = tuple(
@@ -212,7 +212,7 @@ class Game(Runner):
         extra = tuple(i for i in self.out_of_turn_ids() if table[i].seat == seat)
         if pending.seat == seat:
             return ids + extra
-        return extra + (self.acts[seat].pass_,) if extra else ()
+        return extra + (self._acts[seat].pass_,) if extra else ()
 
     def decision_for(self, seat: object) -> Decision | None:
         """The pending decision as ``seat`` may see it: whole when it is ``seat``'s own or a
@@ -292,10 +292,10 @@ class Game(Runner):
         if action.kind == "jump_in":
             if action not in self.out_of_turn_actions():
                 raise IllegalAction(self._why_no_jump_in(action))
-            self.uno_open = -1
-            self.owed = []
+            self._uno_open = -1
+            self._owed = []
             self.pending = None
-            self.stack.clear()
+            self._stack.clear()
             self.turns += 1
             self._note("jump_in", action.seat)
             self._play_card(action.seat, self._card_named(action.seat,  # type: ignore[arg-type]
@@ -327,13 +327,13 @@ class Game(Runner):
 
     def _why_no_call(self, action: Action) -> str:
         """Why a catch or an UNO call that is not allowed now is refused."""
-        late = ([self.uno_open] if self.uno_open >= 0 else []) + self.owed
+        late = ([self._uno_open] if self._uno_open >= 0 else []) + self._owed
         if not late:
             return f"{action}: nobody is open to a catch or an UNO call now"
         seats = " or ".join(map(str, late))
         return f"{action}: only seat {seats} can be caught, by an opponent, or called for, " \
                "by a partner" + (" (or by itself, left at one card by another's card)"
-                                 if self.owed else "")
+                                 if self._owed else "")
 
     def _why_no_jump_in(self, action: Action) -> str:
         """Why a jump-in that is not allowed now is refused."""
@@ -352,7 +352,7 @@ class Game(Runner):
         assert seat is not None  # a well-formed pass names its seat
         if not 0 <= seat < self.players:
             raise IllegalAction(f"{action}: no seat {seat} at the table")
-        if self.acts[seat].pass_ not in self.legal_ids(seat):
+        if self._acts[seat].pass_ not in self.legal_ids(seat):
             pending = self.pending
             why = "it is its own decision" if pending is not None and pending.seat == seat \
                 else "it has no out-of-turn action now"
@@ -364,12 +364,12 @@ class Game(Runner):
         pending = self.pending  # not None: there is a decision to answer
         # The next seat's decision closes the chance to catch; a chance node (a contest
         # settled at the table, seat None) is no seat's action and leaves it open.
-        if self.uno_open >= 0 and pending.seat is not None and (  # type: ignore[union-attr]
-                action.seat != self.uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
-            self.uno_open = -1
-        if self.owed and pending.seat is not None:  # type: ignore[union-attr]
+        if self._uno_open >= 0 and pending.seat is not None and (  # type: ignore[union-attr]
+                action.seat != self._uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
+            self._uno_open = -1
+        if self._owed and pending.seat is not None:  # type: ignore[union-attr]
             # the same window for a call owed after another's card
-            self.owed = [s for s in self.owed
+            self._owed = [s for s in self._owed
                          if action.seat == s and pending.kind != "turn"]  # type: ignore[union-attr]
         self.pending = None
         pending.answer(self, action)  # type: ignore[union-attr]
@@ -448,7 +448,7 @@ class Game(Runner):
     # ------------------------------------------------------------------ internals
     def _run(self) -> None:
         """Run effect frames until a decision is needed or the effect is done."""
-        stack, programs = self.stack, self.rulebook.programs
+        stack, programs = self._stack, self.rulebook.programs
         # This action's budget, or what is left of the round's when that is less.
         left = self.steps_left
         start = budget = RUN_BUDGET if left > RUN_BUDGET else left
@@ -479,7 +479,7 @@ class Game(Runner):
                 frame.pc = pc + 1
             if ctx.final and not step.at_end:
                 continue
-            if ctx.pile != self.focus:  # several discard piles: act on the card's own
+            if ctx.pile != self._focus:  # several discard piles: act on the card's own
                 self._focus_on(ctx.pile)
             step.run(self, ctx, step)
             if self.pending is not None:
@@ -504,9 +504,9 @@ class Game(Runner):
         (like a runaway effect, it can't go on)."""
         self.over = True
         self.pending = None
-        self.uno_open = -1
-        self.owed = []
-        self.stack.clear()
+        self._uno_open = -1
+        self._owed = []
+        self._stack.clear()
         self._decision = self._ids = None
         self.stalled = budget
 
@@ -539,30 +539,30 @@ class Game(Runner):
     def _resolved(self) -> None:
         """The current card is fully resolved: players go out, the round ends, or the next
         turn starts."""
-        ctx, hands = self.ctx, self.hands
+        ctx, hands = self._ctx, self.hands
         rb = self.rulebook
         if (rb.turn_plays or rb.turn_end is not None) and turn_goes_on(self):
             return  # the turn's player plays again, or its turn's end steps run
-        if (self.out_seats or self.eliminated or not all(hands)) and self._someone_out():
+        if (self._out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor
         if ctx.face >= 0 and not ctx.called and self.rulebook.settings.uno_after_effects and \
                 len(hands[actor]) == self.rulebook.settings.call_at:
-            self.uno_open = actor  # its own card left it one card, UNO uncalled
-        nxt = self.turn_to
+            self._uno_open = actor  # its own card left it one card, UNO uncalled
+        nxt = self._turn_to
         if nxt is None:
-            if self.skips:
+            if self._skips:
                 nxt = self._next_turn(actor)
-                self.skips = []
+                self._skips = []
             else:  # advance(actor, 1) inlined: the next turn after most cards
                 n, step = self.players, self.direction
                 nxt = (actor + step) % n
                 while not hands[nxt] and nxt != actor:
                     nxt = (nxt + step) % n
         else:
-            self.turn_to = None
-            if self.skips:
-                self.skips = []
+            self._turn_to = None
+            if self._skips:
+                self._skips = []
         if self.rulebook.turn_begin is None:
             self.pending = self._turns[nxt]
         else:
@@ -575,16 +575,16 @@ class Game(Runner):
         if begin is None:
             self.pending = self._turns[seat]
             return
-        self.stack.append(Resume(self._turns[seat]))
+        self._stack.append(Resume(self._turns[seat]))
         self._push(begin, Ctx(seat))
         self._run()
 
     def _someone_out(self) -> bool:
         """Players who went out or were knocked out: end the round, or mark them out (and
         run the going-out steps). True when that took over from the next turn."""
-        ctx, hands = self.ctx, self.hands
-        if self.out_seats:
-            self.out_seats = [s for s in self.out_seats if not hands[s]]
+        ctx, hands = self._ctx, self.hands
+        if self._out_seats:
+            self._out_seats = [s for s in self._out_seats if not hands[s]]
         if self.eliminated:
             standing = [s for s in range(self.players) if s not in self.eliminated]
             if len({self._team(s) for s in standing}) <= 1:
@@ -593,12 +593,12 @@ class Game(Runner):
                 return True
         for i in range(self.players):
             seat = (ctx.actor + i) % self.players
-            if hands[seat] or seat in self.out_seats or seat in self.eliminated:
+            if hands[seat] or seat in self._out_seats or seat in self.eliminated:
                 continue
             if self._round_ends_with(seat):
                 self._end_round(seat)
                 return True
-            self.out_seats.append(seat)
+            self._out_seats.append(seat)
             self._note("out", seat)
             if self.rulebook.going_out is not None:
                 self._push(self.rulebook.going_out, Ctx(seat))
@@ -614,9 +614,9 @@ class Game(Runner):
             sum(s not in team and s not in self.absent for s in self.eliminated)
         self.over = True
         self.pending = None
-        self.uno_open = -1
-        self.owed = []
-        self.stack.clear()
+        self._uno_open = -1
+        self._owed = []
+        self._stack.clear()
         self.result = Result(tuple(team), points)
         self._note("win", winner, points)
 
@@ -625,23 +625,23 @@ class Game(Runner):
         stacked = self.stacked
         total, last, penalty = stacked.total, stacked.ctx, stacked.penalty
         stacked.total, stacked.value, stacked.ctx = 0, 0, None
-        self.ctx = Ctx(seat)
+        self._ctx = Ctx(seat)
         if not challenge:
             self._draw_cards(seat, total)
         elif last is not None and not last.honest:
             self._note("challenge", seat, last.actor, True)
             self._draw_cards(last.actor, total)
-            self.turn_to = seat  # the challenger plays on
+            self._turn_to = seat  # the challenger plays on
         else:
             self._note("challenge", seat, -1 if last is None else last.actor, False)
             self._draw_cards(seat, total + (penalty or 0))
         self._run()
 
     def _play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
-        if pile != self.focus:
+        if pile != self._focus:
             self._focus_on(pile)
         face = self.faces[card]
-        rule = self.card_rules[card]
+        rule = self._card_rules[card]
         hand = self.hands[seat]
         if rule is None:
             honest, sides = True, 0
@@ -650,14 +650,14 @@ class Game(Runner):
             sides = 0 if rule.alt_effect is None else self._sides(seat, card)
         hand.remove(card)
         self.discard.append(card)
-        if self.out_seats and seat in self.out_seats:
-            self.out_seats.remove(seat)
+        if self._out_seats and seat in self._out_seats:
+            self._out_seats.remove(seat)
         prev, self.color = self.color, face.color
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
         if not uno and len(hand) == self.rulebook.settings.call_at:
-            self.uno_open = seat
+            self._uno_open = seat
         elif uno and hand and self.rulebook.settings.false_call_penalty:
             self._false_call(seat, len(hand), rule)
         # With pile counters the play presses its pile; going out is judged after an
@@ -666,7 +666,7 @@ class Game(Runner):
             press(self, pile)
         final = not hand and not overloaded and \
             (rule is None or rule.going_out != "continues") and self._round_ends_with(seat)
-        self.ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
+        self._ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
         if overloaded:  # the overload's steps run before the card acts
             self._overload(rule, ctx)
             return
@@ -674,9 +674,9 @@ class Game(Runner):
             self.pending = Side(seat, ctx, sides == 2)
             return
         if rule is not None and rule.effect is not None:
-            self.stack.append(Frame(rule.effect, 0, ctx))
+            self._stack.append(Frame(rule.effect, 0, ctx))
             self._run()
-        elif not self.stack:
+        elif not self._stack:
             self._resolved()
         else:
             self._run()
@@ -684,7 +684,7 @@ class Game(Runner):
     def _play_cards(self, seat: int, names: list[str], uno: bool, pile: int) -> None:
         """A combo: the cards named laid on ``pile`` in order without their effects, the
         last played as a single card would be (its effect, UNO, going out)."""
-        if pile != self.focus:
+        if pile != self._focus:
             self._focus_on(pile)
         hand = self.hands[seat]
         for name in names[:-1]:
@@ -699,11 +699,11 @@ class Game(Runner):
         """A play's press overloaded: the card's own overload steps (else the rulebook's),
         then its effect."""
         if rule is not None and rule.effect is not None:
-            self.stack.append(Frame(rule.effect, 0, ctx))
+            self._stack.append(Frame(rule.effect, 0, ctx))
         steps = self.rulebook.overload if rule is None or rule.overload is None \
             else rule.overload
         if steps is not None:
-            self.stack.append(Frame(steps, 0, ctx))
+            self._stack.append(Frame(steps, 0, ctx))
         self._run()
 
     def _false_call(self, seat: int, left: int, rule: CardRule | None) -> None:
@@ -717,24 +717,24 @@ class Game(Runner):
 
     def _called(self, seat: int) -> None:
         """``seat``'s UNO is called (or caught): it is no longer open to a catch."""
-        if seat == self.uno_open:
-            self.uno_open = -1
-        elif seat in self.owed:
-            self.owed.remove(seat)
+        if seat == self._uno_open:
+            self._uno_open = -1
+        elif seat in self._owed:
+            self._owed.remove(seat)
 
     def _catch(self, seat: int, target: int) -> None:
         self._called(target)
         self._note("catch", seat, target)
-        saved, depth = self.pending, len(self.stack)
+        saved, depth = self.pending, len(self._stack)
         self.pending = None
         caught = self.rulebook.caught
         if caught is None:
             self._draw_cards(target, self.rulebook.settings.uno_penalty)
         else:  # the rulebook's steps for it, the caught player as `self`
             self._push(caught, Ctx(target))
-        if len(self.stack) > depth:  # after-draw steps to run first, then resume
+        if len(self._stack) > depth:  # after-draw steps to run first, then resume
             assert saved is not None  # a catch is taken while a decision is pending
-            self.stack.insert(depth, Resume(saved))
+            self._stack.insert(depth, Resume(saved))
             self._run()
         else:
             self.pending = saved

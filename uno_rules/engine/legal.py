@@ -39,7 +39,7 @@ class Legality(State):
         """Actions seats may take outside the pending decision: catching a player that did
         not call UNO, or (in a team) calling UNO for one's partner, or its own call owed
         after another's card (``uno_after_others``); jumping in."""
-        table = self.acts[0].table
+        table = self._acts[0].table
         return [table[i] for i in self.out_of_turn_ids()]
 
     def out_of_turn_ids(self) -> list[int]:
@@ -48,13 +48,13 @@ class Legality(State):
         if self.over:
             return []
         out: list[int] = []
-        late = self.uno_open
-        acts = self.acts
+        late = self._uno_open
+        acts = self._acts
         if late >= 0:
             mates = self._mates(late)
             out += [acts[s].uno[late] if s in mates else acts[s].catch[late]
                     for s in range(self.players) if s != late and s not in self.eliminated]
-        for owes in self.owed:  # left at one card by another's card: it calls too
+        for owes in self._owed:  # left at one card by another's card: it calls too
             if len(self.hands[owes]) == self.rulebook.settings.call_at:
                 mates = self._mates(owes)
                 out += [acts[s].uno[owes] if s in mates else acts[s].catch[owes]
@@ -113,9 +113,9 @@ class Legality(State):
         force, or are colourless: playable unless a legality condition says otherwise."""
         discard = self.discard
         rank = self.faces[discard[-1]].rank if discard else -1
-        match = self.matches.get((self.color << 32) + rank)  # tables.match_key, inlined
+        match = self._matches.get((self.color << 32) + rank)  # tables.match_key, inlined
         if match is None:
-            match = matching(self.matches, self.faces, self.color, rank, self.rulebook.match,
+            match = matching(self._matches, self.faces, self.color, rank, self.rulebook.match,
                              self.rulebook.rank_numbers)
         return match
 
@@ -125,10 +125,10 @@ class Legality(State):
         discard = self.discard
         rank = self.faces[discard[-1]].rank if discard else -1
         key = (self.color << 32) + rank  # tables.match_key, inlined
-        flags = self.match_flags.get(key)
+        flags = self._match_flags.get(key)
         if flags is None:
             match = self._matching_top()
-            flags = self.match_flags[key] = bytes([c in match for c in range(len(self.faces))])
+            flags = self._match_flags[key] = bytes([c in match for c in range(len(self.faces))])
         return flags
 
     def _playable(self, seat: int, cards: Iterable[int]) -> list[int]:
@@ -140,7 +140,7 @@ class Legality(State):
             out = [card for card in self._distinct(cards) if card in match]
         if self.rulebook.alternatives:  # cards matching by a second colour, played so
             out = self._with_second(seat, cards, out)
-        if out and (len(self.hands[seat]) == 1 or self.guarded):  # conditions to check
+        if out and (len(self.hands[seat]) == 1 or self._guarded):  # conditions to check
             out = [card for card in out if self._allowed(seat, card)]
         return out
 
@@ -155,7 +155,7 @@ class Legality(State):
     def _alt_allowed(self, seat: int, card: int) -> bool:
         """Whether ``seat`` may play ``card`` as its alternative now: it has one, and the
         alternative's conditions hold for ``seat``."""
-        rule = self.card_rules[card]
+        rule = self._card_rules[card]
         if rule is None or rule.alt_effect is None:
             return False
         conds = rule.alt_if
@@ -188,9 +188,9 @@ class Legality(State):
         ``legal_if`` when it may not be bluffed."""
         if self._may_not_go_out(seat, card):
             return False
-        if card not in self.guarded:
+        if card not in self._guarded:
             return True
-        rule = self.card_rules[card]  # guarded: it has a rule with a `legal_if`
+        rule = self._card_rules[card]  # guarded: it has a rule with a `legal_if`
         assert rule is not None and rule.legal_if is not None
         return self._legal(seat, card, rule.legal_if)
 
@@ -201,12 +201,12 @@ class Legality(State):
             return False
         if self.rulebook.settings.go_out_on == "number" and not self.faces[card].number:
             return True
-        rule = self.card_rules[card]
+        rule = self._card_rules[card]
         return rule is not None and rule.going_out == "not_allowed"
 
     def _why_not_last(self, card: int) -> str:
         """Which rule keeps ``card`` from being played as a last card (in words)."""
-        rule = self.card_rules[card]
+        rule = self._card_rules[card]
         return NOT_LAST if rule is not None and rule.going_out == "not_allowed" else NO_LAST
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
@@ -232,7 +232,7 @@ class Legality(State):
                  pile: int = 0) -> list[int]:
         """The ids of the plays of ``cards`` onto discard pile ``pile`` (with UNO called,
         too, where :func:`calls_uno` allows it), looked up in the seat's table."""
-        acts = self.acts[seat]
+        acts = self._acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
         s = self.rulebook.settings
@@ -243,7 +243,7 @@ class Legality(State):
                 return [plain[card] for card in cards]  # compiled: no bound method, no map
             return [plain[base + faces[card].id] for card in cards]
         out: list[int] = []
-        rules = self.card_rules
+        rules = self._card_rules
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]
@@ -258,12 +258,12 @@ class Legality(State):
     def _pile_plays(self, seat: int, cards: list[int]) -> tuple[list[int], list[int]]:
         """With several discard piles: the plays (ids) of ``cards`` onto every pile they may
         go on, and the cards playable somewhere."""
-        focus, size = self.focus, len(self.hands[seat])
+        focus, size = self._focus, len(self.hands[seat])
         opts: list[int] = []
         anywhere: set[int] = set()
         marks = self.pile_marks  # with pile counters: open piles only (pilecounters)
         for pile in range(self.rulebook.discard_piles):
-            if not self.discards[pile]:
+            if not self._discards[pile]:
                 continue  # a closed pile takes no card
             if marks and not marks[PILE_MARKS * pile]:
                 continue  # not open this turn (pile counters)
@@ -284,7 +284,7 @@ class Legality(State):
         for card in hand:
             held.setdefault(faces[card].name, []).append(card)
         s = rb.settings
-        focus, combos, out = self.focus, self.acts[seat].combo, []
+        focus, combos, out = self._focus, self._acts[seat].combo, []
         # The sequences of held names the table has (the hand's, not the whole table's)
         known = combo_set(rb)
         sizes = sorted({c.cards for c in rb.combos})
@@ -293,7 +293,7 @@ class Legality(State):
                       if names in known and
                       all(len(held[n]) >= names.count(n) for n in names)]
         for pile in range(rb.discard_piles):
-            if not self.discards[pile]:
+            if not self._discards[pile]:
                 continue  # a closed pile takes no card
             self._focus_on(pile)
             top_face = faces[self.discard[-1]] if self.discard else None
@@ -330,7 +330,7 @@ class Legality(State):
             playable = [c for c in self._distinct(self.hands[seat]) if self._allowed(seat, c)]
         answers = []
         for card in playable if mixing is not None else ():
-            rule = self.card_rules[card]
+            rule = self._card_rules[card]
             if rule is None:
                 continue
             v = rule.stack_value
@@ -338,12 +338,12 @@ class Legality(State):
                     (rb.stack_max is None or self.stacked.total + v <= rb.stack_max)) or \
                     rule.answers_draw:
                 answers.append(card)
-        opts = self._play_ids(seat, answers, len(self.hands[seat]), self.focus)
-        opts.append(self.acts[seat].draw)
+        opts = self._play_ids(seat, answers, len(self.hands[seat]), self._focus)
+        opts.append(self._acts[seat].draw)
         last = self.stacked.ctx
         if self.stacked.penalty is not None and last is not None and \
-                self.card_rules[last.face].bluff:  # type: ignore[union-attr]
-            opts.append(self.acts[seat].challenge)
+                self._card_rules[last.face].bluff:  # type: ignore[union-attr]
+            opts.append(self._acts[seat].challenge)
         return opts
 
     def _stack_rule(self) -> str:
@@ -357,7 +357,7 @@ class Legality(State):
             text += f" that can be played on {self.top} ({self.color_name})"
         if rb.stack_max is not None:
             text += f", the total staying within {rb.stack_max}"
-        if any(r is not None and r.answers_draw for r in self.card_rules):
+        if any(r is not None and r.answers_draw for r in self._card_rules):
             text += ", or a card answering a draw (as playable)"
         return text + " may"
 
@@ -407,7 +407,7 @@ class Legality(State):
         if not self.rulebook.combos or self.pending is None or self.pending.kind != "turn":
             return f"{action}: not an option ({pending}; several cards are played at once " \
                    "only as a turn's play, by the rulebook's combos)"
-        focus = self.focus
+        focus = self._focus
         self._focus_on(min(action.pile, self.rulebook.discard_piles - 1))
         top, color = self.top, self.color_name
         self._focus_on(focus)

@@ -47,7 +47,7 @@ def new_limit(game: Game, pile: int) -> None:
     values = [v for v, _ in rb.pile_limits]
     weights = [w for _, w in rb.pile_limits]
     game.pile_marks[WIDTH * pile + 1] = 0
-    game.pile_marks[WIDTH * pile + 2] = game.rng.choices(values, weights)[0]
+    game.pile_marks[WIDTH * pile + 2] = game._rng.choices(values, weights)[0]
 
 
 def is_open(game: Game, pile: int) -> bool:
@@ -120,7 +120,7 @@ class Press(Ask):
 
     def options(self, g: Game) -> list[int]:
         assert self.seat is not None
-        press = g.acts[self.seat].press
+        press = g._acts[self.seat].press
         return [press[p] for p in self.piles]
 
     def answer(self, g: Any, action: Action) -> None:  # a Runner (decisions.py)

@@ -2,7 +2,7 @@
 ``player_state`` (a Power Card each, a once-per-round joker, a counter). A rulebook declares
 each key with its values in order and the value everyone starts with; ``set_state`` and
 ``turn_state`` steps change a seat's value, the ``state`` and ``every_state`` conditions read
-them. The values live in :attr:`State.marks` (so clones, snapshots, views and observations
+them. The values live in :attr:`State._marks` (so clones, snapshots, views and observations
 carry them); :mod:`uno_rules.engine.effects` and :mod:`uno_rules.engine.conditions` register
 these parts in their tables.
 """
@@ -40,7 +40,7 @@ def seat_state(game: Game, seat: int) -> dict[str, str]:
     """``seat``'s per-player state, by key: each key's value's name."""
     declared = game.rulebook.player_state
     base = seat * len(declared)
-    return {name: values[game.marks[base + k]]
+    return {name: values[game._marks[base + k]]
             for k, (name, values, _) in enumerate(declared)}
 
 
@@ -56,12 +56,12 @@ def _turn_state(game: Game, ctx: Ctx, step: Step) -> None:
     if seat >= 0:
         key = step.args["key"]
         count = len(values_of(game.rulebook, key))
-        game._set_mark(seat, key, (game.marks[game._mark_at(seat, key)] + 1) % count)
+        game._set_mark(seat, key, (game._marks[game._mark_at(seat, key)] + 1) % count)
 
 
 def _holds(game: Game, seat: int, value: Mapping[str, Any]) -> bool:
     rules = game.rulebook
-    return all(game.marks[game._mark_at(seat, key)] == values_of(rules, key).index(str(v))
+    return all(game._marks[game._mark_at(seat, key)] == values_of(rules, key).index(str(v))
                for key, v in value.items())
 
 

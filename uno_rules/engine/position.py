@@ -103,7 +103,7 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     if position.draw_pile is not None:
         draw_pile, out = cards[-1][::-1], rest
     else:
-        game.rng.shuffle(rest)
+        game._rng.shuffle(rest)
         draw_pile, out = rest, []
     tops = cards[players:players + len(discards)]
     colors = [NO_COLOR] * len(tops)
@@ -171,7 +171,7 @@ def _set_player_state(game: Game, given: Mapping[str, Sequence[str]]) -> None:
             if str(value) not in declared[key]:
                 raise IllegalAction(f"{value!r} is not a value of `{key}` "
                                     f"({', '.join(declared[key])})")
-            game.marks[game._mark_at(seat, key)] = declared[key].index(str(value))
+            game._marks[game._mark_at(seat, key)] = declared[key].index(str(value))
 
 
 def _discards(rulebook: Rules, position: Position) -> list[Sequence[str]]:

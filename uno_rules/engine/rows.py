@@ -25,17 +25,17 @@ def share_color(game: Game, pile: list[int]) -> bool:
 
 def set_pile_color(game: Game, pile: int, color: int) -> None:
     """The colour in force on discard pile ``pile`` becomes ``color``."""
-    if pile == game.focus:
+    if pile == game._focus:
         game.color = color
     else:
-        game.colors[pile] = color
+        game._colors[pile] = color
 
 
 def _clear_piles(game: Game, ctx: Ctx, step: Step) -> None:
     larger, to = step.args["larger_than"], game.rulebook.piles.index(step.args["to"])
-    for k, pile in enumerate(game.discards):
+    for k, pile in enumerate(game._discards):
         if len(pile) > larger:
-            game.piles[to].extend(pile)
+            game._piles[to].extend(pile)
             count = len(pile)
             del pile[:]  # in place: `discard` is the pile in focus itself
             set_pile_color(game, k, NO_COLOR)
@@ -43,7 +43,7 @@ def _clear_piles(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _refill_piles(game: Game, ctx: Ctx, step: Step) -> None:
-    discards = game.discards
+    discards = game._discards
     while sum(1 for d in discards if d) < step.args["to"]:
         empty = next((k for k, d in enumerate(discards) if not d), None)
         if empty is None or (not game.draw_pile and not game._reshuffle()):
@@ -56,7 +56,7 @@ def _refill_piles(game: Game, ctx: Ctx, step: Step) -> None:
 
 def _each_pile(game: Game, ctx: Ctx, step: Step) -> None:
     size, same = step.args["cards"], step.args["same_color"]
-    chosen = [k for k, pile in enumerate(game.discards)
+    chosen = [k for k, pile in enumerate(game._discards)
               if len(pile) == size and (not same or share_color(game, pile))]
     for k in reversed(chosen):  # pushed last runs first: in pile order
         each = ctx.copy()

@@ -84,7 +84,7 @@ def _declared(game: State) -> dict[str, Any]:
 
 def _when_any(game: State) -> dict[str, Any]:
     """The seat lists a snapshot holds only when not empty (as before they existed)."""
-    return {key: value[:] for key, value in (("absent", game.absent), ("owed", game.owed),
+    return {key: value[:] for key, value in (("absent", game.absent), ("owed", game._owed),
                                              ("played_piles", game.played_piles)) if value}
 
 
@@ -111,12 +111,12 @@ def snapshot(game: State) -> dict[str, Any]:
 
     # A frame that resumes a pending decision is written [-1, 0, that decision].
     frames = [[f.program, f.pc, ctx_index(f.ctx)] if isinstance(f, Frame)
-              else [-1, 0, pending_json(f.ask)] for f in game.stack]
+              else [-1, 0, pending_json(f.ask)] for f in game._stack]
     pending = pending_json(game.pending)
-    current = ctx_index(game.ctx)
+    current = ctx_index(game._ctx)
     st = game.stacked
     stacked = ctx_index(st.ctx)  # every ctx is indexed before "ctxs" is written
-    version, internal, gauss = game.rng.getstate()
+    version, internal, gauss = game._rng.getstate()
     written = {
         "rulebook": rb.name,
         "digest": digest(rb),
@@ -127,12 +127,12 @@ def snapshot(game: State) -> dict[str, Any]:
         "hands": [[names[c] for c in h] for h in game.hands],
         "draw_pile": [names[c] for c in game.draw_pile],
         "discard": [names[c] for c in game.discard],
-        **({"discards": [[names[c] for c in pile] for pile in game.discards],
-            "colors": game._discard_colors(), "focus": game.focus}
+        **({"discards": [[names[c] for c in pile] for pile in game._discards],
+            "colors": game._discard_colors(), "focus": game._focus}
            if rb.discard_piles > 1 else {}),
-        "out": [names[c] for c in game.out],
+        "out": [names[c] for c in game._out],
         **({"piles": {name: [names[c] for c in pile]
-                      for name, pile in zip(rb.piles, game.piles, strict=True)}}
+                      for name, pile in zip(rb.piles, game._piles, strict=True)}}
            if rb.piles else {}),
         **_declared(game),
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
@@ -480,12 +480,12 @@ def player_state_json(game: State) -> dict[str, list[str]]:
     """The per-player state by key, a value's name per seat (snapshots, scenarios, views)."""
     declared = game.rulebook.player_state
     n = len(declared)
-    return {name: [values[game.marks[s * n + k]] for s in range(game.players)]
+    return {name: [values[game._marks[s * n + k]] for s in range(game.players)]
             for k, (name, values, _) in enumerate(declared)}
 
 
 def marks_from_json(rb: Rules, value: Mapping[str, list[str]]) -> list[int]:
-    """:func:`player_state_json`'s inverse: the flat ``State.marks``."""
+    """:func:`player_state_json`'s inverse: the flat ``State._marks``."""
     declared = rb.player_state
     players = len(next(iter(value.values()))) if value else 0
     return [values.index(value[name][s]) for s in range(players)
@@ -704,7 +704,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game._lay_out(v["hands"], v["draw_pile"], discards, colors, focus=focus, out=v["out"],
                  piles=piles)
     if rb.player_state:
-        game.marks = marks_from_json(rb, v["player_state"])
+        game._marks = marks_from_json(rb, v["player_state"])
     if rb.pile_limits:
         game.pile_marks = list(v["pile_counters"])
     for f in PLAIN:  # (players, seed and dealer made the blank state already)
@@ -717,20 +717,20 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
         return None if p is None else ask_from_json(
             p["kind"], p["seat"], None if p["ctx"] is None else ctxs[p["ctx"]], p["data"])
 
-    game.stack = [Resume(pending(f[2])) if f[0] < 0 else Frame(f[0], f[1], ctxs[f[2]])
+    game._stack = [Resume(pending(f[2])) if f[0] < 0 else Frame(f[0], f[1], ctxs[f[2]])
                   for f in v["stack"]]
-    game.ctx = ctxs[v["ctx"]]
+    game._ctx = ctxs[v["ctx"]]
     game.pending = pending(v["pending"])
     total, value, sctx, penalty = v["stack_draw"]
     game.stacked = StackedDraw(total, value, None if sctx is None else ctxs[sctx], penalty)
     game.giving = [Giving(g["queue"], g["aside"], g["together"]) for g in v["giving"]]
     game.history = v["history"]
     game.absent = v["absent"]
-    game.owed = v["owed"]
+    game._owed = v["owed"]
     game.played_piles = v["played_piles"]
     version, internal, gauss = v["rng"]
     try:
-        game.rng.setstate((version, tuple(internal), gauss))
+        game._rng.setstate((version, tuple(internal), gauss))
     except (ValueError, TypeError, OverflowError) as exc:
         raise SnapshotError(f"snapshot field 'rng': not a random generator's state ({exc})"
                             ) from None

@@ -115,26 +115,26 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("rulebook", SHARED, "rulebook"),  # written as its name, digest, house rules, settings
     _plain("players"),
     _plain("seed"),
-    Field("rng", RNG, "rng"),
+    Field("_rng", RNG, "rng"),
     _plain("dealer"),
     Field("hands", LISTS, "hands"),
     Field("draw_pile", LIST, "draw_pile"),
     Field("discard", ALIAS, "discard"),
-    Field("out", LIST, "out"),
+    Field("_out", LIST, "out"),
     _plain("color"),
     _plain("direction"),
-    _plain("skips", LIST),
-    _plain("turn_to"),
-    _plain("uno_open"),
-    Field("stack", RECORDS, "stack"),
-    Field("ctx", RECORDS, "ctx"),
+    Field("_skips", LIST, "skips", True),
+    Field("_turn_to", SHARED, "turn_to", True),
+    Field("_uno_open", SHARED, "uno_open", True),
+    Field("_stack", RECORDS, "stack"),
+    Field("_ctx", RECORDS, "ctx"),
     Field("pending", RECORDS, "pending"),
-    _plain("out_seats", LIST),
+    Field("_out_seats", LIST, "out_seats", True),
     Field("giving", RECORDS, "giving"),
     Field("stacked", RECORDS, "stack_draw"),
     _plain("eliminated", LIST),
     Field("absent", LIST, "absent"),  # written only when a seat is out of a match
-    Field("owed", LIST, "owed"),  # written only when a seat owes a call
+    Field("_owed", LIST, "owed"),  # written only when a seat owes a call
     # The discard piles played on this turn (`turn: {plays: each_pile}`), ENDING while its
     # end steps run: written only when not empty.
     Field("played_piles", LIST, "played_piles"),
@@ -144,25 +144,25 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("history", LIST, "history"),
     Field("log", LIST, why="the event log: a restored game logs from where it was restored"),
     Field("side", SHARED, "side"),
-    Field("piles", LISTS, "piles"),
-    Field("discards", LISTS, "discards"),
-    Field("colors", LIST, "colors"),
-    Field("focus", SHARED, "focus"),
-    _plain("first_turns"),
-    Field("marks", LIST, "player_state"),  # written only when the rulebook declares some
+    Field("_piles", LISTS, "piles"),
+    Field("_discards", LISTS, "discards"),
+    Field("_colors", LIST, "colors"),
+    Field("_focus", SHARED, "focus"),
+    Field("_first_turns", SHARED, "first_turns", True),
+    Field("_marks", LIST, "player_state"),  # written only when the rulebook declares some
     Field("pile_marks", LIST, "pile_counters"),  # written only with pile counters
     _derived("faces"),
-    _derived("card_rules"),
-    _derived("names"),
-    _derived("matches"),
-    _derived("guarded"),
-    _derived("acts"),
-    _derived("plain"),
-    _derived("match_flags"),
+    _derived("_card_rules"),
+    _derived("_names"),
+    _derived("_matches"),
+    _derived("_guarded"),
+    _derived("_acts"),
+    _derived("_plain"),
+    _derived("_match_flags"),
 )
 STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
 # The fields State._copy_records copies (kept in step with it by an assert there).
-RECORD_FIELDS = ("stack", "ctx", "pending", "giving", "stacked")
+RECORD_FIELDS = ("_stack", "_ctx", "pending", "giving", "stacked")
 
 
 class State:
@@ -184,30 +184,30 @@ class State:
         self.rulebook = rulebook
         self.players = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
         self.dealer = players - 1 if dealer is None else dealer % players
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.draw_pile: list[int] = []   # top card last
         self.discard: list[int] = []     # top card last
-        self.out: list[int] = []         # out of play (in the box)
-        self.piles: list[list[int]] = [[] for _ in rulebook.piles]  # declared piles, top last
+        self._out: list[int] = []         # out of play (in the box)
+        self._piles: list[list[int]] = [[] for _ in rulebook.piles]  # declared piles, top last
         # Several discard piles: `discard` is always `discards[focus]` (the pile being played
         # on); `color` is the colour in force on it, the others' wait in `colors` (whose
         # entry for the pile in focus is unused: NO_COLOR). See focus_on.
-        self.discards: list[list[int]] = [self.discard] + [[] for _ in
+        self._discards: list[list[int]] = [self.discard] + [[] for _ in
                                                            range(rulebook.discard_piles - 1)]
-        self.colors: list[int] = [NO_COLOR] * rulebook.discard_piles
-        self.focus = 0
-        self.first_turns = 0             # cards turned up by first-card rules (a bound)
+        self._colors: list[int] = [NO_COLOR] * rulebook.discard_piles
+        self._focus = 0
+        self._first_turns = 0             # cards turned up by first-card rules (a bound)
         self.color = NO_COLOR
         self.direction = 1
-        self.skips: list[int] = []       # the seats that lose their next turn (skip steps)
-        self.turn_to: int | None = None
-        self.uno_open = -1               # seat that may be caught for not calling UNO
-        self.stack: list[Frame | Resume] = []  # the top frame last
-        self.ctx = Ctx(self.dealer)
+        self._skips: list[int] = []       # the seats that lose their next turn (skip steps)
+        self._turn_to: int | None = None
+        self._uno_open = -1               # seat that may be caught for not calling UNO
+        self._stack: list[Frame | Resume] = []  # the top frame last
+        self._ctx = Ctx(self.dealer)
         self.pending: Ask | None = None
-        self.out_seats: list[int] = []   # seats that went out while their team played on
+        self._out_seats: list[int] = []   # seats that went out while their team played on
         # Cards being chosen to give (give_cards); a stack, as a draw during one (a catch's
         # penalty with an after-draw give) may start another.
         self.giving: list[Giving] = []
@@ -216,7 +216,7 @@ class State:
         self.absent: list[int] = []      # of them, the seats out of a match: never acting
         # Seats another's card left at one card, owing an UNO call of their own
         # (uno_after_others): open to a catch until they call, as uno_open's seat.
-        self.owed: list[int] = []
+        self._owed: list[int] = []
         self.played_piles: list[int] = []
         self.over = False
         self.result: Result | None = None
@@ -226,7 +226,7 @@ class State:
         self.side = 0
         # Per-player state (rulebook.player_state), flat: seat s's value of key k (an index
         # into the key's values) at s * keys + k.
-        self.marks: list[int] = [start for _ in range(players)
+        self._marks: list[int] = [start for _ in range(players)
                                  for _, _, start in rulebook.player_state]
         # Pile counters (rulebook.pile_limits), flat: open, presses, limit per discard pile
         # (uno_rules.engine.pilecounters); empty without counters.
@@ -251,9 +251,9 @@ class State:
         for name in list_lists:
             setattr(new, name, [x[:] for x in getattr(self, name)])
         # A generator in the same state (not Random(): seeding it first costs 15 us).
-        new.rng = random.Random.__new__(random.Random)
-        new.rng.setstate(self.rng.getstate())
-        new.discard = new.discards[self.focus]
+        new._rng = random.Random.__new__(random.Random)
+        new._rng.setstate(self._rng.getstate())
+        new.discard = new._discards[self._focus]
         self._copy_records(new)
         return new
 
@@ -275,9 +275,9 @@ class State:
         def pending(p: Ask | None) -> Ask | None:
             return p if p is None or p.ctx is None else replace(p, ctx=ctx(p.ctx))
 
-        new.stack = [Frame(f.program, f.pc, ctx(f.ctx)) if isinstance(f, Frame)  # type: ignore[arg-type]
-                     else Resume(pending(f.ask)) for f in self.stack]  # type: ignore[arg-type]
-        new.ctx = ctx(self.ctx)  # type: ignore[assignment]
+        new._stack = [Frame(f.program, f.pc, ctx(f.ctx)) if isinstance(f, Frame)  # type: ignore[arg-type]
+                     else Resume(pending(f.ask)) for f in self._stack]  # type: ignore[arg-type]
+        new._ctx = ctx(self._ctx)  # type: ignore[assignment]
         new.pending = pending(self.pending)
         st = self.stacked
         new.stacked = StackedDraw(st.total, st.value, ctx(st.ctx), st.penalty)
@@ -309,8 +309,8 @@ class State:
 
     def _derive(self) -> None:
         """Set the fields derived from the rulebook (its shared tables)."""
-        self.acts: tuple[SeatActions, ...] = seat_actions(self.rulebook, self.players)
-        self.plain: bool = plain_turns(self.rulebook)
+        self._acts: tuple[SeatActions, ...] = seat_actions(self.rulebook, self.players)
+        self._plain: bool = plain_turns(self.rulebook)
         self._turn_side(self.side)
 
     @property
@@ -343,11 +343,11 @@ class State:
         rules = self.rulebook
         self.side = side
         self.faces = rules.side_faces[side]
-        self.card_rules = rules.side_rules[side]
-        self.names = rules.side_by_name[side]
-        self.matches = match_tables(rules, side)
-        self.match_flags = match_flag_tables(rules, side)
-        self.guarded = guarded(rules, side)
+        self._card_rules = rules.side_rules[side]
+        self._names = rules.side_by_name[side]
+        self._matches = match_tables(rules, side)
+        self._match_flags = match_flag_tables(rules, side)
+        self._guarded = guarded(rules, side)
 
     def _turn_over(self) -> None:
         """Turn every card over: the discard pile as a whole (its bottom card comes on top),
@@ -355,13 +355,13 @@ class State:
         top card's."""
         self.draw_pile.reverse()
         self._turn_side((self.side + 1) % len(self.rulebook.sides))
-        for k, pile in enumerate(self.discards):
+        for k, pile in enumerate(self._discards):
             pile.reverse()
             color = self.faces[pile[-1]].color if pile else NO_COLOR
-            if k == self.focus:
+            if k == self._focus:
                 self.color = color
             else:
-                self.colors[k] = color
+                self._colors[k] = color
         self._note("turn_over", self.side)
 
     def _lay_out(self, hands: list[list[int]], draw_pile: list[int],
@@ -376,33 +376,33 @@ class State:
         if not 0 <= focus < len(discards):
             raise ValueError(f"discard pile {focus} is not one of {len(discards)}")
         self.hands, self.draw_pile = hands, draw_pile
-        self.discards, self.colors, self.focus = discards, colors, focus
+        self._discards, self._colors, self._focus = discards, colors, focus
         self.discard, self.color = discards[focus], colors[focus]
         colors[focus] = NO_COLOR  # in `color` now
-        self.out = [] if out is None else out
+        self._out = [] if out is None else out
         if piles is not None:
             if len(piles) != len(self.rulebook.piles):
                 raise ValueError(f"{len(piles)} declared piles for "
                                  f"{len(self.rulebook.piles)}")
-            self.piles = piles
+            self._piles = piles
         # Seats that hold no cards at the start are out already (their team plays on).
-        self.out_seats = [s for s, h in enumerate(hands) if not h]
+        self._out_seats = [s for s, h in enumerate(hands) if not h]
 
     def _focus_on(self, pile: int) -> None:
         """Make discard pile ``pile`` the one in focus: ``discard`` and ``color`` are its."""
-        if pile != self.focus:
-            colors = self.colors
-            colors[self.focus], self.color, colors[pile] = self.color, colors[pile], NO_COLOR
-            self.focus = pile
-            self.discard = self.discards[pile]
+        if pile != self._focus:
+            colors = self._colors
+            colors[self._focus], self.color, colors[pile] = self.color, colors[pile], NO_COLOR
+            self._focus = pile
+            self.discard = self._discards[pile]
 
     def _discard_piles(self) -> list[list[int]]:
         """Every discard pile (the lists themselves: ``discard`` is the one in focus)."""
-        return self.discards
+        return self._discards
 
     def _discard_colors(self) -> list[int]:
         """The colour in force on each discard pile (a new list)."""
-        return [self.color if k == self.focus else c for k, c in enumerate(self.colors)]
+        return [self.color if k == self._focus else c for k, c in enumerate(self._colors)]
 
     def _held(self, seat: int, face: int) -> int | None:
         """A card of ``seat``'s hand showing ``face`` (a face id) on the side in play."""
@@ -430,7 +430,7 @@ class State:
 
     def _card_played(self, seat: int, action: Action) -> int:
         """The card of ``seat``'s hand an offered play (or jump-in) action names."""
-        face = self.names.get(action.arg)  # type: ignore[arg-type]
+        face = self._names.get(action.arg)  # type: ignore[arg-type]
         if face is not None and len(self.faces) == len(self.rulebook.faces):
             return face  # cards with one side: a card is its face (offered: it is held)
         return self._card_named(seat, str(action.arg))
@@ -534,7 +534,7 @@ class State:
             self.log.append(event)
 
     def _push(self, program: int, ctx: Ctx) -> None:
-        self.stack.append(Frame(program, 0, ctx))
+        self._stack.append(Frame(program, 0, ctx))
 
     def _draw_cards(self, seat: int, count: int) -> list[int]:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
@@ -562,10 +562,10 @@ class State:
                 hand.append(card)
                 got.append(card)
         if got:
-            if self.out_seats and seat in self.out_seats:
-                self.out_seats.remove(seat)  # holding cards again: back in
+            if self._out_seats and seat in self._out_seats:
+                self._out_seats.remove(seat)  # holding cards again: back in
             if self.rulebook.after_draw is not None:  # nothing drawn: nothing follows
-                self.stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
+                self._stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
         if self.log is not None:
             self.log.append(("draw", seat, count, tuple(got)))
         return got
@@ -606,9 +606,9 @@ class State:
         to a catch until it makes it."""
         if self.rulebook.settings.uno_after_others:
             for seat in seats:
-                if seat != actor and seat not in self.owed and \
+                if seat != actor and seat not in self._owed and \
                         len(self.hands[seat]) == self.rulebook.settings.call_at:
-                    self.owed.append(seat)
+                    self._owed.append(seat)
 
     def _rotate_hands(self) -> list[int]:
         """Every hand in passes to the next player in, in the direction of play: a seat that
@@ -629,7 +629,7 @@ class State:
         hands, n = self.hands, self.players
         held = [len(hands[s]) for s in range(n)]
         cards = [c for s in sorted(seats) for c in hands[s]]
-        shuffle(self.rng, cards)
+        shuffle(self._rng, cards)
         order = sorted(seats, key=lambda s: (s - start) % n)
         for s in seats:
             hands[s] = []
@@ -637,8 +637,8 @@ class State:
             for s in order:
                 if cards and not (keep_counts and len(hands[s]) >= held[s]):
                     hands[s].append(cards.pop())
-        if self.out_seats:  # a seat dealt cards is back in
-            self.out_seats = [s for s in self.out_seats if not hands[s]]
+        if self._out_seats:  # a seat dealt cards is back in
+            self._out_seats = [s for s in self._out_seats if not hands[s]]
         self._note("deal", start)
 
     def _mark_at(self, seat: int, key: str) -> int:
@@ -651,7 +651,7 @@ class State:
 
     def _set_mark(self, seat: int, key: str, value: int) -> None:
         """Set ``seat``'s per-player state ``key`` to its value of index ``value``."""
-        self.marks[self._mark_at(seat, key)] = value
+        self._marks[self._mark_at(seat, key)] = value
         self._note("state", seat, key, value)
 
     def _standing(self) -> int:
@@ -662,7 +662,7 @@ class State:
         """The seat that plays after ``actor``'s card: the next one in, passing each seat
         a skip named (a skip of a seat knocked out since is void)."""
         seat = self._advance(actor, 1)
-        for skipped in self.skips:
+        for skipped in self._skips:
             if seat == skipped:
                 seat = self._advance(seat, 1)
         return seat
@@ -675,7 +675,7 @@ class State:
         if to is None:
             self.draw_pile[0:0] = self.hands[seat]
         else:
-            self.piles[to].extend(self.hands[seat])
+            self._piles[to].extend(self.hands[seat])
         self.hands[seat] = []
         self.eliminated.append(seat)
         self._note("knock_out", seat)
@@ -706,20 +706,20 @@ class State:
         """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
         if put_back:
             self.draw_pile.append(self.discard.pop())
-            shuffle(self.rng, self.draw_pile)
+            shuffle(self._rng, self.draw_pile)
         if not self.draw_pile and not self._reshuffle():
             return  # nothing left to turn: the card below stays on top
         if draw_chance is not None:
             draw_chance(self.draw_pile)
         card = self.draw_pile.pop()
         self.discard.append(card)
-        self.first_turns += 1
+        self._first_turns += 1
         self.color = self.faces[card].color
         self._note("first", self.faces[card].id)
         # The card's rules act on the pile it was turned onto (a card turned again onto
         # pile 2 must not put pile 0's card back).
-        self.ctx = ctx = Ctx(self.dealer, card, pile=self.focus)
-        rule = self.card_rules[card]
+        self._ctx = ctx = Ctx(self.dealer, card, pile=self._focus)
+        rule = self._card_rules[card]
         if rule is not None:
             program = rule.effect if rule.first_card is None else rule.first_card
             if program is not None:
@@ -727,10 +727,10 @@ class State:
 
     def _all_cards(self) -> list[int]:
         """Every card of the game wherever it is (for conservation checks)."""
-        out = self.draw_pile + self.out
-        for discard in self.discards:
+        out = self.draw_pile + self._out
+        for discard in self._discards:
             out += discard
-        for pile in self.piles:
+        for pile in self._piles:
             out += pile
         for hand in self.hands:
             out += hand
@@ -741,16 +741,16 @@ class State:
     def _can_draw(self) -> bool:
         """Whether a card could be drawn now: the draw pile holds one, or a reshuffle would
         make one (a discard pile with more than its top card, a pile that joins it)."""
-        return bool(self.draw_pile) or any(self.piles[i] for i in self.rulebook.reshuffle_piles) \
-            or (self.rulebook.reshuffle_discards and any(len(d) > 1 for d in self.discards))
+        return bool(self.draw_pile) or any(self._piles[i] for i in self.rulebook.reshuffle_piles) \
+            or (self.rulebook.reshuffle_discards and any(len(d) > 1 for d in self._discards))
 
     def _reshuffle(self) -> bool:
         """A new draw pile: the discard piles but their top cards (unless
         ``reshuffle_discards`` is false), with the cards of the declared piles that join a
         reshuffle, shuffled. False when there is nothing."""
-        joining = [i for i in self.rulebook.reshuffle_piles if self.piles[i]]
+        joining = [i for i in self.rulebook.reshuffle_piles if self._piles[i]]
         # Without `reshuffle_discards` the discard piles keep their cards (none taken).
-        discards = self.discards if self.rulebook.reshuffle_discards else []
+        discards = self._discards if self.rulebook.reshuffle_discards else []
         if all(len(d) <= 1 for d in discards) and not joining:
             return False
         pile: list[int] = []
@@ -758,9 +758,9 @@ class State:
             pile += discard[:-1]
             del discard[:-1]
         for i in joining:
-            pile += self.piles[i]
-            self.piles[i] = []
-        shuffle(self.rng, pile)
+            pile += self._piles[i]
+            self._piles[i] = []
+        shuffle(self._rng, pile)
         self.draw_pile = pile
         self._note("reshuffle", len(pile))
         return True
@@ -774,5 +774,5 @@ class State:
     def _receive(self, seat: int, card: int) -> None:
         """A card given to ``seat``: holding cards again, it is back in."""
         self.hands[seat].append(card)
-        if seat in self.out_seats:
-            self.out_seats.remove(seat)
+        if seat in self._out_seats:
+            self._out_seats.remove(seat)

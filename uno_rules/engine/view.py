@@ -51,7 +51,7 @@ class SeatView(NamedTuple):
     draw_back: int                    # two sides: the draw pile top's face turned away
     owed: tuple[int, ...] = ()        # left at one card by another's card: UNO owed, open
     #                                   to a catch until called (uno_after_others)
-    marks: tuple[int, ...] = ()       # per-player state, public (State.marks: seat by seat,
+    marks: tuple[int, ...] = ()       # per-player state, public (State._marks: seat by seat,
     #                                   each key's value index; rulebook.player_state)
     pile_counts: tuple[int, ...] = ()  # pile counters, public: open (1/0) and presses per
     #                                   discard pile (never the hidden limits)
@@ -85,7 +85,7 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
     if face_ids is None:
         face_ids = _face_ids(rules)
     face = face_ids[side]
-    hands, discards, draw = game.hands, game.discards, game.draw_pile
+    hands, discards, draw = game.hands, game._discards, game.draw_pile
     backs: tuple[tuple[int, ...] | None, ...] = ()
     draw_back = -1
     sides = len(rules.sides)
@@ -104,8 +104,8 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
         tops = tuple([face[p[-1]] if p else -1 for p in discards])
         colors = tuple(game._discard_colors())
         sizes = tuple(map(len, discards))
-    piles = game.piles
-    out, knocked, absent = game.out_seats, game.eliminated, game.absent
+    piles = game._piles
+    out, knocked, absent = game._out_seats, game.eliminated, game.absent
     pending = game.pending
     kind: str | None = None
     decider: int | None = None
@@ -114,13 +114,13 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
     # tuple.__new__: without the named tuple's Python-level __new__ (its 22 arguments)
     return tuple.__new__(SeatView, (
         seat, game.players, side, tuple([face[c] for c in hands[seat]]),
-        tuple([len(h) for h in hands]), tops, colors, sizes, game.focus, game.direction, len(draw),
+        tuple([len(h) for h in hands]), tops, colors, sizes, game._focus, game.direction, len(draw),
         tuple(map(len, piles)) if piles else (), game.stacked.total,
-        game.uno_open, tuple(sorted(out)) if out else (),
+        game._uno_open, tuple(sorted(out)) if out else (),
         tuple(sorted(knocked)) if knocked else (), tuple(sorted(absent)) if absent else (),
         kind, decider, options, game.over, game.result, backs, draw_back,
-        tuple(game.owed) if game.owed else (),
-        tuple(game.marks) if game.marks else (),
+        tuple(game._owed) if game._owed else (),
+        tuple(game._marks) if game._marks else (),
         public_counts(game.pile_marks) if game.pile_marks else ()))
 
 

@@ -26,12 +26,12 @@ THEN = 60  # actions played from the restored state (seeded), recorded as the st
 Want = Callable[[Any], bool]
 KINDS: list[tuple[str, str, tuple[str, ...], Want | None]] = [
     ("frames", "classic", ("stacking",),
-     lambda g: any(isinstance(f, Frame) for f in g.stack) and g.pending.kind != "turn"),
+     lambda g: any(isinstance(f, Frame) for f in g._stack) and g.pending.kind != "turn"),
     ("giving", "teams", (), lambda g: bool(g.giving) and any(x.aside for x in g.giving)),
     ("stacked", "no_mercy", (), lambda g: g.stacked.total > 0 and g.stacked.ctx is not None),
     ("two_piles", "examples/two_piles.yaml", (),
-     lambda g: g.focus == 1 and all(g._discard_piles())),
-    ("flip", "flip", (), lambda g: g.side == 1 and bool(g.stack)),
+     lambda g: g._focus == 1 and all(g._discard_piles())),
+    ("flip", "flip", (), lambda g: g.side == 1 and bool(g._stack)),
 ]
 
 
@@ -40,7 +40,7 @@ def _catching(game: Any, rng: random.Random) -> Any:
     steps then run before the decision pending resumes)."""
     actions = game.legal_actions()
     for a in actions:
-        if a.kind == "catch" and game._partner(a.arg) in game.out_seats:
+        if a.kind == "catch" and game._partner(a.arg) in game._out_seats:
             return a
     return actions[rng.randrange(len(actions))]
 
@@ -77,9 +77,9 @@ def resume() -> dict[str, Any]:
     game.draw_pile[0:0] = game.hands[partner] + game.hands[target][1:]
     game.hands[partner] = []
     del game.hands[target][1:]
-    game.out_seats, game.uno_open, game._decision = [partner], target, None
+    game._out_seats, game._uno_open, game._decision = [partner], target, None
     game.apply(uno_rules.Action(seat, "catch", target))
-    assert any(isinstance(f, Resume) for f in game.stack)
+    assert any(isinstance(f, Resume) for f in game._stack)
     return game.snapshot()
 
 
