@@ -98,7 +98,7 @@ def test_a_draw_is_a_chance_node_over_the_draw_piles_cards() -> None:
         while not state.is_terminal():
             if state.uno_game is not None and state.chosen == ():  # an action's first card
                 uno = state.uno_game
-                expected = uno.draw_pile or [c for d in uno.discards for c in d[:-1]]
+                expected = uno.draw_pile or [c for d in uno._discards for c in d[:-1]]
                 reshuffled += not uno.draw_pile
                 counts = Counter(expected)
                 outcomes = state.chance_outcomes()

@@ -37,7 +37,7 @@ def test_limits_are_drawn_from_the_declared_weights_and_hidden_from_views() -> N
     rb = _triple()
     for seed in range(20):
         game = rb.new_game(3, seed)
-        limits = game.pile_marks[WIDTH - 1::WIDTH]
+        limits = game._pile_marks[WIDTH - 1::WIDTH]
         assert all(3 <= v <= 8 for v in limits)
         view = game.view(0)
         assert view["presses"] == [0, 0, 0] and view["open_piles"] == [0, 1, 2]
@@ -49,8 +49,8 @@ def test_a_different_limit_changes_no_view_and_no_observation() -> None:
     game = rb.new_game(3, 4)
     random_moves(game, random.Random(4), 25, "play_first")
     other = game.clone()
-    for at in range(WIDTH - 1, len(other.pile_marks), WIDTH):
-        other.pile_marks[at] = 99
+    for at in range(WIDTH - 1, len(other._pile_marks), WIDTH):
+        other._pile_marks[at] = 99
     obs = Observer(rb, 3)
     for seat in range(3):
         assert game.view(seat) == other.view(seat)
@@ -62,12 +62,12 @@ def test_a_snapshot_carries_the_limits_and_restores_them() -> None:
     game = rb.new_game(4, 9)
     random_moves(game, random.Random(9), 40, "play_first")
     data = game.snapshot()
-    assert data["pile_counters"] == game.pile_marks
+    assert data["pile_counters"] == game._pile_marks
     again = rb.restore(data)
-    assert again.pile_marks == game.pile_marks
+    assert again._pile_marks == game._pile_marks
     random_moves(game, random.Random(1), 60, "uniform")
     random_moves(again, random.Random(1), 60, "uniform")
-    assert again.pile_marks == game.pile_marks and again.history == game.history
+    assert again._pile_marks == game._pile_marks and again.history == game.history
 
 
 def test_a_resample_draws_the_limits_again_above_the_counts() -> None:
@@ -77,9 +77,9 @@ def test_a_resample_draws_the_limits_again_above_the_counts() -> None:
     seen = set()
     for k in range(30):
         new = game.resample(0, random.Random(k))
-        marks = new.pile_marks
+        marks = new._pile_marks
         for at in range(0, len(marks), WIDTH):
-            assert marks[at:at + 2] == game.pile_marks[at:at + 2]  # open and count: public
+            assert marks[at:at + 2] == game._pile_marks[at:at + 2]  # open and count: public
             assert marks[at + 1] < marks[at + 2] <= 8
         seen.add(tuple(marks[WIDTH - 1::WIDTH]))
     assert len(seen) > 1
@@ -108,7 +108,7 @@ def test_a_kept_card_asks_for_an_open_pile_to_press() -> None:
 def test_unit_off_leaves_every_pile_open_with_no_counter() -> None:
     rb = uno_rules.load_rulebook("triple_play", settings={"unit": False})
     game = rb.new_game(3, 3)
-    assert game.pile_marks == [] and game.decision is not None
+    assert game._pile_marks == [] and game.decision is not None
     assert game.decision.kind == "turn"
     random_moves(game, random.Random(3), 200, "uniform")
     assert not any(a.kind in ("press", "outcome") for a in game.history)

@@ -94,10 +94,10 @@ def _reshuffled(path: str) -> uno_rules.Game:
 
 def test_reshuffle_discards_false_leaves_the_row_alone() -> None:
     kept = _reshuffled(KEPT)
-    assert [len(p) for p in kept.discards] == [1, 2, 0, 0] and len(kept.draw_pile) == 4
-    assert [len(p) for p in kept.piles] == [0]
+    assert [len(p) for p in kept._discards] == [1, 2, 0, 0] and len(kept.draw_pile) == 4
+    assert [len(p) for p in kept._piles] == [0]
     taken = _reshuffled(ROW)  # the default: the card under pile 1's top joins too
-    assert [len(p) for p in taken.discards] == [1, 1, 0, 0] and len(taken.draw_pile) == 5
+    assert [len(p) for p in taken._discards] == [1, 1, 0, 0] and len(taken.draw_pile) == 5
 
 
 def test_reshuffle_discards_false_with_nothing_to_reshuffle_draws_nothing() -> None:

@@ -247,7 +247,7 @@ def _states() -> list[uno_rules.Game]:
     owed = _owing()
     several = uno_rules.load_rulebook(str(root / "tests" / "rulebooks" / "positive" /
                                           "several_plays.yaml")).new_game(2, 1)
-    while not several.played_piles:  # a turn of several plays under way
+    while not several._played_piles:  # a turn of several plays under way
         several.apply(several.legal_actions()[0])
     return [*out, stalled, boxed, midway, absent, owed, several]
 

@@ -29,7 +29,7 @@ def test_again_offers_the_piles_not_played_on_and_end() -> None:
     assert game.decision is not None and game.decision.kind == "again"
     assert [str(a) for a in game.legal_actions()] == [
         "0 play blue 5 on 1", "0 play green 2 on 2", "0 end"]
-    assert game.played_piles == [0]
+    assert game._played_piles == [0]
 
 
 def test_end_runs_the_end_steps_then_the_next_turn() -> None:
@@ -39,7 +39,7 @@ def test_end_runs_the_end_steps_then_the_next_turn() -> None:
     assert game.events[-2:] == ["discard pile 0 (2 cards) goes onto the cleared pile",
                                 "green 8 is turned up on discard pile 0"]
     assert game.decision is not None and game.decision.seat == 1
-    assert game.decision.kind == "turn" and game.played_piles == []
+    assert game.decision.kind == "turn" and game._played_piles == []
 
 
 def test_the_end_actions_close_the_table() -> None:
@@ -58,7 +58,7 @@ def test_a_snapshot_mid_turn_restores() -> None:
     data = game.snapshot()
     assert data["played_piles"] == [0]
     again = uno_rules.restore(data)
-    assert again.played_piles == [0] and again.legal_ids() == game.legal_ids()
+    assert again._played_piles == [0] and again.legal_ids() == game.legal_ids()
     assert "played_piles" not in uno_rules.load_rulebook("classic").new_game(2, 1).snapshot()
 
 
@@ -69,10 +69,10 @@ def _again_count(game: uno_rules.Game, rng: random.Random) -> int:
     while not game.over:
         count += game.decision is not None and game.decision.kind == "again"
         game.apply(rng.choice(game.legal_actions()))
-        if game.played_piles:
+        if game._played_piles:
             assert uno_rules.restore(game.snapshot()).legal_ids() == game.legal_ids()
         assert sorted(game._all_cards()) == sorted(game.rulebook.deck)
-    assert game.outcome is not None and game.played_piles == []
+    assert game.outcome is not None and game._played_piles == []
     return count
 
 

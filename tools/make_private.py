@@ -33,7 +33,8 @@ from pathlib import Path
 # engine read (driver, agents, RL adapters, scenarios, the terminal screen).
 PRIVATE = ("stack", "ctx", "skips", "turn_to", "first_turns", "card_rules", "names",
            "matches", "guarded", "acts", "plain", "match_flags", "out_seats", "uno_open",
-           "owed", "marks", "focus", "piles", "discards", "colors", "rng", "out")
+           "owed", "marks", "focus", "piles", "discards", "colors", "rng", "out", "pile_marks",
+           "played_piles")
 
 # Names that hold a Game or a State wherever they appear in the files below.
 RECEIVERS = ("game", "g", "new", "twin", "restored", "midway", "boxed", "caught", "late",
@@ -45,8 +46,12 @@ MORE_RECEIVERS: dict[str, tuple[str, ...]] = {
     "uno_rules/engine/legal.py": ("self",),
     "tests/test_calls.py": ("again",),
     "tests/test_player_state.py": ("again",),
-    "tests/test_rows.py": ("again",),
+    "tests/test_rows.py": ("again", "kept", "taken"),
     "tests/test_determinize.py": ("a", "c"),
+    "tests/test_openspiel_chance.py": ("uno",),
+    "tests/test_state.py": ("several",),
+    "tests/test_pilecounters.py": ("other", "again"),
+    "tests/test_turns.py": ("again",),
 }
 # Files never touched: their own classes have fields of these names.
 SKIP = ("bench/floor.py", "tools/make_private.py")

@@ -374,7 +374,7 @@ class Side(Ask):
         return {"normal": bool(data)}
 
 
-# A turn's end is under way (`turn: {end: ...}` steps running): State.played_piles' last.
+# A turn's end is under way (`turn: {end: ...}` steps running): State._played_piles' last.
 ENDING = -1
 
 
@@ -391,7 +391,7 @@ class Again(Ask):
         opts = g._pile_plays(seat, g.hands[seat])[0]
         if g.rulebook.combos:
             opts += g._combo_ids(seat)
-        acts, played = g._acts[seat], g.played_piles
+        acts, played = g._acts[seat], g._played_piles
         return [i for i in opts if acts.table[i].pile not in played] + [acts.end]
 
     def answer(self, g: Runner, action: Action) -> None:
@@ -405,8 +405,8 @@ class Again(Ask):
 
 def end_turn(g: Runner, seat: int) -> None:
     """``seat``'s turn of several plays ends: its `turn: {end: ...}` steps run, then
-    (State.played_piles holding ENDING) the round goes on as after any turn."""
-    g.played_piles = [ENDING]
+    (State._played_piles holding ENDING) the round goes on as after any turn."""
+    g._played_piles = [ENDING]
     g._ctx = ctx = Ctx(seat)
     if g.rulebook.turn_end is not None:
         g._push(g.rulebook.turn_end, ctx)
@@ -418,9 +418,9 @@ def turn_goes_on(g: Runner) -> bool:
     end-of-turn steps: the turn's player may play again (an ``again`` decision), or its turn
     ends. True when that took over; False when the turn is over (or the round just began)
     and the round goes on as usual."""
-    played, ctx = g.played_piles, g._ctx
+    played, ctx = g._played_piles, g._ctx
     if played and played[-1] == ENDING:
-        g.played_piles = []
+        g._played_piles = []
         return False
     if g.turns == 0:  # the first card's effects: no turn yet
         return False
@@ -585,7 +585,7 @@ def _outcome_problem(g: State, ask: Any) -> Problem:
 
 # Each kind's facts (a test holds the table to KINDS, and the consistency check to it).
 def _again_problem(g: State, ask: Any) -> Problem:
-    played = g.played_piles
+    played = g._played_piles
     if not g.rulebook.turn_plays or not played or -1 in played or \
             len(set(played)) != len(played) or ask.seat != ask.ctx.actor:
         return "seat", "an again decision, yet no turn of several plays under way"

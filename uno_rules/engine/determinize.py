@@ -414,7 +414,7 @@ def _rederive_honest(game: Any, seat: int, ctxs: list[Ctx]) -> None:
 def resample_limits(new: Any, rng: random.Random) -> None:
     """Each pile's hidden limit drawn again from its declared weights, among the limits its
     public press count has not reached (pile counters: no seat sees a limit)."""
-    marks, table = new.pile_marks, new.rulebook.pile_limits
+    marks, table = new._pile_marks, new.rulebook.pile_limits
     for at in range(0, len(marks), PILE_MARKS):
         fits = [(v, w) for v, w in table if v > marks[at + 1]] or list(table)
         marks[at + 2] = rng.choices([v for v, _ in fits], [w for _, w in fits])[0]
@@ -423,7 +423,7 @@ def resample_limits(new: Any, rng: random.Random) -> None:
 def _finish(new: Any, rng: random.Random) -> Any:
     """A fresh generator for the future, and nothing that named the old deal's cards."""
     new._rng = random.Random(rng.getrandbits(64))
-    if new.pile_marks:  # the hidden pile limits: drawn again, consistent with the counts
+    if new._pile_marks:  # the hidden pile limits: drawn again, consistent with the counts
         resample_limits(new, rng)
     new.seed = None
     if new.log is not None:

@@ -662,7 +662,7 @@ class Game(Runner):
             self._false_call(seat, len(hand), rule)
         # With pile counters the play presses its pile; going out is judged after an
         # overload (whose draws may refill the hand).
-        overloaded = bool(self.pile_marks) and (rule is None or rule.presses) and \
+        overloaded = bool(self._pile_marks) and (rule is None or rule.presses) and \
             press(self, pile)
         final = not hand and not overloaded and \
             (rule is None or rule.going_out != "continues") and self._round_ends_with(seat)

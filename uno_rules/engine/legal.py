@@ -261,7 +261,7 @@ class Legality(State):
         focus, size = self._focus, len(self.hands[seat])
         opts: list[int] = []
         anywhere: set[int] = set()
-        marks = self.pile_marks  # with pile counters: open piles only (pilecounters)
+        marks = self._pile_marks  # with pile counters: open piles only (pilecounters)
         for pile in range(self.rulebook.discard_piles):
             if not self._discards[pile]:
                 continue  # a closed pile takes no card

@@ -98,7 +98,7 @@ class Step:
         return _rebuild(self)
 
 
-# Values per discard pile in State.pile_marks (pile counters): open, presses, hidden limit.
+# Values per discard pile in State._pile_marks (pile counters): open, presses, hidden limit.
 PILE_MARKS = 3
 
 # Fields added after games were saved: left out of a rulebook's digest while they hold

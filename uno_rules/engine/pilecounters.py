@@ -10,7 +10,7 @@ and the rulebook's ``pile_counters.overload`` steps (or the card's own ``overloa
 the presser, before the card acts. Used by UNO Triple Play (its unit) and a "hot potato"
 house rule (a pile that bursts after a random number of plays).
 
-The values live in :attr:`State.pile_marks`, three per discard pile: open (1/0), presses,
+The values live in :attr:`State._pile_marks`, three per discard pile: open (1/0), presses,
 limit (clones and snapshots carry them; views show the first two only).
 """
 
@@ -35,9 +35,9 @@ WIDTH = PILE_MARKS  # open, presses, limit
 def start_counters(game: Game) -> None:
     """Every pile open with no press and a fresh hidden limit (a rulebook with counters)."""
     piles = game.rulebook.discard_piles
-    game.pile_marks = [0] * (WIDTH * piles)
+    game._pile_marks = [0] * (WIDTH * piles)
     for pile in range(piles):
-        game.pile_marks[WIDTH * pile] = 1
+        game._pile_marks[WIDTH * pile] = 1
         new_limit(game, pile)
 
 
@@ -46,19 +46,19 @@ def new_limit(game: Game, pile: int) -> None:
     rb = game.rulebook
     values = [v for v, _ in rb.pile_limits]
     weights = [w for _, w in rb.pile_limits]
-    game.pile_marks[WIDTH * pile + 1] = 0
-    game.pile_marks[WIDTH * pile + 2] = game._rng.choices(values, weights)[0]
+    game._pile_marks[WIDTH * pile + 1] = 0
+    game._pile_marks[WIDTH * pile + 2] = game._rng.choices(values, weights)[0]
 
 
 def is_open(game: Game, pile: int) -> bool:
     """Whether a card may go on discard pile ``pile`` (every pile without counters)."""
-    marks = game.pile_marks
+    marks = game._pile_marks
     return not marks or marks[WIDTH * pile] == 1
 
 
 def press(game: Game, pile: int) -> bool:
     """One press on ``pile``: True when it overloads (its count then starts again)."""
-    marks = game.pile_marks
+    marks = game._pile_marks
     at = WIDTH * pile + 1
     marks[at] += 1
     if marks[at] < marks[at + 1]:
@@ -70,14 +70,14 @@ def press(game: Game, pile: int) -> bool:
 
 def open_only(game: Game, piles: Sequence[int]) -> None:
     """Open exactly ``piles`` (the others close)."""
-    marks = game.pile_marks
+    marks = game._pile_marks
     for pile in range(game.rulebook.discard_piles):
         marks[WIDTH * pile] = 1 if pile in piles else 0
 
 
 def public(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """What every seat sees: the open piles and each pile's press count."""
-    marks = game.pile_marks
+    marks = game._pile_marks
     piles = range(len(marks) // WIDTH)
     return (tuple(p for p in piles if marks[WIDTH * p]),
             tuple(marks[WIDTH * p + 1] for p in piles))
@@ -96,7 +96,7 @@ def set_public(game: Game, open_piles: Sequence[int] | None, presses: Sequence[i
         open_only(game, open_piles)
     for key, values in ((1, presses), (2, limits)):
         for pile, value in enumerate(values or ()):
-            game.pile_marks[WIDTH * pile + key] = int(value)
+            game._pile_marks[WIDTH * pile + key] = int(value)
 
 
 def set_name(piles: Sequence[int]) -> str:
@@ -139,13 +139,13 @@ class Press(Ask):
 
 # ----------------------------------------------------------------------- run functions
 def run_open_piles(game: Game, ctx: Ctx, step: Step) -> None:
-    if game.pile_marks:
+    if game._pile_marks:
         open_only(game, step.args["piles"])
 
 
 def press_on(game: Game, pile: int, ctx: Ctx) -> None:
     """A press of its own (not a play's): an overload runs the rulebook's overload steps."""
-    if game.pile_marks and press(game, pile):
+    if game._pile_marks and press(game, pile):
         overload = game.rulebook.overload
         if overload is not None:
             game._push(overload, ctx)
@@ -153,7 +153,7 @@ def press_on(game: Game, pile: int, ctx: Ctx) -> None:
 
 def run_press(game: Game, ctx: Ctx, step: Step) -> None:
     pile = step.args["pile"]
-    if not game.pile_marks:
+    if not game._pile_marks:
         return
     if pile == "chosen":  # its player chooses an open pile (a `press` decision)
         piles = public(game)[0]
@@ -165,7 +165,7 @@ def run_press(game: Game, ctx: Ctx, step: Step) -> None:
 
 def run_reset_pile(game: Game, ctx: Ctx, step: Step) -> None:
     pile = ctx.pile if step.args["pile"] == "this" else int(step.args["pile"])
-    if game.pile_marks:
+    if game._pile_marks:
         game._note("reset_pile", pile)
         new_limit(game, pile)
 

@@ -79,13 +79,13 @@ def _declared(game: State) -> dict[str, Any]:
     rb = game.rulebook
     return {**({"player_state": player_state_json(game)} if rb.player_state else {}),
             # open, presses, limit per discard pile: the referee's view (limits hidden)
-            **({"pile_counters": list(game.pile_marks)} if rb.pile_limits else {})}
+            **({"pile_counters": list(game._pile_marks)} if rb.pile_limits else {})}
 
 
 def _when_any(game: State) -> dict[str, Any]:
     """The seat lists a snapshot holds only when not empty (as before they existed)."""
     return {key: value[:] for key, value in (("absent", game.absent), ("owed", game._owed),
-                                             ("played_piles", game.played_piles)) if value}
+                                             ("played_piles", game._played_piles)) if value}
 
 
 def snapshot(game: State) -> dict[str, Any]:
@@ -706,7 +706,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     if rb.player_state:
         game._marks = marks_from_json(rb, v["player_state"])
     if rb.pile_limits:
-        game.pile_marks = list(v["pile_counters"])
+        game._pile_marks = list(v["pile_counters"])
     for f in PLAIN:  # (players, seed and dealer made the blank state already)
         setattr(game, f.name, v[f.snapshot])
     if v["result"] is not None:
@@ -727,7 +727,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
     game.history = v["history"]
     game.absent = v["absent"]
     game._owed = v["owed"]
-    game.played_piles = v["played_piles"]
+    game._played_piles = v["played_piles"]
     version, internal, gauss = v["rng"]
     try:
         game._rng.setstate((version, tuple(internal), gauss))

@@ -137,7 +137,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("_owed", LIST, "owed"),  # written only when a seat owes a call
     # The discard piles played on this turn (`turn: {plays: each_pile}`), ENDING while its
     # end steps run: written only when not empty.
-    Field("played_piles", LIST, "played_piles"),
+    Field("_played_piles", LIST, "played_piles"),
     _plain("over"),
     Field("result", SHARED, "result"),
     _plain("turns"),
@@ -150,7 +150,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("_focus", SHARED, "focus"),
     Field("_first_turns", SHARED, "first_turns", True),
     Field("_marks", LIST, "player_state"),  # written only when the rulebook declares some
-    Field("pile_marks", LIST, "pile_counters"),  # written only with pile counters
+    Field("_pile_marks", LIST, "pile_counters"),  # written only with pile counters
     _derived("faces"),
     _derived("_card_rules"),
     _derived("_names"),
@@ -217,7 +217,7 @@ class State:
         # Seats another's card left at one card, owing an UNO call of their own
         # (uno_after_others): open to a catch until they call, as uno_open's seat.
         self._owed: list[int] = []
-        self.played_piles: list[int] = []
+        self._played_piles: list[int] = []
         self.over = False
         self.result: Result | None = None
         self.turns = 0
@@ -230,7 +230,7 @@ class State:
                                  for _, _, start in rulebook.player_state]
         # Pile counters (rulebook.pile_limits), flat: open, presses, limit per discard pile
         # (uno_rules.engine.pilecounters); empty without counters.
-        self.pile_marks: list[int] = []
+        self._pile_marks: list[int] = []
         self._derive()
 
     def clone(self) -> State:

@@ -121,7 +121,7 @@ def seat_view(game: State, seat: int, options: tuple[int, ...] | None) -> SeatVi
         kind, decider, options, game.over, game.result, backs, draw_back,
         tuple(game._owed) if game._owed else (),
         tuple(game._marks) if game._marks else (),
-        public_counts(game.pile_marks) if game.pile_marks else ()))
+        public_counts(game._pile_marks) if game._pile_marks else ()))
 
 
 def _face_ids(rules: Rules) -> tuple[tuple[int, ...], ...]:
