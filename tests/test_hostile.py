@@ -145,7 +145,7 @@ def test_a_long_extends_chain(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("step", "message"), [
     ("{seat: 0, give: 5}", "expected a list, got integer 5"),
     ("{seat: 0, give: null}", "expected a list, got null"),
-    ("{seat: 0, play: [red, 5]}", "expected string, got list"),
+    ("{seat: 0, play: [red, 5]}", "expected string, got integer 5"),  # a list: several cards
     ("{seat: zero, draw: true}", "expected integer, got string 'zero'"),
 ])
 def test_scenario_step_values_of_the_wrong_type(tmp_path: Path, step: str,
