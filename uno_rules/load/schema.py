@@ -213,9 +213,9 @@ def rulebook_schema() -> dict[str, Any]:
                        "Several cards in one play onto one pile (`play red 3 + blue 2`), "
                        "laid in order, the last on top (its effect is the play's; the others "
                        "are laid without theirs): each entry a kind of play allowed besides "
-                       "single cards. DOS's Double Match (`{sum: true}`), Triple Play's "
-                       "Discard 2 (`{first: [discard_2], same: color}`), a pairs house rule "
-                       "(`{same: rank}`).",
+                       "single cards. Two numbers summing to the top's (`{sum: true}`), an "
+                       "action card with one more of its colour on top (`{first: [skip], "
+                       "same: color}`), a pairs house rule (`{same: rank}`).",
                        "items": {"type": "object", "additionalProperties": False,
                                  "properties": {
                                      "cards": {"type": "integer", "minimum": 2, "maximum": 3,
