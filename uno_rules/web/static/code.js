@@ -19,8 +19,13 @@ class CodeEditor {
         cm.keymap.of([{ key: "Tab", run: cm.acceptCompletion }, cm.indentWithTab]),
         cm.basicSetup, cm.yaml(), cm.indentUnit.of("  "), cm.lintGutter(),
         cm.autocompletion({ override: [schemaKeys] }),
-        cm.EditorView.contentAttributes.of({ id: "code", "aria-label": "rulebook YAML" }),
+        // tabindex: axe counts a contenteditable without one as no focusable content.
+        cm.EditorView.contentAttributes.of({ id: "code", "aria-label": "rulebook YAML", tabindex: "0" }),
         cm.EditorView.updateListener.of((u) => { if (u.docChanged && !this.quiet) onChange(); }),
+        // Escape lets the next Tab leave for 2 s: coming back within them, Tab indents again.
+        cm.EditorView.domEventHandlers({ focus: (e, view) => {
+          if (view.inputState.tabFocusMode > 0) view.setTabFocusMode(false);
+        } }),
       ],
     });
     wrap.classList.add("code");
