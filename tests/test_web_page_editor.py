@@ -93,6 +93,17 @@ def test_the_code_editor_completes_the_keys_the_schema_allows(page: Page) -> Non
     page.wait_for_selector("#edit-status.good")
 
 
+def test_enter_keeps_the_indentation_one_step_more_after_a_key(page: Page) -> None:  # noqa: F811
+    page.fill("#code", "name: mine\nsettings:")
+    page.focus("#code")
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Enter")
+    page.keyboard.type("hand_size: 5")
+    page.keyboard.press("Enter")
+    page.keyboard.type("uno_penalty: 4")
+    assert text_of(page) == "name: mine\nsettings:\n  hand_size: 5\n  uno_penalty: 4"
+
+
 def test_escape_then_tab_leaves_the_code_editor_and_tab_alone_indents(page: Page) -> None:  # noqa: F811
     page.fill("#code", "name: mine\n")
     page.focus("#code")

@@ -16,7 +16,8 @@ class CodeEditor {
       parent: wrap,
       doc: textarea.value,
       extensions: [
-        cm.keymap.of([{ key: "Tab", run: cm.acceptCompletion }, cm.indentWithTab]),
+        cm.keymap.of([{ key: "Tab", run: cm.acceptCompletion }, cm.indentWithTab,
+                      { key: "Enter", run: (view) => cm.acceptCompletion(view) || newLine(view) }]),
         cm.basicSetup, cm.yaml(), cm.indentUnit.of("  "), cm.lintGutter(),
         cm.autocompletion({ override: [schemaKeys] }),
         // tabindex: axe counts a contenteditable without one as no focusable content.
@@ -73,6 +74,20 @@ class CodeEditor {
       });
     this.view.dispatch(window.CM.setDiagnostics(this.view.state, marks));
   }
+}
+
+/** Enter: a new line with the line's indentation, one step more after `key:` (YAML's
+    nesting, as the textarea does; the YAML mode itself would start the line at column 0). */
+function newLine(view) {
+  const range = view.state.selection.main;
+  const line = view.state.doc.lineAt(range.from);
+  const before = line.text.slice(0, range.from - line.from);
+  const indent = /^\s*/.exec(before)[0] + (/:\s*$/.test(before) ? "  " : "");
+  view.dispatch(view.state.update({
+    changes: { from: range.from, to: range.to, insert: `\n${indent}` },
+    selection: { anchor: range.from + 1 + indent.length }, scrollIntoView: true, userEvent: "input",
+  }));
+  return true;
 }
 
 /** The completion source: the schema's keys where a key is being typed (complete.js). */
