@@ -62,7 +62,7 @@ def test_the_code_editor_marks_a_typo_at_its_line_and_goes_there(
 
 
 def test_the_code_editor_highlights_folds_and_searches(page: Page) -> None:  # noqa: F811
-    page.fill("#code", "name: mine\nextends: classic\nsettings:\n  hand_size: 5\n  uno_penalty: 4\n")
+    page.fill("#code", "name: mine\nsettings:\n  hand_size: 5\n  uno_penalty: 4\n")
     assert page.locator("#code .cm-line span").count() > 3  # YAML's keys and values coloured
     page.click(".cm-foldGutter span[title='Fold line'] >> nth=0")
     page.wait_for_selector(".cm-foldPlaceholder")
@@ -87,6 +87,7 @@ def test_the_code_editor_completes_the_keys_the_schema_allows(page: Page) -> Non
     offered = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_inner_texts()
     assert offered == ["uno_penalty"]
     assert "UNO" in page.inner_text(".cm-tooltip-autocomplete li")  # the setting's description
+    shot(page, "edit-complete")
     page.keyboard.press("Tab")  # taken
     page.keyboard.type("4")
     assert text_of(page).endswith("  hand_size: 5\n  uno_penalty: 4")
@@ -184,7 +185,7 @@ def plain_page(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F81
 
 def test_without_the_bundle_the_textarea_marks_lines_and_completes_keys(
         plain_page: Page, server: Server) -> None:  # noqa: F811
-    page = plain_page
+    page = plain_page  # noqa: F811
     assert page.locator(".cm-editor").count() == 0 and page.is_visible("#editor")
     broken = classic_text(server).replace("hand_size: 7", "hand_sise: 7")
     line, column = where(broken, "hand_sise")
@@ -209,7 +210,7 @@ def test_without_the_bundle_the_textarea_marks_lines_and_completes_keys(
 
 
 def test_without_the_bundle_escape_then_tab_leaves_the_textarea(plain_page: Page) -> None:
-    page = plain_page
+    page = plain_page  # noqa: F811
     page.fill("#editor", "name: mine\n")
     page.focus("#editor")
     page.keyboard.press("Control+End")

@@ -1,6 +1,7 @@
 /* uno-rules playground: the page over the JSON API of docs/web.md; stats.js (Simulate,
-   Compare) and table.js (cards, Play, Replay) come after it. Plain JS, no build step, nothing
-   fetched from elsewhere. Element ids are what tests/test_web_page.py drives: keep them stable. */
+   Compare) and table.js (cards, Play, Replay) come after it, code.js (the code editor, from
+   the committed bundle vendor/editor.js) and editfile.js (save, open, share) too. Plain JS,
+   no build step of its own, nothing fetched from elsewhere. Element ids are what tests/test_web_page.py drives: keep them stable. */
 "use strict";
 
 const LH = 20;                       // the editor's line height in px (style.css --lh)

@@ -2,7 +2,8 @@
    (GET /api/schema). Typing a key at the start of a line offers the keys the schema allows
    there, with their descriptions; Tab or Enter takes one, Escape closes the list. The place
    in the YAML is read from the indentation of the lines above (block style only: inside a
-   list or a flow mapping nothing is offered). Loaded after app.js. */
+   list or a flow mapping nothing is offered). keysAt is what the code editor (code.js)
+   offers too; the list drawn here is the plain textarea's. Loaded after app.js. */
 "use strict";
 
 const completion = { schema: null, items: [], chosen: 0, from: 0, to: 0 };
