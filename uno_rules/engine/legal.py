@@ -210,9 +210,11 @@ class Legality(State):
         return NOT_LAST if rule is not None and rule.going_out == "not_allowed" else NO_LAST
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
-        """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
+        """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves):
+        no other coloured card of the colour in force, or (``match``) none that matches the
+        pile by the rulebook's own ``match:`` ways; a wild counts with ``count_wilds``."""
         faces = self.faces
-        top = faces[self.discard[-1]] if self.discard else None
+        match = self._matching_top() if cond.holds_no == "match" else None
         skipped = False
         for c in self.hands[seat]:
             if c == card and not skipped:
@@ -222,9 +224,7 @@ class Legality(State):
             if f.color == NO_COLOR:
                 if cond.count_wilds:
                     return False
-            elif f.color == self.color:
-                return False
-            elif cond.holds_no == "match" and top is not None and f.rank == top.rank:
+            elif f.color == self.color if match is None else c in match:
                 return False
         return True
 
