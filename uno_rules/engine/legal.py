@@ -255,18 +255,21 @@ class Legality(State):
                 out.append(acts.play[face])
         return out
 
+    def _takes(self, pile: int) -> bool:
+        """Whether discard pile ``pile`` takes a card now: not closed (emptied), and open
+        this turn where the rulebook has pile counters (pilecounters)."""
+        marks = self._pile_marks
+        return bool(self._discards[pile]) and not (marks and not marks[PILE_MARKS * pile])
+
     def _pile_plays(self, seat: int, cards: list[int]) -> tuple[list[int], list[int]]:
         """With several discard piles: the plays (ids) of ``cards`` onto every pile they may
         go on, and the cards playable somewhere."""
         focus, size = self._focus, len(self.hands[seat])
         opts: list[int] = []
         anywhere: set[int] = set()
-        marks = self._pile_marks  # with pile counters: open piles only (pilecounters)
         for pile in range(self.rulebook.discard_piles):
-            if not self._discards[pile]:
-                continue  # a closed pile takes no card
-            if marks and not marks[PILE_MARKS * pile]:
-                continue  # not open this turn (pile counters)
+            if not self._takes(pile):
+                continue
             self._focus_on(pile)
             playable = self._playable(seat, cards)
             opts += self._play_ids(seat, playable, size, pile)
@@ -293,8 +296,8 @@ class Legality(State):
                       if names in known and
                       all(len(held[n]) >= names.count(n) for n in names)]
         for pile in range(rb.discard_piles):
-            if not self._discards[pile]:
-                continue  # a closed pile takes no card
+            if not self._takes(pile):
+                continue
             self._focus_on(pile)
             top_face = faces[self.discard[-1]] if self.discard else None
             top = () if top_face is None else numbers_of(rb, top_face.rank, top_face.number)
