@@ -271,6 +271,21 @@ def test_greedy_is_generic_every_shipped_rulebook_finishes() -> None:
         assert game.result is not None, name
 
 
+def test_greedy_and_lookahead_play_combos() -> None:
+    """Several cards in one play (Triple Play's Discard 2 pair, a pairs house rule): the
+    agents read a combo's cards (its top card, the points it sheds) and play combos."""
+    for ref in ("triple_play", str(HERE / "rulebooks" / "positive" / "pairs.yaml")):
+        rb = uno_rules.load_rulebook(ref)
+        combos = 0
+        for seed in range(3):
+            game = play_agents(rb, 3, seed, [("greedy", AGENTS["greedy"]),
+                                             ("lookahead", AGENTS["lookahead"]),
+                                             ("greedy", AGENTS["greedy"])])
+            assert game.result is not None, ref
+            combos += sum(" + " in str(a.arg) for a in game.history if a.kind == "play")
+        assert combos, ref
+
+
 # ------------------------------------------------------------------ simulate and --agents
 def test_builtins_are_agents() -> None:
     for cls in AGENTS.values():

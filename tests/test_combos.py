@@ -30,11 +30,26 @@ def pairs() -> uno_rules.Rulebook:
     return uno_rules.load_rulebook(PAIRS)
 
 
-@pytest.mark.parametrize("name", shipped_names())
+WITH_COMBOS = {"triple_play"}  # the Discard 2 pair
+
+
+@pytest.mark.parametrize("name", sorted(set(shipped_names()) - WITH_COMBOS))
 def test_a_rulebook_without_combos_has_none_in_its_table(name: str) -> None:
     rulebook = uno_rules.load_rulebook(name)
     assert rulebook.combos == () and combo_names(rulebook) == ()
     assert not any(" + " in str(a.arg) for a in action_table(rulebook, 3))
+
+
+def test_triple_plays_combos_are_a_discard_2_with_one_card_of_its_colour_on_top() -> None:
+    rulebook = uno_rules.load_rulebook("triple_play")
+    names = combo_names(rulebook)
+    assert all(a.endswith(" discard_2") and b.split()[0] == a.split()[0] for a, b in names)
+    # per colour: the Discard 2 under any of the colour's 13 ranks (0-9, reverse, skip,
+    # discard_2); no wild
+    assert len(names) == 4 * 13 and ("red discard_2", "red skip") in names
+    assert ("red discard_2", "wild") not in names
+    table = action_table(rulebook, 3)  # x seats, UNO or not, piles
+    assert sum(" + " in str(a.arg) for a in table) == 3 * 2 * 3 * len(names)
 
 
 def test_the_combo_plays_end_the_table_so_every_other_id_stays(pairs: uno_rules.Rulebook,

@@ -47,6 +47,21 @@ def test_winner_takes_to_target() -> None:
         match.next_round()
 
 
+def test_triple_play_passes_the_deal_left_its_seat_0_edge_is_the_one_round_match() -> None:
+    """Seat 0 wins more triple_play matches (docs/rules.md, section 10): not a dealer that
+    never moves. Its match is one round, dealt by the last seat; at 500 points the deal
+    passes left and each round's first player is the seat left of its dealer."""
+    one, rounds = _play_match(uno_rules.load_rulebook("triple_play"), 5)
+    assert len(rounds) == 1 and rounds[0][1] == 2
+    rb = uno_rules.load_rulebook("triple_play", settings={"target_score": 500})
+    match, rounds = _play_match(rb, 5)
+    assert len(rounds) > 3
+    assert [d for _, d, _, _ in rounds] == [(2 + i) % 3 for i in range(len(rounds))]
+    for game, dealer, _, _ in rounds:
+        first = next(a for a in game.history if a.kind != "outcome")
+        assert first.seat == (dealer + 1) % 3
+
+
 def test_lowest_total_and_winner_deals() -> None:
     rb = uno_rules.load_rulebook("classic", settings={"scoring": "lowest_total",
                                                       "next_dealer": "winner",

@@ -19,10 +19,12 @@ from uno_rules.play.match import Match
 from uno_rules.table.screen import (
     PLAIN,
     Style,
+    brief_lines,
     card_text,
     event_lines,
     label,
     option_lines,
+    option_text,
     prompt_text,
     scores_lines,
     table_lines,
@@ -306,6 +308,24 @@ def test_teams_several_piles_sides_and_marks() -> None:
         hands=[["red 1"] * 2, ["blue 2"], ["green 3"]], discard=["red 5"]))
     knocked.eliminated.append(2)
     assert re.search(r"seat 2 .*knocked out", "\n".join(table_lines(knocked, 0)))
+
+
+def test_every_pile_with_its_counter_in_the_brief_too_and_a_press_in_words() -> None:
+    """Triple Play at the terminal: each pile's top, open or closed, its press count (never
+    its hidden limit), on the full screen and the brief one; a press option names its pile."""
+    game = game_from_position(load("triple_play"), 3, Position(
+        hands=[["red 4", "green 4"], ["blue 1"], ["green 2"]],
+        discards=[["red 1"], ["blue 2"], ["yellow 3"]], draw_pile=["green 9", "blue 9"],
+        open_piles=[0, 2], presses=[2, 0, 1], limits=[8, 7, 6]))
+    for lines in (table_lines(game, 0), brief_lines(game, 0)):
+        text = "\n".join(lines)
+        assert "pile 0: red 1 (red" in text and "open, pressed 2)" in text
+        assert "pile 1: blue 2 (blue" in text and "closed, pressed 0)" in text
+        assert "pile 2: yellow 3 (yellow" in text and "open, pressed 1)" in text
+        assert not re.search(r"limit|[678]\b", text), text
+    game.apply("0 draw")
+    assert [option_text(o, game) for o in game.decision.options  # type: ignore[union-attr]
+            ] == ["press pile 0", "press pile 2"]
 
 
 def test_match_scores_and_seats_out_of_the_match() -> None:

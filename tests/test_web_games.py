@@ -676,3 +676,41 @@ def test_a_deck_without_colours_plays_to_its_end_its_cards_drawn_colourless(
             seen += 1
         state = answer(c, state, pick(state))
     assert seen and state["view"]["top"]["colour"] is None
+
+
+def test_several_piles_each_shown_and_played_on_by_its_number(tmp_path: Path) -> None:
+    """Triple Play on the page: every pile's top card (as a card), open or closed and its
+    press count, never a hidden limit; each play and press option names its pile, a play
+    on pile 2 lands on pile 2, a press names the pile it presses."""
+    c = client(tmp_path)
+    state = create(c, rulebook="triple_play", players=3, humans=[0], seed=4, round=True)
+    landed = pressed = turns = 0
+    while state["prompt"] is not None:
+        piles = state["view"]["piles"]
+        assert [p["pile"] for p in piles] == [0, 1, 2]
+        assert all(p["top"]["name"] and isinstance(p["open"], bool)
+                   and isinstance(p["presses"], int) and p["cards"] >= 1 for p in piles)
+        assert "limit" not in json.dumps(state["view"])
+        options = state["prompt"]["options"]
+        plays = [o for o in options if o["kind"] == "play"]
+        assert all(isinstance(o["pile"], int) and piles[o["pile"]]["open"] for o in plays)
+        presses = [o for o in options if o["kind"] == "press"]
+        assert all(o["text"] == f"press pile {o['pile']}" and piles[o["pile"]]["open"]
+                   for o in presses)
+        on_two = [o for o in plays if o["pile"] == 2 and " + " not in o["card"]["name"]]
+        draw = [o for o in options if o["kind"] == "draw"]
+        turns += 1
+        chosen = presses[-1] if presses else on_two[0] if on_two else \
+            draw[0] if draw and turns % 2 else None
+        if chosen is None:
+            state = answer(c, state, pick(state))
+            continue
+        state = answer(c, state, str(chosen["index"]))
+        if chosen["kind"] == "press":
+            pressed += f"seat 0 presses discard pile {chosen['pile']}" in "\n".join(state["log"])
+        elif chosen["kind"] == "play":
+            landed += f"seat 0 plays {chosen['card']['name']} on discard pile 2" in state["log"]
+    assert state["status"] == "over" and landed and pressed
+    classic = create(c, **ROUND)
+    assert classic["view"]["piles"] is None
+    assert all(o["pile"] is None for o in classic["prompt"]["options"])

@@ -284,9 +284,10 @@ def test_compare_shows_two_variants_and_their_paired_differences(page: Page) -> 
 # --------------------------------------------------------------------------- play
 
 
-def new_game(page: Page, seed: int = PLAY_SEED, humans: str = "0") -> str:
+def new_game(page: Page, seed: int = PLAY_SEED, humans: str = "0",
+             rulebook: str = "classic") -> str:
     page.click("#tab-play")
-    page.select_option("#play-rulebook", "classic")
+    page.select_option("#play-rulebook", rulebook)
     page.fill("#play-players", "3")
     page.fill("#play-humans", humans)
     page.fill("#play-agents", "greedy")

@@ -117,7 +117,7 @@ def card_sections(rulebook: Rulebook) -> dict[str, str]:
             lines += _alternative_lines(rulebook, key, face.alternative, rule)
         if rule is not None and rule.legal_if is not None:
             held = "no other card of the colour in force" if rule.legal_if.holds_no == \
-                "color" else "no other card matching the colour, number or symbol"
+                "color" else "no other card that matches the pile (as cards match here)"
             wild = " (a held wild counts)" if rule.legal_if.count_wilds else \
                 " (a held wild does not count)"
             lines.append(f"Legal only when you hold {held}{wild}; "

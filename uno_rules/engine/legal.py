@@ -210,9 +210,11 @@ class Legality(State):
         return NOT_LAST if rule is not None and rule.going_out == "not_allowed" else NO_LAST
 
     def _legal(self, seat: int, card: int, cond: LegalIf) -> bool:
-        """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves)."""
+        """Whether playing ``card`` now meets its ``legal_if`` (checked before it leaves):
+        no other coloured card of the colour in force, or (``match``) none that matches the
+        pile by the rulebook's own ``match:`` ways; a wild counts with ``count_wilds``."""
         faces = self.faces
-        top = faces[self.discard[-1]] if self.discard else None
+        match = self._matching_top() if cond.holds_no == "match" else None
         skipped = False
         for c in self.hands[seat]:
             if c == card and not skipped:
@@ -222,9 +224,7 @@ class Legality(State):
             if f.color == NO_COLOR:
                 if cond.count_wilds:
                     return False
-            elif f.color == self.color:
-                return False
-            elif cond.holds_no == "match" and top is not None and f.rank == top.rank:
+            elif f.color == self.color if match is None else c in match:
                 return False
         return True
 
@@ -255,18 +255,21 @@ class Legality(State):
                 out.append(acts.play[face])
         return out
 
+    def _takes(self, pile: int) -> bool:
+        """Whether discard pile ``pile`` takes a card now: not closed (emptied), and open
+        this turn where the rulebook has pile counters (pilecounters)."""
+        marks = self._pile_marks
+        return bool(self._discards[pile]) and not (marks and not marks[PILE_MARKS * pile])
+
     def _pile_plays(self, seat: int, cards: list[int]) -> tuple[list[int], list[int]]:
         """With several discard piles: the plays (ids) of ``cards`` onto every pile they may
         go on, and the cards playable somewhere."""
         focus, size = self._focus, len(self.hands[seat])
         opts: list[int] = []
         anywhere: set[int] = set()
-        marks = self._pile_marks  # with pile counters: open piles only (pilecounters)
         for pile in range(self.rulebook.discard_piles):
-            if not self._discards[pile]:
-                continue  # a closed pile takes no card
-            if marks and not marks[PILE_MARKS * pile]:
-                continue  # not open this turn (pile counters)
+            if not self._takes(pile):
+                continue
             self._focus_on(pile)
             playable = self._playable(seat, cards)
             opts += self._play_ids(seat, playable, size, pile)
@@ -293,8 +296,8 @@ class Legality(State):
                       if names in known and
                       all(len(held[n]) >= names.count(n) for n in names)]
         for pile in range(rb.discard_piles):
-            if not self._discards[pile]:
-                continue  # a closed pile takes no card
+            if not self._takes(pile):
+                continue
             self._focus_on(pile)
             top_face = faces[self.discard[-1]] if self.discard else None
             top = () if top_face is None else numbers_of(rb, top_face.rank, top_face.number)

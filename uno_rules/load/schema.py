@@ -490,8 +490,9 @@ def rulebook_schema() -> dict[str, Any]:
                         "properties": {
                             "holds_no": _or_ref({"enum": ["color", "match"], "description":
                                                  "color: no other card of the colour in "
-                                                 "force; match: no other card matching its "
-                                                 "colour, number or symbol."}),
+                                                 "force; match: no other card that "
+                                                 "matches the pile by the rulebook's "
+                                                 "`match:` ways."}),
                             "count_wilds": _or_ref({"type": "boolean", "description":
                                                     "Whether a held wild counts as a match."}),
                         }},

@@ -22,6 +22,7 @@ from ..engine.actions import Action
 from ..engine.errors import UnoRulesError
 from ..engine.game import Game
 from ..engine.model import NO_COLOR, Face, FrozenMap, Rules
+from ..engine.notation import COMBO
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
 from ..engine.view import SeatView, seen_actions, view_dict
@@ -126,6 +127,17 @@ class PlayFirst(Uniform):
         return plays[self.rng.randrange(len(plays))] if plays else super().choose(obs)
 
 
+def played(obs: Observation, arg: object) -> Any:
+    """The card a play leaves on top, as ``obs.cards`` has it: a combo's last
+    (``red discard_2 + red 4``: several cards in one play)."""
+    return obs.cards[str(arg).rsplit(COMBO, 1)[-1]]
+
+
+def shed_points(obs: Observation, arg: object) -> int:
+    """The points of every card a play sheds (one card, or each of a combo's)."""
+    return sum(obs.cards[name].points for name in str(arg).split(COMBO))
+
+
 class Greedy:
     """Sheds high points first, keeps colourless cards (wilds) for when nothing else plays,
     names the colour it holds most, targets the seat with the fewest cards, always calls
@@ -144,7 +156,7 @@ class Greedy:
         for a in obs.events:
             if a.kind in ("play", "jump_in"):
                 self.before, self.player = self.color, a.seat
-                color = obs.cards[str(a.arg)].color
+                color = played(obs, a.arg).color
                 if color is not None:
                     self.color = color
             elif a.kind == "color":
@@ -169,8 +181,8 @@ class Greedy:
         plays = [(i, a) for i, a in pairs if a.kind in ("play", "jump_in")]
         if plays:
             def rank(pair: tuple[int, Action]) -> tuple[bool, int, int, bool]:
-                card = obs.cards[str(pair[1].arg)]
-                return (card.color is None, -card.points,
+                card = played(obs, pair[1].arg)
+                return (card.color is None, -shed_points(obs, pair[1].arg),
                         -held.get(card.color, 0) if card.color else 0, not pair[1].uno)
             return min(plays, key=rank)[0]
         colors = [(i, a) for i, a in pairs if a.kind == "color"]
@@ -270,7 +282,7 @@ class Lookahead(Greedy):
             elif kind == "color":
                 color = str(a.arg)
             elif kind in ("play", "jump_in"):
-                card = obs.cards[str(a.arg)]
+                card = played(obs, a.arg)
                 plays[s] += 1
                 if s != self.seat:
                     for ban in bans.get(s, []) + [b for who, b in new if who == s]:

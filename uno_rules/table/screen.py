@@ -235,20 +235,24 @@ def table_lines(game: Game, seat: int | None, style: Style = PLAIN, *,
 
 def brief_lines(game: Game, seat: int, style: Style = PLAIN) -> list[str]:
     """A seat's screen in a few lines (the table's answer between two of its own
-    questions): the top card and colour, every seat's cards count and marks on one line,
-    and the seat's hand. :func:`table_lines` has it all."""
+    questions): the top card and colour (several piles: each, on lines of their own),
+    every seat's cards count and marks on one line, and the seat's hand.
+    :func:`table_lines` has it all."""
     view = game.view(seat)
-    if "discards" in view:
-        top = ", ".join(f"pile {k}: {_top(game, p['top'], style)} "
-                        f"({colour_text(game, p['color'], style)})"
-                        for k, p in enumerate(view["discards"]))
+    lines: list[str] = []
+    if "discards" in view:  # every pile on its own line(s), then the seats
+        lines += wrap([f"pile {k}: {_top(game, p['top'], style)} "
+                       f"({colour_text(game, p['color'], style)}{_counter(view, k)})"
+                       for k, p in enumerate(view["discards"])], "", "  ", sep="   ")
+        head = "cards: "
     else:
-        top = f"top card: {_top(game, view['top'], style)}" + (
-            f" ({colour_text(game, view['color'], style)})" if game.rulebook.colors else "")
+        head = f"top card: {_top(game, view['top'], style)}" + (
+            f" ({colour_text(game, view['color'], style)})" if game.rulebook.colors else "") \
+            + "   cards: "
     seats = [f"{_seat_name(s, seat)} {size}" + "".join(
         f" ({m})" for m in _marks(view, s, seat, style))
         for s, size in enumerate(view["hand_sizes"])]
-    lines = wrap(seats, f"{top}   cards: ", "  ", sep="; ")
+    lines += wrap(seats, head, "  ", sep="; ")
     if view["stacked_draw"]:
         lines.append(style.paint(f"stacked draw: {view['stacked_draw']} cards to draw", BOLD))
     hand = view["hand"]
@@ -433,8 +437,8 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
     words = {"keep": "keep the drawn card", "challenge": "challenge", "accept": "accept",
              "pass": "pass (let the chance go)", "end": "end your turn", "target": f"seat {arg}",
              "catch": f"catch seat {arg} (UNO not called)", "uno": f"call UNO for seat {arg}",
-             "loser": f"seat {arg} loses", "side": f"play it {arg}" if arg == "normal"
-             else f"play it as {arg}"}
+             "loser": f"seat {arg} loses", "press": f"press pile {arg}",
+             "side": f"play it {arg}" if arg == "normal" else f"play it as {arg}"}
     return words.get(kind, str(option))
 
 

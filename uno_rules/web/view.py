@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engine.actions import Action
+from ..engine.actions import KINDS_WITH_PILE, Action
 from ..engine.game import Game
 from ..engine.model import NO_COLOR
 from ..play.match import Match
@@ -61,11 +61,15 @@ def _other_side(game: Game) -> int:
 
 
 def option(game: Game, index: int, action: Action) -> dict[str, Any]:
-    """One option of a prompt: its number (what to answer), its words, the card played."""
+    """One option of a prompt: its number (what to answer), its words, the card played,
+    the discard pile it goes to or presses (several piles: the page plays on a click)."""
     arg = None if action.arg is None else str(action.arg)
+    several = game.rulebook.discard_piles > 1
     return {"index": index, "text": option_text(action, game, PLAIN), "kind": action.kind,
             "card": card(game, arg) if action.kind in CARD_KINDS else None,
-            "colour": arg if action.kind == "color" else None}
+            "colour": arg if action.kind == "color" else None,
+            "pile": None if not several else action.arg if action.kind in KINDS_WITH_PILE
+            else action.pile if action.kind in CARD_KINDS else None}
 
 
 def prompt_json(game: Game, prompt: Prompt, humans: Sequence[int],
@@ -130,6 +134,7 @@ def table(match: Match, seat: int | None, seats: Sequence[str]) -> dict[str, Any
         rows.append(row)
     tops = view.get("discards")
     return {"seat": seat,
+            "piles": None if tops is None else piles(game, view),
             "hand": [] if seat is None else [card(game, n) for n in view["hand"]],
             "top": card(game, view["top"] if tops is None else tops[0]["top"]),
             "colour": view["color"] if tops is None else tops[0]["color"],
@@ -140,6 +145,17 @@ def table(match: Match, seat: int | None, seats: Sequence[str]) -> dict[str, Any
             "draw_top_back": card(game, view["other_side"]["draw_pile_top"],
                                   _other_side(game)) if sided else None,
             "seats": rows}
+
+
+def piles(game: Game, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every discard pile as the table shows it: its top card, colour in force and size;
+    with pile counters open or closed and its public press count (a limit is never shown;
+    ``open`` and ``presses`` are None without counters)."""
+    counted = "presses" in view
+    return [{"pile": k, "top": card(game, p["top"]), "colour": p["color"], "cards": p["size"],
+             "open": k in view["open_piles"] if counted else None,
+             "presses": view["presses"][k] if counted else None}
+            for k, p in enumerate(view["discards"])]
 
 
 def log_lines(game: Game, seat: int | None) -> list[str]:

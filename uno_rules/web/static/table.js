@@ -50,8 +50,33 @@ function cardEl(card, attrs = {}, tag = "div") {
   return node;
 }
 
-/** The table as a seat sees it: the seats, the piles, the top card and the colour. */
-function renderTable(container, view, { me = null } = {}) {
+/** One discard pile of several: its top card, its number, open or closed and its public
+ *  press count where the rulebook has pile counters (never a hidden limit). ``target``
+ *  ({text, go}): a button that plays (or presses) there. */
+function pileEl(p, target) {
+  const state = p.open === null || p.open === undefined ? "" : p.open ? "open" : "closed";
+  const pressed = p.presses === null || p.presses === undefined ? "" : `pressed ${p.presses}`;
+  const words = [state, pressed].filter(Boolean);
+  const about = `pile ${p.pile}: ${p.top ? p.top.name : "empty"}${p.colour ? `, colour ${p.colour}` : ""}` +
+    `, ${p.cards} card${p.cards === 1 ? "" : "s"}${words.length ? `, ${words.join(", ")}` : ""}`;
+  const attrs = {
+    class: `discard${p.open === false ? " closed" : ""}${target ? " target" : ""}`,
+    dataset: { pile: p.pile, open: state || null, presses: pressed ? p.presses : null },
+    title: target ? `${target.text} (${about})` : about,
+  };
+  const body = [
+    p.top ? cardEl(p.top) : el("div", { class: "pile" }, "—"),
+    el("div", { class: "pile-info", "aria-hidden": "true" }, el("b", {}, `pile ${p.pile}`),
+      p.colour ? el("span", { class: "colour-dot small", style: { background: cssOfColour(p.colour) } }) : null,
+      words.length ? el("br") : null, words.join(" · ")),
+  ];
+  if (target) return el("button", { ...attrs, type: "button", "aria-label": `${target.text}; ${about}`, onclick: target.go }, ...body);
+  return el("div", { ...attrs, role: "group", "aria-label": about }, ...body);
+}
+
+/** The table as a seat sees it: the seats, the piles, the top card and the colour.
+ *  ``targets``: pile number -> {text, go}, the piles a click plays on (several piles). */
+function renderTable(container, view, { me = null, targets = new Map() } = {}) {
   if (!view) { container.replaceChildren(); return; }
   const seats = el("div", { class: "seats" }, (view.seats || []).map((s) => el("div", {
     class: `seat${s.seat === view.to_act ? " to-act" : ""}${s.seat === me ? " me" : ""}${s.out ? " out" : ""}`,
@@ -68,17 +93,22 @@ function renderTable(container, view, { me = null } = {}) {
     ? el("div", { class: "faces" }, s.backs.map((c) => cardEl(c)))
     : el("div", { class: "backs" }, Array.from({ length: Math.min(s.cards, 20) }, () => el("span"))))));
   const colour = view.colour;
-  const centre = el("div", { class: "centre" },
+  // Several discard piles: each drawn (its top card, its colour, open or closed, presses).
+  const several = Array.isArray(view.piles) && view.piles.length > 1;
+  const centre = el("div", { class: `centre${several ? " several" : ""}` },
     view.draw_top_back
       ? el("div", { class: "pile-back", title: `draw pile: ${view.draw_pile}, its top card's other side` },
           cardEl(view.draw_top_back), el("span", {}, `draw ${view.draw_pile}`))
       : el("div", { class: "pile", title: "draw pile" }, `draw`, el("br"), `${view.draw_pile}`),
-    view.top ? cardEl(view.top) : el("div", { class: "pile" }, "—"),
+    several
+      ? el("div", { class: "discards", role: "group", "aria-label": "discard piles" },
+          view.piles.map((p) => pileEl(p, targets.get(p.pile))))
+      : view.top ? cardEl(view.top) : el("div", { class: "pile" }, "—"),
     el("div", { class: "info" },
-      el("div", {}, "colour ", el("span", { class: "colour-dot", style: { display: "inline-block", verticalAlign: "middle",
+      several ? null : el("div", {}, "colour ", el("span", { class: "colour-dot", style: { display: "inline-block", verticalAlign: "middle",
         background: colour ? cssOfColour(colour) : "transparent" } }), ` ${colour || "none"}`),
       el("div", {}, view.direction === -1 ? "↺ anticlockwise" : "↻ clockwise"),
-      el("div", {}, `discard pile ${view.discard_pile}`),
+      several ? null : el("div", {}, `discard pile ${view.discard_pile}`),
       view.stacked ? el("div", { class: "flag" }, `stacked: draw ${view.stacked}`) : null,
       view.side ? el("div", {}, `side: ${view.side}`) : null));
   container.replaceChildren(centre, seats);
@@ -86,7 +116,49 @@ function renderTable(container, view, { me = null } = {}) {
 
 /* ------------------------------------------------------------------ play */
 
-const play = { id: null, state: null, busy: false, passed: null, said: null };
+const play = { id: null, state: null, busy: false, passed: null, said: null, selected: null };
+
+/** A prompt's card plays by card name, each by pile (the first option for a pile: UNO
+ *  called where it may be), and its presses by pile. */
+function choicesOf(p) {
+  const plays = new Map();
+  const presses = new Map();
+  for (const o of (p && p.options) || []) {
+    const pile = o.pile === null || o.pile === undefined ? 0 : o.pile;
+    if (o.kind === "press") { if (!presses.has(pile)) presses.set(pile, o); continue; }
+    if (!o.card || o.kind !== "play") continue;
+    if (!plays.has(o.card.name)) plays.set(o.card.name, new Map());
+    const byPile = plays.get(o.card.name);
+    if (!byPile.has(pile)) byPile.set(pile, o);
+  }
+  return { plays, presses };
+}
+
+/** The piles a click acts on: those the selected card goes on, and those to press. */
+function pileTargets(p) {
+  const { plays, presses } = choicesOf(p);
+  const targets = new Map();
+  const chosen = play.selected && plays.get(play.selected);
+  for (const [pile, o] of chosen || []) {
+    targets.set(pile, { text: `play ${play.selected} on pile ${pile}`, go: () => answer(String(o.index)) });
+  }
+  for (const [pile, o] of presses) targets.set(pile, { text: o.text, go: () => answer(String(o.index)) });
+  return targets;
+}
+
+/** A hand card that goes on several piles: chosen (again: let go), its piles to click. */
+function selectCard(name) {
+  play.selected = play.selected === name ? null : name;
+  const v = play.state.view;
+  renderTable($("#table-view"), v, { me: v ? v.seat : null, targets: pileTargets(play.state.prompt) });
+  $$("#hand .card").forEach((node) => {
+    const on = node.dataset.name === play.selected;
+    node.classList.toggle("selected", on);
+    node.setAttribute("aria-pressed", on ? "true" : "false");
+  });
+  const first = $("#table-view .discard.target");
+  if (play.selected && first) first.focus();
+}
 let playSource;
 
 function humansOf(text) {
@@ -175,6 +247,8 @@ function statusText(state) {
 }
 
 function render(state) {
+  // A card chosen for its pile is let go once the game moves on (or another opens).
+  if (!play.state || play.state.game !== state.game || play.state.version !== state.version) play.selected = null;
   play.state = state;
   $("#game").hidden = false;
   $("#game").dataset.version = state.version;
@@ -193,16 +267,23 @@ function render(state) {
   const p = state.prompt;
   const v = state.view;
   const me = v ? v.seat : null;
-  renderTable($("#table-view"), v, { me });
-  // The hand: cards that are options are played by a click on them.
-  const plays = new Map();
-  for (const o of (p && p.options) || []) {
-    if (o.card && o.kind === "play" && !plays.has(o.card.name)) plays.set(o.card.name, o);
-  }
+  // The hand: cards that are options are played by a click on them; one that goes on
+  // several piles is chosen first, then the pile clicked.
+  const { plays } = choicesOf(p);
+  if (play.selected && !plays.has(play.selected)) play.selected = null;
+  renderTable($("#table-view"), v, { me, targets: pileTargets(p) });
   $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
-    const o = plays.get(c.name);
-    return cardEl(c, o ? { onclick: () => answer(String(o.index)), title: `play ${c.name}`, "aria-label": `play ${c.name}` }
-      : { "aria-disabled": "true" }, "button");
+    const byPile = plays.get(c.name);
+    if (!byPile) return cardEl(c, { "aria-disabled": "true" }, "button");
+    if (byPile.size > 1) {
+      const node = cardEl(c, { onclick: () => selectCard(c.name), title: `${c.name}: then click a pile`,
+        "aria-label": `${c.name}: choose a pile`, "aria-pressed": play.selected === c.name ? "true" : "false" }, "button");
+      node.classList.toggle("selected", play.selected === c.name);
+      return node;
+    }
+    const o = byPile.values().next().value;
+    const where = o.pile === null || o.pile === undefined ? "" : ` on pile ${o.pile}`;
+    return cardEl(c, { onclick: () => answer(String(o.index)), title: `play ${c.name}${where}`, "aria-label": `play ${c.name}${where}` }, "button");
   }));
   $$("#hand .card").forEach((node) => {
     if (plays.has(node.dataset.name)) node.classList.add("playable");
