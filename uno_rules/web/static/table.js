@@ -86,7 +86,7 @@ function renderTable(container, view, { me = null } = {}) {
 
 /* ------------------------------------------------------------------ play */
 
-const play = { id: null, state: null, busy: false, passed: null, said: null };
+const play = { id: null, state: null, busy: false, passed: null, said: null, uno: false };
 let playSource;
 
 function humansOf(text) {
@@ -194,14 +194,19 @@ function render(state) {
   const v = state.view;
   const me = v ? v.seat : null;
   renderTable($("#table-view"), v, { me });
-  // The hand: cards that are options are played by a click on them.
+  // The hand: cards that are options are played by a click on them (the plain play: UNO is
+  // called only with the UNO button down, as the terminal's "red 5 uno").
   const plays = new Map();
+  for (const o of (p && p.options) || []) {
+    if (o.card && o.kind === "play" && !o.uno && !plays.has(o.card.name)) plays.set(o.card.name, o);
+  }
   for (const o of (p && p.options) || []) {
     if (o.card && o.kind === "play" && !plays.has(o.card.name)) plays.set(o.card.name, o);
   }
+  renderUno(p);
   $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
     const o = plays.get(c.name);
-    return cardEl(c, o ? { onclick: () => answer(String(o.index)), title: `play ${c.name}`, "aria-label": `play ${c.name}` }
+    return cardEl(c, o ? { onclick: () => playCard(o), title: `play ${c.name}`, "aria-label": `play ${c.name}` }
       : { "aria-disabled": "true" }, "button");
   }));
   $$("#hand .card").forEach((node) => {
@@ -249,6 +254,31 @@ function render(state) {
   if (typeof renderFriends === "function") renderFriends(state);
   focusNext();
   announce(state);
+}
+
+/** The UNO button: usable when a play may call UNO (the prompt offers a calling variant),
+ *  up again after every answer. */
+function renderUno(p) {
+  const button = $("#uno-call");
+  const can = !!p && (p.options || []).some((o) => o.uno);
+  if (!can) play.uno = false;
+  button.disabled = !can;
+  button.setAttribute("aria-pressed", String(play.uno));
+}
+
+function toggleUno() {
+  play.uno = !play.uno;
+  renderUno(play.state && play.state.prompt);
+  $("#game-live").textContent = play.uno ? "UNO! will be called with the card you play now."
+    : "UNO will not be called.";
+}
+
+/** A card clicked: its play, with UNO called when the UNO button is down (the server's
+ *  "N uno" picks the calling variant: one rule for the page and the terminal). */
+function playCard(o) {
+  const call = play.uno;
+  play.uno = false;
+  answer(call ? `${o.index} uno` : String(o.index));
 }
 
 /** After an answer the buttons pressed are gone: focus goes to the next thing to press (a
@@ -386,6 +416,7 @@ function initPlay() {
   $("#pass-ok").addEventListener("click", () => answer(""));
   $("#next-round").addEventListener("click", () => answer(""));
   $("#play-again").addEventListener("click", playAgain);
+  $("#uno-call").addEventListener("click", toggleUno);
   // Another tab may have played: look again when this one comes back into view.
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && play.id && !$("#panel-play").hidden) openGame(play.id);
