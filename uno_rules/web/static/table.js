@@ -99,7 +99,7 @@ async function newGame() {
   let body;
   try {
     body = { ...playSource.body(), players: intOf("#play-players"), humans: humansOf($("#play-humans").value),
-             agents: $("#play-agents").value.trim() || "greedy", round: $("#play-round").checked };
+             agents: $("#play-agents").value.trim() || "normal", round: $("#play-round").checked };
   } catch (e) { return toast(e.message); }
   if (body.humans.some(Number.isNaN)) return toast("your seats: numbers like 0 or 0,2");
   const seed = intOf("#play-seed");
