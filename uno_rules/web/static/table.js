@@ -344,6 +344,7 @@ function renderRoundEnd(state) {
   $("#next-round").hidden = !next;
   $("#next-round").disabled = false;
   $("#play-again").hidden = next;
+  $("#game-moves").hidden = !ended(state);
   // Focus goes to what comes next once the summary appears (the keyboard's next step).
   if (!shown) (next ? $("#next-round") : $("#play-again")).focus();
 }
@@ -417,6 +418,7 @@ function initPlay() {
   $("#next-round").addEventListener("click", () => answer(""));
   $("#play-again").addEventListener("click", playAgain);
   $("#uno-call").addEventListener("click", toggleUno);
+  $("#game-moves").addEventListener("click", gameMoves);
   // Another tab may have played: look again when this one comes back into view.
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && play.id && !$("#panel-play").hidden) openGame(play.id);
@@ -425,7 +427,7 @@ function initPlay() {
 
 /* ------------------------------------------------------------------ replay */
 
-const replay = { source: null, step: 0, total: 0, seats: 0 };
+const replay = { source: null, step: 0, total: 0, seats: 0, listed: null };
 
 async function openReplay() {
   const file = $("#replay-file").files[0];
@@ -441,7 +443,53 @@ async function openReplay() {
   }
   replay.step = 0;
   replay.seats = 0;
+  replay.listed = null;
   showReplayStep(0);
+}
+
+/** The move list: a button per step (the deal first), drawn once per record; the step
+ *  shown is marked (aria-current). */
+function renderMoves(d) {
+  const list = $("#replay-moves");
+  if (replay.listed !== replay.source) {
+    replay.listed = replay.source;
+    list.replaceChildren(...["the deal", ...(d.moves || [])].map((text, i) => el("li", {},
+      el("button", { type: "button", dataset: { step: i }, onclick: () => showReplayStep(i) }, text))));
+  }
+  $$("#replay-moves button").forEach((b) => {
+    if (Number(b.dataset.step) === d.step) {
+      b.setAttribute("aria-current", "step");
+      b.scrollIntoView({ block: "nearest" });
+    } else {
+      b.removeAttribute("aria-current");
+    }
+  });
+  // A kept game may go on from any step (a new game, the same seats and deal).
+  $("#replay-continue").hidden = !replay.source || replay.source.game === undefined;
+}
+
+/** "Continue from here": a new game at the step shown, played on in the Play tab. */
+async function continueFromHere() {
+  if (!replay.source || replay.source.game === undefined) return;
+  $("#replay-continue").disabled = true;
+  const r = await api("POST", `/api/games/${encodeURIComponent(replay.source.game)}/branch`, { to: replay.step });
+  $("#replay-continue").disabled = false;
+  if (!r.ok) return toast(r.data.error || `error ${r.status}`);
+  setGame(r.data);
+  showTab("play");
+}
+
+/** After a game: its moves in the Replay tab, at the last step. */
+async function gameMoves() {
+  if (!play.id) return;
+  replay.source = { game: play.id };
+  replay.seats = 0;
+  replay.listed = null;
+  showTab("replay");
+  await refreshGameLists();
+  $("#replay-game").value = play.id;
+  const r = await api("GET", `/api/games/${encodeURIComponent(play.id)}/replay?open=true`);
+  showReplayStep(r.ok ? r.data.total : 0);
 }
 
 async function showReplayStep(step) {
@@ -489,6 +537,7 @@ async function showReplayStep(step) {
   }
   $("#replay-hand").replaceChildren(...hands);
   $("#replay-log").replaceChildren(...(d.log || []).map((line) => el("li", {}, line)));
+  renderMoves(d);
 }
 
 function initReplay() {
@@ -500,7 +549,8 @@ function initReplay() {
   $("#replay-next").addEventListener("click", () => go(replay.step + 1));
   $("#replay-last").addEventListener("click", () => go(replay.total));
   $("#replay-step").addEventListener("change", (e) => go(Number.parseInt(e.target.value, 10)));
-  $("#replay-seat").addEventListener("change", () => go(replay.step));
+  $("#replay-seat").addEventListener("change", () => { replay.listed = null; go(replay.step); });
+  $("#replay-continue").addEventListener("click", continueFromHere);
   document.addEventListener("keydown", (e) => {
     if ($("#panel-replay").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.key === "ArrowRight") go(replay.step + 1);
