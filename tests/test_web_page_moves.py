@@ -8,32 +8,23 @@ from __future__ import annotations
 import re
 
 # The fixtures (browser, page, server) are found by name: each test's parameters name them.
-from test_web_page import (  # noqa: F401
-    Page,
-    Server,
-    browser,
-    open_page,
-    page,
-    server,
-    shot,
-    status,
-    step,
-)
+import test_web_page as web
+from test_web_page import Page, Server, browser, page, server  # noqa: F401
 
 
 def play_to_the_end(page: Page) -> None:  # noqa: F811
     for _ in range(400):
         if page.get_attribute("#game-status", "data-status") != "playing":
             return
-        step(page, [])
-    raise AssertionError(f"still playing after 400 answers: {status(page)}")
+        web.step(page, [])
+    raise AssertionError(f"still playing after 400 answers: {web.status(page)}")
 
 
 def test_after_a_game_its_moves_jump_and_continue_from_here(
         page: Page, server: Server) -> None:  # noqa: F811
     made = server.post("/api/games", {"rulebook": "classic", "players": 3, "humans": [0],
                                       "agents": "normal", "seed": 8, "round": True})
-    open_page(page, f"{server.url}#play={made['game']}")
+    web.open_page(page, f"{server.url}#play={made['game']}")
     page.wait_for_selector("#hand .card")
     play_to_the_end(page)
     page.click("#game-moves")  # after the game: its moves, at the end
@@ -52,7 +43,7 @@ def test_after_a_game_its_moves_jump_and_continue_from_here(
     assert page.get_attribute(f"#replay-moves button[data-step='{half}']",
                               "aria-current") == "step"
     assert page.inner_text("#replay-action") == f"Step {half}: {record[half - 1]}"
-    shot(page, "moves")
+    web.shot(page, "moves")
     page.click("#replay-continue")
     page.wait_for_function(f"!location.hash.includes('{made['game']}') && "
                            "location.hash.startsWith('#play=')")
@@ -65,4 +56,4 @@ def test_after_a_game_its_moves_jump_and_continue_from_here(
     if state["status"] == "playing":  # the seat's hand at that position, to play on
         cards = [c.get_attribute("data-name") for c in page.query_selector_all("#hand .card")]
         assert cards == [c["name"] for c in state["view"]["hand"]]
-        step(page, [])
+        web.step(page, [])
