@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_web_games import answer, client, create, finish, pick
 
 from uno_rules.play.record import read_text
+from uno_rules.web import branch
+from uno_rules.web.http import ApiError
 
 
 def steps(folder: Path, game: str) -> list[str]:
@@ -68,3 +71,18 @@ def test_hot_seat_and_a_match_continue_through_windows_and_round_ends(
             made = c.post(f"/api/games/{over['game']}/branch", json={"to": to})
             assert made.status_code == 201, made.text
             assert steps(tmp_path, made.json()["game"])[:to] == old[:to]
+
+
+def test_a_branch_that_fails_to_reach_its_step_leaves_no_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = client(tmp_path)
+    over = finish(c, create(c, rulebook="classic", players=2, humans=[0], seed=3, round=True))
+    before = {g["game"] for g in c.get("/api/games").json()["games"]}
+
+    def diverges(live: object, script: object) -> None:
+        raise ApiError(422, "the record's next step is not an option")
+    monkeypatch.setattr(branch, "follow", diverges)
+    got = c.post(f"/api/games/{over['game']}/branch", json={"to": 4})
+    assert got.status_code == 422 and "not an option" in got.json()["error"]
+    assert {g["game"] for g in c.get("/api/games").json()["games"]} == before
+    assert {p.name.split(".")[0] for p in (tmp_path / "games").iterdir()} <= before

@@ -303,15 +303,22 @@ class GameStore:
             friends.settle(live)
             self.save(live)
         except BaseException as exc:
-            for path in (record, meta_path):
-                with contextlib.suppress(OSError):
-                    path.unlink(missing_ok=True)
-            shutil.rmtree(text_path.parent, ignore_errors=True)
+            self.discard(game_id)
             if isinstance(exc, OSError):  # the data folder: unwritable, or the disk full
                 raise unwritable(exc) from None
             raise
         self.keep(live)
         return live
+
+    def discard(self, game_id: str) -> None:
+        """A game's files removed, and the game forgotten (one that was never made)."""
+        with self.guard:
+            self.live.pop(game_id, None)
+        record, meta_path, text_path = self.paths(game_id)
+        for path in (record, meta_path):
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+        shutil.rmtree(text_path.parent, ignore_errors=True)
 
     def start(self, game_id: str, meta: dict[str, Any], rb: Rulebook, out: Any) -> Live:
         """A game dealt from its seed, run to its first prompt, recorded to ``out``."""
@@ -375,7 +382,11 @@ class GameStore:
             return body, [str(s["action"]) for s in steps[:to]]
         body, script = self.with_game(game_id, work)
         made = self.create(body)
-        return self.with_game(made.id, lambda live: self.followed(live, script))
+        try:
+            return self.with_game(made.id, lambda live: self.followed(live, script))
+        except BaseException:  # not played to the step: no half-made game is kept
+            self.discard(made.id)
+            raise
 
     def followed(self, live: Live, script: list[str]) -> Live:
         branch.follow(live, script)

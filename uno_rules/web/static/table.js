@@ -276,7 +276,9 @@ function toggleUno() {
 /** A card clicked: its play, with UNO called when the UNO button is down (the server's
  *  "N uno" picks the calling variant: one rule for the page and the terminal). */
 function playCard(o) {
-  const call = play.uno;
+  const options = (play.state && play.state.prompt && play.state.prompt.options) || [];
+  // only a card whose play has a calling variant is sent with "uno" (another is just played)
+  const call = play.uno && options.some((x) => x.uno && x.kind === o.kind && x.card && x.card.name === o.card.name);
   play.uno = false;
   answer(call ? `${o.index} uno` : String(o.index));
 }
