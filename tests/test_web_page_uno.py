@@ -5,7 +5,9 @@ terminal), the live region says so, and the button is up again after the answer.
 
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
+from typing import Any
 
 # The fixtures (browser, page, server) are found by name: each test's parameters name them.
 from test_table_uno import SETS, first_call_seed
@@ -67,3 +69,27 @@ def test_the_uno_button_by_keyboard_then_the_card_calls_uno(
     state = server.get(f"/api/games/{game}")
     assert len(state["view"]["hand"]) == 1
     assert page.get_attribute("#uno-call", "aria-pressed") == "false"  # up again
+
+
+def test_an_owed_call_is_made_by_the_uno_button_as_uno_is_typed(
+        page: Page, server: Server) -> None:  # noqa: F811
+    """Where no card can call but a call of one's own is offered (another's card left the
+    seat at one: ``uno_after_others``), the button answers ``uno``, the terminal's word."""
+    open_call(page, server)
+    sent: list[str] = []
+
+    def answered(route: Any) -> None:
+        sent.append(json.loads(route.request.post_data or "{}").get("answer"))
+        route.fulfill(status=409, json={"error": "stop here"})
+    page.route("**/answer", answered)
+    page.evaluate("""() => {
+      const s = structuredClone(play.state);
+      s.prompt = { ...s.prompt, can_pass: true, options: [
+        { index: 1, text: "call UNO for seat 0", kind: "uno", card: null, colour: null,
+          uno: false }] };
+      render(s);
+    }""")
+    assert page.is_enabled("#uno-call")
+    page.click("#uno-call")
+    page.wait_for_function("!play.busy")
+    assert sent == ["uno"]

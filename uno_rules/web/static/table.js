@@ -256,17 +256,23 @@ function render(state) {
   announce(state);
 }
 
-/** The UNO button: usable when a play may call UNO (the prompt offers a calling variant),
- *  up again after every answer. */
+/** The UNO button: usable when a play may call UNO (the prompt offers a calling variant)
+ *  or a call of one's own is offered; up again after every answer. */
 function renderUno(p) {
   const button = $("#uno-call");
-  const can = !!p && (p.options || []).some((o) => o.uno);
-  if (!can) play.uno = false;
-  button.disabled = !can;
+  const options = (p && p.options) || [];
+  const withCard = options.some((o) => o.uno);
+  if (!withCard) play.uno = false;
+  button.disabled = !withCard && !options.some((o) => o.kind === "uno");
   button.setAttribute("aria-pressed", String(play.uno));
 }
 
+/** Pressed: a toggle for the card played next; where no card can call but an UNO call of
+ *  its own is offered (one another's card left you at one), the call itself — the
+ *  terminal's "uno". */
 function toggleUno() {
+  const options = (play.state && play.state.prompt && play.state.prompt.options) || [];
+  if (!options.some((o) => o.uno) && options.some((o) => o.kind === "uno")) return answer("uno");
   play.uno = !play.uno;
   renderUno(play.state && play.state.prompt);
   $("#game-live").textContent = play.uno ? "UNO! will be called with the card you play now."
