@@ -5,8 +5,9 @@ still plays 200+ random rounds with invariants checked after every action.
 
 ``UNO_LONG=1 python -m pytest`` (or ``python -m pytest --long``) is the long run: ten times
 the hypothesis examples of the property tests (2,000 random rounds), five times the fuzz
-examples, ten times the action-space games, and 1,000 simulated UNO Teams games at each of
-4, 6 and 8 players. ``FUZZ_EXAMPLES=N`` still sets the fuzz examples by hand.
+examples, ten times the action-space games, 1,000 simulated UNO Teams games at each of
+4, 6 and 8 players, and 1,000 rounds of each later edition (RULES.md §8-13) at each player
+count it allows (tests/test_simulate.py). ``FUZZ_EXAMPLES=N`` still sets the fuzz examples by hand.
 
 With ``CI`` set, hypothesis replays a fixed set of examples (profile "ci"), in either run.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 import uno_rules
 from uno_rules import IllegalAction
-from uno_rules.load.loader import shipped_names
+from uno_rules.load.loader import house_names, shipped_names
 from uno_rules.sim.simulate import POLICIES, random_moves
 
 # Every shipped rulebook, plus overlays that make new rules (name, house).
@@ -27,8 +28,10 @@ VARIANTS = [(name, ()) for name in shipped_names()] + [
     ("classic", ("draw_to_match", "force_play", "no_bluffing", "no_action_finish")),
     ("teams", ("stacking", "jump_in")),
     ("classic", ("deflect", "pass_on", "jump_in_wilds")),
+    ("classic", ("knock_out_worst",)),
 ]
 RULEBOOKS = {v: uno_rules.load_rulebook(v[0], house=v[1]) for v in VARIANTS}
+POSITIVE = sorted((Path(__file__).resolve().parent / "rulebooks" / "positive").glob("*.yaml"))
 MAX_ACTIONS = 4000  # a game still running then is a stalled game, which is allowed
 LONG = os.environ.get("UNO_LONG", "") not in ("", "0")  # the long run (conftest.py)
 REFUSALS_EVERY = 53  # steps between checks that illegal actions are refused
@@ -205,3 +208,40 @@ def test_every_player_count_plays_a_whole_round(variant: tuple) -> None:
                 _check_turn_state(game)
             random_moves(game, rng, 1, "play_first")
         _check_result(game)
+
+
+def test_every_house_rule_is_a_variant() -> None:
+    """Every shipped overlay (read from the package) is played by the tests above."""
+    played = {h for _, house in VARIANTS for h in house}
+    assert set(house_names()) <= played, sorted(set(house_names()) - played)
+
+
+def _conserves_replays_and_restores(rulebook: uno_rules.Rulebook) -> None:
+    """At the smallest and largest player counts a seeded round keeps every card, plays
+    the same twice, and a snapshot taken midway (through JSON) plays on exactly as the game
+    it came from."""
+    full = sorted(rulebook.deck)
+    counts = player_counts(rulebook)
+    for players in sorted({counts[0], counts[-1]}):
+        a, b = rulebook.new_game(players, seed=7), rulebook.new_game(players, seed=7)
+        for game in (a, b):
+            random_moves(game, random.Random(7), 40, "uniform")
+            check_step(game, full)
+        assert a.snapshot() == b.snapshot()
+        restored = rulebook.restore(json.loads(json.dumps(a.snapshot())))
+        for game in (a, restored):
+            random_moves(game, random.Random(8), MAX_ACTIONS, "play_first")
+            check_step(game, full)
+        assert restored.snapshot() == a.snapshot()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: "+".join((v[0], *v[1])))
+def test_every_variant_conserves_replays_and_restores(variant: tuple) -> None:
+    """Each variant, not only those hypothesis happens to draw."""
+    _conserves_replays_and_restores(RULEBOOKS[variant])
+
+
+@pytest.mark.parametrize("path", POSITIVE, ids=lambda p: p.stem)
+def test_every_positive_example_conserves_replays_and_restores(path: Path) -> None:
+    """The example rulebooks of each capability (tests/rulebooks/positive/) too."""
+    _conserves_replays_and_restores(uno_rules.load_rulebook(path))

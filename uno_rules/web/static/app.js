@@ -1,6 +1,7 @@
 /* uno-rules playground: the page over the JSON API of docs/web.md; stats.js (Simulate,
-   Compare) and table.js (cards, Play, Replay) come after it. Plain JS, no build step, nothing
-   fetched from elsewhere. Element ids are what tests/test_web_page.py drives: keep them stable. */
+   Compare) and table.js (cards, Play, Replay) come after it, code.js (the code editor, from
+   the committed bundle vendor/editor.js) and editfile.js (save, open, share) too. Plain JS,
+   no build step of its own, nothing fetched from elsewhere. Element ids are what tests/test_web_page.py drives: keep them stable. */
 "use strict";
 
 const LH = 20;                       // the editor's line height in px (style.css --lh)
@@ -198,12 +199,14 @@ function showTab(name, { updateHash = true } = {}) {
 
 /* ------------------------------------------------------------------ edit */
 
-const editor = $("#editor");
+// The textarea, or the code editor put in its place (code.js) when its bundle loaded.
+let editor = $("#editor");
 const edit = { version: 0, validated: -1, timer: null, seq: 0, problems: [], ok: null, escaped: false };
 
 function lineCount(text) { return text.split("\n").length; }
 
 function drawGutter() {
+  if (editor.mark) return;  // the code editor marks lines itself (renderProblems)
   const bad = new Set(edit.problems.filter((p) => p.file === "editor" && p.line > 0).map((p) => p.line));
   const n = lineCount(editor.value);
   const gutter = $("#gutter");
@@ -225,6 +228,7 @@ function problemsAt(line) {
 }
 
 function syncScroll() {
+  if (editor.mark) return;
   $("#gutter").scrollTop = editor.scrollTop;
   $("#editor-marks").scrollTop = editor.scrollTop;
 }
@@ -239,6 +243,7 @@ function onEdit() {
 
 /** Put the editor's cursor at LINE:COL (1-based) and scroll it into view. */
 function goTo(line, column) {
+  if (editor.goTo) return editor.goTo(line, column);
   const lines = editor.value.split("\n");
   line = Math.max(1, Math.min(line, lines.length));
   let offset = 0;
@@ -294,6 +299,7 @@ function renderProblems() {
     }, el("b", {}, where), " ", p.message, p.path ? el("span", { class: "path" }, p.path) : null);
   }));
   $("#no-problems").textContent = edit.problems.length ? "" : (edit.ok ? "No problems." : "");
+  if (editor.mark) editor.mark(edit.problems);
   drawGutter();
 }
 
@@ -371,6 +377,11 @@ settings:
     if (!r.ok) return toast(r.data.error);
     text = r.data.text;
   }
+  replaceText(text);
+}
+
+/** The editor's text replaced (Load, Open), checked at once. */
+function replaceText(text) {
   editor.value = text;
   editor.scrollTop = 0;
   onEdit();
@@ -401,6 +412,7 @@ function initEdit() {
     }
   });
   $("#start-load").addEventListener("click", startFrom);
+  if (typeof mountCode === "function") editor = mountCode(editor, onEdit) || editor;  // code.js
   $("#base").addEventListener("change", () => {
     store.set("base", $("#base").value);
     edit.version += 1;
@@ -409,9 +421,11 @@ function initEdit() {
 }
 
 async function initialText() {
-  const saved = store.get("editor", null);
+  const shared = await sharedText();  // a share link's text comes first (editfile.js)
+  const saved = shared === null ? store.get("editor", null) : shared;
   if (saved !== null) {
     editor.value = saved;
+    store.set("editor", saved);
   } else {
     const r = await api("GET", "/api/rulebooks/classic");
     editor.value = r.ok ? r.data.text : "";
@@ -584,6 +598,7 @@ async function main() {
   });
   initEdit();
   initCompletion();
+  initEditFile();
   simSource = new SourceWidget($("#sim-source"), "sim", "editor");
   cmpA = new SourceWidget($("#cmp-a"), "cmpa", "editor");
   cmpB = new SourceWidget($("#cmp-b"), "cmpb", "classic");

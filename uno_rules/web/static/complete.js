@@ -2,7 +2,8 @@
    (GET /api/schema). Typing a key at the start of a line offers the keys the schema allows
    there, with their descriptions; Tab or Enter takes one, Escape closes the list. The place
    in the YAML is read from the indentation of the lines above (block style only: inside a
-   list or a flow mapping nothing is offered). Loaded after app.js. */
+   list or a flow mapping nothing is offered). keysAt is what the code editor (code.js)
+   offers too; the list drawn here is the plain textarea's. Loaded after app.js. */
 "use strict";
 
 const completion = { schema: null, items: [], chosen: 0, from: 0, to: 0 };
@@ -84,38 +85,45 @@ function closeCompletion() {
   $("#completion").hidden = true;
 }
 
-function offerCompletion() {
-  if (!completion.schema) return closeCompletion();
-  const pos = editor.selectionStart;
-  if (pos !== editor.selectionEnd) return closeCompletion();
-  const text = editor.value;
+/** The keys the schema allows at POS of TEXT, where a key is being typed at the start of a
+    line: {from, to, line, indent, items: [{key, help}]}, or null. The textarea's list below
+    and the code editor (code.js) both offer these. */
+function keysAt(text, pos) {
+  if (!completion.schema) return null;
   const lineStart = text.lastIndexOf("\n", pos - 1) + 1;
   const before = text.slice(lineStart, pos);
   const m = before.match(/^(\s*)([A-Za-z_][\w-]*)$/);
   const rest = text.slice(pos, (text.indexOf("\n", pos) + 1 || text.length + 1) - 1);
-  if (!m || rest.trim()) return closeCompletion();
+  if (!m || rest.trim()) return null;
   const lines = text.split("\n");
   const line = text.slice(0, lineStart).split("\n").length - 1;
   const indent = m[1].length;
   const path = parentKeys(lines, line, indent);
-  if (path === null) return closeCompletion();
+  if (path === null) return null;
   let node = completion.schema;
   for (const key of path) {
     node = child(node, key);
-    if (!node) return closeCompletion();
+    if (!node) return null;
   }
   const o = objectOf(node);
-  if (!o || !o.properties) return closeCompletion();
+  if (!o || !o.properties) return null;
   const taken = siblings(lines, line, indent);
   const prefix = m[2];
-  completion.items = Object.entries(o.properties)
+  const items = Object.entries(o.properties)
     .filter(([k]) => k.startsWith(prefix) && k !== prefix && !taken.has(k))
     .map(([k, sub]) => ({ key: k, help: (deref(sub) || {}).description || "" }));
-  if (!completion.items.length) return closeCompletion();
+  return items.length ? { from: pos - prefix.length, to: pos, line, indent, items } : null;
+}
+
+function offerCompletion() {
+  if (editor.selectionStart !== editor.selectionEnd) return closeCompletion();
+  const found = keysAt(editor.value, editor.selectionStart);
+  if (!found) return closeCompletion();
+  completion.items = found.items;
   completion.chosen = 0;
-  completion.from = pos - prefix.length;
-  completion.to = pos;
-  drawCompletion(line, indent);
+  completion.from = found.from;
+  completion.to = found.to;
+  drawCompletion(found.line, found.indent);
 }
 
 function drawCompletion(line, column) {
@@ -140,6 +148,7 @@ function acceptCompletion() {
 
 function initCompletion() {
   loadSchema();
+  if (!(editor instanceof HTMLTextAreaElement)) return;  // the code editor has its own list
   editor.addEventListener("input", (e) => {
     if (e.inputType && e.inputType.startsWith("insert") && e.inputType !== "insertFromPaste") offerCompletion();
     else closeCompletion();
