@@ -25,6 +25,7 @@ from uno_rules.table.answers import (
     abbreviations,
     canonical,
     interpret,
+    with_call,
 )
 from uno_rules.table.screen import label
 
@@ -110,6 +111,27 @@ def test_uno_with_a_play_picks_the_calling_variant() -> None:
     # No calling variant (more cards left): "uno" with the play still plays it.
     game, options = turn()
     assert chosen("red 5 uno", options, game) == "0 play red 5"
+
+
+def test_an_option_number_with_uno_calls_as_the_card_name_does() -> None:
+    """``N uno`` (what the page's UNO button sends) and ``NAME uno`` meet in with_call:
+    the plain play unless UNO is said, at any option number of a card with a call."""
+    game = game_from_position(load("classic"), 2, Position(
+        hands=[["red 1", "wild_draw_four"], ["blue 1"]], discard=["red 5"]))
+    options = options_of(game, 0)
+    for n, option in enumerate(options, 1):
+        if option.kind != "play":
+            continue
+        name = label(str(option.arg))
+        assert chosen(f"{n} uno", options, game) == chosen(f"{name} uno", options, game) \
+            == str(option._replace(uno=True))
+        assert chosen(name, options, game) == str(option._replace(uno=False))
+    assert with_call(options, True) == [o for o in options if o.uno]
+    assert with_call(options, False) == [o for o in options if not o.uno]
+    # No calling variant (more cards left): "2 uno" is notation, not option 2 played.
+    game, options = turn()
+    assert isinstance(interpret("2 uno", options, game, 0), Hint)
+    assert chosen("2 uno", options, game, 2) != "0 play red 5"
 
 
 def test_a_colour_prompt() -> None:

@@ -6,14 +6,17 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 from click.testing import CliRunner
 from test_record import _rechain
 
 import uno_rules
 from uno_rules.cli import cli
+from uno_rules.cli.replay import STEP_PROMPT
 from uno_rules.play.match import Match
 from uno_rules.play.record import Recorder, read
 from uno_rules.table.replay import action_seen
@@ -153,3 +156,29 @@ def test_a_record_naming_fewer_seats_than_it_plays_is_refused(tmp_path: Path) ->
     assert result.exit_code == 1, result.output
     assert result.output == f"{path}:1: 2 seat names for 3 players: a record names every " \
                             "seat, or none\n"
+
+
+def test_a_terminal_steps_by_default_and_a_pipe_gets_everything(recorded: Path) -> None:
+    """``replay`` waits for Enter after each step on a terminal (q stops it), unless
+    ``--no-step``; piped, it prints the whole record at once, ``--step`` or not."""
+    steps = len(read(recorded).steps)
+    for extra in ((), ("--step",)):
+        piped = _run(str(recorded), *extra)
+        assert STEP_PROMPT.strip() not in piped and f"\nstep {steps}: " in piped
+    child = pexpect.spawn(sys.executable, ["-m", "uno_rules", "replay", str(recorded)],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child.expect_exact(STEP_PROMPT)  # the deal, then a wait
+    assert "\nstep 1: " not in child.before.replace("\r", "")
+    child.sendline("")
+    child.expect_exact(STEP_PROMPT)
+    assert "step 1: " in child.before and "step 2: " not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "step 2: " not in child.before
+    whole = pexpect.spawn(sys.executable, ["-m", "uno_rules", "replay", "--no-step",
+                                           str(recorded)], encoding="utf-8", timeout=60)
+    whole.expect(pexpect.EOF)
+    whole.close()
+    assert whole.exitstatus == 0 and STEP_PROMPT.strip() not in whole.before
+    assert f"step {steps}: " in whole.before

@@ -383,7 +383,8 @@ def deck(rulebook: str, house: tuple[str, ...], sets: tuple[str, ...], as_json: 
               "too while holding playable cards (rounds last far longer).")
 @click.option("--agents", default=None, metavar="NAMES",
               help="Who plays instead of --policy: one agent for every seat, or one per "
-              "seat, comma-separated: uniform, play_first, greedy, or MODULE:CLASS (your "
+              "seat, comma-separated: easy, normal, hard, uniform, play_first, greedy, "
+              "lookahead, or MODULE:CLASS (your "
               "own, importable from here; docs/agents.md).")
 @click.option("--max-steps", type=click.IntRange(1), default=None, metavar="N",
               help=f"Each round's budget of effect steps (default {GAME_STEPS}); a round "

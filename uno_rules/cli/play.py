@@ -66,7 +66,8 @@ def _ask(prompt: str) -> str | None:
               help="A seat played by you (repeatable; the same as --humans).")
 @click.option("--agents", default=DEFAULT_AGENT, show_default=True, metavar="NAMES",
               help="The agents at the other seats: one name, or one per seat "
-                   "(uniform, play_first, greedy, lookahead, or MODULE:CLASS).")
+                   "(easy, normal, hard; uniform, play_first, greedy, lookahead; or "
+                   "MODULE:CLASS).")
 @click.option("--seed", default=None, type=int,
               help="Seed of the match (shown when not given, to play it again).")
 @click.option("--round", "one_round", is_flag=True, help="Play one round, not a match.")

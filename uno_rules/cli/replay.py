@@ -15,6 +15,8 @@ from ..table.replay import action_seen, end_text, header_lines, seat_of
 from ..table.screen import Style, event_lines, scores_lines, table_lines
 from .common import fail
 
+STEP_PROMPT = "  -- Enter: the next step, q: stop -- "
+
 
 @click.command()
 @click.argument("file")
@@ -23,10 +25,11 @@ from .common import fail
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (the referee's view).")
 @click.option("--to", type=click.IntRange(0), default=None, metavar="N",
               help="Stop after step N.")
-@click.option("--step", "stepwise", is_flag=True,
-              help="On a terminal, wait for Enter after each step.")
+@click.option("--step/--no-step", "stepwise", default=None,
+              help="Wait for Enter after each step (q stops). Default: on a terminal, "
+                   "--step; piped or redirected, the whole output at once.")
 def replay(file: str, seat: int | None, open_hands: bool, to: int | None,
-           stepwise: bool) -> None:
+           stepwise: bool | None) -> None:
     """Show a record (FILE.jsonl, written by play --record or simulate --record-dir) step
     by step, as one seat saw it: every step's action and events, then the table. Each
     event is checked against this version's: a tampered record, or one that replays
@@ -42,7 +45,8 @@ def replay(file: str, seat: int | None, open_hands: bool, to: int | None,
     elif not 0 <= seat < players:
         fail(f"--seat {seat}: seats are 0 to {players - 1}")
     viewer = None if open_hands else seat
-    wait = stepwise and sys.stdin.isatty() and sys.stdout.isatty()
+    # Waiting needs a keyboard and a screen: never when piped, whatever --step says.
+    wait = stepwise is not False and sys.stdin.isatty() and sys.stdout.isatty()
     for text in header_lines(record):
         click.echo(text)
     click.echo("every hand is shown (--open)" if open_hands else f"as seat {seat} saw it")
@@ -71,8 +75,9 @@ def replay(file: str, seat: int | None, open_hands: bool, to: int | None,
         shown[0] = len(game.log or ())
         for text in table_lines(game, viewer, style, open_hands=open_hands):
             click.echo(f"  | {text}")
-        if wait:
-            click.prompt("", default="", show_default=False, prompt_suffix="")
+        if wait and click.prompt(STEP_PROMPT, default="", show_default=False,
+                                 prompt_suffix="").strip().lower() in ("q", "quit"):
+            raise SystemExit(0)
 
     record.replay(to=to, on_line=show)  # as checked above: it can't differ now
     if record.rules_changed:

@@ -498,8 +498,12 @@ def _banned(face: Face, rule: tuple[int, int, bool, int, int]) -> bool:
     return (face.color == rule[0] or face.rank == rule[1]) and face.points > rule[4]
 
 
-AGENTS: dict[str, AgentClass] = {"uniform": Uniform, "play_first": PlayFirst,
-                                 "greedy": Greedy, "lookahead": Lookahead}
+# Levels named for people (docs/play.md): each is one of the agents, under a second name.
+LEVELS: dict[str, str] = {"easy": "uniform", "normal": "greedy", "hard": "lookahead"}
+BY_NAME: dict[str, AgentClass] = {"uniform": Uniform, "play_first": PlayFirst,
+                                  "greedy": Greedy, "lookahead": Lookahead}
+AGENTS: dict[str, AgentClass] = {**BY_NAME, **{level: BY_NAME[name]
+                                               for level, name in LEVELS.items()}}
 
 
 # ------------------------------------------------------------------ naming agents

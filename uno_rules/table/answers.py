@@ -1,8 +1,9 @@
 """Answers the way people type them: an option's number, its notation, a card name
-(``red 5``, ``r5``, ``wild draw four``, ``+4``), ``uno`` with a play, a colour at a colour
-prompt, ``draw``/``keep``/``challenge``/``accept``/``pass``, ``catch 2``, ``help``/``?``,
-``q``. :func:`interpret` reads one line against the options offered and never raises.
-"""
+(``red 5``, ``r5``, ``wild draw four``, ``+4``), ``uno`` with a play (``red 5 uno``,
+``3 uno``: :func:`with_call`, the one rule both front ends call UNO by), a colour at a
+colour prompt, ``draw``/``keep``/``challenge``/``accept``/``pass``, ``catch 2``,
+``help``/``?``, ``q``. :func:`interpret` reads one line against the options offered and
+never raises."""
 
 from __future__ import annotations
 
@@ -129,12 +130,37 @@ def interpret(line: str, options: Sequence[Action], game: Game, seat: int) -> An
         if number is not None and 1 <= number <= len(options):
             return Chosen(options[number - 1])
         return Hint(f"no option {_short(text)}: type 1 to {len(options)}, or ? for help")
+    numbered = _numbered_call(text, options)
+    if numbered is not None:
+        return numbered
     for option in options:  # the notation, with or without the seat
         written = " ".join(canonical(str(option)))
         bare = " ".join(canonical(str(option._replace(seat=None))))
         if " ".join(canonical(text)) in (written, bare):
             return Chosen(option)
     return _read_words(text, options, game, seat)
+
+
+def with_call(found: Sequence[Action], uno: bool) -> list[Action]:
+    """The one rule both front ends call UNO by (the terminal's ``red 5 uno``, the page's
+    UNO button): a play is the calling variant only when UNO is said, and the plain one
+    otherwise; where the rules offer no such variant the play stands as it is."""
+    same = [o for o in found if o.uno == uno]
+    return same or list(found)
+
+
+def _numbered_call(text: str, options: Sequence[Action]) -> Answer | None:
+    """``3 uno``: option 3 (a card's play) with UNO called (the page's UNO button sends
+    this); None when the line is not an option's number and ``uno``, or that play has no
+    calling variant (``2 uno`` is then seat 2's own call, in notation)."""
+    words = text.split()
+    number = _number(words[0]) if len(words) == 2 and words[1] == "uno" else None
+    if number is None or not 1 <= number <= len(options) or \
+            options[number - 1].kind not in KINDS_WITH_CARD:
+        return None
+    plain = options[number - 1]._replace(uno=False)
+    called = [o for o in options if o.uno and o._replace(uno=False) == plain]
+    return Chosen(called[0]) if called else None  # no call to make: read as notation
 
 
 def _read_words(text: str, options: list[Action], game: Game, seat: int) -> Answer:
@@ -262,9 +288,7 @@ def _card(words: list[str], verb: str | None, uno: bool, options: list[Action], 
         found = [o for o in found if o.pile == pile]
         if not found:
             return Hint(f"not on pile {pile}: {_or([option_text(o, game) for o in cards])}")
-    # UNO: the calling variant when asked for (the plain one when there is no such variant)
-    called = [o for o in found if o.uno == uno]
-    found = called or found
+    found = with_call(found, uno)
     if len(found) > 1:  # several cards, piles or kinds: ask which
         numbered = [f"{options.index(o) + 1}) {option_text(o, game)}" for o in found]
         return Hint("which one? " + "; ".join(numbered))
@@ -311,7 +335,10 @@ def help_lines(options: Sequence[Action], game: Game) -> list[str]:
         lines.append(f"  a card: {verb}{name} (or {verb}{short})")
         if any(o.uno for o in options):
             uno = next(o for o in options if o.uno)
-            lines.append(f"  uno with the card, to call UNO: {label(str(uno.arg))} uno")
+            plain = uno._replace(uno=False)
+            number = options.index(plain if plain in options else uno) + 1
+            lines.append(f"  uno with the card, to call UNO: {label(str(uno.arg))} uno "
+                         f"(or {number} uno); without it no UNO is called")
         if any(o.pile for o in options):
             lines.append(f"  the pile after the card: {name} on 1")
     colours = [str(o.arg) for o in options if o.kind == "color"]
@@ -330,4 +357,4 @@ def help_lines(options: Sequence[Action], game: Game) -> list[str]:
 
 
 __all__ = ["Answer", "Blank", "Chosen", "Help", "Hint", "Quit", "abbreviations",
-           "canonical", "help_lines", "interpret"]
+           "canonical", "help_lines", "interpret", "with_call"]

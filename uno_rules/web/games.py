@@ -48,7 +48,7 @@ from ..play.record import MAX_RECORD, Record, Recorder, RecordError, read_text
 from ..table.replay import action_seen, seat_of
 from ..table.screen import PLAIN, event_lines
 from ..table.session import HUMAN, Asking, Outcome, Prompt, Session
-from . import friends, view
+from . import branch, friends, view
 from .files import (
     MAX_META,
     StoredFileError,
@@ -303,15 +303,22 @@ class GameStore:
             friends.settle(live)
             self.save(live)
         except BaseException as exc:
-            for path in (record, meta_path):
-                with contextlib.suppress(OSError):
-                    path.unlink(missing_ok=True)
-            shutil.rmtree(text_path.parent, ignore_errors=True)
+            self.discard(game_id)
             if isinstance(exc, OSError):  # the data folder: unwritable, or the disk full
                 raise unwritable(exc) from None
             raise
         self.keep(live)
         return live
+
+    def discard(self, game_id: str) -> None:
+        """A game's files removed, and the game forgotten (one that was never made)."""
+        with self.guard:
+            self.live.pop(game_id, None)
+        record, meta_path, text_path = self.paths(game_id)
+        for path in (record, meta_path):
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+        shutil.rmtree(text_path.parent, ignore_errors=True)
 
     def start(self, game_id: str, meta: dict[str, Any], rb: Rulebook, out: Any) -> Live:
         """A game dealt from its seed, run to its first prompt, recorded to ``out``."""
@@ -337,22 +344,54 @@ class GameStore:
         """A new game made as ``game_id`` was: its rulebook, seats, agents and length, and
         a new deal (a seed of its own: nothing of the old game's is told); with friends,
         asked by its host, and new links."""
-        def work(live: Live) -> dict[str, Any]:
-            meta, source = live.meta, live.meta["source"]
-            if friends.of(meta) is not None and friends.who(meta, token) != friends.HOST:
-                raise ApiError(403, "only the game's host may start it again")
-            seats = meta["seats"]
-            body = {"rulebook": source["rulebook"], "house": source["house"],
-                    "set": source["set"], "players": meta["players"],
-                    "humans": [s for s, k in enumerate(seats) if k == HUMAN],
-                    "agents": ",".join("greedy" if k == HUMAN else k for k in seats),
-                    "round": meta["one_round"], "friends": "friends" in meta}
-            if source["rulebook"] is None:  # the editor's text, kept with the game
-                body["base"] = source["base"]
-                body["text"] = self.stored(game_id, self.paths(game_id)[2],
-                                           self.limits.max_body, str)
-            return body
-        return self.create(self.with_game(game_id, work))
+        return self.create(self.with_game(game_id, lambda live: self.remade(live, token)))
+
+    def remade(self, live: Live, token: str | None) -> dict[str, Any]:
+        """The body that makes a game as ``live`` was (its seed left out)."""
+        meta, source = live.meta, live.meta["source"]
+        if friends.of(meta) is not None and friends.who(meta, token) != friends.HOST:
+            raise ApiError(403, "only the game's host may start it again")
+        seats = meta["seats"]
+        body = {"rulebook": source["rulebook"], "house": source["house"],
+                "set": source["set"], "players": meta["players"],
+                "humans": [s for s, k in enumerate(seats) if k == HUMAN],
+                "agents": ",".join("greedy" if k == HUMAN else k for k in seats),
+                "round": meta["one_round"], "friends": "friends" in meta}
+        if source["rulebook"] is None:  # the editor's text, kept with the game
+            body["base"] = source["base"]
+            body["text"] = self.stored(live.id, self.paths(live.id)[2],
+                                       self.limits.max_body, str)
+        return body
+
+    def branch(self, game_id: str, to: Any, token: str | None = None) -> Live:
+        """"Continue from here": a new game with ``game_id``'s seats and seed, played to
+        its step ``to`` (web/branch.py); only once ``game_id`` is over (before, it would
+        show what is to come)."""
+        if type(to) is not int or to < 0:
+            raise ApiError(400, "to: a step number (0: the deal)")
+
+        def work(live: Live) -> tuple[dict[str, Any], list[str]]:
+            if live.prompt is not None:
+                raise ApiError(409, "the game is being played: it may be continued from "
+                                    "a step once it is over")
+            steps = _read(self.stored(game_id, self.paths(game_id)[0], MAX_RECORD, str),
+                          f"{game_id}.jsonl").steps
+            if to > len(steps):
+                raise ApiError(400, f"to: the game has {len(steps)} steps")
+            body = {**self.remade(live, token), "seed": live.meta["seed"]}
+            return body, [str(s["action"]) for s in steps[:to]]
+        body, script = self.with_game(game_id, work)
+        made = self.create(body)
+        try:
+            return self.with_game(made.id, lambda live: self.followed(live, script))
+        except BaseException:  # not played to the step: no half-made game is kept
+            self.discard(made.id)
+            raise
+
+    def followed(self, live: Live, script: list[str]) -> Live:
+        branch.follow(live, script)
+        self.save(live)
+        return live
 
     # -------------------------------------------------------------- restoring one
     def stored(self, game_id: str, path: Path, limit: int, parse: Callable[[str], T]) -> T:
@@ -576,6 +615,7 @@ def replay_view(record: Record, rb: Rulebook, to: int | None, seat: int | None,
                           for s in range(players)]
     return {"total": total, "step": step,
             "action": None if line is None else action_seen(line, shown),
+            "moves": [action_seen(s, shown) for s in record.steps],  # the move list
             "view": table,
             "log": event_lines(match.game, 0, shown, PLAIN,
                                open_hands=open_hands)[-view.LOG_LINES:]}
@@ -618,6 +658,13 @@ async def create(request: Request) -> Response:
 async def again(request: Request) -> Response:
     live = await run_in_threadpool(store_of(request).again, request.path_params["game"],
                                    token_of(request))
+    return JSONResponse(made(live), status_code=201)
+
+
+async def branch_game(request: Request) -> Response:
+    body = await read_json(request)
+    live = await run_in_threadpool(store_of(request).branch, request.path_params["game"],
+                                   body.get("to"), token_of(request))
     return JSONResponse(made(live), status_code=201)
 
 
@@ -680,6 +727,7 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game}", get_game, methods=["GET"]),
     Route("/api/games/{game}/answer", answer, methods=["POST"]),
     Route("/api/games/{game}/again", again, methods=["POST"]),
+    Route("/api/games/{game}/branch", branch_game, methods=["POST"]),
     Route("/api/games/{game}/record", record, methods=["GET"]),
     Route("/api/games/{game}/replay", game_replay, methods=["GET"]),
     Route("/api/replay", replay, methods=["POST"]),

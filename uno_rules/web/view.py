@@ -62,12 +62,14 @@ def _other_side(game: Game) -> int:
 
 def option(game: Game, index: int, action: Action) -> dict[str, Any]:
     """One option of a prompt: its number (what to answer), its words, the card played,
-    the discard pile it goes to or presses (several piles: the page plays on a click)."""
+    the discard pile it goes to or presses (several piles: the page plays on a click),
+    whether it calls UNO (a card's click answers its plain play's number, and ``N uno``
+    with the UNO button down: table.answers.with_call, as the terminal's ``red 5 uno``)."""
     arg = None if action.arg is None else str(action.arg)
     several = game.rulebook.discard_piles > 1
     return {"index": index, "text": option_text(action, game, PLAIN), "kind": action.kind,
             "card": card(game, arg) if action.kind in CARD_KINDS else None,
-            "colour": arg if action.kind == "color" else None,
+            "colour": arg if action.kind == "color" else None, "uno": action.uno,
             "pile": None if not several else action.arg if action.kind in KINDS_WITH_PILE
             else action.pile if action.kind in CARD_KINDS else None}
 
@@ -88,7 +90,7 @@ def prompt_json(game: Game, prompt: Prompt, humans: Sequence[int],
         decision = game.decision
         acting = None if decision is None else decision.seat
         options = [{"index": h, "text": f"seat {h}", "kind": "seat", "card": None,
-                    "colour": None} for h in humans if h != acting]
+                    "colour": None, "uno": False} for h in humans if h != acting]
     elif kind == "window":
         text = f"seat {seat}: nothing to do out of turn now"
     else:

@@ -116,14 +116,15 @@ function renderTable(container, view, { me = null, targets = new Map() } = {}) {
 
 /* ------------------------------------------------------------------ play */
 
-const play = { id: null, state: null, busy: false, passed: null, said: null, selected: null };
+const play = { id: null, state: null, busy: false, passed: null, said: null, selected: null, uno: false };
 
-/** A prompt's card plays by card name, each by pile (the first option for a pile: UNO
- *  called where it may be), and its presses by pile. */
+/** A prompt's card plays by card name, each by pile (its plain play: UNO is called only
+ *  with the UNO button down, as the terminal's "red 5 uno"), and its presses by pile. */
 function choicesOf(p) {
   const plays = new Map();
   const presses = new Map();
-  for (const o of (p && p.options) || []) {
+  const options = (p && p.options) || [];
+  for (const o of [...options.filter((x) => !x.uno), ...options.filter((x) => x.uno)]) {
     const pile = o.pile === null || o.pile === undefined ? 0 : o.pile;
     if (o.kind === "press") { if (!presses.has(pile)) presses.set(pile, o); continue; }
     if (!o.card || o.kind !== "play") continue;
@@ -140,7 +141,7 @@ function pileTargets(p) {
   const targets = new Map();
   const chosen = play.selected && plays.get(play.selected);
   for (const [pile, o] of chosen || []) {
-    targets.set(pile, { text: `play ${play.selected} on pile ${pile}`, go: () => answer(String(o.index)) });
+    targets.set(pile, { text: `play ${play.selected} on pile ${pile}`, go: () => playCard(o) });
   }
   for (const [pile, o] of presses) targets.set(pile, { text: o.text, go: () => answer(String(o.index)) });
   return targets;
@@ -171,7 +172,7 @@ async function newGame() {
   let body;
   try {
     body = { ...playSource.body(), players: intOf("#play-players"), humans: humansOf($("#play-humans").value),
-             agents: $("#play-agents").value.trim() || "greedy", round: $("#play-round").checked };
+             agents: $("#play-agents").value.trim() || "normal", round: $("#play-round").checked };
   } catch (e) { return toast(e.message); }
   if (body.humans.some(Number.isNaN)) return toast("your seats: numbers like 0 or 0,2");
   const seed = intOf("#play-seed");
@@ -272,6 +273,7 @@ function render(state) {
   const { plays } = choicesOf(p);
   if (play.selected && !plays.has(play.selected)) play.selected = null;
   renderTable($("#table-view"), v, { me, targets: pileTargets(p) });
+  renderUno(p);
   $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
     const byPile = plays.get(c.name);
     if (!byPile) return cardEl(c, { "aria-disabled": "true" }, "button");
@@ -283,7 +285,7 @@ function render(state) {
     }
     const o = byPile.values().next().value;
     const where = o.pile === null || o.pile === undefined ? "" : ` on pile ${o.pile}`;
-    return cardEl(c, { onclick: () => answer(String(o.index)), title: `play ${c.name}${where}`, "aria-label": `play ${c.name}${where}` }, "button");
+    return cardEl(c, { onclick: () => playCard(o), title: `play ${c.name}${where}`, "aria-label": `play ${c.name}${where}` }, "button");
   }));
   $$("#hand .card").forEach((node) => {
     if (plays.has(node.dataset.name)) node.classList.add("playable");
@@ -330,6 +332,39 @@ function render(state) {
   if (typeof renderFriends === "function") renderFriends(state);
   focusNext();
   announce(state);
+}
+
+/** The UNO button: usable when a play may call UNO (the prompt offers a calling variant)
+ *  or a call of one's own is offered; up again after every answer. */
+function renderUno(p) {
+  const button = $("#uno-call");
+  const options = (p && p.options) || [];
+  const withCard = options.some((o) => o.uno);
+  if (!withCard) play.uno = false;
+  button.disabled = !withCard && !options.some((o) => o.kind === "uno");
+  button.setAttribute("aria-pressed", String(play.uno));
+}
+
+/** Pressed: a toggle for the card played next; where no card can call but an UNO call of
+ *  its own is offered (one another's card left you at one), the call itself — the
+ *  terminal's "uno". */
+function toggleUno() {
+  const options = (play.state && play.state.prompt && play.state.prompt.options) || [];
+  if (!options.some((o) => o.uno) && options.some((o) => o.kind === "uno")) return answer("uno");
+  play.uno = !play.uno;
+  renderUno(play.state && play.state.prompt);
+  $("#game-live").textContent = play.uno ? "UNO! will be called with the card you play now."
+    : "UNO will not be called.";
+}
+
+/** A card clicked: its play, with UNO called when the UNO button is down (the server's
+ *  "N uno" picks the calling variant: one rule for the page and the terminal). */
+function playCard(o) {
+  const options = (play.state && play.state.prompt && play.state.prompt.options) || [];
+  // only a card whose play has a calling variant is sent with "uno" (another is just played)
+  const call = play.uno && options.some((x) => x.uno && x.kind === o.kind && x.card && x.card.name === o.card.name);
+  play.uno = false;
+  answer(call ? `${o.index} uno` : String(o.index));
 }
 
 /** After an answer the buttons pressed are gone: focus goes to the next thing to press (a
@@ -395,6 +430,7 @@ function renderRoundEnd(state) {
   $("#next-round").hidden = !next;
   $("#next-round").disabled = false;
   $("#play-again").hidden = next;
+  $("#game-moves").hidden = !ended(state);
   // Focus goes to what comes next once the summary appears (the keyboard's next step).
   if (!shown) (next ? $("#next-round") : $("#play-again")).focus();
 }
@@ -467,6 +503,8 @@ function initPlay() {
   $("#pass-ok").addEventListener("click", () => answer(""));
   $("#next-round").addEventListener("click", () => answer(""));
   $("#play-again").addEventListener("click", playAgain);
+  $("#uno-call").addEventListener("click", toggleUno);
+  $("#game-moves").addEventListener("click", gameMoves);
   // Another tab may have played: look again when this one comes back into view.
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && play.id && !$("#panel-play").hidden) openGame(play.id);
@@ -475,7 +513,7 @@ function initPlay() {
 
 /* ------------------------------------------------------------------ replay */
 
-const replay = { source: null, step: 0, total: 0, seats: 0 };
+const replay = { source: null, step: 0, total: 0, seats: 0, listed: null };
 
 async function openReplay() {
   const file = $("#replay-file").files[0];
@@ -491,7 +529,53 @@ async function openReplay() {
   }
   replay.step = 0;
   replay.seats = 0;
+  replay.listed = null;
   showReplayStep(0);
+}
+
+/** The move list: a button per step (the deal first), drawn once per record; the step
+ *  shown is marked (aria-current). */
+function renderMoves(d) {
+  const list = $("#replay-moves");
+  if (replay.listed !== replay.source) {
+    replay.listed = replay.source;
+    list.replaceChildren(...["the deal", ...(d.moves || [])].map((text, i) => el("li", {},
+      el("button", { type: "button", dataset: { step: i }, onclick: () => showReplayStep(i) }, text))));
+  }
+  $$("#replay-moves button").forEach((b) => {
+    if (Number(b.dataset.step) === d.step) {
+      b.setAttribute("aria-current", "step");
+      b.scrollIntoView({ block: "nearest" });
+    } else {
+      b.removeAttribute("aria-current");
+    }
+  });
+  // A kept game may go on from any step (a new game, the same seats and deal).
+  $("#replay-continue").hidden = !replay.source || replay.source.game === undefined;
+}
+
+/** "Continue from here": a new game at the step shown, played on in the Play tab. */
+async function continueFromHere() {
+  if (!replay.source || replay.source.game === undefined) return;
+  $("#replay-continue").disabled = true;
+  const r = await api("POST", `/api/games/${encodeURIComponent(replay.source.game)}/branch`, { to: replay.step });
+  $("#replay-continue").disabled = false;
+  if (!r.ok) return toast(r.data.error || `error ${r.status}`);
+  setGame(r.data);
+  showTab("play");
+}
+
+/** After a game: its moves in the Replay tab, at the last step. */
+async function gameMoves() {
+  if (!play.id) return;
+  replay.source = { game: play.id };
+  replay.seats = 0;
+  replay.listed = null;
+  showTab("replay");
+  await refreshGameLists();
+  $("#replay-game").value = play.id;
+  const r = await api("GET", `/api/games/${encodeURIComponent(play.id)}/replay?open=true`);
+  showReplayStep(r.ok ? r.data.total : 0);
 }
 
 async function showReplayStep(step) {
@@ -539,6 +623,7 @@ async function showReplayStep(step) {
   }
   $("#replay-hand").replaceChildren(...hands);
   $("#replay-log").replaceChildren(...(d.log || []).map((line) => el("li", {}, line)));
+  renderMoves(d);
 }
 
 function initReplay() {
@@ -550,7 +635,8 @@ function initReplay() {
   $("#replay-next").addEventListener("click", () => go(replay.step + 1));
   $("#replay-last").addEventListener("click", () => go(replay.total));
   $("#replay-step").addEventListener("change", (e) => go(Number.parseInt(e.target.value, 10)));
-  $("#replay-seat").addEventListener("change", () => go(replay.step));
+  $("#replay-seat").addEventListener("change", () => { replay.listed = null; go(replay.step); });
+  $("#replay-continue").addEventListener("click", continueFromHere);
   document.addEventListener("keydown", (e) => {
     if ($("#panel-replay").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.key === "ArrowRight") go(replay.step + 1);
