@@ -16,7 +16,6 @@ pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
 
 import uno_rules  # noqa: E402
 import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
-from uno_rules.engine import state as engine_state  # noqa: E402
 
 
 def _load(rulebook: str, players: int, **more: object) -> Any:
@@ -195,9 +194,9 @@ def test_the_engine_hook_is_left_unset() -> None:
     with pytest.raises(uno_rules.IllegalAction):
         state.apply_action(next(a for a in range(len(game.table))
                                 if a not in state.legal_actions()))
-    assert engine_state.draw_chance is None and state.serialize() == before
+    assert state.uno_game.chance is None and state.serialize() == before
     state.apply_action(state.legal_actions()[-1])  # a draw: it waits for its card
-    assert state.is_chance_node() and state.chosen == () and engine_state.draw_chance is None
+    assert state.is_chance_node() and state.chosen == () and state.uno_game.chance is None
 
 
 def test_openspiels_ismcts_plays_classic_with_card_chance() -> None:

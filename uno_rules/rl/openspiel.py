@@ -23,7 +23,7 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   the first card, each card drawn) is a chance node over the faces it may be (outcome
   ``len(table) + face``), each weighted by its count in the pile, whose order is never
   fixed: an action that draws waits at a chance node per card (the engine's
-  ``draw_chance`` hook stops it, and it is taken again from its start with one more card
+  ``State.chance`` hook stops it, and it is taken again from its start with one more card
   chosen). ``deals: N``: the older seeded model, the first node choosing one of ``N``
   seeds ``seed`` .. (outcome ``len(table) + k``), which fix every card. A contest or a
   table outcome (``decision.chance``) is a chance node over its actions' table ids.
@@ -58,7 +58,6 @@ except ImportError as exc:  # the optional extra is missing: say which
     raise ImportError(f"uno_rules.rl.openspiel needs OpenSpiel and NumPy ({exc.name} is "
                       "missing): pip install 'uno-rules[rl]'") from None
 
-from ..engine import state as engine_state
 from ..engine.errors import IllegalAction, SnapshotError
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
@@ -558,7 +557,7 @@ class _NeedCard(Exception):
 
 
 class _Chooser:
-    """The engine's ``draw_chance`` for one try of an action: each card taken off the draw
+    """A round's ``State.chance`` for one try of an action: each card taken off the draw
     pile is the next one chance chose, put on top first; past those, :class:`_NeedCard`
     with the pile to choose from (sorted: its order is no one's knowledge)."""
 
@@ -596,7 +595,7 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
 def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
     """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
     pile (then :class:`_NeedCard`)."""
-    engine_state.draw_chance = _Chooser(cards)
+    game.chance = _Chooser(cards)
     try:
         if action == DEAL:
             game._deal()
@@ -604,7 +603,7 @@ def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | No
         else:
             driver.take(game, action, hook, None if by < 0 else by)
     finally:
-        engine_state.draw_chance = None
+        game.chance = None
 
 
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
