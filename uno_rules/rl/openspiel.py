@@ -61,10 +61,10 @@ except ImportError as exc:  # the optional extra is missing: say which
 from ..engine.errors import IllegalAction, SnapshotError
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
-from ..engine.view import seen_actions
 from ..play import driver
 from ..play.driver import OnAction
 from .observation import Observer
+from .recall import Memory, RecallTensor, memory_from_json, private_history, public_history
 from .spaces import SharedActions, shared_actions
 
 SHORT_NAME = "uno_rules"
@@ -73,7 +73,7 @@ DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "settings": "", 
                             "shared_actions": False}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
-FORMAT = "uno_rules.rl.openspiel state 2"  # the first field of state.serialize()'s JSON
+FORMAT = "uno_rules.rl.openspiel state 3"  # the first field of state.serialize()'s JSON
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -86,7 +86,7 @@ _TYPE = pyspiel.GameType(
     max_num_players=MAX_PLAYERS,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS)
@@ -304,6 +304,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
+        state._memory = memory_from_json(fields["memory"], None if round_ is None
+                                         else round_.game, self.faces, self.players)
         state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
         if pending is not None:  # chance is choosing cards: which from, tried again
             out = _attempt(self, round_, pending[1], pending[0], cards, None)
@@ -329,6 +331,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._round: _Round | None = None  # None: not dealt yet
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
+        self._memory = Memory()  # perfect recall: each action's hand changes, each pass
         self._hook = _Hook()  # the caller's on_action (new_initial_state)
         # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
         # the seat that took it (-1: chance), the cards chance chose for it so far, and the
@@ -342,6 +345,11 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
     def uno_game(self) -> Game | None:
         """The uno-rules round (None before the deal): the referee's view of the state."""
         return None if self._round is None else self._round.game
+
+    @property
+    def memory(self) -> Memory:
+        """The round's memory (perfect recall: :mod:`uno_rules.rl.recall`)."""
+        return self._memory
 
     @property
     def passed(self) -> tuple[int, ...]:
@@ -425,6 +433,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=log,
                                                         max_actions=spec.max_actions),
                                  spec.house, spec.settings, spec.shared)
+            self._memory.acted(self._round.game)
             return
         spec, player = self._spec(), self.current_player()
         table, given = spec.table, int(action)
@@ -440,14 +449,18 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                 raise IllegalAction(f"action {given} ({table[action]}): not a legal action "
                                     f"of {'chance' if player < 0 else f'seat {player}'} now")
             self._passed.append(player)
+            self._memory.passed(game, player)
             return
         if spec.deals:  # the seeded round draws its own cards
             driver.take(game, action, self._hook.call, None if player < 0 else player)
+            self._memory.acted(game)
         else:
             assert self._round is not None
             pile = self._round.take(action, player, [], self._hook.call)
             if pile is not None:  # chance chooses its cards first
                 self._pending, self._by, self._cards, self._pile = action, player, [], pile
+            else:
+                self._memory.acted(self._round.game)
         self._passed = []  # the round moved on: a new window
 
     def _choose(self, action: int) -> None:
@@ -477,6 +490,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             pile = None if isinstance(out, Game) else out
         if pile is None:
             self._pending, self._cards, self._pile = None, [], []
+            assert self._round is not None
+            self._memory.acted(self._round.game)
         else:
             self._pending, self._by, self._cards, self._pile = action, by, cards, pile
 
@@ -496,6 +511,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             seed = int(float(probability_sampler()) * 2**53)
             new._round = _Round(self._round.game.resample(player_id, random.Random(seed)),
                                 self._round.house, self._round.settings, self._round.shared)
+            new._memory = self._memory.kept_for(player_id, new._round.game)
         return new
 
     def serialize(self) -> str:
@@ -507,7 +523,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({
             "format": FORMAT, "history": [[h.player, h.action] for h in self.full_history()],
             "passed": self._passed, "round": None if game is None else game.snapshot(),
-            "pending": pending, "cards": self._cards}, separators=(",", ":"))
+            "pending": pending, "cards": self._cards, "memory": self._memory.to_json()},
+            separators=(",", ":"))
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self._spec()
@@ -627,9 +644,10 @@ def _fields(text: Any) -> dict[str, Any]:
                             "here)") from None
     if type(fields) is not dict or fields.get("format") != FORMAT:
         raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
-    if sorted(fields) != ["cards", "format", "history", "passed", "pending", "round"]:
+    if sorted(fields) != ["cards", "format", "history", "memory", "passed", "pending",
+                          "round"]:
         raise SnapshotError(f"serialized state: expected the fields cards, format, history, "
-                            f"passed, pending and round, not {_short(sorted(fields))}")
+                            f"memory, passed, pending and round, not {_short(sorted(fields))}")
     return fields
 
 
@@ -718,19 +736,13 @@ def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
     return _Round(game, spec.house, spec.settings, spec.shared)
 
 
-def public_history(game: Game, seat: int) -> list[str]:
-    """The actions taken, as ``seat`` saw them: a card given between others is hidden, and
-    another seat's ``keep`` left out (a drawn card kept is asked about only when it was
-    playable: the others would learn that; they see the ``draw``, then what follows)."""
-    return [str(a) for a in seen_actions(game.history, seat)
-            if a.kind != "keep" or a.seat == seat]
-
-
 class _Observer:
     """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (a named view of it per
-    segment of :class:`uno_rules.rl.observation.Observer`) filled by :meth:`set_from`, strings
-    by :meth:`string_from`. The information state is the seat's view plus the public
-    history; the observation its view alone."""
+    segment) filled by :meth:`set_from`, strings by :meth:`string_from`. The observation is
+    the seat's view (:class:`uno_rules.rl.observation.Observer`'s segments) and the counts
+    of the cards played this round; the information state (``perfect_recall``) adds the
+    seat's memory (:mod:`uno_rules.rl.recall`): its own hand's changes and the public
+    history, passes included."""
 
     def __init__(self, spec: UnoRulesGame, perfect_recall: bool,
                  params: dict[str, Any] | None) -> None:
@@ -738,16 +750,27 @@ class _Observer:
             raise ValueError(f"observation parameters not supported; passed {params}")
         self.spec, self.perfect_recall = spec, perfect_recall
         self.observer = Observer(spec.rulebook, spec.players)
-        self.tensor = np.zeros(self.observer.size, np.float32)
+        self.recall = RecallTensor(spec.table, spec.faces, spec.players)
+        parts = self.recall.parts if perfect_recall else self.recall.parts[:1]
+        base = self.observer.size
+        self.tensor = np.zeros(base + sum(n for _, n in parts), np.float32)
         self.dict: dict[str, np.ndarray] = {
             s.name: self.tensor[s.offset:s.offset + s.length] for s in self.observer.spaces}
+        for name, length in parts:
+            self.dict[name] = self.tensor[base:base + length]
+            base += length
 
     def set_from(self, state: UnoRulesState, player: int) -> None:
         game = state.uno_game
+        self.tensor.fill(0)
         if game is None:  # not dealt: nothing seen yet
-            self.tensor.fill(0)
+            return
+        size = self.observer.size
+        self.tensor[:size] = self.observer.array(game, player)
+        if self.perfect_recall:
+            self.recall.fill(self.tensor[size:], game, player, state.memory)
         else:
-            self.tensor[:] = self.observer.array(game, player)
+            self.dict["played"][:] = self.recall.played(state.memory)
 
     def string_from(self, state: UnoRulesState, player: int) -> str:
         game = state.uno_game
@@ -756,10 +779,8 @@ class _Observer:
         view = json.dumps(game.view(player), sort_keys=True)
         if not self.perfect_recall:
             return view
-        # The passes of the out-of-turn window open now: in no round's history (a pass
-        # changes nothing), yet moves of this game that every seat saw.
-        passed = "".join(f" | {seat} pass" for seat in state.passed)
-        return view + "\n" + " | ".join(public_history(game, player)) + passed
+        return "\n".join((view, " | ".join(public_history(game, player, state.memory)),
+                          " | ".join(private_history(game, player, state.memory))))
 
 
 pyspiel.register_game(_TYPE, UnoRulesGame)
