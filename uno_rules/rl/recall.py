@@ -11,7 +11,7 @@ order across actions) give it different information states.
 
 :class:`RecallTensor` encodes it at a fixed size, declared up front: the observation, then
 counts per card id of the cards played (public), of the cards the seat's hand gained and of
-those it lost this round, then the last :data:`PUBLIC_ACTIONS` public actions (passes
+those it lost since the deal, then the last :data:`PUBLIC_ACTIONS` public actions (passes
 included), most recent first, one-hot over the action table plus one slot per seat for an
 action whose argument the seat didn't see (a card given between others). Older public
 actions drop out of that window; only the counts remember them.
@@ -202,13 +202,16 @@ def private_history(game: Game, seat: int, memory: Memory) -> list[str]:
 
 
 def counts(memory: Memory, seat: int, faces: int) -> tuple[list[int], list[int], list[int]]:
-    """Per card id: the cards played (public), those ``seat``'s hand gained and lost."""
+    """Per card id: the cards played (public, the first card too), those ``seat``'s hand
+    gained and lost since the deal (the dealt hand is in the observation)."""
     played, gained, lost = [0] * faces, [0] * faces, [0] * faces
     for e in memory.items():
         if len(e) == 2:
             continue
         for c in e[2]:  # type: ignore[misc]
             played[c] += 1
+        if e[0] == 0:  # the deal (and its first card's rules): no action taken yet
+            continue
         for s, g, lo in e[1]:  # type: ignore[misc]
             if s == seat:
                 for c in g:

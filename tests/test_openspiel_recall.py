@@ -1,0 +1,182 @@
+"""Perfect recall in OpenSpiel's information states (uno_rules/rl/recall.py): a seat
+remembers its own hand's changes and every public action, passes included; the
+information-state tensor holds that memory at the size the game declares; a seat's first
+information state is shared by many deals."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
+import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
+from uno_rules.load.resources import house_names, shipped_names  # noqa: E402
+from uno_rules.rl.recall import PUBLIC_ACTIONS  # noqa: E402
+
+
+def _load(rulebook: str, players: int, **more: object) -> Any:
+    return pyspiel.load_game("uno_rules", {"rulebook": rulebook, "players": players, **more})
+
+
+def _deal(game: Any, faces: list[str]) -> Any:
+    """A state dealt ``faces`` in order (each a chance outcome), the first card last."""
+    ids = {f.name: f.id for f in game.blank(False).faces}
+    state = game.new_initial_state()
+    for face in faces:
+        assert state.is_chance_node()
+        state.apply_action(len(game.table) + ids[face])
+    return state
+
+
+def _card(game: Any, state: Any, face: str) -> None:
+    ids = {f.name: f.id for f in game.blank(False).faces}
+    assert state.is_chance_node()
+    state.apply_action(len(game.table) + ids[face])
+
+
+def _draw(game: Any, state: Any, face: str) -> None:
+    """The seat to move draws ``face`` (one it can't play: the turn passes)."""
+    seat = state.current_player()
+    state.apply_action(next(a for a in state.legal_actions() if game.table[a].kind == "draw"))
+    _card(game, state, face)
+    assert state.current_player() != seat
+
+
+MINE = ["red 1", "red 2", "red 3", "blue 4", "blue 5", "green 6", "wild"]
+THEIRS = ["yellow 1", "yellow 2", "yellow 3", "green 4", "green 5", "red 6", "red 7"]
+
+
+def _swapped_worlds(game: Any) -> tuple[Any, Any]:
+    """Two rounds of Classic at 2 players differing only in seat 0's own cards: dealt
+    ``blue 8`` and then drawing ``green 7``, or dealt ``green 7`` and drawing ``blue 8``;
+    then seat 1 draws ``blue 0`` (none playable on ``red 9``: each draw passes the turn).
+    Seat 0's hands end the same."""
+    worlds = []
+    for kept, drawn in (("blue 8", "green 7"), ("green 7", "blue 8")):
+        mine = [*MINE[:6], kept]
+        dealt = [c for pair in zip(mine, THEIRS, strict=True) for c in pair]
+        state = _deal(game, [*dealt, "red 9"])  # seat 0 moves first, on red 9
+        _draw(game, state, drawn)      # seat 0: not red, not a 9
+        _draw(game, state, "blue 0")   # seat 1
+        worlds.append(state)
+    return worlds[0], worlds[1]
+
+
+def test_own_draws_are_remembered_in_the_information_state_and_tensor() -> None:
+    game = _load("classic", 2)
+    one, two = _swapped_worlds(game)
+    assert one.uno_game.hand(0) == two.uno_game.hand(0)  # the same hand now
+    assert one.observation_string(0) == two.observation_string(0)  # the view forgets
+    assert one.information_state_string(0) != two.information_state_string(0)
+    assert one.information_state_tensor(0) != two.information_state_tensor(0)
+    # Seat 1 saw the same things in both: its information state is one.
+    assert one.information_state_string(1) == two.information_state_string(1)
+    assert one.information_state_tensor(1) == two.information_state_tensor(1)
+
+
+def test_the_tensor_parts_count_what_the_seat_drew_and_saw() -> None:
+    game = _load("classic", 2)
+    one, _ = _swapped_worlds(game)
+    ids = {f.name: f.id for f in game.blank(False).faces}
+    obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    obs.set_from(one, 0)
+    assert obs.tensor.shape == tuple(game.information_state_tensor_shape())
+    assert list(obs.dict["gained"]).count(1) == 1 and obs.dict["gained"][ids["green 7"]] == 1
+    assert obs.dict["played"][ids["red 9"]] == 1 and sum(obs.dict["played"]) == 1
+    assert not obs.dict["lost"].any()
+    slots = obs.dict["public_actions"].reshape(PUBLIC_ACTIONS, -1)
+    # most recent first: seat 1's draw, then seat 0's
+    assert [str(game.table[int(row.argmax())]) for row in slots[:2]] == ["1 draw", "0 draw"]
+    assert not slots[2:].any()
+    obs.set_from(one, 1)
+    assert obs.dict["gained"][ids["blue 0"]] == 1 and sum(obs.dict["gained"]) == 1
+
+
+def test_passes_of_every_window_are_remembered() -> None:
+    """Under jump_in a pass of an earlier window (closed since) stays in every seat's
+    information state, where it fell."""
+    game = _load("classic", 3, house="jump_in", max_actions=200)
+    rng = random.Random(2)
+    state, passes, checked = game.new_initial_state(), [], 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+            continue
+        seat, legal = state.current_player(), state.legal_actions()
+        pass_ = [a for a in legal if game.table[a].kind == "pass"]
+        action = pass_[0] if pass_ else rng.choice(legal)
+        state.apply_action(action)
+        if pass_:
+            passes.append(f"{seat} pass")
+        elif passes and not state.is_chance_node():  # the round moved on: windows closed
+            for s in range(3):
+                public = state.information_state_string(s).split("\n")[1].split(" | ")
+                assert [a for a in public if a.endswith(" pass")] == passes
+            checked += 1
+    assert len(passes) > 5 and checked > 5
+
+
+def test_a_seats_first_information_state_fits_many_deals() -> None:
+    """Seat 0's first information state, resampled many times: the others' hands and the
+    draw pile differ, its information state and tensor never do."""
+    for rulebook, players in (("classic", 2), ("classic", 4), ("no_mercy", 3)):
+        game = _load(rulebook, players)
+        rng = random.Random(rulebook)
+        state = game.new_initial_state()
+        while state.is_chance_node() or state.current_player() != 0:
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        info, tensor = state.information_state_string(0), state.information_state_tensor(0)
+        sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+        others = set()
+        for _ in range(40):
+            world = state.resample_from_infostate(0, sampler)
+            assert world.information_state_string(0) == info
+            assert world.information_state_tensor(0) == tensor
+            others.add(tuple(tuple(world.uno_game.hand(s)) for s in range(1, players)))
+        assert len(others) == 40  # every world a different deal of the hidden cards
+
+
+def test_the_memory_round_trips_and_refuses_tampering() -> None:
+    game = _load("classic", 2)
+    one, _ = _swapped_worlds(game)
+    text = one.serialize()
+    back = game.deserialize_state(text)
+    assert back.information_state_string(0) == one.information_state_string(0)
+    assert back.information_state_tensor(0) == one.information_state_tensor(0)
+    fields = json.loads(text)
+    for bad in ({}, [[0, 9]], [[0, [[0, [999], []]], []]], [[99, [], []]], [["0", 1]]):
+        with pytest.raises(uno_rules.SnapshotError, match="serialized state: memory"):
+            game.deserialize_state(json.dumps({**fields, "memory": bad}))
+
+
+HOUSE = house_names()
+
+
+@pytest.mark.parametrize(("rulebook", "house"),
+                         [(name, "") for name in shipped_names()]
+                         + [("classic", name) for name in HOUSE])
+def test_random_simulation_with_serialization_everywhere(rulebook: str, house: str) -> None:
+    """OpenSpiel's random_sim_test (serialization too) on every shipped rulebook and house
+    rule, the information-state tensor checked against the declared shape on the way."""
+    game = _load(rulebook, 2 if rulebook != "teams" else 4, house=house, max_actions=60)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    shape = game.information_state_tensor_shape()
+    rng = random.Random(rulebook + house)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+            continue
+        player = state.current_player()
+        assert len(state.information_state_tensor(player)) == shape[0]
+        state.apply_action(rng.choice(state.legal_actions()))
+
