@@ -38,10 +38,14 @@ def _card(game: Any, state: Any, face: str) -> None:
 
 
 def _draw(game: Any, state: Any, face: str) -> None:
-    """The seat to move draws ``face`` (one it can't play: the turn passes)."""
+    """The seat to move draws ``face`` (one it can't play) and keeps it (the adapter's
+    keep: the seat moves again either way)."""
     seat = state.current_player()
     state.apply_action(next(a for a in state.legal_actions() if game.table[a].kind == "draw"))
     _card(game, state, face)
+    assert state.current_player() == seat
+    assert [game.table[a].kind for a in state.legal_actions()] == ["keep"]
+    state.apply_action(state.legal_actions()[0])
     assert state.current_player() != seat
 
 
@@ -88,7 +92,7 @@ def test_the_tensor_parts_count_what_the_seat_drew_and_saw() -> None:
     assert obs.dict["played"][ids["red 9"]] == 1 and sum(obs.dict["played"]) == 1
     assert not obs.dict["lost"].any()
     slots = obs.dict["public_actions"].reshape(PUBLIC_ACTIONS, -1)
-    # most recent first: seat 1's draw, then seat 0's
+    # most recent first: seat 1's draw, then seat 0's (keeps are nobody else's business)
     assert [str(game.table[int(row.argmax())]) for row in slots[:2]] == ["1 draw", "0 draw"]
     assert not slots[2:].any()
     obs.set_from(one, 1)
@@ -166,7 +170,8 @@ HOUSE = house_names()
 def test_random_simulation_with_serialization_everywhere(rulebook: str, house: str) -> None:
     """OpenSpiel's random_sim_test (serialization too) on every shipped rulebook and house
     rule, the information-state tensor checked against the declared shape on the way."""
-    game = _load(rulebook, 2 if rulebook != "teams" else 4, house=house, max_actions=60)
+    counts = uno_rules.load_rulebook(rulebook, house=[house] if house else []).player_counts()
+    game = _load(rulebook, min(counts), house=house, max_actions=60)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     shape = game.information_state_tensor_shape()
     rng = random.Random(rulebook + house)

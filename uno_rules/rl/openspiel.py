@@ -234,6 +234,12 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         self.shared = shared_actions(self.rulebook, self.players) \
             if params["shared_actions"] else None
         self.size = len(self.table) if self.shared is None else len(self.shared)
+        # Each seat's keep (the adapter's forced keep after a draw: the module docstring),
+        # when the rulebook offers a drawn card.
+        offers = self.rulebook.settings.play_drawn != "never" and any(
+            step.op == "offer_drawn" for program in self.rulebook.programs for step in program)
+        self.keeps = {a.seat: i for i, a in enumerate(self.table)
+                      if a.kind == "keep" and a.seat is not None} if offers else {}
         team = self.rulebook.team_size
         info = pyspiel.GameInfo(
             num_distinct_actions=self.size,
@@ -304,6 +310,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
+        state._keep = _keep(fields["keep"], self, round_, pending)
         state._memory = memory_from_json(fields["memory"], None if round_ is None
                                          else round_.game, self.faces, self.players)
         state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
@@ -332,6 +339,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._round: _Round | None = None  # None: not dealt yet
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
         self._memory = Memory()  # perfect recall: each action's hand changes, each pass
+        self._keep = -1  # a seat whose draw offered no card: it keeps (fidelity), or -1
         self._hook = _Hook()  # the caller's on_action (new_initial_state)
         # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
         # the seat that took it (-1: chance), the cards chance chose for it so far, and the
@@ -375,6 +383,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.CHANCE)
         if game.over:
             return int(pyspiel.PlayerId.TERMINAL)
+        if self._keep >= 0:
+            return self._keep
         decision = game.decision
         assert decision is not None
         decider = decision.seat
@@ -398,9 +408,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return []
         assert self._round is not None
         shared = self._round.shared
+        ids = [self._spec().keeps[player]] if self._keep >= 0 else game.legal_ids(player)
         if shared is None:
-            return sorted(game.legal_ids(player))
-        return sorted(shared.shared_id[player][i] for i in game.legal_ids(player))
+            return sorted(ids)
+        return sorted(shared.shared_id[player][i] for i in ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card's faces by their share of the pile, the deal's seeds, or a
@@ -444,6 +455,12 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             raise IllegalAction(f"action {given}: not in the action "
                                 f"{'table' if spec.shared is None else 'space'} (0 to "
                                 f"{(len(table) if player < 0 else spec.size) - 1})")
+        if self._keep >= 0:  # the adapter's keep: the round took it already
+            if action != spec.keeps[player]:
+                raise IllegalAction(f"action {given} ({table[action]}): seat {player} can "
+                                    "only keep the card it drew now")
+            self._keep = -1
+            return
         if table[action].kind == "pass":  # changes nothing in the round
             if player < 0 or action not in game.legal_ids(player):
                 raise IllegalAction(f"action {given} ({table[action]}): not a legal action "
@@ -453,14 +470,14 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return
         if spec.deals:  # the seeded round draws its own cards
             driver.take(game, action, self._hook.call, None if player < 0 else player)
-            self._memory.acted(game)
+            self._done(action, player)
         else:
             assert self._round is not None
             pile = self._round.take(action, player, [], self._hook.call)
             if pile is not None:  # chance chooses its cards first
                 self._pending, self._by, self._cards, self._pile = action, player, [], pile
             else:
-                self._memory.acted(self._round.game)
+                self._done(action, player)
         self._passed = []  # the round moved on: a new window
 
     def _choose(self, action: int) -> None:
@@ -490,10 +507,22 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             pile = None if isinstance(out, Game) else out
         if pile is None:
             self._pending, self._cards, self._pile = None, [], []
-            assert self._round is not None
-            self._memory.acted(self._round.game)
+            self._done(action, by)
         else:
             self._pending, self._by, self._cards, self._pile = action, by, cards, pile
+
+    def _done(self, action: int, by: int) -> None:
+        """The round took ``action`` by ``by`` (or was dealt): remembered. A seat's draw
+        that offered no drawn card owes a keep of this adapter's, so that the seat moves
+        again whether or not its card was playable (who moves is public)."""
+        assert self._round is not None
+        game, spec = self._round.game, self._spec()
+        self._memory.acted(game)
+        if by >= 0 and action != DEAL and spec.keeps and not game.over \
+                and spec.table[action].kind == "draw":
+            decision = game.decision
+            if decision is None or decision.seat != by or decision.kind != "drawn":
+                self._keep = by
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> UnoRulesState:
@@ -523,7 +552,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({
             "format": FORMAT, "history": [[h.player, h.action] for h in self.full_history()],
             "passed": self._passed, "round": None if game is None else game.snapshot(),
-            "pending": pending, "cards": self._cards, "memory": self._memory.to_json()},
+            "pending": pending, "cards": self._cards, "memory": self._memory.to_json(),
+            "keep": self._keep},
             separators=(",", ":"))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -644,10 +674,11 @@ def _fields(text: Any) -> dict[str, Any]:
                             "here)") from None
     if type(fields) is not dict or fields.get("format") != FORMAT:
         raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
-    if sorted(fields) != ["cards", "format", "history", "memory", "passed", "pending",
+    if sorted(fields) != ["cards", "format", "history", "keep", "memory", "passed", "pending",
                           "round"]:
         raise SnapshotError(f"serialized state: expected the fields cards, format, history, "
-                            f"memory, passed, pending and round, not {_short(sorted(fields))}")
+                            f"keep, memory, passed, pending and round, not "
+                            f"{_short(sorted(fields))}")
     return fields
 
 
@@ -707,6 +738,20 @@ def _valid_item(spec: UnoRulesGame, i: int, player: int, action: int) -> bool:
         and spec.table_id(player, action) >= 0
 
 
+def _keep(keep: Any, spec: UnoRulesGame, round_: _Round | None,
+          pending: tuple[int, int] | None) -> int:
+    """The seat owing the adapter's keep (-1: none): one whose draw was the round's last
+    action, its card not offered."""
+    if keep == -1:
+        return -1
+    last = round_.game.history[-1] if round_ is not None and round_.game.history else None
+    if not (type(keep) is int and keep in spec.keeps and pending is None and last is not None
+            and last.kind == "draw" and last.seat == keep):
+        raise SnapshotError(f"serialized state: keep: {_short(keep)} is not -1 or the seat "
+                            "whose draw was the round's last action")
+    return keep
+
+
 def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
               pending: tuple[int, int] | None) -> _Round | None:
     """The round from its snapshot (checked by :meth:`Game.restore`), which must be dealt
@@ -727,11 +772,14 @@ def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
     if not dealt:
         raise SnapshotError("serialized state: round: a snapshot before the deal is done")
     size = len(spec.table)
-    taken = sum(not (p == -1 and a >= size) and spec.table[spec.table_id(p, a)].kind != "pass"
+    # Keeps left out: the adapter's own (after a draw) are in no round's history.
+    taken = sum(not (p == -1 and a >= size)
+                and spec.table[spec.table_id(p, a)].kind not in ("pass", "keep")
                 for p, a in history[1 if spec.deals else 0:]) - (pending is not None)
-    if game.players != spec.players or len(game.history) != taken:
+    kept = sum(a.kind != "keep" for a in game.history)
+    if game.players != spec.players or kept != taken:
         raise SnapshotError(f"serialized state: round: {game.players} players and "
-                            f"{len(game.history)} actions, not the history's {spec.players} "
+                            f"{kept} actions but keeps, not the history's {spec.players} "
                             f"and {taken}")
     return _Round(game, spec.house, spec.settings, spec.shared)
 
