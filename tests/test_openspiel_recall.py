@@ -185,3 +185,23 @@ def test_random_simulation_with_serialization_everywhere(rulebook: str, house: s
         assert len(state.information_state_tensor(player)) == shape[0]
         state.apply_action(rng.choice(state.legal_actions()))
 
+
+
+def test_the_adapters_keep_round_trips_and_refuses_tampering() -> None:
+    game = _load("classic", 2)
+    mine = [*MINE[:6], "blue 8"]
+    state = _deal(game, [c for pair in zip(mine, THEIRS, strict=True) for c in pair] + ["red 9"])
+    state.apply_action(next(a for a in state.legal_actions() if game.table[a].kind == "draw"))
+    _card(game, state, "green 7")  # not playable: seat 0 owes the adapter's keep
+    fields = json.loads(state.serialize())
+    assert fields["keep"] == 0
+    back = game.deserialize_state(state.serialize())
+    assert back.current_player() == 0 and back.legal_actions() == state.legal_actions()
+    for bad in (1, "0", 5):
+        with pytest.raises(uno_rules.SnapshotError, match="serialized state: keep"):
+            game.deserialize_state(json.dumps({**fields, "keep": bad}))
+    with pytest.raises(uno_rules.IllegalAction):  # only the keep is legal
+        state.apply_action(next(a for a in range(len(game.table))
+                                if a not in state.legal_actions()))
+    state.apply_action(state.legal_actions()[0])
+    assert json.loads(state.serialize())["keep"] == -1

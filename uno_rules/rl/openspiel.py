@@ -65,6 +65,15 @@ from ..play import driver
 from ..play.driver import OnAction
 from .observation import Observer
 from .recall import Memory, RecallTensor, memory_from_json, private_history, public_history
+from .serialized import (
+    DEAL,
+    FORMAT,
+    checked_fields,
+    checked_history,
+    checked_keep,
+    checked_pending,
+    short,
+)
 from .spaces import SharedActions, shared_actions
 
 SHORT_NAME = "uno_rules"
@@ -73,7 +82,6 @@ DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "settings": "", 
                             "shared_actions": False}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
-FORMAT = "uno_rules.rl.openspiel state 3"  # the first field of state.serialize()'s JSON
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -291,15 +299,15 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         """The state ``state.serialize()`` wrote, every field checked (JSON: nothing in it
         is unpickled or called); anything else raises :class:`SnapshotError` naming the
         field. (``pyspiel.deserialize_game_and_state`` is OpenSpiel's own format: a pickle.)"""
-        fields = _fields(text)
-        history = _history(fields["history"], self)
+        fields = checked_fields(text)
+        history = checked_history(fields["history"], self)
         passed = fields["passed"]
         if not (type(passed) is list and all(type(s) is int for s in passed)
                 and len(set(passed)) == len(passed) < self.players
                 and all(0 <= s < self.players for s in passed)):
-            raise SnapshotError(f"serialized state: passed: {_short(passed)} is not a list "
+            raise SnapshotError(f"serialized state: passed: {short(passed)} is not a list "
                                 f"of distinct seats of {self.players}")
-        pending, cards = _pending(fields, self, history)
+        pending, cards = checked_pending(fields, self, history)
         round_ = _restored(fields["round"], self, history, pending)
         if round_ is None and passed:
             raise SnapshotError("serialized state: passed: no window before the deal")
@@ -310,7 +318,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
-        state._keep = _keep(fields["keep"], self, round_, pending)
+        state._keep = checked_keep(fields["keep"], self, round_, pending)
         state._memory = memory_from_json(fields["memory"], None if round_ is None
                                          else round_.game, self.faces, self.players)
         state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
@@ -592,9 +600,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return f"top {game.top} ({game.color_name}), {game.direction_name}; {hands}; {what}"
 
 
-DEAL = -1  # the pending action that deals the round
-
-
 class _NeedCard(Exception):
     """Raised from inside the engine when an action takes a card chance hasn't chosen."""
 
@@ -655,101 +660,6 @@ def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | No
 
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
 _NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _fields(text: Any) -> dict[str, Any]:
-    """The serialized state's JSON object, its fields all there and none other."""
-    if not isinstance(text, str):
-        raise SnapshotError(f"serialized state: expected text, not {type(text).__name__}")
-    try:
-        fields = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, nested absurdly deep, a huge number
-        raise SnapshotError("serialized state: not the JSON state.serialize() writes "
-                            "(pyspiel.serialize_game_and_state's format is not read "
-                            "here)") from None
-    if type(fields) is not dict or fields.get("format") != FORMAT:
-        raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
-    if sorted(fields) != ["cards", "format", "history", "keep", "memory", "passed", "pending",
-                          "round"]:
-        raise SnapshotError(f"serialized state: expected the fields cards, format, history, "
-                            f"keep, memory, passed, pending and round, not "
-                            f"{_short(sorted(fields))}")
-    return fields
-
-
-def _pending(fields: dict[str, Any], spec: UnoRulesGame,
-             history: list[tuple[int, int]]) -> tuple[tuple[int, int] | None, list[int]]:
-    """The action waiting for cards (``[seat, action]``, DEAL's ``[-1, -1]`` before the
-    deal) and the cards chosen for it: the last action of the history and the card outcomes
-    after it."""
-    pending, cards, size = fields["pending"], fields["cards"], len(spec.table)
-    tail = len(history)
-    while tail and history[tail - 1][0] == -1 and history[tail - 1][1] >= size \
-            and not spec.deals:
-        tail -= 1
-    chosen = [a - size for _, a in history[tail:]]
-    if pending is None:
-        if cards != [] or (not spec.deals and not history):  # mid-deal: _restored says
-            raise SnapshotError(f"serialized state: pending: none, yet chance is choosing "
-                                f"cards {_short(cards)}")
-        return None, []
-    p, a = history[tail - 1] if tail else (-1, DEAL)
-    last = [p, a if a == DEAL else spec.table_id(p, a)]  # a shared id as the table's
-    if spec.deals or pending != last or cards != chosen:
-        raise SnapshotError(f"serialized state: pending: {_short(pending)} with cards "
-                            f"{_short(cards)} is not the history's last action and its cards")
-    return (last[0], last[1]), cards
-
-
-def _history(history: Any, spec: UnoRulesGame) -> list[tuple[int, int]]:
-    """OpenSpiel's history, checked: the deal (chance, one of the deal outcomes), then
-    actions of the table by a seat or chance."""
-    if type(history) is not list:
-        raise SnapshotError(f"serialized state: history: {_short(history)} is not a list")
-    longest = spec.max_chance_nodes_in_history() + spec.max_actions * spec.players
-    if len(history) > longest:
-        raise SnapshotError(f"serialized state: history: {len(history)} actions, more than "
-                            f"this game's {longest}")
-    out = []
-    for i, item in enumerate(history):
-        if not (type(item) is list and len(item) == 2 and all(type(x) is int for x in item)
-                and _valid_item(spec, i, item[0], item[1])):
-            raise SnapshotError(f"serialized state: history[{i}]: {_short(item)} is not "
-                                "[player, action] of this game")
-        out.append((item[0], item[1]))
-    return out
-
-
-def _valid_item(spec: UnoRulesGame, i: int, player: int, action: int) -> bool:
-    """Whether ``[player, action]`` can be the history's ``i``-th item: the deal's seed
-    first (``deals``), a card chance chose (``deals: 0``), or a table action of a seat or
-    chance."""
-    size = len(spec.table)
-    if spec.deals and i == 0:
-        return player == -1 and size <= action < size + spec.deals
-    if player == -1 and not spec.deals and size <= action < size + spec.faces:
-        return True
-    return -1 <= player < spec.players and 0 <= action < size \
-        and spec.table_id(player, action) >= 0
-
-
-def _keep(keep: Any, spec: UnoRulesGame, round_: _Round | None,
-          pending: tuple[int, int] | None) -> int:
-    """The seat owing the adapter's keep (-1: none): one whose draw was the round's last
-    action, its card not offered."""
-    if keep == -1:
-        return -1
-    last = round_.game.history[-1] if round_ is not None and round_.game.history else None
-    if not (type(keep) is int and keep in spec.keeps and pending is None and last is not None
-            and last.kind == "draw" and last.seat == keep):
-        raise SnapshotError(f"serialized state: keep: {_short(keep)} is not -1 or the seat "
-                            "whose draw was the round's last action")
-    return keep
 
 
 def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],

@@ -20,6 +20,7 @@ actions drop out of that window; only the counts remember them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine.actions import Action
@@ -96,7 +97,7 @@ class Memory:
         """The round took an action (or was dealt): what changed, against the tip."""
         hands, discards = _tip(game)
         old = self.hands or tuple(() for _ in hands)
-        changes = tuple((s, *_diff(o, h)) for s, (o, h) in enumerate(zip(old, hands))
+        changes = tuple((s, *_diff(o, h)) for s, (o, h) in enumerate(zip(old, hands, strict=True))
                         if o != h)
         played = _diff(self.discards, discards)[0] if discards != self.discards else ()
         self._add((len(game.history), changes, played))
@@ -176,7 +177,7 @@ def _public(game: Game, seat: int, memory: Memory | None) -> list[Action]:
     if memory is not None:
         for e in memory.items():
             if len(e) == 2:
-                passes.setdefault(e[0], []).append(e[1])  # type: ignore[arg-type]
+                passes.setdefault(e[0], []).append(e[1])
     out: list[Action] = []
     for i, a in enumerate(seen_actions(game.history, seat)):
         out += [Action(s, "pass") for s in passes.get(i, ())]
@@ -193,7 +194,7 @@ def private_history(game: Game, seat: int, memory: Memory) -> list[str]:
     for e in memory.items():
         if len(e) == 2:
             continue
-        for s, gained, lost in e[1]:  # type: ignore[misc]
+        for s, gained, lost in e[1]:
             if s == seat:
                 out.append(f"{e[0]}:" + "".join(f" {sign}{', '.join(map(name, cards))}"
                                                 for sign, cards in (("+", gained), ("-", lost))
@@ -208,11 +209,11 @@ def counts(memory: Memory, seat: int, faces: int) -> tuple[list[int], list[int],
     for e in memory.items():
         if len(e) == 2:
             continue
-        for c in e[2]:  # type: ignore[misc]
+        for c in e[2]:
             played[c] += 1
         if e[0] == 0:  # the deal (and its first card's rules): no action taken yet
             continue
-        for s, g, lo in e[1]:  # type: ignore[misc]
+        for s, g, lo in e[1]:
             if s == seat:
                 for c in g:
                     gained[c] += 1
@@ -225,7 +226,7 @@ class RecallTensor:
     """The information-state tensor's extra parts after the observation (module
     docstring): their names and lengths, and :meth:`fill`."""
 
-    def __init__(self, table: list[Action], faces: int, players: int) -> None:
+    def __init__(self, table: Sequence[Action], faces: int, players: int) -> None:
         self.ids = {a: i for i, a in enumerate(table)}
         self.faces, self.players = faces, players
         self.slot = len(table) + players  # one public action: a table id or a hidden one's seat
