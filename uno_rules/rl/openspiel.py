@@ -30,9 +30,12 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
   ``game.resample(player, rng)``, the OpenSpiel history kept (docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
-  encoding of what the seat sees; the information-state string its ``view``, the public
-  history (another seat's ``keep`` left out: it would tell that its drawn card was
-  playable) and the open window's passes; the observation string the view.
+  encoding of what the seat sees and the counts of the cards played; the information state
+  has perfect recall (:mod:`uno_rules.rl.recall`): the view, every public action and pass
+  (another seat's ``keep`` left out), the seat's own hand's changes, and a tensor of them
+  at a declared size; the observation string is the view. A seat whose draw offers no
+  drawn card keeps it (the adapter's keep: it moves again either way, so who moves never
+  tells whether its card was playable).
 * Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
   JSON checked field by field, nothing unpickled; OpenSpiel's own
   ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
