@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
+from test_openspiel_chance import _deal  # noqa: E402  (a state dealt the cards named)
+
 import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
 from uno_rules.load.resources import house_names, shipped_names  # noqa: E402
 from uno_rules.rl.recall import PUBLIC_ACTIONS  # noqa: E402
@@ -19,16 +21,6 @@ from uno_rules.rl.recall import PUBLIC_ACTIONS  # noqa: E402
 
 def _load(rulebook: str, players: int, **more: object) -> Any:
     return pyspiel.load_game("uno_rules", {"rulebook": rulebook, "players": players, **more})
-
-
-def _deal(game: Any, faces: list[str]) -> Any:
-    """A state dealt ``faces`` in order (each a chance outcome), the first card last."""
-    ids = {f.name: f.id for f in game.blank(False).faces}
-    state = game.new_initial_state()
-    for face in faces:
-        assert state.is_chance_node()
-        state.apply_action(len(game.table) + ids[face])
-    return state
 
 
 def _card(game: Any, state: Any, face: str) -> None:
