@@ -197,3 +197,40 @@ def test_the_adapters_keep_round_trips_and_refuses_tampering() -> None:
                                 if a not in state.legal_actions()))
     state.apply_action(state.legal_actions()[0])
     assert json.loads(state.serialize())["keep"] == -1
+
+
+def test_a_pile_limit_is_a_chance_node_no_seat_sees() -> None:
+    """Triple Play's hidden pile limits: each drawn at a chance node with the declared
+    weights; two outcomes leave every seat's information state the same."""
+    game = _load("triple_play", 2, max_actions=300)
+    limits = game.rulebook.pile_limits
+    total = sum(w for _, w in limits)
+    first = len(game.table) + game.faces  # a limit's outcome: first + its index
+    rng = random.Random(5)
+    state, seen = game.new_initial_state(), 0
+    while not state.is_terminal() and seen < 6:
+        if not state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        outcomes = state.chance_outcomes()
+        if outcomes[0][0] < first:  # a card
+            actions, weights = zip(*outcomes, strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+            continue
+        assert outcomes == [(first + k, w / total) for k, (_, w) in enumerate(limits)]
+        worlds = []
+        for k in (0, len(limits) - 1):
+            world = state.clone()
+            world.apply_action(first + k)
+            while world.is_chance_node():  # the same outcomes after (cards, other limits)
+                world.apply_action(world.chance_outcomes()[0][0])
+            worlds.append(world)
+        one, two = worlds
+        assert one.uno_game._pile_marks != two.uno_game._pile_marks  # the limits differ
+        for s in range(2):
+            assert one.information_state_string(s) == two.information_state_string(s)
+            assert one.information_state_tensor(s) == two.information_state_tensor(s)
+        assert state.action_to_string(first) == f"limit {limits[0][0]}"
+        seen += 1
+        state.apply_action(first + rng.randrange(len(limits)))
+    assert seen >= 3

@@ -146,6 +146,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("_marks", LIST, "player_state"),  # written only when the rulebook declares some
     Field("_pile_marks", LIST, "pile_counters"),  # written only with pile counters
     Field("chance", SHARED, why="a card chooser for the time of one action (set by its caller)"),
+    Field("limit_chance", SHARED, why="a pile limit chooser, as chance"),
     _derived("faces"),
     _derived("_card_rules"),
     _derived("_names"),
@@ -233,6 +234,9 @@ class State:
         # order is never fixed in advance. Held here, not in a module global: two games in
         # one process (threads, a search's copies) never see each other's.
         self.chance: Callable[[list[int]], None] | None = None
+        # Likewise for a pile counter's hidden limit (pilecounters.new_limit): given the
+        # declared weights, the index of the limit chosen. None: the seeded RNG draws it.
+        self.limit_chance: Callable[[list[int]], int] | None = None
         self._derive()
 
     def clone(self) -> State:

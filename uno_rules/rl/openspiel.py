@@ -239,6 +239,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
                              "deal's seeds, listed at its node) and max_actions >= 1")
         self.table = self.rulebook.action_table(self.players)
         self.faces = max(self.rulebook.deck) + 1  # a card outcome: len(table) + its face
+        # a pile counter's hidden limit: len(table) + faces + its index in pile_limits
+        self.limits = len(self.rulebook.pile_limits)
         self.dealt = min(len(self.rulebook.deck),  # the cards the deal takes
                          self.rulebook.settings.hand_size * self.players)
         # shared_actions: a seat's actions are ids of the seat-free space (SharedActions)
@@ -254,7 +256,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         team = self.rulebook.team_size
         info = pyspiel.GameInfo(
             num_distinct_actions=self.size,
-            max_chance_outcomes=len(self.table) + max(self.deals, self.faces),
+            max_chance_outcomes=len(self.table) + max(self.deals, self.faces + self.limits),
             num_players=self.players,
             min_utility=-team / (self.players - team),  # the most winners, a loser's share
             max_utility=1.0,
@@ -572,8 +574,11 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         at = spec.table_id(player, action)
         if at >= 0:
             return str(spec.table[at])
+        code = action - len(spec.table)
+        if not spec.deals and code >= spec.faces:
+            return f"limit {spec.rulebook.pile_limits[code - spec.faces][0]}"
         if not spec.deals:
-            return f"card {spec.rulebook.card_name(action - len(spec.table))}"
+            return f"card {spec.rulebook.card_name(code)}"
         return f"deal {spec.seed + action - len(spec.table)}"
 
     def is_terminal(self) -> bool:
@@ -604,7 +609,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
 
 
 class _NeedCard(Exception):
-    """Raised from inside the engine when an action takes a card chance hasn't chosen."""
+    """Raised from inside the engine when an action takes a card (or a pile counter's
+    limit) chance hasn't chosen: ``pile`` the outcomes to choose from, each as often as
+    its weight."""
 
     def __init__(self, pile: list[int]) -> None:
         super().__init__("a card for chance to choose")
@@ -614,12 +621,22 @@ class _NeedCard(Exception):
 class _Chooser:
     """A round's ``State.chance`` for one try of an action: each card taken off the draw
     pile is the next one chance chose, put on top first; past those, :class:`_NeedCard`
-    with the pile to choose from (sorted: its order is no one's knowledge)."""
+    with the pile to choose from (sorted: its order is no one's knowledge). Its
+    :meth:`limit` is the round's ``limit_chance``: a pile counter's hidden limit is chosen
+    by chance too (no seat sees the outcome: information states hold no chance outcome)."""
 
-    __slots__ = ("cards", "used")
+    __slots__ = ("cards", "used", "faces")
 
-    def __init__(self, cards: list[int]) -> None:
-        self.cards, self.used = cards, 0
+    def __init__(self, cards: list[int], faces: int) -> None:
+        self.cards, self.used, self.faces = cards, 0, faces
+
+    def limit(self, weights: list[int]) -> int:
+        """The index of the limit chance chose (an outcome ``faces + index``)."""
+        if self.used == len(self.cards):
+            raise _NeedCard([self.faces + k for k, w in enumerate(weights) for _ in range(w)])
+        code = self.cards[self.used]
+        self.used += 1
+        return code - self.faces
 
     def __call__(self, pile: list[int]) -> None:
         if self.used == len(self.cards):
@@ -650,7 +667,8 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
 def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
     """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
     pile (then :class:`_NeedCard`)."""
-    game.chance = _Chooser(cards)
+    chooser = _Chooser(cards, max(game.rulebook.deck) + 1)
+    game.chance, game.limit_chance = chooser, chooser.limit
     try:
         if action == DEAL:
             game._deal()
@@ -658,7 +676,7 @@ def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | No
         else:
             driver.take(game, action, hook, None if by < 0 else by)
     finally:
-        game.chance = None
+        game.chance = game.limit_chance = None
 
 
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.

@@ -88,7 +88,7 @@ def _valid_item(spec: Any, i: int, player: int, action: int) -> bool:
     size = len(spec.table)
     if spec.deals and i == 0:
         return player == -1 and size <= action < size + spec.deals
-    if player == -1 and not spec.deals and size <= action < size + spec.faces:
+    if player == -1 and not spec.deals and size <= action < size + spec.faces + spec.limits:
         return True
     return -1 <= player < spec.players and 0 <= action < size \
         and spec.table_id(player, action) >= 0
