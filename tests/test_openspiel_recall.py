@@ -234,3 +234,24 @@ def test_a_pile_limit_is_a_chance_node_no_seat_sees() -> None:
         seen += 1
         state.apply_action(first + rng.randrange(len(limits)))
     assert seen >= 3
+
+
+def test_a_hands_change_is_what_it_gained_and_lost() -> None:
+    """recall._diff (fast paths for a card added or taken out) against multiset arithmetic."""
+    from collections import Counter
+
+    from uno_rules.rl.recall import _diff
+
+    rng = random.Random(1)
+    for _ in range(2000):
+        old = tuple(rng.randrange(6) for _ in range(rng.randrange(6)))
+        new = list(old)
+        for _ in range(rng.randrange(3)):
+            if new and rng.random() < 0.5:
+                del new[rng.randrange(len(new))]
+            else:
+                new.insert(rng.randrange(len(new) + 1), rng.randrange(6))
+        gained, lost = _diff(old, tuple(new))
+        assert Counter(gained) == Counter(new) - Counter(old)
+        assert lost == tuple(sorted((Counter(old) - Counter(new)).elements()))
+        assert Counter(old) + Counter(gained) - Counter(lost) == Counter(new)

@@ -667,7 +667,11 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
 def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
     """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
     pile (then :class:`_NeedCard`)."""
-    chooser = _Chooser(cards, max(game.rulebook.deck) + 1)
+    memo = game.rulebook.memo
+    faces = memo.get("chance_faces")  # UnoRulesGame.faces, once per rulebook (max is slow)
+    if faces is None:
+        faces = memo["chance_faces"] = max(game.rulebook.deck) + 1
+    chooser = _Chooser(cards, faces)
     game.chance, game.limit_chance = chooser, chooser.limit
     try:
         if action == DEAL:

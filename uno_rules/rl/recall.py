@@ -39,6 +39,13 @@ Entry = tuple[int, int] | tuple[int, tuple[Change, ...], tuple[int, ...]]
 def _diff(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The cards ``new`` holds that ``old`` didn't (in ``new``'s order), and those it lost
     (sorted)."""
+    n = len(old)
+    if len(new) >= n and new[:n] == old:  # the usual cases first: cards added at the end,
+        return new[n:], ()
+    if len(new) == n - 1:  # or one card taken out
+        i = next((i for i in range(len(new)) if new[i] != old[i]), len(new))
+        if new[i:] == old[i + 1:]:
+            return (), (old[i],)
     left = Counter(old)
     gained = []
     for card in new:
