@@ -24,7 +24,9 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   ``len(table) + face``), each weighted by its count in the pile, whose order is never
   fixed: an action that draws waits at a chance node per card (the engine's
   ``State.chance`` hook stops it, and it is taken again from its start with one more card
-  chosen). ``deals: N``: the older seeded model, the first node choosing one of ``N``
+  chosen); a pile counter's hidden limit likewise (outcome ``len(table) + faces + k``, the
+  ``k``-th of ``pile_limits``, its declared weight; no information state shows it).
+  ``deals: N``: the older seeded model, the first node choosing one of ``N``
   seeds ``seed`` .. (outcome ``len(table) + k``), which fix every card. A contest or a
   table outcome (``decision.chance``) is a chance node over its actions' table ids.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
