@@ -272,3 +272,22 @@ def test_a_restored_state_keeps_the_rounds_action_budget(deals: int, pickled: bo
                 else game.deserialize_state(state.serialize())
         _random_step(state, rng)
     assert len(state.uno_game.history) <= 60
+
+
+def test_the_card_chooser_belongs_to_one_round() -> None:
+    """State.chance is the round's own (no module global): a round with a chooser set takes
+    the card it puts on top; a copy of it, without one, takes its own top card."""
+    one = uno_rules.load_rulebook("classic").new_game(2, seed=1)
+    two = one.clone()
+    bottom, top = one.draw_pile[0], one.draw_pile[-1]
+
+    def bottom_up(pile: list[int]) -> None:
+        pile.append(pile.pop(0))
+
+    one.chance = bottom_up
+    for game in (one, two):
+        seat = game.decision.seat
+        game.apply(next(a for a in game.legal_actions() if a.kind == "draw"))
+        assert game.history[-1].kind == "draw"
+        assert game.hands[seat][-1] == (bottom if game is one else top)
+    assert two.chance is None
