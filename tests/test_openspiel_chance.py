@@ -16,7 +16,6 @@ pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
 
 import uno_rules  # noqa: E402
 import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
-from uno_rules.engine import state as engine_state  # noqa: E402
 
 
 def _load(rulebook: str, players: int, **more: object) -> Any:
@@ -195,9 +194,9 @@ def test_the_engine_hook_is_left_unset() -> None:
     with pytest.raises(uno_rules.IllegalAction):
         state.apply_action(next(a for a in range(len(game.table))
                                 if a not in state.legal_actions()))
-    assert engine_state.draw_chance is None and state.serialize() == before
+    assert state.uno_game.chance is None and state.serialize() == before
     state.apply_action(state.legal_actions()[-1])  # a draw: it waits for its card
-    assert state.is_chance_node() and state.chosen == () and engine_state.draw_chance is None
+    assert state.is_chance_node() and state.chosen == () and state.uno_game.chance is None
 
 
 def test_openspiels_ismcts_plays_classic_with_card_chance() -> None:
@@ -273,3 +272,22 @@ def test_a_restored_state_keeps_the_rounds_action_budget(deals: int, pickled: bo
                 else game.deserialize_state(state.serialize())
         _random_step(state, rng)
     assert len(state.uno_game.history) <= 60
+
+
+def test_the_card_chooser_belongs_to_one_round() -> None:
+    """State.chance is the round's own (no module global): a round with a chooser set takes
+    the card it puts on top; a copy of it, without one, takes its own top card."""
+    one = uno_rules.load_rulebook("classic").new_game(2, seed=1)
+    two = one.clone()
+    bottom, top = one.draw_pile[0], one.draw_pile[-1]
+
+    def bottom_up(pile: list[int]) -> None:
+        pile.append(pile.pop(0))
+
+    one.chance = bottom_up
+    for game in (one, two):
+        seat = game.decision.seat
+        game.apply(next(a for a in game.legal_actions() if a.kind == "draw"))
+        assert game.history[-1].kind == "draw"
+        assert game.hands[seat][-1] == (bottom if game is one else top)
+    assert two.chance is None

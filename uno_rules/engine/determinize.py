@@ -3,7 +3,10 @@
 :func:`resample` (``Game.resample``) is what a search from one seat's information needs
 (OpenSpiel's ``resample_from_infostate``): a new independent round consistent with what
 that seat has seen, in which every card it can't see is re-dealt among the places it can't
-see into, with a fresh random generator for the future.
+see into, with a fresh random generator for the future. It is canonical: the hidden cards are
+sorted before they are shuffled, so the deal depends on what the seat can't see only as a
+multiset, and resampling an already resampled round with a generator in the same state
+gives the same round.
 
 What is treated as known (kept where it is):
 
@@ -147,13 +150,17 @@ def _hidden_segments(new: Any, seat: int, known: dict[int, list[int]]) -> list[S
             continue
         keep = known.get(s)
         if keep:
-            hidden = []
-            for i, card in enumerate(hand):
+            kept, rest = [], []
+            for card in hand:
                 if card in keep:
                     keep.remove(card)
+                    kept.append(card)
                 else:
-                    hidden.append(i)
-            segs.append((hand, hidden))
+                    rest.append(card)
+            # The known cards first (a hidden order): resampling again finds them there, so
+            # the re-deal is canonical.
+            hand[:] = kept + rest
+            segs.append((hand, list(range(len(kept), len(hand)))))
         else:
             segs.append((hand, None))
     if new.draw_pile:
@@ -173,7 +180,7 @@ def _deal_plain(new: Any, seat: int, rng: random.Random, segs: list[Segment],
     """One side and no ``drawn`` decision of another seat pending: the hidden cards shuffled
     and put back list by list, each drawn card's context following its card."""
     follow = _drawn_spots(new, segs, drawn)
-    cards = old[:]
+    cards = sorted(old)  # canonical: the deal depends on the hidden multiset, not its order
     shuffle(rng, cards)
     at = 0
     for where, idx in segs:
@@ -217,10 +224,10 @@ def _deal_by_places(new: Any, seat: int, rng: random.Random, places: list[Hidden
     keys = _back_keys(new, places, back)
     drawn_at = _drawn_places(new, drawn, places)
     if back is None or all(k < 0 for k in keys):
-        cards = old[:]
+        cards = sorted(old)  # canonical, as in _deal_plain
         shuffle(rng, cards)
     else:
-        cards = _deal_by_back(rng, old, keys, back)
+        cards = _deal_by_back(rng, sorted(old), keys, back)
     for (where, i), card in zip(places, cards, strict=True):
         where[i] = card
     _keep_options(new, seat, rng, places, keys, back, old)

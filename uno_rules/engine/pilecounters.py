@@ -47,7 +47,9 @@ def new_limit(game: Game, pile: int) -> None:
     values = [v for v, _ in rb.pile_limits]
     weights = [w for _, w in rb.pile_limits]
     game._pile_marks[WIDTH * pile + 1] = 0
-    game._pile_marks[WIDTH * pile + 2] = game._rng.choices(values, weights)[0]
+    pick = game.limit_chance  # OpenSpiel's chance node, or the seeded RNG
+    game._pile_marks[WIDTH * pile + 2] = game._rng.choices(values, weights)[0] \
+        if pick is None else values[pick(weights)]
 
 
 def is_open(game: Game, pile: int) -> bool:

@@ -48,7 +48,7 @@ def _refill_piles(game: Game, ctx: Ctx, step: Step) -> None:
         empty = next((k for k, d in enumerate(discards) if not d), None)
         if empty is None or (not game.draw_pile and not game._reshuffle()):
             return  # no closed pile left, or no card to turn up
-        card = game.draw_pile.pop()
+        card = game._take_top()  # a chance node's card under OpenSpiel
         discards[empty].append(card)
         set_pile_color(game, empty, game.faces[card].color)
         game._note("turn_up", empty, game.faces[card].name)

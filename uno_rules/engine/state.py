@@ -25,12 +25,6 @@ from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain
 # turn an int of over 4,300 digits into text).
 SEED_LIMIT = 2**256
 
-# Who picks the next card taken off the draw pile. None (simulation's fast path): its top
-# card. OpenSpiel's adapter (uno_rules/rl/openspiel.py) sets a function for the time of
-# one action, run before each card is taken: it puts the card a chance node chose on top
-# (or raises to ask for one), so the pile's order is never fixed in advance.
-draw_chance: Callable[[list[int]], None] | None = None
-
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
     """``rng.shuffle(x)`` for a plain ``random.Random``: the same draws (its
@@ -151,6 +145,8 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("_first_turns", SHARED, "first_turns", True),
     Field("_marks", LIST, "player_state"),  # written only when the rulebook declares some
     Field("_pile_marks", LIST, "pile_counters"),  # written only with pile counters
+    Field("chance", SHARED, why="a card chooser for the time of one action (set by its caller)"),
+    Field("limit_chance", SHARED, why="a pile limit chooser, as chance"),
     _derived("faces"),
     _derived("_card_rules"),
     _derived("_names"),
@@ -231,6 +227,16 @@ class State:
         # Pile counters (rulebook.pile_limits), flat: open, presses, limit per discard pile
         # (uno_rules.engine.pilecounters); empty without counters.
         self._pile_marks: list[int] = []
+        # Who picks the next card taken off the draw pile. None (simulation's fast path):
+        # its top card. OpenSpiel's adapter (uno_rules/rl/openspiel.py) sets a function for
+        # the time of one action on this state alone, run before each card is taken: it
+        # puts the card a chance node chose on top (or raises to ask for one), so the pile's
+        # order is never fixed in advance. Held here, not in a module global: two games in
+        # one process (threads, a search's copies) never see each other's.
+        self.chance: Callable[[list[int]], None] | None = None
+        # Likewise for a pile counter's hidden limit (pilecounters.new_limit): given the
+        # declared weights, the index of the limit chosen. None: the seeded RNG draws it.
+        self.limit_chance: Callable[[list[int]], int] | None = None
         self._derive()
 
     def clone(self) -> State:
@@ -540,7 +546,7 @@ class State:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
         pile, hand = self.draw_pile, self.hands[seat]
-        chance = draw_chance
+        chance = self.chance
         if count == 1 and pile and chance is None:  # the usual draw: no slices made
             card = pile.pop()
             hand.append(card)
@@ -691,13 +697,14 @@ class State:
         pile, count = self.draw_pile, self.rulebook.settings.hand_size * len(seats)
         if count <= 0:
             return
-        if draw_chance is None:
+        chance = self.chance
+        if chance is None:
             dealt = pile[-count:][::-1]  # in the order dealt: the top card first
             del pile[-count:]
         else:  # each card chosen as it is dealt
             dealt = []
             for _ in range(min(count, len(pile))):
-                draw_chance(pile)
+                chance(pile)
                 dealt.append(pile.pop())
         for i, seat in enumerate(seats):  # the i-th player in gets every len(seats)-th card
             self.hands[seat] += dealt[i::len(seats)]
@@ -709,9 +716,7 @@ class State:
             shuffle(self._rng, self.draw_pile)
         if not self.draw_pile and not self._reshuffle():
             return  # nothing left to turn: the card below stays on top
-        if draw_chance is not None:
-            draw_chance(self.draw_pile)
-        card = self.draw_pile.pop()
+        card = self._take_top()
         self.discard.append(card)
         self._first_turns += 1
         self.color = self.faces[card].color
@@ -724,6 +729,13 @@ class State:
             program = rule.effect if rule.first_card is None else rule.first_card
             if program is not None:
                 self._push(program, ctx)
+
+    def _take_top(self) -> int:
+        """The draw pile's top card, taken off (a card chance chose, with ``chance``); the
+        pile holds one."""
+        if self.chance is not None:
+            self.chance(self.draw_pile)
+        return self.draw_pile.pop()
 
     def _all_cards(self) -> list[int]:
         """Every card of the game wherever it is (for conservation checks)."""

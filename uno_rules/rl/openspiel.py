@@ -23,16 +23,21 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   the first card, each card drawn) is a chance node over the faces it may be (outcome
   ``len(table) + face``), each weighted by its count in the pile, whose order is never
   fixed: an action that draws waits at a chance node per card (the engine's
-  ``draw_chance`` hook stops it, and it is taken again from its start with one more card
-  chosen). ``deals: N``: the older seeded model, the first node choosing one of ``N``
+  ``State.chance`` hook stops it, and it is taken again from its start with one more card
+  chosen); a pile counter's hidden limit likewise (outcome ``len(table) + faces + k``, the
+  ``k``-th of ``pile_limits``, its declared weight; no information state shows it).
+  ``deals: N``: the older seeded model, the first node choosing one of ``N``
   seeds ``seed`` .. (outcome ``len(table) + k``), which fix every card. A contest or a
   table outcome (``decision.chance``) is a chance node over its actions' table ids.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
   ``game.resample(player, rng)``, the OpenSpiel history kept (docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
-  encoding of what the seat sees; the information-state string its ``view``, the public
-  history (another seat's ``keep`` left out: it would tell that its drawn card was
-  playable) and the open window's passes; the observation string the view.
+  encoding of what the seat sees and the counts of the cards played; the information state
+  has perfect recall (:mod:`uno_rules.rl.recall`): the view, every public action and pass
+  (another seat's ``keep`` left out), the seat's own hand's changes, and a tensor of them
+  at a declared size; the observation string is the view. A seat whose draw offers no
+  drawn card keeps it (the adapter's keep: it moves again either way, so who moves never
+  tells whether its card was playable).
 * Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
   JSON checked field by field, nothing unpickled; OpenSpiel's own
   ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
@@ -58,14 +63,22 @@ except ImportError as exc:  # the optional extra is missing: say which
     raise ImportError(f"uno_rules.rl.openspiel needs OpenSpiel and NumPy ({exc.name} is "
                       "missing): pip install 'uno-rules[rl]'") from None
 
-from ..engine import state as engine_state
 from ..engine.errors import IllegalAction, SnapshotError
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
-from ..engine.view import seen_actions
 from ..play import driver
 from ..play.driver import OnAction
 from .observation import Observer
+from .recall import Memory, RecallTensor, memory_from_json, private_history, public_history
+from .serialized import (
+    DEAL,
+    FORMAT,
+    checked_fields,
+    checked_history,
+    checked_keep,
+    checked_pending,
+    short,
+)
 from .spaces import SharedActions, shared_actions
 
 SHORT_NAME = "uno_rules"
@@ -74,7 +87,6 @@ DEFAULTS: dict[str, Any] = {"rulebook": "classic", "house": "", "settings": "", 
                             "shared_actions": False}
 MAX_PLAYERS = 10  # the most any shipped rulebook seats (OpenSpiel wants a fixed bound)
 MAX_DEALS = 65_536  # the deal node lists its outcomes: a few MB at most
-FORMAT = "uno_rules.rl.openspiel state 2"  # the first field of state.serialize()'s JSON
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -87,7 +99,7 @@ _TYPE = pyspiel.GameType(
     max_num_players=MAX_PLAYERS,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS)
@@ -229,16 +241,24 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
                              "deal's seeds, listed at its node) and max_actions >= 1")
         self.table = self.rulebook.action_table(self.players)
         self.faces = max(self.rulebook.deck) + 1  # a card outcome: len(table) + its face
+        # a pile counter's hidden limit: len(table) + faces + its index in pile_limits
+        self.limits = len(self.rulebook.pile_limits)
         self.dealt = min(len(self.rulebook.deck),  # the cards the deal takes
                          self.rulebook.settings.hand_size * self.players)
         # shared_actions: a seat's actions are ids of the seat-free space (SharedActions)
         self.shared = shared_actions(self.rulebook, self.players) \
             if params["shared_actions"] else None
         self.size = len(self.table) if self.shared is None else len(self.shared)
+        # Each seat's keep (the adapter's forced keep after a draw: the module docstring),
+        # when the rulebook offers a drawn card.
+        offers = self.rulebook.settings.play_drawn != "never" and any(
+            step.op == "offer_drawn" for program in self.rulebook.programs for step in program)
+        self.keeps = {a.seat: i for i, a in enumerate(self.table)
+                      if a.kind == "keep" and a.seat is not None} if offers else {}
         team = self.rulebook.team_size
         info = pyspiel.GameInfo(
             num_distinct_actions=self.size,
-            max_chance_outcomes=len(self.table) + max(self.deals, self.faces),
+            max_chance_outcomes=len(self.table) + max(self.deals, self.faces + self.limits),
             num_players=self.players,
             min_utility=-team / (self.players - team),  # the most winners, a loser's share
             max_utility=1.0,
@@ -286,15 +306,15 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         """The state ``state.serialize()`` wrote, every field checked (JSON: nothing in it
         is unpickled or called); anything else raises :class:`SnapshotError` naming the
         field. (``pyspiel.deserialize_game_and_state`` is OpenSpiel's own format: a pickle.)"""
-        fields = _fields(text)
-        history = _history(fields["history"], self)
+        fields = checked_fields(text)
+        history = checked_history(fields["history"], self)
         passed = fields["passed"]
         if not (type(passed) is list and all(type(s) is int for s in passed)
                 and len(set(passed)) == len(passed) < self.players
                 and all(0 <= s < self.players for s in passed)):
-            raise SnapshotError(f"serialized state: passed: {_short(passed)} is not a list "
+            raise SnapshotError(f"serialized state: passed: {short(passed)} is not a list "
                                 f"of distinct seats of {self.players}")
-        pending, cards = _pending(fields, self, history)
+        pending, cards = checked_pending(fields, self, history)
         round_ = _restored(fields["round"], self, history, pending)
         if round_ is None and passed:
             raise SnapshotError("serialized state: passed: no window before the deal")
@@ -305,6 +325,9 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
+        state._keep = checked_keep(fields["keep"], self, round_, pending)
+        state._memory = memory_from_json(fields["memory"], None if round_ is None
+                                         else round_.game, self.faces, self.players)
         state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
         if pending is not None:  # chance is choosing cards: which from, tried again
             out = _attempt(self, round_, pending[1], pending[0], cards, None)
@@ -330,6 +353,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._round: _Round | None = None  # None: not dealt yet
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
+        self._memory = Memory()  # perfect recall: each action's hand changes, each pass
+        self._keep = -1  # a seat whose draw offered no card: it keeps (fidelity), or -1
         self._hook = _Hook()  # the caller's on_action (new_initial_state)
         # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
         # the seat that took it (-1: chance), the cards chance chose for it so far, and the
@@ -343,6 +368,11 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
     def uno_game(self) -> Game | None:
         """The uno-rules round (None before the deal): the referee's view of the state."""
         return None if self._round is None else self._round.game
+
+    @property
+    def memory(self) -> Memory:
+        """The round's memory (perfect recall: :mod:`uno_rules.rl.recall`)."""
+        return self._memory
 
     @property
     def passed(self) -> tuple[int, ...]:
@@ -368,6 +398,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.CHANCE)
         if game.over:
             return int(pyspiel.PlayerId.TERMINAL)
+        if self._keep >= 0:
+            return self._keep
         decision = game.decision
         assert decision is not None
         decider = decision.seat
@@ -391,9 +423,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return []
         assert self._round is not None
         shared = self._round.shared
+        ids = [self._spec().keeps[player]] if self._keep >= 0 else game.legal_ids(player)
         if shared is None:
-            return sorted(game.legal_ids(player))
-        return sorted(shared.shared_id[player][i] for i in game.legal_ids(player))
+            return sorted(ids)
+        return sorted(shared.shared_id[player][i] for i in ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card's faces by their share of the pile, the deal's seeds, or a
@@ -426,6 +459,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             self._round = _Round(spec.rulebook.new_game(spec.players, spec.seed + k, log=log,
                                                         max_actions=spec.max_actions),
                                  spec.house, spec.settings, spec.shared)
+            self._memory.acted(self._round.game)
             return
         spec, player = self._spec(), self.current_player()
         table, given = spec.table, int(action)
@@ -436,19 +470,29 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             raise IllegalAction(f"action {given}: not in the action "
                                 f"{'table' if spec.shared is None else 'space'} (0 to "
                                 f"{(len(table) if player < 0 else spec.size) - 1})")
+        if self._keep >= 0:  # the adapter's keep: the round took it already
+            if action != spec.keeps[player]:
+                raise IllegalAction(f"action {given} ({table[action]}): seat {player} can "
+                                    "only keep the card it drew now")
+            self._keep = -1
+            return
         if table[action].kind == "pass":  # changes nothing in the round
             if player < 0 or action not in game.legal_ids(player):
                 raise IllegalAction(f"action {given} ({table[action]}): not a legal action "
                                     f"of {'chance' if player < 0 else f'seat {player}'} now")
             self._passed.append(player)
+            self._memory.passed(game, player)
             return
         if spec.deals:  # the seeded round draws its own cards
             driver.take(game, action, self._hook.call, None if player < 0 else player)
+            self._done(action, player)
         else:
             assert self._round is not None
             pile = self._round.take(action, player, [], self._hook.call)
             if pile is not None:  # chance chooses its cards first
                 self._pending, self._by, self._cards, self._pile = action, player, [], pile
+            else:
+                self._done(action, player)
         self._passed = []  # the round moved on: a new window
 
     def _choose(self, action: int) -> None:
@@ -478,8 +522,22 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             pile = None if isinstance(out, Game) else out
         if pile is None:
             self._pending, self._cards, self._pile = None, [], []
+            self._done(action, by)
         else:
             self._pending, self._by, self._cards, self._pile = action, by, cards, pile
+
+    def _done(self, action: int, by: int) -> None:
+        """The round took ``action`` by ``by`` (or was dealt): remembered. A seat's draw
+        that offered no drawn card owes a keep of this adapter's, so that the seat moves
+        again whether or not its card was playable (who moves is public)."""
+        assert self._round is not None
+        game, spec = self._round.game, self._spec()
+        self._memory.acted(game)
+        if by >= 0 and action != DEAL and spec.keeps and not game.over \
+                and spec.table[action].kind == "draw":
+            decision = game.decision
+            if decision is None or decision.seat != by or decision.kind != "drawn":
+                self._keep = by
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> UnoRulesState:
@@ -497,6 +555,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             seed = int(float(probability_sampler()) * 2**53)
             new._round = _Round(self._round.game.resample(player_id, random.Random(seed)),
                                 self._round.house, self._round.settings, self._round.shared)
+            new._memory = self._memory.kept_for(player_id, new._round.game)
         return new
 
     def serialize(self) -> str:
@@ -508,15 +567,20 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({
             "format": FORMAT, "history": [[h.player, h.action] for h in self.full_history()],
             "passed": self._passed, "round": None if game is None else game.snapshot(),
-            "pending": pending, "cards": self._cards}, separators=(",", ":"))
+            "pending": pending, "cards": self._cards, "memory": self._memory.to_json(),
+            "keep": self._keep},
+            separators=(",", ":"))
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self._spec()
         at = spec.table_id(player, action)
         if at >= 0:
             return str(spec.table[at])
+        code = action - len(spec.table)
+        if not spec.deals and code >= spec.faces:
+            return f"limit {spec.rulebook.pile_limits[code - spec.faces][0]}"
         if not spec.deals:
-            return f"card {spec.rulebook.card_name(action - len(spec.table))}"
+            return f"card {spec.rulebook.card_name(code)}"
         return f"deal {spec.seed + action - len(spec.table)}"
 
     def is_terminal(self) -> bool:
@@ -546,11 +610,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return f"top {game.top} ({game.color_name}), {game.direction_name}; {hands}; {what}"
 
 
-DEAL = -1  # the pending action that deals the round
-
-
 class _NeedCard(Exception):
-    """Raised from inside the engine when an action takes a card chance hasn't chosen."""
+    """Raised from inside the engine when an action takes a card (or a pile counter's
+    limit) chance hasn't chosen: ``pile`` the outcomes to choose from, each as often as
+    its weight."""
 
     def __init__(self, pile: list[int]) -> None:
         super().__init__("a card for chance to choose")
@@ -558,14 +621,24 @@ class _NeedCard(Exception):
 
 
 class _Chooser:
-    """The engine's ``draw_chance`` for one try of an action: each card taken off the draw
+    """A round's ``State.chance`` for one try of an action: each card taken off the draw
     pile is the next one chance chose, put on top first; past those, :class:`_NeedCard`
-    with the pile to choose from (sorted: its order is no one's knowledge)."""
+    with the pile to choose from (sorted: its order is no one's knowledge). Its
+    :meth:`limit` is the round's ``limit_chance``: a pile counter's hidden limit is chosen
+    by chance too (no seat sees the outcome: information states hold no chance outcome)."""
 
-    __slots__ = ("cards", "used")
+    __slots__ = ("cards", "used", "faces")
 
-    def __init__(self, cards: list[int]) -> None:
-        self.cards, self.used = cards, 0
+    def __init__(self, cards: list[int], faces: int) -> None:
+        self.cards, self.used, self.faces = cards, 0, faces
+
+    def limit(self, weights: list[int]) -> int:
+        """The index of the limit chance chose (an outcome ``faces + index``)."""
+        if self.used == len(self.cards):
+            raise _NeedCard([self.faces + k for k, w in enumerate(weights) for _ in range(w)])
+        code = self.cards[self.used]
+        self.used += 1
+        return code - self.faces
 
     def __call__(self, pile: list[int]) -> None:
         if self.used == len(self.cards):
@@ -596,7 +669,12 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
 def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
     """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
     pile (then :class:`_NeedCard`)."""
-    engine_state.draw_chance = _Chooser(cards)
+    memo = game.rulebook.memo
+    faces = memo.get("chance_faces")  # UnoRulesGame.faces, once per rulebook (max is slow)
+    if faces is None:
+        faces = memo["chance_faces"] = max(game.rulebook.deck) + 1
+    chooser = _Chooser(cards, faces)
+    game.chance, game.limit_chance = chooser, chooser.limit
     try:
         if action == DEAL:
             game._deal()
@@ -604,90 +682,11 @@ def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | No
         else:
             driver.take(game, action, hook, None if by < 0 else by)
     finally:
-        engine_state.draw_chance = None
+        game.chance = game.limit_chance = None
 
 
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
 _NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _fields(text: Any) -> dict[str, Any]:
-    """The serialized state's JSON object, its fields all there and none other."""
-    if not isinstance(text, str):
-        raise SnapshotError(f"serialized state: expected text, not {type(text).__name__}")
-    try:
-        fields = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, nested absurdly deep, a huge number
-        raise SnapshotError("serialized state: not the JSON state.serialize() writes "
-                            "(pyspiel.serialize_game_and_state's format is not read "
-                            "here)") from None
-    if type(fields) is not dict or fields.get("format") != FORMAT:
-        raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
-    if sorted(fields) != ["cards", "format", "history", "passed", "pending", "round"]:
-        raise SnapshotError(f"serialized state: expected the fields cards, format, history, "
-                            f"passed, pending and round, not {_short(sorted(fields))}")
-    return fields
-
-
-def _pending(fields: dict[str, Any], spec: UnoRulesGame,
-             history: list[tuple[int, int]]) -> tuple[tuple[int, int] | None, list[int]]:
-    """The action waiting for cards (``[seat, action]``, DEAL's ``[-1, -1]`` before the
-    deal) and the cards chosen for it: the last action of the history and the card outcomes
-    after it."""
-    pending, cards, size = fields["pending"], fields["cards"], len(spec.table)
-    tail = len(history)
-    while tail and history[tail - 1][0] == -1 and history[tail - 1][1] >= size \
-            and not spec.deals:
-        tail -= 1
-    chosen = [a - size for _, a in history[tail:]]
-    if pending is None:
-        if cards != [] or (not spec.deals and not history):  # mid-deal: _restored says
-            raise SnapshotError(f"serialized state: pending: none, yet chance is choosing "
-                                f"cards {_short(cards)}")
-        return None, []
-    p, a = history[tail - 1] if tail else (-1, DEAL)
-    last = [p, a if a == DEAL else spec.table_id(p, a)]  # a shared id as the table's
-    if spec.deals or pending != last or cards != chosen:
-        raise SnapshotError(f"serialized state: pending: {_short(pending)} with cards "
-                            f"{_short(cards)} is not the history's last action and its cards")
-    return (last[0], last[1]), cards
-
-
-def _history(history: Any, spec: UnoRulesGame) -> list[tuple[int, int]]:
-    """OpenSpiel's history, checked: the deal (chance, one of the deal outcomes), then
-    actions of the table by a seat or chance."""
-    if type(history) is not list:
-        raise SnapshotError(f"serialized state: history: {_short(history)} is not a list")
-    longest = spec.max_chance_nodes_in_history() + spec.max_actions * spec.players
-    if len(history) > longest:
-        raise SnapshotError(f"serialized state: history: {len(history)} actions, more than "
-                            f"this game's {longest}")
-    out = []
-    for i, item in enumerate(history):
-        if not (type(item) is list and len(item) == 2 and all(type(x) is int for x in item)
-                and _valid_item(spec, i, item[0], item[1])):
-            raise SnapshotError(f"serialized state: history[{i}]: {_short(item)} is not "
-                                "[player, action] of this game")
-        out.append((item[0], item[1]))
-    return out
-
-
-def _valid_item(spec: UnoRulesGame, i: int, player: int, action: int) -> bool:
-    """Whether ``[player, action]`` can be the history's ``i``-th item: the deal's seed
-    first (``deals``), a card chance chose (``deals: 0``), or a table action of a seat or
-    chance."""
-    size = len(spec.table)
-    if spec.deals and i == 0:
-        return player == -1 and size <= action < size + spec.deals
-    if player == -1 and not spec.deals and size <= action < size + spec.faces:
-        return True
-    return -1 <= player < spec.players and 0 <= action < size \
-        and spec.table_id(player, action) >= 0
 
 
 def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
@@ -710,28 +709,25 @@ def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
     if not dealt:
         raise SnapshotError("serialized state: round: a snapshot before the deal is done")
     size = len(spec.table)
-    taken = sum(not (p == -1 and a >= size) and spec.table[spec.table_id(p, a)].kind != "pass"
+    # Keeps left out: the adapter's own (after a draw) are in no round's history.
+    taken = sum(not (p == -1 and a >= size)
+                and spec.table[spec.table_id(p, a)].kind not in ("pass", "keep")
                 for p, a in history[1 if spec.deals else 0:]) - (pending is not None)
-    if game.players != spec.players or len(game.history) != taken:
+    kept = sum(a.kind != "keep" for a in game.history)
+    if game.players != spec.players or kept != taken:
         raise SnapshotError(f"serialized state: round: {game.players} players and "
-                            f"{len(game.history)} actions, not the history's {spec.players} "
+                            f"{kept} actions but keeps, not the history's {spec.players} "
                             f"and {taken}")
     return _Round(game, spec.house, spec.settings, spec.shared)
 
 
-def public_history(game: Game, seat: int) -> list[str]:
-    """The actions taken, as ``seat`` saw them: a card given between others is hidden, and
-    another seat's ``keep`` left out (a drawn card kept is asked about only when it was
-    playable: the others would learn that; they see the ``draw``, then what follows)."""
-    return [str(a) for a in seen_actions(game.history, seat)
-            if a.kind != "keep" or a.seat == seat]
-
-
 class _Observer:
     """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (a named view of it per
-    segment of :class:`uno_rules.rl.observation.Observer`) filled by :meth:`set_from`, strings
-    by :meth:`string_from`. The information state is the seat's view plus the public
-    history; the observation its view alone."""
+    segment) filled by :meth:`set_from`, strings by :meth:`string_from`. The observation is
+    the seat's view (:class:`uno_rules.rl.observation.Observer`'s segments) and the counts
+    of the cards played this round; the information state (``perfect_recall``) adds the
+    seat's memory (:mod:`uno_rules.rl.recall`): its own hand's changes and the public
+    history, passes included."""
 
     def __init__(self, spec: UnoRulesGame, perfect_recall: bool,
                  params: dict[str, Any] | None) -> None:
@@ -739,16 +735,27 @@ class _Observer:
             raise ValueError(f"observation parameters not supported; passed {params}")
         self.spec, self.perfect_recall = spec, perfect_recall
         self.observer = Observer(spec.rulebook, spec.players)
-        self.tensor = np.zeros(self.observer.size, np.float32)
+        self.recall = RecallTensor(spec.table, spec.faces, spec.players)
+        parts = self.recall.parts if perfect_recall else self.recall.parts[:1]
+        base = self.observer.size
+        self.tensor = np.zeros(base + sum(n for _, n in parts), np.float32)
         self.dict: dict[str, np.ndarray] = {
             s.name: self.tensor[s.offset:s.offset + s.length] for s in self.observer.spaces}
+        for name, length in parts:
+            self.dict[name] = self.tensor[base:base + length]
+            base += length
 
     def set_from(self, state: UnoRulesState, player: int) -> None:
         game = state.uno_game
+        self.tensor.fill(0)
         if game is None:  # not dealt: nothing seen yet
-            self.tensor.fill(0)
+            return
+        size = self.observer.size
+        self.tensor[:size] = self.observer.array(game, player)
+        if self.perfect_recall:
+            self.recall.fill(self.tensor[size:], game, player, state.memory)
         else:
-            self.tensor[:] = self.observer.array(game, player)
+            self.dict["played"][:] = self.recall.played(state.memory)
 
     def string_from(self, state: UnoRulesState, player: int) -> str:
         game = state.uno_game
@@ -757,10 +764,8 @@ class _Observer:
         view = json.dumps(game.view(player), sort_keys=True)
         if not self.perfect_recall:
             return view
-        # The passes of the out-of-turn window open now: in no round's history (a pass
-        # changes nothing), yet moves of this game that every seat saw.
-        passed = "".join(f" | {seat} pass" for seat in state.passed)
-        return view + "\n" + " | ".join(public_history(game, player)) + passed
+        return "\n".join((view, " | ".join(public_history(game, player, state.memory)),
+                          " | ".join(private_history(game, player, state.memory))))
 
 
 pyspiel.register_game(_TYPE, UnoRulesGame)
