@@ -43,6 +43,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy
 
@@ -61,22 +62,30 @@ def ours_runner(rulebook: str = "classic", players: int = 2, house: tuple[str, .
     env = make_env(rulebook, players, house=house)
     rng = random.Random(seed)
     env.reset(seed=seed)
-    flatnonzero = numpy.flatnonzero
 
     def run(steps: int) -> int:
         taken = 0
         while taken < steps:
-            env.reset()
-            for _agent in env.agent_iter():
-                obs, _reward, term, trunc, _info = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                legal = flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.randrange(len(legal))]))
-                taken += 1
+            taken += aec_round(env, rng)
         return taken
     return run
+
+
+def aec_round(env: Any, rng: random.Random) -> int:
+    """A round through our AEC env's loop (``reset``, then ``agent_iter`` / ``last`` /
+    ``step``), a uniformly random action of the mask: the steps it took."""
+    flatnonzero = numpy.flatnonzero
+    taken = 0
+    env.reset()
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        taken += 1
+    return taken
 
 
 def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) -> float:
@@ -140,14 +149,7 @@ def episodes(adapter: str, seed: int = 0) -> Runner | None:
         aec.reset(seed=seed)
 
         def one() -> None:
-            aec.reset()
-            for _agent in aec.agent_iter():
-                obs, _reward, term, trunc, _info = aec.last()
-                if term or trunc:
-                    aec.step(None)
-                    continue
-                legal = flatnonzero(obs["action_mask"])
-                aec.step(int(legal[rng.randrange(len(legal))]))
+            aec_round(aec, rng)
     else:
         try:
             from uno_rules.rl.gymnasium import UnoEnv
