@@ -20,7 +20,17 @@ RLCard's ``make('uno')`` plays 2 players only: the ratio is at 2 players (ours a
 printed beside). RLCard is optional: ``pip install -e '.[bench,rl]'``.
 
 Run: ``python bench/rl_env.py [--steps N] [--reps R] [--rulebook classic] [--house H ...]
-[--profile]``.
+[--profile] [--adapters]``.
+
+``--adapters`` measures issue 31's goals instead, classic at 2 players with
+``draw_with_playable: false`` (as RLCard's UNO: a seat with a playable card may not draw, so
+random rounds are of comparable length, ~1,000 steps otherwise): whole episodes per second
+of CPU time (a random learner; the other seats random too: RLCard's random policy,
+our Gymnasium env's ``uniform`` agent) for PettingZoo, Gymnasium and RLCard, paired ratios
+against RLCard's; and the CPU time of one OpenSpiel step (``legal_actions`` and
+``apply_action`` of a uniformly random one, chance nodes drawn from ``chance_outcomes``)
+beside the engine's own step (``legal_ids`` and ``step``), both per seat's action: the time
+of chance nodes (OpenSpiel's dealt and drawn cards, contests) is counted, the nodes are not.
 """
 
 from __future__ import annotations
@@ -33,11 +43,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy
 
 from uno_rules.rl.pettingzoo import env as make_env
 
+# The adapters' lanes: RLCard's UNO lets a seat draw only without a playable card.
+LIKE_RLCARD = {"draw_with_playable": False}
 # A runner takes at least ``steps`` env steps (whole rounds) and returns how many it took.
 Runner = Callable[[int], int]
 
@@ -49,22 +62,30 @@ def ours_runner(rulebook: str = "classic", players: int = 2, house: tuple[str, .
     env = make_env(rulebook, players, house=house)
     rng = random.Random(seed)
     env.reset(seed=seed)
-    flatnonzero = numpy.flatnonzero
 
     def run(steps: int) -> int:
         taken = 0
         while taken < steps:
-            env.reset()
-            for _agent in env.agent_iter():
-                obs, _reward, term, trunc, _info = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                legal = flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.randrange(len(legal))]))
-                taken += 1
+            taken += aec_round(env, rng)
         return taken
     return run
+
+
+def aec_round(env: Any, rng: random.Random) -> int:
+    """A round through our AEC env's loop (``reset``, then ``agent_iter`` / ``last`` /
+    ``step``), a uniformly random action of the mask: the steps it took."""
+    flatnonzero = numpy.flatnonzero
+    taken = 0
+    env.reset()
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        taken += 1
+    return taken
 
 
 def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) -> float:
@@ -110,6 +131,118 @@ def rlcard_runner(seed: int = 0) -> Runner | None:
     return run
 
 
+def episodes(adapter: str, seed: int = 0) -> Runner | None:
+    """Whole episodes of classic at 2 players through ``adapter`` (``pettingzoo``,
+    ``gymnasium`` or ``rlcard``), a uniformly random policy for every seat; ``run(n)``
+    plays ``n`` and returns ``n``. None when the adapter's package is missing."""
+    rng = random.Random(seed)
+    flatnonzero = numpy.flatnonzero
+    if adapter == "rlcard":
+        rlcard_round = rlcard_runner(seed)  # a run of >= 1 step: one round
+        if rlcard_round is None:
+            return None
+
+        def one() -> None:
+            rlcard_round(1)
+    elif adapter == "pettingzoo":
+        aec = make_env("classic", 2, settings=LIKE_RLCARD)
+        aec.reset(seed=seed)
+
+        def one() -> None:
+            aec_round(aec, rng)
+    else:
+        try:
+            from uno_rules.rl.gymnasium import UnoEnv
+        except ImportError:
+            return None
+        gym = UnoEnv("classic", 2, opponents="uniform", settings=LIKE_RLCARD)
+        gym.reset(seed=seed)
+
+        def one() -> None:
+            _obs, info = gym.reset()
+            done = False
+            while not done:
+                legal = flatnonzero(info["action_mask"])
+                _obs, _reward, term, trunc, info = gym.step(
+                    int(legal[rng.randrange(len(legal))]))
+                done = term or trunc
+
+    def run(n: int) -> int:
+        for _ in range(n):
+            one()
+        return n
+    return run
+
+
+def step_costs(steps: int, reps: int) -> tuple[float, float] | None:
+    """Median CPU µs of one OpenSpiel step and of one engine step (see the module doc),
+    interleaved; None without OpenSpiel."""
+    try:
+        import pyspiel
+
+        import uno_rules.rl.openspiel  # noqa: F401  (registers the game)
+    except ImportError:
+        return None
+    spiel = pyspiel.load_game("uno_rules", {"rulebook": "classic", "players": 2,
+                                            "settings": "draw_with_playable:false"})
+    rulebook = make_env("classic", 2, settings=LIKE_RLCARD).rulebook
+    rng = random.Random(0)
+
+    def openspiel(n: int) -> float:
+        taken, start = 0, time.process_time()
+        while taken < n:
+            state = spiel.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():  # a dealt or drawn card, a contest: no step
+                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(outcomes, probs)[0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                    taken += 1
+        return (time.process_time() - start) / taken * 1e6
+
+    def engine(n: int) -> float:
+        taken, start = 0, time.process_time()
+        while taken < n:
+            game = rulebook.new_game(2, rng.getrandbits(63), log=False)
+            while not game.over:
+                seat = game.pending.seat  # type: ignore[union-attr]
+                legal = game.legal_ids(seat)  # a contest (no seat): its outcomes, no step
+                game.step(legal[rng.randrange(len(legal))])
+                taken += seat is not None
+        return (time.process_time() - start) / taken * 1e6
+
+    openspiel(steps // 10)
+    engine(steps // 10)
+    spiel_us, engine_us = [], []
+    for _ in range(reps):
+        spiel_us.append(openspiel(steps))
+        engine_us.append(engine(steps))
+    return statistics.median(spiel_us), statistics.median(engine_us)
+
+
+def adapters(rounds: int, reps: int) -> None:
+    """Issue 31's speed lanes (see the module doc), printed."""
+    runners = {name: run for name in ("pettingzoo", "gymnasium", "rlcard")
+               if (run := episodes(name)) is not None}
+    rates = measure(runners, rounds, reps)
+    print(f"classic 2p, draw_with_playable false: {reps} reps of {rounds} episodes, CPU time, "
+          "random policies")
+    print(f"{'adapter':<12} {'episodes/s':>10} {'spread':>7} {'x RLCard (paired)':>18}")
+    base = rates.get("rlcard")
+    for name, row in rates.items():
+        median = statistics.median(row)
+        ratio = "" if base is None else \
+            f"{statistics.median(a / b for a, b in zip(row, base, strict=True)):.2f}"
+        print(f"{name:<12} {median:>10.1f} {(max(row) - min(row)) / median:>6.0%} "
+              f"{ratio:>18}")
+    costs = step_costs(rounds * 200, reps)
+    if costs is not None:
+        print(f"OpenSpiel step {costs[0]:.1f} µs, engine step {costs[1]:.1f} µs: "
+              f"{costs[0] / costs[1]:.2f}x")
+
+
 def measure(runners: dict[str, Runner], steps: int, reps: int) -> dict[str, list[float]]:
     """Interleaved repetitions after an untimed warm-up: each runner's steps/s per rep."""
     for run in runners.values():
@@ -139,7 +272,12 @@ def main() -> None:
     parser.add_argument("--rulebook", default="classic")
     parser.add_argument("--house", nargs="*", default=[])
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--adapters", action="store_true",
+                        help="issue 31's lanes: episodes/s per adapter, OpenSpiel's step")
     args = parser.parse_args()
+    if args.adapters:
+        adapters(max(1, args.steps // 200), args.reps)
+        return
     house = tuple(args.house)
     runners: dict[str, Runner] = {
         "uno-rules PettingZoo 2p": ours_runner(args.rulebook, 2, house),

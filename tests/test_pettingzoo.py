@@ -136,6 +136,32 @@ def test_observations_are_arrays_in_their_spaces_and_only_the_actor_has_actions(
     assert list(numpy.flatnonzero(mask)) == sorted(game.legal_ids(seat))
 
 
+@pytest.mark.parametrize(("rulebook", "players", "house"),
+                         [("classic", 2, ()), ("classic", 4, ("jump_in",)), ("flip", 3, ())])
+def test_every_step_the_mask_is_the_actors_legal_ids_and_the_observation_its_encoding(
+        rulebook: str, players: int, house: tuple[str, ...]) -> None:
+    """The legal ids the env keeps per state (made in one call when no window is open) and
+    the observation it builds are what the game and the observer give at that state."""
+    e = env(rulebook, players, house=house)
+    rng = random.Random(3)
+    steps = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        for agent in e.agent_iter(max_iter=400):
+            obs, _reward, term, trunc, _info = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            game, seat = e.game, int(agent.split("_")[1])
+            assert game is not None
+            legal = [int(i) for i in numpy.flatnonzero(obs["action_mask"])]
+            assert legal == sorted(game.legal_ids(seat))
+            assert list(obs["observation"]) == e.observer.encode(game, seat)
+            e.step(legal[rng.randrange(len(legal))])
+            steps += 1
+    assert steps > 300
+
+
 def test_an_action_outside_the_mask_is_refused_and_changes_nothing() -> None:
     e = env("classic", 2)
     e.reset(seed=3)

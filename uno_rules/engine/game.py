@@ -208,8 +208,11 @@ class Game(Runner):
             return ids
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
+        extra_ids = self.out_of_turn_ids()
+        if not extra_ids:  # no window open (most states): no seat has more than its decision
+            return ids if pending.seat == seat else ()
         table = self._table
-        extra = tuple(i for i in self.out_of_turn_ids() if table[i].seat == seat)
+        extra = tuple(i for i in extra_ids if table[i].seat == seat)
         if pending.seat == seat:
             return ids + extra
         return extra + (self._acts[seat].pass_,) if extra else ()

@@ -223,7 +223,11 @@ class Observer:
         if _NUMPY is None:
             _load_numpy()
         frombuffer, uint8 = _NUMPY  # type: ignore[misc]
-        return frombuffer(self._fill(game, seat), uint8)
+        if game.rulebook is not self.rulebook or game.players != self.players or \
+                type(seat) is not int or not 0 <= seat < self.players:
+            self._check(game, seat)
+        # _fill's record and vector, a call less (this runs every env step)
+        return frombuffer(self._from_view(seat_view(game, seat, None)), uint8)
 
     def encode_view(self, view: SeatView) -> list[int]:
         """:meth:`encode` of the seat and game ``view`` is of (:meth:`Game.seat_view

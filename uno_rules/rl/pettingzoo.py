@@ -174,12 +174,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         assert game is not None, "reset() first"
         mask = bytearray(self._zeros)  # set in Python, then the array's own memory: no copy
         if self._queue and self._queue[0] == seat:  # only the seat to act has actions
+            ids = self._ids  # made once per state (by _advance when no window is open)
+            if ids is None:
+                ids = self._legal()
             if self.shared is None:
-                for i in self._legal():
+                for i in ids:
                     mask[i] = 1
             else:
                 shared = self.shared.shared_id[seat]
-                for i in self._legal():
+                for i in ids:
                     mask[shared[i]] = 1
         return {"observation": self.observer.array(game, seat),
                 "action_mask": numpy.frombuffer(mask, _INT8)}
@@ -197,7 +200,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         except TypeError:
             raise IllegalAction(f"{agent}: action {action!r} is not an action id "
                                 f"(an int of 0-{self.size - 1})") from None
-        ids = self._legal()
+        ids = self._ids
+        if ids is None:
+            ids = self._legal()
         if self.shared is not None:
             action_id = self._from_shared(agent, seat, action_id, ids)
         elif action_id not in ids:
@@ -260,9 +265,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         if extra:
             seats = {table[i].seat for i in extra}
             queue = [s for s in driver.window_seats(decider, self.players) if s in seats]
+            self._ids = None
+        else:  # no window: the decider's legal ids are its decision's (Game.legal_ids)
+            self._ids = game.legal_ids()
         queue.append(decider)
         self._queue = queue
-        self._ids = None
         self.agent_selection = self.possible_agents[queue[0]]
 
     def env_id(self, seat: int, table_id: int) -> int:
