@@ -403,7 +403,8 @@ def test_legal_ids_are_the_options_and_each_seats_actions() -> None:
                 mine = [table[i] for i in game.legal_ids(seat)]
                 own = list(decision.options) if decision.seat == seat else []
                 others = [a for a in extra if a.seat == seat]
-                passing = [Action(seat, "pass")] if others and decision.seat != seat else []
+                asked = others or seat in game.asked_seats()  # a window asks it
+                passing = [Action(seat, "pass")] if asked and decision.seat != seat else []
                 assert mine == own + others + passing
             seen.add(decision.kind)
             seen.update(a.kind for a in extra)
@@ -604,7 +605,7 @@ def test_pass_is_offered_exactly_when_a_seat_may_act_out_of_turn_and_changes_not
             extra = game.out_of_turn_actions()
             for seat in range(game.players):
                 mine = [a for a in extra if a.seat == seat]
-                expected = bool(mine) and decision.seat != seat
+                expected = (bool(mine) or seat in game.asked_seats()) and decision.seat != seat
                 pass_id = table.index(Action(seat, "pass"))
                 assert (pass_id in game.legal_ids(seat)) == expected
                 assert Action(seat, "pass") not in game.legal_actions()  # the referee's list

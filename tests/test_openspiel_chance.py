@@ -207,10 +207,16 @@ def test_openspiels_ismcts_plays_classic_with_card_chance() -> None:
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0), 100)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8,
                            random_state=np.random.RandomState(1))
-    rng = random.Random(2)
     state = game.new_initial_state()
+    moves = bot_plays(bot, state, random.Random(2), 6)
+    assert moves == 6 or state.is_terminal()
+
+
+def bot_plays(bot: Any, state: Any, rng: random.Random, limit: int = 10**9) -> int:
+    """``bot`` chooses every seat's moves in ``state``, chance drawn with ``rng`` by its
+    weights, until ``limit`` moves or the end: the moves made, each a legal action."""
     moves = 0
-    while moves < 6 and not state.is_terminal():
+    while moves < limit and not state.is_terminal():
         if state.is_chance_node():
             _chance(state, rng)
             continue
@@ -218,7 +224,7 @@ def test_openspiels_ismcts_plays_classic_with_card_chance() -> None:
         assert action in state.legal_actions()
         state.apply_action(action)
         moves += 1
-    assert moves == 6 or state.is_terminal()
+    return moves
 
 
 def test_the_seeded_deals_stay_an_option() -> None:

@@ -67,8 +67,8 @@ def test_a_seats_mask_holds_only_what_that_seat_may_do(name: str, house: tuple,
                                                        players: int) -> None:
     """Per seat: its decision's options when the decision is its own, its out-of-turn actions
     (a jump-in names a card of its holder's hand: never in another seat's mask) and then its
-    ``pass``, marked exactly when it has such actions and the decision is not its own; the
-    seats' masks together, passes aside, are the referee's mask."""
+    ``pass``, marked exactly when it has such actions or a window asks it and the decision
+    is not its own; the seats' masks together, passes aside, are the referee's mask."""
     rb = uno_rules.load_rulebook(name, house=house)
     space = ActionSpace(rb, players)
     passes = [space.index(uno_rules.Action(s, "pass")) for s in range(players)]
@@ -90,7 +90,8 @@ def test_a_seats_mask_holds_only_what_that_seat_may_do(name: str, house: tuple,
                                                    action in game.decision.options)
                     jump_ins += action.kind == "jump_in"
                 others = {a for a in game.out_of_turn_actions() if a.seat == seat}
-                assert mask[passes[seat]] == (bool(others) and game.decision is not None
+                asked = bool(others) or seat in game.asked_seats()  # a window asks it
+                assert mask[passes[seat]] == (asked and game.decision is not None
                                               and game.decision.seat != seat)
                 passed += mask[passes[seat]]
                 union = [u or m for u, m in zip(union, mask, strict=True)]

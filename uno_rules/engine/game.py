@@ -196,8 +196,10 @@ class Game(Runner):
         ``decision.options`` (a contest's too); with a seat, what that seat may do now: the
         decision's options if it is that seat's, then its out-of-turn actions (catches, UNO
         calls for a partner, jump-ins) in the order of :meth:`out_of_turn_actions`, and, when
-        it has some and the decision is not its own, last its ``pass`` (letting them go,
-        which changes nothing). Empty when the round is over."""
+        the decision is not its own and it has some or an out-of-turn window asks it
+        (:meth:`asked_seats`: decided by public information, so a seat with nothing to play
+        is asked too), last its ``pass`` (letting them go, which changes nothing). Empty
+        when the round is over."""
         pending = self.pending
         if pending is None:
             return ()
@@ -215,7 +217,9 @@ class Game(Runner):
         extra = tuple(i for i in extra_ids if table[i].seat == seat)
         if pending.seat == seat:
             return ids + extra
-        return extra + (self._acts[seat].pass_,) if extra else ()
+        if extra or seat in self.asked_seats():
+            return extra + (self._acts[seat].pass_,)
+        return ()
 
     def decision_for(self, seat: object) -> Decision | None:
         """The pending decision as ``seat`` may see it: whole when it is ``seat``'s own or a
@@ -349,8 +353,8 @@ class Game(Runner):
                "by another seat"
 
     def _check_pass(self, action: Action) -> None:
-        """Refuse ``S pass`` unless seat S has out-of-turn actions now and the pending
-        decision is not its own (:meth:`legal_ids` offers it exactly then)."""
+        """Refuse ``S pass`` unless seat S has out-of-turn actions now or a window asks it,
+        and the pending decision is not its own (:meth:`legal_ids` offers it exactly then)."""
         seat = action.seat
         assert seat is not None  # a well-formed pass names its seat
         if not 0 <= seat < self.players:

@@ -47,6 +47,27 @@ class Legality(State):
         catches and UNO calls seat by seat, then the jump-ins seat by seat."""
         if self.over:
             return []
+        out = self._call_ids()
+        if self.rulebook.settings.jump_in:  # a jump-in is a play: its conditions hold too
+            faces, acts = self.faces, self._acts
+            out += [acts[s].jump_in[faces[card].id] for s, card in self._jump_in_cards()
+                    if self._allowed(s, card)]
+        return out
+
+    def asked_seats(self) -> list[int]:
+        """The seats an out-of-turn window asks now, ascending, decided by what every seat
+        sees (so who is asked never tells what a hand holds): each seat offered a catch or
+        an UNO call, and every seat that could jump in (:meth:`_jump_in_seats`). A seat
+        asked that has no out-of-turn action may only pass (:meth:`Game.legal_ids`)."""
+        if self.over:
+            return []
+        table = self._acts[0].table
+        seats = {table[i].seat for i in self._call_ids()}
+        seats.update(self._jump_in_seats())
+        return sorted(s for s in seats if s is not None)
+
+    def _call_ids(self) -> list[int]:
+        """The catches and UNO calls open now, seat by seat (who may make them is public)."""
         out: list[int] = []
         late = self._uno_open
         acts = self._acts
@@ -59,23 +80,31 @@ class Legality(State):
                 mates = self._mates(owes)
                 out += [acts[s].uno[owes] if s in mates else acts[s].catch[owes]
                         for s in range(self.players) if s not in self.eliminated]
-        if self.rulebook.settings.jump_in:  # a jump-in is a play: its conditions hold too
-            faces = self.faces
-            out += [acts[s].jump_in[faces[card].id] for s, card in self._jump_in_cards()
-                    if self._allowed(s, card)]
         return out
 
-    def _jump_in_cards(self) -> list[tuple[int, int]]:
-        """The seats that hold the exact card on top (a wild only with ``jump_in_wilds``)
-        while another seat's turn or drawn card is pending, each with that card: who may
-        jump in, unless the card's conditions (:meth:`_allowed`) forbid it."""
+    def _jump_in_seats(self) -> list[int]:
+        """Who could jump in, by public information only: under ``jump_in``, while another
+        seat's turn or drawn card is pending and the card on top may be jumped on (a wild
+        only with ``jump_in_wilds``), every other seat with cards in hand."""
         pending = self.pending
-        if pending is None or pending.kind not in ("turn", "drawn") or not self.discard:
+        if not self.rulebook.settings.jump_in or pending is None or \
+                pending.kind not in ("turn", "drawn") or not self.discard:
             return []
-        face = self.faces[self.discard[-1]]
-        if face.color == NO_COLOR and not self.rulebook.settings.jump_in_wilds:
+        if self.faces[self.discard[-1]].color == NO_COLOR and \
+                not self.rulebook.settings.jump_in_wilds:
             return []
-        held = ((s, self._held(s, face.id)) for s in range(self.players) if s != pending.seat)
+        hands = self.hands
+        return [s for s in range(self.players) if s != pending.seat and hands[s]]
+
+    def _jump_in_cards(self) -> list[tuple[int, int]]:
+        """The seats of :meth:`_jump_in_seats` that hold the exact card on top, each with
+        that card: who may jump in, unless the card's conditions (:meth:`_allowed`) forbid
+        it."""
+        seats = self._jump_in_seats()
+        if not seats:
+            return []
+        face = self.faces[self.discard[-1]].id
+        held = ((s, self._held(s, face)) for s in seats)
         return [(s, card) for s, card in held if card is not None]
 
     def _cards_of_color(self, seat: int, color: int) -> list[int]:

@@ -667,7 +667,9 @@ def agents_chooser(rulebook: Rulebook, game: Game,
                    agents: Sequence[tuple[str, AgentClass]]) -> Callable[[Game], int]:
     """Who chooses in ``game`` played by ``agents`` (one per seat, made here): the seats
     offered out-of-turn actions first, in window order (each may pass), then the deciding
-    seat, or at a chance node the round's own RNG."""
+    seat, or at a chance node the round's own RNG. A seat a window asks with nothing to
+    play (``game.asked_seats()``) is skipped: its only answer is its pass, and asking it
+    would draw from its agent's generator (the fast path ``simulate`` plays)."""
     players, seed = game.players, game.seed
     if seed is None:  # the agents' RNGs are seeded from the round's
         raise ValueError("a round dealt without a seed")

@@ -152,11 +152,12 @@ class UnoEnv(gymnasium.Env[Any, int]):
 
     def _play_others(self) -> float:
         """Let the built-in agents act until the learner's turn or the end of the round;
-        the learner's reward gathered meanwhile."""
+        the learner's reward gathered meanwhile. A seat a window asks with nothing to play
+        (the learner too: only its own cards decide that) passes unasked, as
+        ``play_agents`` skips it: no agent's generator is drawn from."""
         aec, me = self.aec, self._agent
         reward = 0.0
-        while aec.agents and aec.agent_selection != me and \
-                not (aec.terminations[me] or aec.truncations[me]):
+        while aec.agents and not (aec.terminations[me] or aec.truncations[me]):
             seat = aec._queue[0]
             game = aec.game
             assert game is not None
@@ -164,9 +165,14 @@ class UnoEnv(gymnasium.Env[Any, int]):
             pending = game.pending
             mine = pending is not None and pending.seat == seat
             pass_id = None if mine else aec._pass[seat]
-            offered = tuple(i for i in ids if i != pass_id)
-            choice = self._ask(seat, offered, pending.kind if mine and pending else None)
-            taken = pass_id if choice is None else choice
+            if ids == (pass_id,):
+                taken: int | None = pass_id
+            elif aec.agent_selection == me:
+                break
+            else:
+                offered = tuple(i for i in ids if i != pass_id)
+                choice = self._ask(seat, offered, pending.kind if mine and pending else None)
+                taken = pass_id if choice is None else choice
             assert taken is not None  # only a seat out of turn may pass (_ask checks)
             aec.step(aec.env_id(seat, taken))
             reward += float(aec._cumulative_rewards.get(me, 0))

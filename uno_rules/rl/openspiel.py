@@ -15,8 +15,11 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   seat-free space every seat shares (:class:`uno_rules.rl.spaces.SharedActions`), chance's
   outcomes unchanged. OpenSpiel's model has one player to move; an
   out-of-turn window (an UNO catch, an UNO call for a partner, a jump-in) becomes extra
-  turns, in ``play_agents``' order: each seat with out-of-turn actions, from the one after
-  the decider, moves in turn, taking one of them or its ``S pass``; when all have passed
+  turns, in ``play_agents``' order: each seat the window asks (``game.asked_seats()``,
+  decided by public information: under ``jump_in`` every seat that could hold the card,
+  so who moves never tells a hand), from the one after the decider, moves in turn, taking
+  one of its out-of-turn actions or its ``S pass`` (its only action when it holds
+  nothing to play); when all have passed
   the decider moves (its options and its own out-of-turn actions). A taken out-of-turn
   action changes the round, and the window starts again.
 * Chance (``deals: 0``, the default): every card taken off the draw pile (each card dealt,
@@ -391,8 +394,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return spec
 
     def current_player(self) -> int:
-        """Who moves: a seat with out-of-turn actions that hasn't passed in this window
-        (from the seat after the decider, in seat order), else the decider, or chance."""
+        """Who moves: a seat the out-of-turn window asks that hasn't passed in it (from the
+        seat after the decider, in seat order; ``game.asked_seats()``, public, so a seat
+        with nothing to play is asked too and may only pass), else the decider, or
+        chance."""
         game = self.uno_game
         if game is None or self._pending is not None:
             return int(pyspiel.PlayerId.CHANCE)
@@ -403,12 +408,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         decision = game.decision
         assert decision is not None
         decider = decision.seat
-        extra = game.out_of_turn_ids()
-        if extra:
-            table, n = self._spec().table, game.players
-            holders = {table[i].seat for i in extra}
-            for seat in driver.window_seats(decider, n):
-                if seat in holders and seat not in self._passed:
+        asked = game.asked_seats()
+        if asked:
+            for seat in driver.window_seats(decider, game.players):
+                if seat in asked and seat not in self._passed:
                     return seat
         return int(pyspiel.PlayerId.CHANCE) if decider is None else decider
 

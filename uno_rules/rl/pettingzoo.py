@@ -12,10 +12,13 @@ Who acts (``agent_selection``):
 
 * the seat whose decision is pending;
 * before it, an **out-of-turn window**: after every change of the game, each other seat
-  that may act out of turn now (catch an uncalled UNO, call UNO for a partner, jump in)
-  gets one turn, in seat order from the seat after the decider (the order the built-in
-  agents' loop uses, :func:`uno_rules.play.agents.play_agents`). Its mask holds those actions
-  and its ``pass`` (letting them go changes nothing). Taking one changes the game and a
+  the window asks (``game.asked_seats()``: one that may catch an uncalled UNO or call UNO
+  for a partner, and under ``jump_in`` every seat that could hold the card on top, decided
+  by public information so that who acts never tells what a hand holds) gets one turn, in
+  seat order from the seat after the decider (the order the built-in agents' loop uses,
+  :func:`uno_rules.play.agents.play_agents`). Its mask holds its out-of-turn actions and its
+  ``pass`` (letting them go changes nothing; a seat holding nothing to play has only the
+  pass, which looks like any other). Taking one changes the game and a
   new window opens; when every such seat has passed, the decider acts (its own out-of-turn
   actions, such as a catch, are in its mask beside its options);
 * a chance node (a contest: who loses a showdown; ``decision.seat`` None) is never an
@@ -241,7 +244,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """After the game changed: draw contests, end the episode, or open the next window."""
         game = self.game
         assert game is not None
-        table = self.table
         while not game.over:
             pending = game.pending  # the record: cheaper than game.decision's options
             if pending is not None and pending.seat is not None:
@@ -261,10 +263,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         decider = game.pending.seat  # type: ignore[union-attr]
         assert decider is not None
         queue = []
-        extra = game.out_of_turn_ids()  # one call: the seats that may act out of turn now
-        if extra:
-            seats = {table[i].seat for i in extra}
-            queue = [s for s in driver.window_seats(decider, self.players) if s in seats]
+        asked = game.asked_seats()  # public: a seat with nothing to play is asked too
+        if asked:
+            queue = [s for s in driver.window_seats(decider, self.players) if s in asked]
             self._ids = None
         else:  # no window: the decider's legal ids are its decision's (Game.legal_ids)
             self._ids = game.legal_ids()
