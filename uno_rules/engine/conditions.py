@@ -38,10 +38,6 @@ class Condition:
     at_load: Callable[[Mapping[str, Any], Any], bool] | None = None  # decided when loaded
     # how a knock-out changes what it counts, for the sheet's knock-out rule (None: not)
     knocked_out: str | None = None
-    # Compiled into every `if` step, None when not given: the conditions of before this
-    # table, whose place the rulebooks' digests hold. A new one is left out when not given,
-    # so that adding it changes no digest (and no saved game).
-    filled: bool = False
 
 
 def _players(game: Game, ctx: Ctx, value: Any) -> bool:
@@ -121,10 +117,10 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     Condition("players", "the number of players still in the round equals it",
               {"type": "integer", "minimum": 2, "description": "Number of players."},
               _players, lambda v: f"with {v} players",
-              knocked_out="counts only the players still in", filled=True),
+              knocked_out="counts only the players still in"),
     Condition("option", "a boolean option is true; decided when the rulebook loads",
               {"type": "string", "description": "Name of a boolean option."},
-              at_load=_option, filled=True),
+              at_load=_option),
     # A card's text chosen by a setting: blank cards whose text the table writes, a house
     # rule's "what a 7 does" (swap, or pass a card).
     Condition("option_is", "each option named has the value given (`{blank_text: "
@@ -135,11 +131,11 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
                    "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]}},
               at_load=_option_is),
     Condition("out", "that seat, not the player, holds no cards", SEAT_SCHEMA,
-              _out, lambda v: f"when {who(v)} is out", filled=True),
+              _out, lambda v: f"when {who(v)} is out"),
     Condition("hand_at_least", "the player holds at least that many cards",
               {"type": "integer", "minimum": 1, "description": "Fewest cards in the player's "
                                                                "hand."},
-              _hand_at_least, lambda v: f"when you hold {cards(v)} or more", filled=True),
+              _hand_at_least, lambda v: f"when you hold {cards(v)} or more"),
     # Per-player state (uno_rules.engine.playerstate): a Power Card each, a joker.
     Condition("state", "the player's per-player state has each value given (`{power: green}`)",
               VALUES_SCHEMA, state_holds, say_state),

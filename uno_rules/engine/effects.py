@@ -98,9 +98,6 @@ class Primitive:
     # It settles its player's UNO itself (its player may end with any number of cards): a
     # card with such a step may be played calling UNO at any hand size (CardRule.uno_after).
     judges_uno: bool = False
-    # Parameters left out of a compiled step when not given (not filled with None): added
-    # after games were saved, so that rulebooks not using them keep their digests.
-    sparse: tuple[str, ...] = ()
     schema: dict[str, Any] | None = None  # its own parameters' schema (None: from params)
 
 
@@ -508,8 +505,7 @@ def _if_primitive() -> Primitive:
         "if", "Runs `then` when every condition given holds, else `else`. Conditions: "
         + ", ".join(f"`{c.name}` ({c.doc})" for c in CONDITIONS.values()) + ".", _if, _say_if,
         {**{c.name: c.schema for c in CONDITIONS.values()}, "then": STEPS_REF, "else": STEPS_REF},
-        at_end=True, programs=("then", "else"),
-        sparse=tuple(c.name for c in CONDITIONS.values() if not c.filled))
+        at_end=True, programs=("then", "else"))
 
 
 def _repeat_primitive() -> Primitive:
@@ -653,7 +649,6 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                "all_or_none": {"type": "boolean", "description": "Only if all givers hold "
                                                                  "cards."}},
               ("from",),
-              sparse=("to",),
               defaults={"count": 1, "together": False, "all_or_none": False}),
     Primitive("partner_plays", "The turn goes to `who` (default `partner`), which must play a "
               "card of the colour in force (a wild does not count); the card has its normal "
