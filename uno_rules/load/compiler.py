@@ -23,7 +23,7 @@ from ..engine.model import (
 )
 from ..engine.pilecounters import nonempty_sets, set_name
 from ..engine.rulebook import Rulebook
-from .checks import opt, side_colors
+from .deckchecks import opt, side_colors
 from .yamlpos import Located, PathKey
 
 

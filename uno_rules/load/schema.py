@@ -16,7 +16,7 @@ from ..engine.model import Settings
 from ..engine.tables import MATCH_WAYS
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
-# Caps the checks enforce (uno_rules/load/checks.py), stated in the descriptions below: what a
+# Caps the checks enforce (uno_rules/load/deckchecks.py), stated in the descriptions below: what a
 # game's tables grow with. An edition has 4 colours, under 25 ranks and 110 different cards.
 MAX_COLORS = 32        # colours of one side
 MAX_RANKS = 200        # ranks of a rulebook
