@@ -488,7 +488,8 @@ WORDS: dict[str, KindWords] = {
         "to choose a side", "choose how the card you played is played: normal or its "
         "alternative", "normal or alternative",
         "Choose how the card just played is played: `normal`, or its alternative (a side "
-        "decision: UNO Flex's flex side), when the alternative's conditions hold."),
+        "decision: e.g. a card's second, conditional half), when the alternative's "
+        "conditions hold."),
     "outcome": KindWords(
         "a table outcome", "settle the outcome", "outcome",
         "A table outcome: one of the values a rulebook's `random` step (or a count given as "
@@ -498,7 +499,7 @@ WORDS: dict[str, KindWords] = {
     "press": KindWords(
         "to press a pile", "press an open discard pile of your choice", "press a pile",
         "Choose an open discard pile to press (`press: chosen`, pile counters): its count "
-        "goes up one and may overload (UNO Triple Play's press that ends a turn)."),
+        "goes up one and may overload (e.g. a press that ends a turn)."),
     "again": KindWords(
         "to play again or end the turn", "play again onto a pile not played on this turn, "
         "or end your turn", "play again or end",
