@@ -16,7 +16,7 @@ from uno_rules.engine.snapshot import digest
 from uno_rules.load.resources import house_names, shipped_names
 
 PINNED: dict[str, str] = json.loads(
-    (Path(__file__).parent / "golden" / "rulebook_digests.json").read_text(encoding="utf-8"))
+    (Path(__file__).parent / "rulebook_digests.json").read_text(encoding="utf-8"))
 
 
 def fresh(name: str | Path, house: tuple[str, ...] = (), **settings: Any) -> str:
