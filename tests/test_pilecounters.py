@@ -4,6 +4,7 @@ Play, the hidden limits kept from every seat, and the `press` decision."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import uno_rules
 from uno_rules.engine.actions import Action
@@ -112,3 +113,29 @@ def test_unit_off_leaves_every_pile_open_with_no_counter() -> None:
     assert game.decision.kind == "turn"
     random_moves(game, random.Random(3), 200, "uniform")
     assert not any(a.kind in ("press", "outcome") for a in game.history)
+
+
+def _pending_press(rb: uno_rules.Rulebook) -> Any:
+    """A game with a press decision pending among two piles or more."""
+    for seed in range(100):
+        game, rng = rb.new_game(3, seed), random.Random(seed)
+        while not game.over:
+            pending = game.pending
+            if pending is not None and pending.kind == "press" and len(pending.data()) > 1:
+                return game
+            random_moves(game, rng, 1, "play_first")
+    raise AssertionError("no press decision among several piles came up")
+
+
+def test_a_pending_press_snapshots_its_piles_and_restores_them() -> None:
+    # Press and Target share one base (records.Among): the data is the list chosen among.
+    rb = _triple()
+    game = _pending_press(rb)
+    pending = game.pending
+    data = game.snapshot()
+    written = data["stack"][-1][2] if data.get("pending") is None else data["pending"]
+    assert written["kind"] == "press"
+    assert written["data"] == [a.arg for a in game.decision.options]  # type: ignore[union-attr]
+    restored = rb.restore(data)
+    assert restored.pending is not None and restored.pending.kind == "press"
+    assert restored.pending.data() == pending.data() and restored.snapshot() == data

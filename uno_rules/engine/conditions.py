@@ -38,10 +38,6 @@ class Condition:
     at_load: Callable[[Mapping[str, Any], Any], bool] | None = None  # decided when loaded
     # how a knock-out changes what it counts, for the sheet's knock-out rule (None: not)
     knocked_out: str | None = None
-    # Compiled into every `if` step, None when not given: the conditions of before this
-    # table, whose place the rulebooks' digests hold. A new one is left out when not given,
-    # so that adding it changes no digest (and no saved game).
-    filled: bool = False
 
 
 def _players(game: Game, ctx: Ctx, value: Any) -> bool:
@@ -121,10 +117,10 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     Condition("players", "the number of players still in the round equals it",
               {"type": "integer", "minimum": 2, "description": "Number of players."},
               _players, lambda v: f"with {v} players",
-              knocked_out="counts only the players still in", filled=True),
+              knocked_out="counts only the players still in"),
     Condition("option", "a boolean option is true; decided when the rulebook loads",
               {"type": "string", "description": "Name of a boolean option."},
-              at_load=_option, filled=True),
+              at_load=_option),
     # A card's text chosen by a setting: blank cards whose text the table writes, a house
     # rule's "what a 7 does" (swap, or pass a card).
     Condition("option_is", "each option named has the value given (`{blank_text: "
@@ -135,11 +131,11 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
                    "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]}},
               at_load=_option_is),
     Condition("out", "that seat, not the player, holds no cards", SEAT_SCHEMA,
-              _out, lambda v: f"when {who(v)} is out", filled=True),
+              _out, lambda v: f"when {who(v)} is out"),
     Condition("hand_at_least", "the player holds at least that many cards",
               {"type": "integer", "minimum": 1, "description": "Fewest cards in the player's "
                                                                "hand."},
-              _hand_at_least, lambda v: f"when you hold {cards(v)} or more", filled=True),
+              _hand_at_least, lambda v: f"when you hold {cards(v)} or more"),
     # Per-player state (uno_rules.engine.playerstate): a Power Card each, a joker.
     Condition("state", "the player's per-player state has each value given (`{power: green}`)",
               VALUES_SCHEMA, state_holds, say_state),
@@ -148,16 +144,15 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               knocked_out="counts only the players still in"),
     # The card's own symbols: a symbol printed on one copy of a rank and not the other
     # (UNO Flex's plain numbers and flex ones), a Passing-symbol card acting otherwise.
-    Condition("card_tag", "the card being played carries that tag (`pass`): UNO Flex's "
-              "plain and flex copies of a rank, a Passing-symbol card acting otherwise",
+    Condition("card_tag", "the card being played carries that tag (`pass`): e.g. plain "
+              "and tagged copies of a rank, a Passing-symbol card acting otherwise",
               {"type": "string", "examples": ["pass"], "description": "A tag of a deck group."},
               _card_tag, lambda v: f"on a {v} card"),
     # Used by UNO Attack (`repeat` ... `until: {drew: true}`: hit until a hit gives a card)
     # and by a "draw one; if it gave nothing, ..." house rule.
     Condition("drew", "true: a draw step of this card gave its drawer a card (in a "
-              "`repeat`, during its last pass); false: none did (used by UNO Attack, "
-              "hit until a hit gives a card, and a \"draw one; if nothing came...\" house "
-              "rule)",
+              "`repeat`, during its last pass); false: none did (e.g. hit a card launcher "
+              "until a hit gives a card, or a \"draw one; if nothing came...\" house rule)",
               {"type": "boolean", "description": "Whether a card was drawn."},
               _drew, lambda v: "when a card was drawn" if v else "when no card was drawn"),
     # A card answering a draw still pending (a stacked total no one has drawn yet): a
@@ -176,14 +171,14 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     Condition("holds", "that seat (`who`, default the player) holds at least `count` "
               "(default 1) cards of the colour, rank and tag given (`{rank: wild}`, "
               "`{who: next, count: 25}`): a house rule's 'a Skip makes a player still "
-              "holding a wild draw one', No Mercy's mercy rule (25 cards or more)",
+              "holding a wild draw one', a mercy rule (out at 25 cards or more)",
               HOLDS_SCHEMA, _holds, _say_holds),
     # Used by UNO Triple Play (a drawn card not played: press a pile to end the turn) and a
     # "draw one; keep it and draw a second" house rule.
     Condition("kept_drawn", "true: the card the last draw step drew is still in its "
               "drawer's hand (kept, or not playable); false: it was played or none came "
-              "(used by UNO Triple Play, press a pile after keeping the drawn card, and a "
-              "\"keep it and draw another\" house rule)",
+              "(e.g. press a pile after keeping the drawn card, or a \"keep it and draw "
+              "another\" house rule)",
               {"type": "boolean", "description": "Whether the drawn card was kept."},
               _kept_drawn, lambda v: "when the drawn card was kept" if v
               else "when the drawn card was played (or none came)"),

@@ -21,7 +21,7 @@ from .actions import Action
 from .legal import Legality
 from .notation import COMBO
 from .pilecounters import Press
-from .records import Ask, Ctx, Frame, Giving
+from .records import Among, Ask, Ctx, Frame, Giving
 from .state import State
 from .tables import offers_draw
 
@@ -222,29 +222,22 @@ class Challenge(Ask):
 
 
 @dataclass(slots=True)
-class Target(Ask):
-    """The record of a ``target`` decision (what it is: ``WORDS["target"].what``)."""
+class Target(Among):
+    """The record of a ``target`` decision (what it is: ``WORDS["target"].what``): the seats
+    it chooses among."""
 
     kind: str = field(default="target", init=False, repr=False, compare=False)
-    seats: tuple[int, ...] = ()
 
     def options(self, g: Legality) -> list[int]:
         assert self.seat is not None
         target = g._acts[self.seat].target
-        return [target[t] for t in self.seats]
+        return [target[t] for t in self.among]
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.ctx is not None
         self.ctx.target = int(action.arg)  # type: ignore[arg-type]
         g._note("target", self.seat, action.arg)
         g._run()
-
-    def data(self) -> Any:
-        return list(self.seats)
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"seats": tuple(data)}
 
 
 @dataclass(slots=True)
@@ -255,7 +248,7 @@ class Contest(Target):
 
     def options(self, g: Legality) -> list[int]:
         loser = g._acts[0].loser  # settled at the table: no seat's own
-        return [loser[s] for s in self.seats]
+        return [loser[s] for s in self.among]
 
     def answer(self, g: Runner, action: Action) -> None:
         assert self.ctx is not None
@@ -488,7 +481,8 @@ WORDS: dict[str, KindWords] = {
         "to choose a side", "choose how the card you played is played: normal or its "
         "alternative", "normal or alternative",
         "Choose how the card just played is played: `normal`, or its alternative (a side "
-        "decision: UNO Flex's flex side), when the alternative's conditions hold."),
+        "decision: e.g. a card's second, conditional half), when the alternative's "
+        "conditions hold."),
     "outcome": KindWords(
         "a table outcome", "settle the outcome", "outcome",
         "A table outcome: one of the values a rulebook's `random` step (or a count given as "
@@ -498,7 +492,7 @@ WORDS: dict[str, KindWords] = {
     "press": KindWords(
         "to press a pile", "press an open discard pile of your choice", "press a pile",
         "Choose an open discard pile to press (`press: chosen`, pile counters): its count "
-        "goes up one and may overload (UNO Triple Play's press that ends a turn)."),
+        "goes up one and may overload (e.g. a press that ends a turn)."),
     "again": KindWords(
         "to play again or end the turn", "play again onto a pile not played on this turn, "
         "or end your turn", "play again or end",
@@ -552,13 +546,13 @@ def _challenge_problem(g: State, ask: Any) -> Problem:
 
 
 def _target_problem(g: State, ask: Any) -> Problem:
-    if ask.seat in ask.seats or any(s in g.eliminated for s in ask.seats):
+    if ask.seat in ask.among or any(s in g.eliminated for s in ask.among):
         return "data", "a choice among seats that can't be chosen"
     return None
 
 
 def _contest_problem(g: State, ask: Any) -> Problem:
-    if ask.seats[0] != ask.ctx.actor:
+    if ask.among[0] != ask.ctx.actor:
         return "data", "a contest not between the card's player and another"
     return None
 

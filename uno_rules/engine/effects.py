@@ -98,9 +98,6 @@ class Primitive:
     # It settles its player's UNO itself (its player may end with any number of cards): a
     # card with such a step may be played calling UNO at any hand size (CardRule.uno_after).
     judges_uno: bool = False
-    # Parameters left out of a compiled step when not given (not filled with None): added
-    # after games were saved, so that rulebooks not using them keep their digests.
-    sparse: tuple[str, ...] = ()
     schema: dict[str, Any] | None = None  # its own parameters' schema (None: from params)
 
 
@@ -508,8 +505,7 @@ def _if_primitive() -> Primitive:
         "if", "Runs `then` when every condition given holds, else `else`. Conditions: "
         + ", ".join(f"`{c.name}` ({c.doc})" for c in CONDITIONS.values()) + ".", _if, _say_if,
         {**{c.name: c.schema for c in CONDITIONS.values()}, "then": STEPS_REF, "else": STEPS_REF},
-        at_end=True, programs=("then", "else"),
-        sparse=tuple(c.name for c in CONDITIONS.values() if not c.filled))
+        at_end=True, programs=("then", "else"))
 
 
 def _repeat_primitive() -> Primitive:
@@ -523,8 +519,8 @@ def _repeat_primitive() -> Primitive:
         "conditions (those of `if`) all hold after a pass, stopping too when both piles are "
         "exhausted (nothing left to draw); give one of `times` and `until`. `repeat: {until: "
         "{drew: true}, then: [{draw: {who: next, count: 1}}]}`: the next player draws until "
-        "a draw gives it a card. Used by UNO Attack (hit until a hit gives a card; a number "
-        "of hits) and a \"draw until you draw something\" house rule.",
+        "a draw gives it a card. E.g. a card launcher hit until a hit gives a card, or a "
+        "number of hits; a \"draw until you draw something\" house rule.",
         _repeat, _say_repeat,
         {"then": {**STEPS_REF, "description": "The steps of one pass."},
          "times": {**COUNT_SCHEMA, "description": "How many passes (or a `$option` "
@@ -612,7 +608,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "back as many cards as it held. The card's player owes UNO only if the deal "
               "leaves it one card (it may call UNO with the card at any hand size); another "
               "seat left with one card owes nothing. A seat left with no card has gone out. "
-              "Rulebooks: a wild that deals every hand anew (the current classic deck), a "
+              "Rulebooks: a wild that deals every hand anew, a "
               "'shuffle the table' house rule, a trade of hands for everyone.",
               _deal_hands, _say_deal_hands,
               {"seats": SEAT_SET_SCHEMA, "from": SEAT_SCHEMA,
@@ -653,7 +649,6 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                "all_or_none": {"type": "boolean", "description": "Only if all givers hold "
                                                                  "cards."}},
               ("from",),
-              sparse=("to",),
               defaults={"count": 1, "together": False, "all_or_none": False}),
     Primitive("partner_plays", "The turn goes to `who` (default `partner`), which must play a "
               "card of the colour in force (a wild does not count); the card has its normal "
@@ -701,7 +696,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("clear_piles", "Every discard pile holding more than `larger_than` cards "
               "(default 1) goes whole onto the pile `to` (one the rulebook declares in "
               "`piles`) and is closed: no card goes on it until one is turned up there "
-              "(`refill_piles`). Rulebooks: DOS's Centre Row at the end of a turn, a house "
+              "(`refill_piles`). Rulebooks: a row of piles at the end of a turn, a house "
               "rule clearing tall piles of a several-pile game.", _clear_piles,
               lambda a, sub: f"every discard pile of more than {cards(a['larger_than'])} "
               f"goes onto the {a['to']} pile, and is closed",
@@ -712,7 +707,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("refill_piles", "Cards are turned up from the draw pile (reshuffled as "
               "needed), one onto each closed discard pile in pile order, until `to` piles "
               "hold cards (or no pile is closed, or no card is left); the colour in force on "
-              "each is its card's, and no first-card rule runs. Rulebooks: DOS's Centre Row "
+              "each is its card's, and no first-card rule runs. Rulebooks: a row of piles "
               "refilled to two, a several-pile game whose piles are cleared.", _refill_piles,
               lambda a, sub: "cards are turned up from the draw pile onto closed discard "
               f"piles until {a['to']} are open", {"to": {"type": "integer", "minimum": 1,
@@ -722,7 +717,7 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "cards (and with `same_color`, whose cards share a colour, a colourless card "
               "joining any), in pile order, with that pile as the card's pile (a step acting "
               "on the pile in force acts on it). Counted before any of them runs. Rulebooks: "
-              "DOS's Colour Match bonuses (a pile of two, or three, of one colour), a "
+              "bonuses for a pile of two, or three, of one colour; a "
               "house rule rewarding tall piles.", _each_pile, say_each_pile,
               {"cards": {"type": "integer", "minimum": 1, "description": "The pile's size."},
                "same_color": {"type": "boolean", "description": "Its cards share a colour."},
@@ -733,33 +728,34 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
     Primitive("open_piles", "Open the discard piles `piles` and close the others: a card "
               "goes only on an open pile. `piles: any` is a table outcome: one of the "
               "non-empty sets of piles, each as likely (a scenario's `{outcome: [0, 2]}`). "
-              "Without `pile_counters` it does nothing (every pile open). Used by UNO Triple "
-              "Play (`turn: {begin: [open_piles: any]}`) and a hot-potato house rule.",
+              "Without `pile_counters` it does nothing (every pile open). E.g. piles opened "
+              "by chance each turn (`turn: {begin: [open_piles: any]}`), a hot-potato house "
+              "rule.",
               run_open_piles, say_open_piles, {"piles": OPEN_SCHEMA}, ("piles",),
               at_end=True, main="piles"),
     Primitive("press", "Press the discard pile `pile` (default the card's own): its count "
               "goes up one; reaching its hidden limit it overloads (the count back to 0 with "
               "a new limit, and `pile_counters.overload` runs for the player). Each play is "
-              "already one press; this is a press of its own (UNO Triple Play's press to end "
-              "a turn; a hot-potato pile pressed by a penalty).", run_press, say_press,
+              "already one press; this is a press of its own (e.g. a press to end a turn; a "
+              "hot-potato pile pressed by a penalty).", run_press, say_press,
               {"pile": PILE_SCHEMA}, bare=True, at_end=True, main="pile",
               defaults={"pile": "this"}),
     Primitive("reset_pile", "The discard pile `pile`'s count (default the card's own) "
-              "returns to 0 with a new hidden limit (UNO Triple Play's Wild Clear; a "
+              "returns to 0 with a new hidden limit (e.g. a wild that clears a pile; a "
               "hot-potato house rule's cooling card).", run_reset_pile, say_reset_pile,
               {"pile": PILE_SCHEMA}, bare=True, at_end=True, main="pile",
               defaults={"pile": "this"}),
     # Per-player state (uno_rules.engine.playerstate).
     Primitive("set_state", "`who` (default `self`) sets its per-player state `key` (declared "
-              "in `player_state`) to the value `to`. Used by UNO Flex's Power Cards and a "
+              "in `player_state`) to the value `to`. E.g. a power each player holds, or a "
               "once-per-round joker house rule.", _set_state, say_set_state,
               {"who": SEAT_SCHEMA, "key": KEY_SCHEMA,
                "to": {"type": ["string", "integer"], "description": "One of the key's values."}},
               ("key", "to"), at_end=True, defaults={"who": "self"}),
     Primitive("turn_state", "`who` (default `self`) turns its per-player state `key` to the "
               "key's next value, in the declared order, after the last the first (a flag "
-              "toggles, a counter counts round). Used by UNO Flex's Power Cards (a symbol or a "
-              "wild that turns them over) and a counter house rule.", _turn_state, say_turn_state,
+              "toggles, a counter counts round). E.g. a power turned over by a symbol or a "
+              "wild, or a counter house rule.", _turn_state, say_turn_state,
               {"who": SEAT_SCHEMA, "key": KEY_SCHEMA}, ("key",), at_end=True,
               defaults={"who": "self"}),
     # Used by: UNO Attack (its launcher: a count given as weights, `draw: {count: {weights:
@@ -772,8 +768,8 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
               "rounds and the tables draw it from the game's seeded RNG; a program running the "
               "game draws it by `decision.chance`. A single branch left (the others of weight "
               "0) runs without asking. A `draw` whose `count` is `{weights: ...}` is one of "
-              "these over counts. Used by UNO Attack (its launcher: `rulebooks/attack.yaml`) "
-              "and a jackpot-lever house rule (`tests/rulebooks/positive/jackpot.yaml`).",
+              "these over counts. E.g. a card launcher that fires a random number of cards, "
+              "or a jackpot-lever house rule (`tests/rulebooks/positive/jackpot.yaml`).",
               _random, _say_random,
               {"BRANCH": {"description": "A branch (any name): `{weight: N, then: [steps]}`."}},
               at_end=True, schema=RANDOM_SCHEMA),

@@ -101,9 +101,12 @@ class Step:
 # Values per discard pile in State._pile_marks (pile counters): open, presses, hidden limit.
 PILE_MARKS = 3
 
-# Fields added after games were saved: left out of a rulebook's digest while they hold
-# these values, so that the rulebooks that don't use them keep their digests (and the games
-# saved with them restore). By (class name, field name).
+# What a rulebook's digest leaves out, at which value: the fields and step parameters added
+# after games were saved, so that the rulebooks that don't use them keep their digests (and
+# the games saved with them restore). A field by (its declaring class's name, field name),
+# left out while it holds the value; a step's parameter by ("step " + primitive name,
+# parameter), left out of the compiled step when not given (value None); an `if` step's
+# conditions are its parameters. Anything added and not listed here changes every digest.
 DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("CardRule", "going_out"): "ends_round", ("CardRule", "uno_after"): False,
     ("CardRule", "alt_effect"): None, ("CardRule", "alt_if"): None,
@@ -118,7 +121,17 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("CardRule", "presses"): True, ("CardRule", "overload"): None,
     ("Rules", "pile_limits"): (), ("Rules", "overload"): None, ("Rules", "turn_begin"): None,
     ("Rules", "reshuffle_discards"): True, ("Rules", "turn_plays"): "",
-    ("Rules", "turn_end"): None}
+    ("Rules", "turn_end"): None,
+    ("step give_cards", "to"): None,
+    **{("step if", condition): None for condition in (
+        "option_is", "state", "every_state", "card_tag", "drew", "draw_pending", "holds",
+        "kept_drawn")}}
+
+
+def sparse_param(primitive: str, param: str) -> bool:
+    """Whether a step's parameter is left out of the compiled step when not given
+    (:data:`DIGEST_SPARSE`), not filled with its default or None."""
+    return ("step " + primitive, param) in DIGEST_SPARSE
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .model import PILE_MARKS
-from .records import Ask
+from .records import Among
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -113,30 +113,22 @@ def nonempty_sets(piles: int) -> list[list[int]]:
 
 
 @dataclass(slots=True)
-class Press(Ask):
+class Press(Among):
     """The record of a ``press`` decision (what it is: ``WORDS["press"].what``): the open
-    discard piles its seat may press (pile counters)."""
+    discard piles its seat may press (pile counters), the ones it chooses among."""
 
     kind: str = field(default="press", init=False, repr=False, compare=False)
-    piles: tuple[int, ...] = ()
 
     def options(self, g: Game) -> list[int]:
         assert self.seat is not None
         press = g._acts[self.seat].press
-        return [press[p] for p in self.piles]
+        return [press[p] for p in self.among]
 
     def answer(self, g: Any, action: Action) -> None:  # a Runner (decisions.py)
         assert self.ctx is not None
         g._note("press", self.seat, action.arg)
         press_on(g, int(action.arg), self.ctx)  # type: ignore[arg-type]
         g._run()
-
-    def data(self) -> Any:
-        return list(self.piles)
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"piles": tuple(data)}
 
 
 # ----------------------------------------------------------------------- run functions

@@ -103,6 +103,20 @@ class Ask:
         return {}
 
 
+@dataclass(slots=True)
+class Among(Ask):
+    """A decision among the numbers its record lists (seats, piles): its data is that list."""
+
+    among: tuple[int, ...] = ()
+
+    def data(self) -> Any:
+        return list(self.among)
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"among": tuple(data)}
+
+
 class Frame:
     """Steps being run: step ``pc`` of program ``program`` comes next, for the card ``ctx``."""
 

@@ -1,21 +1,30 @@
-"""The checks of a rulebook that a JSON Schema can't express: colours and ranks of the deck,
-option references and their types where they are used, what steps name (partners, piles),
-and whether the deck can deal every player count."""
+"""The checks of a rulebook that a JSON Schema can't express, run by :func:`semantic`: option
+references and their types where they are used, what steps name (partners, piles, tags,
+choices), settings that need others; the deck's own are in :mod:`.deckchecks`."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..engine.effects import PRIMITIVES, Primitive
 from ..engine.errors import Problem
+from .deckchecks import (
+    check_counts,
+    check_deck,
+    check_players,
+    check_sizes,
+    check_unique,
+    mapping,
+    opt,
+    side_colors,
+    where_set,
+)
 from .problems import did_you_mean, schema_problems, strict_validator
-from .schema import MAX_COLORS, MAX_FACES, MAX_PAIRINGS, MAX_RANKS, rulebook_schema
+from .schema import rulebook_schema
 from .yamlpos import Located, PathKey, json_path
 
 RULEBOOK_VALIDATOR = strict_validator(rulebook_schema())
-MAX_DECK = 10_000  # cards in a deck (the largest edition has 168)
 
 
 def _walk_refs(value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:
@@ -39,7 +48,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     """The checks a schema can't express. They run beside the schema's (so one pass reports
     both); on parts the schema found malformed they add nothing."""
     problems: list[Problem] = []
-    for part in (_check_players, _check_unique, _check_counts, _check_deck, _check_refs,
+    for part in (check_players, check_unique, check_counts, check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
                  _check_alternatives, _check_chance, _check_holdings, _check_settings,
                  _check_open_piles, _check_pile_counters):
@@ -50,7 +59,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     if schema_ok and not problems:
         problems.extend(_option_problems(located))
     if schema_ok and not problems:
-        problems.extend(_check_sizes(located, hand_overridden))
+        problems.extend(check_sizes(located, hand_overridden))
     return problems
 
 
@@ -68,183 +77,6 @@ def _check_open_piles(located: Located) -> list[Problem]:
     return []
 
 
-def _check_players(located: Located) -> list[Problem]:
-    missing = [k for k in ("min", "max") if k not in located.data["players"]]
-    # optional in the schema so that an overlay may set one of them
-    return [located.problem(("players",), f"players.{k} is required but missing")
-            for k in missing[:1]]
-
-
-def _check_sides(located: Located) -> list[Problem]:
-    """Colours come from `colors` or from `sides`, not both; a colour names one side's."""
-    data = located.data
-    if "sides" in data and "colors" in data:
-        return [located.problem(("colors",), "give the colours either in `colors` (cards with "
-                                "one side) or in each of `sides`, not both", at_key=True)]
-    if "sides" not in data and "colors" not in data:
-        return [located.problem((), "'colors' is required but missing (or give `sides`)")]
-    seen: dict[str, str] = {}
-    out = []
-    for side, spec in (data.get("sides") or {}).items():
-        for i, color in enumerate((spec or {}).get("colors") or []):
-            if seen.get(color) == side:
-                continue  # listed twice on one side: _check_unique says so
-            if color in seen:
-                out.append(located.problem(("sides", side, "colors", i), f"colour {color!r} "
-                                           f"is already a colour of side {seen[color]!r}"))
-            seen[color] = side
-    return out
-
-
-def _check_unique(located: Located) -> list[Problem]:
-    """Each colour, and each rank of a deck group, is listed once (a number and its text,
-    `5` and `'5'`, are one rank). Checked here in one pass: a schema's ``uniqueItems`` is
-    quadratic on lists that mix numbers and strings."""
-    data, problems = located.data, []
-    lists: list[tuple[PathKey, str]] = [(("colors",), "colour")]
-    lists += [(("sides", side, "colors"), "colour") for side in _mapping(data.get("sides"))]
-    lists += [(("deck", group, "ranks"), "rank") for group in _mapping(data.get("deck"))]
-    for path, what in lists:
-        values: Any = data
-        for key in path:
-            values = values.get(key) if isinstance(values, dict) else None
-        first: dict[str, int] = {}
-        for i, value in enumerate(values if isinstance(values, list) else []):
-            if not isinstance(value, (str, int)) or isinstance(value, bool):
-                continue  # the schema reports it
-            if str(value) in first:
-                _, line, col = located.pos(path + (first[str(value)],))
-                problems.append(located.problem(path + (i,), f"{what} {str(value)!r} is listed "
-                                                f"twice (first at {line}:{col})"))
-            else:
-                first[str(value)] = i
-    return problems
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _check_counts(located: Located) -> list[Problem]:
-    """At most ``MAX_COLORS`` colours a side, ``MAX_RANKS`` ranks, ``MAX_FACES`` different
-    cards a side and ``MAX_PAIRINGS`` pairings of faces: counted before anything is built
-    from them."""
-    data, problems = located.data, []
-    side_names, side_cols = side_colors(data)
-    for side, cols in zip(side_names, side_cols, strict=True):
-        if len(cols) > MAX_COLORS:
-            path = ("sides", side, "colors") if "sides" in data else ("colors",)
-            problems.append(located.problem(path, f"{len(cols):,} colours, more than "
-                                            f"{MAX_COLORS}"))
-    ranks: set[str] = set()
-    faces = dict.fromkeys(side_names, 0)
-    for group in _mapping(data.get("deck")).values():
-        if not isinstance(group, dict) or not isinstance(group.get("ranks"), list):
-            continue
-        listed = {str(r) for r in group["ranks"]}   # a rank listed twice is one card
-        ranks |= listed
-        side = group.get("side", side_names[0])
-        printed = group.get("colors")
-        if side in faces and (printed == "all" or isinstance(printed, list) or printed is None):
-            many = len(set(side_cols[side_names.index(side)])) if printed == "all" else \
-                len(printed or [None])
-            faces[side] += len(listed) * many
-    if len(ranks) > MAX_RANKS:
-        problems.append(located.problem(("deck",), f"the deck has {len(ranks):,} ranks, more "
-                                        f"than {MAX_RANKS}"))
-    for side, count in faces.items():
-        if count > MAX_FACES and not problems:  # too many colours or ranks say it already
-            where = f"side {side!r}" if "sides" in data else "the deck"
-            problems.append(located.problem(("deck",), f"{where} has {count:,} different "
-                                            f"cards, more than {MAX_FACES:,}"))
-    pairings = math.prod(faces.values())
-    if len(faces) > 1 and pairings > MAX_PAIRINGS and not problems:
-        problems.append(located.problem(("sides",), f"the sides' faces pair in {pairings:,} "
-                                        f"ways, more than {MAX_PAIRINGS:,}", at_key=True))
-    return problems
-
-
-def _check_deck(located: Located) -> list[Problem]:
-    """Colours and ranks of the deck groups, and card rules for ranks the deck has."""
-    data, problems = located.data, _check_sides(located)
-    if _check_counts(located):  # too many to name one by one (reported by _check_counts)
-        return problems
-    side_names, side_cols = side_colors(data)
-    ranks: set[str] = set()
-    names: dict[tuple[str, str], str] = {}  # each card, by the group that defines it
-    for gname, group in (data.get("deck") or {}).items():
-        if group is None:
-            continue
-        side = group.get("side", side_names[0])
-        if side not in side_names:
-            problems.append(located.problem(("deck", gname, "side"), f"unknown side {side!r} "
-                                            f"(the sides are {', '.join(side_names)})"
-                                            f"{did_you_mean(side, side_names)}"))
-            continue
-        colors = side_cols[side_names.index(side)]
-        problems += _group_colors(located, gname, group, colors)
-        problems += _group_ranks(located, gname, group, side, colors, ranks, names)
-    tags = {t for g in (data.get("deck") or {}).values() if g for t in g.get("tags", [])}
-    for rank, card in (data.get("cards") or {}).items():
-        if rank not in ranks and rank not in tags and not (card or {}).get("optional"):
-            problems.append(located.problem(("cards", rank), f"card rule for rank {rank!r}, "
-                                            f"which no deck group has"
-                                            f"{did_you_mean(rank, sorted(ranks | tags))}",
-                                            at_key=True))
-    for i, combo in enumerate(data.get("combos") or ()):  # a combo's first ranks
-        for k, rank in enumerate(map(str, combo.get("first", ()))):
-            if rank not in ranks:
-                problems.append(located.problem(("combos", i, "first", k), f"combo of a first "
-                                                f"card of rank {rank!r}, which no deck group "
-                                                f"has{did_you_mean(rank, sorted(ranks))}"))
-    return problems
-
-
-def _group_colors(located: Located, gname: str, group: Mapping[str, Any],
-                  colors: list[str]) -> list[Problem]:
-    """The colours a deck group lists that its side hasn't."""
-    problems = []
-    cols = group.get("colors")
-    if isinstance(cols, list):
-        for i, c in enumerate(cols):
-            if c not in colors:
-                hint = did_you_mean(c, colors) or f" (the colours are {', '.join(colors)})"
-                problems.append(located.problem(("deck", gname, "colors", i), f"unknown colour "
-                                                f"{c!r}{hint}"))
-    return problems
-
-
-def _group_ranks(located: Located, gname: str, group: Mapping[str, Any], side: str,
-                 colors: list[str], ranks: set[str],
-                 names: dict[tuple[str, str], str]) -> list[Problem]:
-    """A deck group's ranks (added to ``ranks``) and cards (to ``names``): a rank without
-    a face value, a card another group defines."""
-    problems = []
-    gpath = ("deck", gname)
-    cols = group.get("colors")
-    listed: set[str] = set()
-    for i, rank in enumerate(group["ranks"]):
-        rank = str(rank)
-        if rank in listed:
-            continue  # listed twice in the group: _check_unique says so
-        listed.add(rank)
-        ranks.add(rank)
-        if opt(group.get("points"), located.data.get("options") or {}) == "face" and \
-                not rank.isdigit():
-            problems.append(located.problem(gpath + ("ranks", i), f"rank {rank!r} has no "
-                                            "face value for `points: face`"))
-        clashes: list[tuple[str, str]] = []  # this rank's cards another group has
-        for c in (dict.fromkeys(colors) if cols == "all" else cols or [None]):
-            name = " ".join(x for x in (c, rank, *group.get("tags", [])) if x)
-            if (side, name) in names:
-                clashes.append((name, names[(side, name)]))
-            names[(side, name)] = gname
-        if clashes:  # one line a rank, not one a colour
-            more = f" (and {len(clashes) - 1} more of rank {rank!r})" * (len(clashes) > 1)
-            problems.append(located.problem(gpath + ("ranks", i), f"card {clashes[0][0]!r} "
-                                            f"is already defined by deck group "
-                                            f"{clashes[0][1]!r}{more}"))
-    return problems
 
 
 def _check_refs(located: Located) -> list[Problem]:
@@ -270,9 +102,9 @@ def _check_refs(located: Located) -> list[Problem]:
                 use = path + ("if", "option")
                 file, line, col = located.pos(use)
                 message = f"`if: option` needs a boolean option, {opt!r} is {state}"
-                found = _where_set(located, [("options", opt)], use, message)
+                found = where_set(located, [("options", opt)], use, message)
                 problems.append(found if found.file == file and found.line == line else
-                                _where_set(located, [("options", opt)], use,
+                                where_set(located, [("options", opt)], use,
                                            f"{message} (used at {file}:{line}:{col})"))
     return problems
 
@@ -575,11 +407,11 @@ def _check_bluffs(located: Located) -> list[Problem]:
     data, problems = located.data, []
     cards, options = data.get("cards") or {}, data.get("options") or {}
     tags: dict[str, list[str]] = {}  # each rank's tags
-    for group in _mapping(data.get("deck")).values():
+    for group in mapping(data.get("deck")).values():
         for rank in (group or {}).get("ranks") or []:
             tags.setdefault(str(rank), []).extend((group or {}).get("tags") or [])
     for rank, card in cards.items():
-        if rank in tags and opt(_mapping(card).get("bluff"), options) is True and not any(
+        if rank in tags and opt(mapping(card).get("bluff"), options) is True and not any(
                 _challenges(data, key) for key in (rank, *tags[rank])):
             problems.append(located.problem(_written(located, rank), f"`bluff: true` lets "
                                             f"{rank} be played when its `legal_if` says no, "
@@ -604,7 +436,7 @@ def _unbluffed(located: Located, cards: Mapping[str, Any],
     problems = []
     for key in cards:
         unbluffed = [r for r in tags if key in (r, *tags[r])
-                     and "bluff" not in _mapping(cards.get(r))]
+                     and "bluff" not in mapping(cards.get(r))]
         for at in _challenges(located.data, key)[:1] if unbluffed else []:
             problems.append(located.problem(at, f"this challenge is never offered: "
                                             f"{unbluffed[0]} has no `bluff`, so it is played "
@@ -764,76 +596,3 @@ def _walk_steps(value: Any, path: PathKey) -> Iterator[tuple[PathKey, dict[Any, 
     elif isinstance(value, list):
         for i, v in enumerate(value):
             yield from _walk_steps(v, path + (i,))
-
-
-def _check_sizes(located: Located, fewest: bool) -> list[Problem]:
-    """The deck must deal every allowed player count (with ``fewest``, only the smallest:
-    an overridden hand size narrows the player counts instead, see player_counts)."""
-    data = located.data
-    players = data["players"]
-    out = []
-    if players["min"] > players["max"]:
-        out.append(located.problem(("players",), f"players.min {players['min']} is more than "
-                                   f"players.max {players['max']}"))
-    options = data.get("options") or {}
-    hand = opt((data.get("settings") or {}).get("hand_size", 7), options)
-    side_names, side_cols = side_colors(data)
-    per_side = [0] * len(side_names)
-    for group in (data.get("deck") or {}).values():
-        if group is None:
-            continue
-        side = side_names.index(group.get("side", side_names[0]))
-        copies = opt(group["copies"], options)
-        ncol = len(side_cols[side]) if group.get("colors") == "all" else \
-            len(group.get("colors") or [None])
-        per_side[side] += copies * ncol * len(group["ranks"])
-    total = per_side[0]
-    if total > MAX_DECK:
-        return out + [located.problem(("deck",), f"the deck has {total} cards, more than "
-                                      f"{MAX_DECK}")]
-    if any(n != total for n in per_side):
-        counts = ", ".join(f"{side} {n}" for side, n in zip(side_names, per_side, strict=True))
-        out.append(located.problem(("deck",), f"every side needs as many cards as the others: "
-                                   f"{counts}"))
-    most = players["min"] if fewest else players["max"]
-    turned = data.get("open_piles", data.get("discard_piles", 1))
-    need = most * hand + turned
-    if total < need:
-        out.append(_where_set(located, [("settings", "hand_size"), ("players",),
-                                        ("discard_piles",)], ("deck",),
-                              f"the deck has {total} cards, fewer than {most} players × "
-                              f"{hand} cards + {turned} = {need}"))
-    return out
-
-
-def _where_set(located: Located, causes: list[PathKey], default: PathKey,
-               message: str) -> Problem:
-    """A problem located where it came from: at the first of ``causes`` set somewhere else
-    than ``default`` (by an overlay, a variant or ``--set``), else at ``default``. Where the
-    checked file itself sets ``default``, a cause in a rulebook it extends doesn't count: that
-    file is not the author's to edit."""
-    home = located.pos(default)[0]
-    for path in causes:
-        if path in located.positions and located.pos(path)[0] != home:
-            file, line, col = located.pos(path)
-            if home == located.file and line > 0 and path not in located.set_by:
-                continue
-            if line <= 0:  # a command-line argument
-                return Problem(file, 0, 0, message)
-            return located.problem(path, message)
-    return located.problem(default, message)
-
-
-def opt(value: Any, options: Mapping[str, Any]) -> Any:
-    return options.get(value[1:]) if isinstance(value, str) and value.startswith("$") else value
-
-
-
-
-def side_colors(data: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """The side names and each side's colours (one side, ``front``, without `sides`)."""
-    sides = data.get("sides")
-    if isinstance(sides, dict) and sides:
-        return list(sides), [list((s or {}).get("colors") or []) for s in sides.values()]
-    return ["front"], [list(data.get("colors") or [])]
-

@@ -19,10 +19,11 @@ from ..engine.model import (
     LegalIf,
     Settings,
     Step,
+    sparse_param,
 )
 from ..engine.pilecounters import nonempty_sets, set_name
 from ..engine.rulebook import Rulebook
-from .checks import opt, side_colors
+from .deckchecks import opt, side_colors
 from .yamlpos import Located, PathKey
 
 
@@ -74,7 +75,7 @@ class _Compiler:
             else:
                 args[key] = opt(value, self.options)
         for key in prim.params:  # every parameter present: its default, or None
-            if key not in prim.sparse or key in prim.defaults:
+            if not sparse_param(name, key) or key in prim.defaults:
                 args.setdefault(key, prim.defaults.get(key))
         at_end = prim.at_end
         if prim.provides is not None:

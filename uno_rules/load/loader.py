@@ -2,7 +2,8 @@
 
 Every problem found is collected and reported together as ``FILE:LINE:COL: message (at
 $.path)``; :func:`load_rulebook` raises :class:`RulebookError` carrying all of them. The
-checks are in :mod:`uno_rules.load.checks`, the compiling in :mod:`uno_rules.load.compiler`.
+checks are in :mod:`uno_rules.load.checks` (the deck's in :mod:`uno_rules.load.deckchecks`),
+the compiling in :mod:`uno_rules.load.compiler`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from ..engine.model import Settings
 from ..engine.tables import MATCH_WAYS
 
 SCHEMA_ID = "https://uno-rules.example/schemas/rulebook.schema.json"
-# Caps the checks enforce (uno_rules/load/checks.py), stated in the descriptions below: what a
+# Caps the checks enforce (uno_rules/load/deckchecks.py), stated in the descriptions below: what a
 # game's tables grow with. An edition has 4 colours, under 25 ranks and 110 different cards.
 MAX_COLORS = 32        # colours of one side
 MAX_RANKS = 200        # ranks of a rulebook
@@ -92,20 +92,20 @@ def _settings() -> dict[str, Any]:
                              "must call."},
         "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
                     "The hand size the call is due at: UNO is called on the card that "
-                    "leaves this many: 1, the next-to-last card, or 2 as in DOS "
-                    "(default 1). "
+                    "leaves this many: 1, the next-to-last card, or e.g. 2 for a call on "
+                    "the card before it (default 1). "
                     "`uno_after_effects`, `uno_after_others` and catches count the same "
                     "size."},
         "false_call_penalty": {"type": "integer", "minimum": 0, "description":
                                "Cards drawn for a false call: UNO called on a card that "
-                               "leaves other than `call_at` cards (a house rule, in classic "
-                               "or DOS alike). 0: no call "
+                               "leaves other than `call_at` cards (e.g. a house rule "
+                               "punishing an early call). 0: no call "
                                "can be false, UNO is offered only where it is due (default "
                                "0)."},
         "call_name": {"type": "string", "pattern": "^[A-Za-z][A-Za-z !'-]{0,19}$",
                       "description": "The call's name, as events and the sheet say it "
-                                     "(default UNO): DOS's `DOS`, a house rule's own "
-                                     "word."},
+                                     "(default UNO): e.g. the name of the game, or a "
+                                     "house rule's own word."},
     }
     defaults = Settings()
     return {"type": "object", "additionalProperties": False,
@@ -204,7 +204,7 @@ def rulebook_schema() -> dict[str, Any]:
                                      "(a card with no colour plays on anything), `any` "
                                      "(every card plays on every card), `on_uncolored` "
                                      "(every card plays on a top with no colour in force: "
-                                     "UNO Triple Play's wilds, which name none). Legality "
+                                     "e.g. wilds that name no colour). Legality "
                                      "conditions (`legal_if`, `go_out_on`) come on top. "
                                      "An edition of wilds only plays `[any]`; a numbers-only "
                                      "edition or a match-by-number house rule "
@@ -257,13 +257,13 @@ def rulebook_schema() -> dict[str, Any]:
                            "How many of the discard piles a card is turned up on at the deal "
                            "(default: every one); the others start closed: no card goes on "
                            "a closed pile until one is turned up there (`refill_piles`). "
-                           "DOS's Centre Row starts with two cards and grows."},
+                           "E.g. a row of piles that starts with two cards and grows."},
             "reshuffle_discards": {"type": "boolean", "description":
                                    "Whether the cards under each discard pile's top card "
                                    "join the new draw pile when it runs out (default true). "
                                    "false: the discard piles are left alone and only the "
-                                   "declared piles with `reshuffle: true` rebuild it (DOS's "
-                                   "Centre Row, whose cleared piles go to a declared pile; "
+                                   "declared piles with `reshuffle: true` rebuild it (e.g. a "
+                                   "row whose cleared piles go to a declared pile; "
                                    "a house rule where nothing is reshuffled and drawing "
                                    "stops when the draw pile is empty)."},
             "piles": {"type": "object", "description":
@@ -286,7 +286,8 @@ def rulebook_schema() -> dict[str, Any]:
                                "none); the press reaching the limit overloads it (the count "
                                "back to 0 with a new limit, then `overload` runs for the "
                                "presser, before the card acts). `open_piles` steps open and "
-                               "close piles (UNO Triple Play's unit; a hot-potato house rule).",
+                               "close piles (e.g. a unit of piles that overload; a hot-potato "
+                               "house rule).",
                 "properties": {
                     "limit": {"type": "object", "additionalProperties": False,
                               "required": ["weights"], "description":
@@ -384,7 +385,8 @@ def rulebook_schema() -> dict[str, Any]:
                       "`self`)."},
             "caught": {"$ref": "#/$defs/steps", "description":
                        "Steps for a player caught without calling UNO (it is `self`), instead "
-                       "of drawing `uno_penalty` cards (UNO Attack: it hits twice)."},
+                       "of drawing `uno_penalty` cards (e.g. a card launcher fired "
+                       "twice)."},
             "turn": {"type": "object", "additionalProperties": False,
                      "description": "The turn rules.",
                      "properties": {"draw": {"$ref": "#/$defs/steps", "description":
@@ -393,15 +395,15 @@ def rulebook_schema() -> dict[str, Any]:
                                     "begin": {"$ref": "#/$defs/steps", "description":
                                               "Steps run as each turn begins, before its "
                                               "player's decision (it is `self`; a skipped "
-                                              "player's turn has none): UNO Triple Play's "
-                                              "`open_piles: any`."},
+                                              "player's turn has none): e.g. "
+                                              "`open_piles: any`, piles opened by chance."},
                                     "plays": {"enum": ["each_pile"], "description":
                                               "`each_pile`: after a play the player may play "
                                               "again, onto a discard pile not yet played on "
                                               "this turn, or `end` the turn (an `again` "
                                               "decision); a turn with no such play left ends "
-                                              "by itself. Needs several discard piles. DOS "
-                                              "(matching Centre Row cards, each once a turn); "
+                                              "by itself. Needs several discard piles. E.g. "
+                                              "matching row cards, each once a turn; "
                                               "a house rule of a several-pile game letting a "
                                               "player feed every pile."},
                                     "end": {"$ref": "#/$defs/steps", "description":
@@ -409,8 +411,8 @@ def rulebook_schema() -> dict[str, Any]:
                                             "`self`), after its plays or draw and before "
                                             "anyone out leaves the round or the next turn "
                                             "starts: a player whose hand emptied goes out "
-                                            "only after them. DOS's end of turn (clearing "
-                                            "and refilling the Centre Row, bonus cards); a "
+                                            "only after them. E.g. clearing and refilling "
+                                            "a row of piles, bonus cards; a "
                                             "house rule where every turn ends drawing back "
                                             "up to a hand size."}}},
             "cards": {"type": "object", "description":
@@ -445,8 +447,8 @@ def rulebook_schema() -> dict[str, Any]:
                                        "colourless cards)."}),
                     "points": _or_ref({"description": "Score value: an integer, or `face` "
                                                       "for the number on the card (or a "
-                                                      "`$option` reference: DOS's wild "
-                                                      "points).",
+                                                      "`$option` reference: e.g. wild "
+                                                      "points set by an option).",
                                        "anyOf": [{"type": "integer", "minimum": 0},
                                                  {"const": "face"}]}),
                     "tags": {"type": "array", "items": name, "description":
@@ -455,8 +457,8 @@ def rulebook_schema() -> dict[str, Any]:
                     "alternative": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
                                     "description": "These cards may be played as the named "
                                     "alternative (declared in `alternatives`): the player "
-                                    "chooses `normal` or it when playing one (UNO Flex's flex "
-                                    "side)."},
+                                    "chooses `normal` or it when playing one (e.g. a card's "
+                                    "second, conditional half)."},
                     "second_colors": {"type": "object", "minProperties": 1,
                                       "additionalProperties": {"type": "string"},
                                       "description": "A second colour printed on these "
@@ -468,8 +470,8 @@ def rulebook_schema() -> dict[str, Any]:
                                 "description": "The numbers these cards count as, whichever "
                                                "suits the play (a wild number): by the "
                                                "`number` way of `match` and in a combo's "
-                                               "`sum`. DOS's Wild # (`[1, 2, ..., 10]`) and "
-                                               "Wild DOS (`[2]`); a blank card of a house "
+                                               "`sum`. E.g. a wild number (`[1, 2, ..., 10]`) "
+                                               "or a wild two (`[2]`); a blank card of a house "
                                                "rule counting as any number. A number card "
                                                "counts as its own number."},
                 },
