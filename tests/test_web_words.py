@@ -51,3 +51,9 @@ def test_the_cli_keeps_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["validate", "classic", "--set", "hand_size=50"])
     assert "--set hand_size=50" in capsys.readouterr().err
+
+
+def test_every_error_answer_goes_through_the_translation() -> None:
+    from uno_rules.web.http import error_response
+    assert error_response(400, "--house x: no such house rule").body == \
+        b'{"error":"House rules: x: no such house rule"}'
