@@ -274,7 +274,7 @@ def assert_nice(ticks: list[float], start: float | None = None) -> None:
     step = ticks[1] - ticks[0]
     mantissa = step / 10 ** math.floor(math.log10(step))
     assert round(mantissa, 9) in (1, 2, 5), ticks
-    assert all(math.isclose(b - a, step) for a, b in zip(ticks, ticks[1:])), ticks
+    assert all(math.isclose(b - a, step) for a, b in zip(ticks, ticks[1:], strict=False)), ticks
     assert all(math.isclose(t / step, round(t / step), abs_tol=1e-9) for t in ticks), ticks
     assert start is None or ticks[0] == start, ticks
 

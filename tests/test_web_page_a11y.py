@@ -150,18 +150,18 @@ def test_axe_finds_no_serious_violation_at_a_round_end(
         browser: web.Browser, server: web.Server, axe: str, width: int) -> None:  # noqa: F811
     state = server.post("/api/games", {"rulebook": "classic", "players": 3, "humans": [0],
                                        "agents": "greedy", "seed": 7})
-    for page in web.browse(browser, server, viewport={"width": width, "height": 844}):
-        web.open_page(page, f"{server.url}#play={state['game']}")
-        page.wait_for_selector("#hand .card")
+    for pg in web.browse(browser, server, viewport={"width": width, "height": 844}):
+        web.open_page(pg, f"{server.url}#play={state['game']}")
+        pg.wait_for_selector("#hand .card")
         for _ in range(400):
-            if page.is_visible("#round-end"):
+            if pg.is_visible("#round-end"):
                 break
-            web.step(page, [])
-        assert page.is_visible("#next-round")
-        assert_clean(page, axe, f"round end at {width} px")
+            web.step(pg, [])
+        assert pg.is_visible("#next-round")
+        assert_clean(pg, axe, f"round end at {width} px")
         if width == PHONE["width"]:
-            assert not overflowing(page), overflowing(page)
-            web.shot(page, "phone-round-end")
+            assert not overflowing(pg), overflowing(pg)
+            web.shot(pg, "phone-round-end")
 
 
 def test_axe_finds_no_serious_violation_in_the_friends_views_on_a_phone(
@@ -175,14 +175,14 @@ def test_axe_finds_no_serious_violation_in_the_friends_views_on_a_phone(
         # link would then change only the hash, as no one opens a link).
         context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         context.set_default_timeout(web.WAIT)
-        page = context.new_page()
+        pg = context.new_page()
         try:
-            web.open_page(page, f"{server.url}static/index.html{fragment}")
+            web.open_page(pg, f"{server.url}static/index.html{fragment}")
             # A seat's link shows its hand, the public table says it is one.
-            page.wait_for_selector("#hand .card" if "token" in fragment else
+            pg.wait_for_selector("#hand .card" if "token" in fragment else
                                    "#friends-panel:not([hidden])")
-            assert_clean(page, axe, f"friends, {where}, at 390 px")
-            assert not overflowing(page), (where, overflowing(page))
+            assert_clean(pg, axe, f"friends, {where}, at 390 px")
+            assert not overflowing(pg), (where, overflowing(pg))
         finally:
             context.close()
 
