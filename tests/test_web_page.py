@@ -261,6 +261,8 @@ def test_a_200_game_simulation_draws_its_chart(page: Page) -> None:
     table = page.inner_text("#sim-table")
     assert "200 rounds, 4 players, seed 1" in table and "seat 3 wins" in table
     assert "fair 25.0%" in table
+    # The first player's advantage is a difference of rates: percentage points.
+    assert re.search(r"advantage [+-]\d+\.\d pts \([+-]\d+\.\d pts – [+-]\d+\.\d pts\)", table)
     shot(page, "simulate")
 
 
@@ -292,6 +294,17 @@ def test_the_charts_tick_rule(page: Page, lo: float, hi: float, count: int, leas
                               ticks: list[float]) -> None:
     assert page.evaluate(f"niceTicks({lo}, {hi}, {count}, {least})") == ticks
     assert_nice(ticks)
+
+
+def test_a_bad_setting_is_said_in_the_pages_words(page: Page) -> None:
+    page.click("#tab-simulate")
+    page.select_option("#sim-rulebook", "classic")
+    page.fill("#sim-set", "hand_size=50")
+    page.click("#sim-run")
+    page.wait_for_selector("#sim-status.bad")
+    said = page.inner_text("#sim-status")
+    assert "Settings: hand_size=50: 50 is greater than the maximum" in said, said
+    assert "--" not in said
 
 
 def test_a_long_simulation_can_be_cancelled(page: Page) -> None:

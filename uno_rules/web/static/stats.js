@@ -14,6 +14,8 @@ function runSimulation() {
   simJob.start("/api/simulate", body);
 }
 
+/** A difference of two rates: percentage points, not a percent of anything. */
+const pts = (x) => (x === null || x === undefined ? "–" : `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pts`);
 const ival = (o, f = num) => (o && o.low !== undefined ? `${f(o.low)} – ${f(o.high)}` : "");
 
 function showSimulation(result) {
@@ -30,7 +32,7 @@ function showSimulation(result) {
   (result.win_rate_by_team || []).forEach((w, team) => row(`team ${team} wins`, pct(w.rate), ival(w, pct), ""));
   const fp = result.first_player;
   if (fp) row("first player wins", pct(fp.rate), ival(fp, pct),
-    `fair ${pct(fp.fair)}; advantage ${pct(fp.advantage)} (${pct(fp.advantage_low)} – ${pct(fp.advantage_high)})`);
+    `fair ${pct(fp.fair)}; advantage ${pts(fp.advantage)} (${pts(fp.advantage_low)} – ${pts(fp.advantage_high)})`);
   const dist = (name, o, unit = "") => {
     if (!o) return;
     row(name, `${num(o.mean)}${unit}`, ival(o), o.p50 !== undefined ? `median ${o.p50}, 95th pct ${o.p95}, max ${o.max}` : "");
@@ -195,7 +197,7 @@ function showCompare(result) {
   const isRate = (m) => m.unit === "%";
   const val = (m, v) => (isRate(m) ? `${pct(v.rate)}` : num(v.mean, 2));
   const ci = (m, v) => (isRate(m) ? ival(v, pct) : ival(v, (x) => num(x, 2)));
-  const dval = (m, d) => (isRate(m) ? `${d.mean >= 0 ? "+" : ""}${(100 * d.mean).toFixed(1)} pts` : `${d.mean >= 0 ? "+" : ""}${num(d.mean, 2)}`);
+  const dval = (m, d) => (isRate(m) ? pts(d.mean) : `${d.mean >= 0 ? "+" : ""}${num(d.mean, 2)}`);
   const dci = (m, d) => (isRate(m) ? `${(100 * d.low).toFixed(1)} – ${(100 * d.high).toFixed(1)}` : `${num(d.low, 2)} – ${num(d.high, 2)}`);
   const head = el("tr", {}, el("th", {}, `${big(result.games)} deals × ${labels.length} variants, ${result.players} players, seed ${result.seed}`),
     labels.map((l) => el("th", {}, l)),
@@ -252,7 +254,7 @@ function drawDiffGroup(chart, unit, ms, box) {
   }
   chart.append(svg("line", { x1: left, x2: left + width, y1: base, y2: base, stroke: GREY }));
   axisLabel(chart, left + width / 2, base + 32, `difference (${rate ? "percentage points" : unit})`);
-  const f = rate ? (v) => `${(100 * v).toFixed(1)} pts` : (v) => num(v, 2);
+  const f = rate ? pts : (v) => `${v >= 0 ? "+" : ""}${num(v, 2)}`;
   ms.forEach((m, i) => {
     const d = m.diff[0];
     const cy = top + rowH * i + rowH / 2;
@@ -262,6 +264,6 @@ function drawDiffGroup(chart, unit, ms, box) {
     chart.append(svg("line", { x1: x(d.low), x2: x(d.high), y1: cy, y2: cy, stroke: colour, "stroke-width": 3 }));
     chart.append(svg("circle", { cx: x(d.mean), cy, r: 5, fill: colour, class: "point" }));
     chart.append(svg("text", { x: left + width + 10, y: cy + 4, "font-size": 12, fill: colour },
-      `${d.mean >= 0 ? "+" : ""}${f(d.mean)}${d.significant ? " *" : ""}`));
+      `${f(d.mean)}${d.significant ? " *" : ""}`));
   });
 }
