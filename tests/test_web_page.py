@@ -297,10 +297,7 @@ def test_the_charts_tick_rule(page: Page, lo: float, hi: float, count: int, leas
 
 
 def test_a_bad_setting_is_said_in_the_pages_words(page: Page) -> None:
-    page.click("#tab-simulate")
-    page.select_option("#sim-rulebook", "classic")
-    page.fill("#sim-set", "hand_size=50")
-    page.click("#sim-run")
+    start_simulation(page, 10, set="hand_size=50")  # the Settings field
     page.wait_for_selector("#sim-status.bad")
     said = page.inner_text("#sim-status")
     assert "Settings: hand_size=50: 50 is greater than the maximum" in said, said
