@@ -123,6 +123,15 @@ def test_the_bar_shows_on_a_terminal_and_is_cleared() -> None:
     assert bar.rsplit("\r", 1)[-1].strip() == ""  # the bar was blanked out
 
 
+def test_a_compare_bar_counts_the_rounds_of_every_variant() -> None:
+    # 30 deals under two variants: 60 rounds played, not "60 games" (there are 30).
+    code, text = on_a_tty(["compare", "classic", "classic", "--house", "stacking",
+                           "--games", "30"])
+    assert code == 0, text
+    assert "/60 rounds" in text and "rounds/s" in text and "games" not in text.split(
+        "2 variants")[0], text
+
+
 def test_no_bar_on_a_terminal_with_json_or_quiet() -> None:
     code, text = on_a_tty(["simulate", "classic", "--games", "40", "--json"])
     assert code == 0 and "games/s" not in text.split("\"timing\"")[0] and "\r" not in text
@@ -137,7 +146,7 @@ def test_no_bar_on_a_terminal_with_json_or_quiet() -> None:
 ])
 def test_ctrl_c_on_a_terminal_keeps_what_was_simulated(args: list[str], first: str) -> None:
     # SIGINT once the bar reports a few hundred games: the report of those follows.
-    code, text = on_a_tty(args, interrupt_after="00/2,000,000 games" if "compare" in args
+    code, text = on_a_tty(args, interrupt_after="00/2,000,000 rounds" if "compare" in args
                           else "00/1,000,000 games")
     assert code == 130, text
     report = text.rpartition("\r")[2].lstrip("\n^C")

@@ -141,3 +141,11 @@ def test_text_forms() -> None:
     assert st.describe_summary(s, "turns").startswith("50.0 ± 11.3 turns (p50 50")
     lines = st.describe_histogram({"start": 0, "width": 10, "counts": [2, 0, 1]}, width=4)
     assert lines == ["  0-9 #### 2", "10-19      0", "20-29 ##   1"]
+
+
+def test_the_advantage_is_said_in_percentage_points_not_points() -> None:
+    # "points" alone reads as the game's scoring points, printed a few lines below.
+    stats = {"stalled": 0, "stalled_by_reason": {}, "win_rate_by_seat": [],
+             "first_player": st.first_player(30, 100, 4)}
+    lines = st.describe_outcomes(stats, "stalled", {}, "100 decided", "first player")
+    assert lines[-1].endswith("+5.0 [-3.1, +14.6] percentage points"), lines

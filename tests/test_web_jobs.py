@@ -107,6 +107,8 @@ def test_compare_two_variants(client: TestClient) -> None:
     state = wait(client, job)
     assert state["state"] == "done" and state["kind"] == "compare", state
     assert state["done"] == state["total"] == 100
+    # 50 deals, each played under both variants: 100 rounds, and the answer says so.
+    assert (state["games"], state["variants"], state["unit"]) == (50, 2, "rounds")
     expected = cli_json("compare", "classic", "classic", "--house", "stacking", "--games",
                         "50", "--players", "4", "--seed", "2")
     result = state["result"]

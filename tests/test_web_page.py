@@ -9,6 +9,7 @@ unless it continues one."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
 import re
@@ -248,12 +249,59 @@ def test_a_200_game_simulation_draws_its_chart(page: Page) -> None:
     assert page.locator("#sim-chart circle.point").count() == 4
     assert page.locator("#sim-chart line.fair").count() == 1
     assert page.locator("#sim-chart rect.bar").count() > 4
-    assert page.inner_text("#sim-status") == "done: 200 games"
+    assert page.inner_text("#sim-status") == "done: 200 rounds"
+    # Round ticks, equally spaced, from 0; each axis says what it measures.
+    for part in ("rates", "lengths"):
+        ticks = texts(page, f"#sim-chart g.{part} text.tick.y")
+        assert_nice([float(t.rstrip("%").replace(",", "")) for t in ticks], start=0)
+    assert_nice([float(t) for t in texts(page, "#sim-chart g.lengths text.tick.x")])
+    assert texts(page, "#sim-chart text.axis-label") == [
+        "rounds won (%)", "seat (its win rate below)", "rounds", "turns in the round"]
     assert page.evaluate("document.querySelector('#sim-progress').value") == 200
     table = page.inner_text("#sim-table")
     assert "200 rounds, 4 players, seed 1" in table and "seat 3 wins" in table
     assert "fair 25.0%" in table
+    # The first player's advantage is a difference of rates: percentage points.
+    assert re.search(r"advantage [+-]\d+\.\d pts \([+-]\d+\.\d pts – [+-]\d+\.\d pts\)", table)
     shot(page, "simulate")
+
+
+def texts(page: Page, selector: str) -> list[str]:
+    return [(t or "").strip() for t in page.locator(selector).all_text_contents()]
+
+
+def assert_nice(ticks: list[float], start: float | None = None) -> None:
+    """Ticks equally spaced on a step of 1, 2 or 5 × 10^k, each a multiple of it."""
+    assert len(ticks) >= 2, ticks
+    step = ticks[1] - ticks[0]
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert round(mantissa, 9) in (1, 2, 5), ticks
+    assert all(math.isclose(b - a, step) for a, b in zip(ticks, ticks[1:], strict=False)), ticks
+    assert all(math.isclose(t / step, round(t / step), abs_tol=1e-9) for t in ticks), ticks
+    assert start is None or ticks[0] == start, ticks
+
+
+@pytest.mark.parametrize("lo, hi, count, least, ticks", [
+    (0, 38, 5, 0, [0, 10, 20, 30, 40]),      # not 0/9.5/19/28.5/38
+    (0, 42, 5, 0, [0, 10, 20, 30, 40, 50]),
+    (0, 0.3, 4, 0, [0, 0.1, 0.2, 0.3]),      # 0.1 × 3 reads 0.3
+    (-3.2, 7.9, 7, 0, [-4, -2, 0, 2, 4, 6, 8]),
+    (0, 3, 5, 1, [0, 1, 2, 3]),              # counts: whole steps only
+    (17, 171, 8, 1, [0, 20, 40, 60, 80, 100, 120, 140, 160, 180]),
+    (0, 0, 5, 0, [0, 0.2, 0.4, 0.6, 0.8, 1]),  # one value: an axis above it
+])
+def test_the_charts_tick_rule(page: Page, lo: float, hi: float, count: int, least: int,
+                              ticks: list[float]) -> None:
+    assert page.evaluate(f"niceTicks({lo}, {hi}, {count}, {least})") == ticks
+    assert_nice(ticks)
+
+
+def test_a_bad_setting_is_said_in_the_pages_words(page: Page) -> None:
+    start_simulation(page, 10, set="hand_size=50")  # the Settings field
+    page.wait_for_selector("#sim-status.bad")
+    said = page.inner_text("#sim-status")
+    assert "Settings: hand_size=50: 50 is greater than the maximum" in said, said
+    assert "--" not in said
 
 
 def test_a_long_simulation_can_be_cancelled(page: Page) -> None:
@@ -278,6 +326,16 @@ def test_compare_shows_two_variants_and_their_paired_differences(page: Page) -> 
     assert "classic + stacking" in head and "classic + stacking − classic" in head
     assert "round length" in page.inner_text("#cmp-table tbody")
     assert page.locator("#cmp-chart circle.point").count() >= 5
+    # 300 deals, each played under both variants: 600 rounds, said as such.
+    assert page.inner_text("#cmp-status") == "done: 600 rounds (300 deals × 2 variants)"
+    assert "300 deals × 2 variants, 4 players" in head
+    # A numeric axis per unit, through 0, labelled with the unit.
+    labels = texts(page, "#cmp-chart text.axis-label")
+    assert "difference (percentage points)" in labels and "difference (turns)" in labels
+    for unit in ("%", "turns", "points"):
+        ticks = texts(page, f"#cmp-chart g.diffs[data-unit='{unit}'] text.tick")
+        assert "0" in ticks, (unit, ticks)
+        assert_nice([float(t.replace(",", "")) for t in ticks])
     shot(page, "compare")
 
 

@@ -145,18 +145,46 @@ def test_axe_finds_no_serious_violation_on_any_tab_nor_in_a_game(
         context.close()
 
 
+@pytest.mark.parametrize("width", [1280, 390])
 def test_axe_finds_no_serious_violation_at_a_round_end(
-        page: web.Page, server: web.Server, axe: str) -> None:  # noqa: F811
+        browser: web.Browser, server: web.Server, axe: str, width: int) -> None:  # noqa: F811
     state = server.post("/api/games", {"rulebook": "classic", "players": 3, "humans": [0],
                                        "agents": "greedy", "seed": 7})
-    web.open_page(page, f"{server.url}#play={state['game']}")
-    page.wait_for_selector("#hand .card")
-    for _ in range(400):
-        if page.is_visible("#round-end"):
-            break
-        web.step(page, [])
-    assert page.is_visible("#next-round")
-    assert_clean(page, axe, "round end")
+    for pg in web.browse(browser, server, viewport={"width": width, "height": 844}):
+        web.open_page(pg, f"{server.url}#play={state['game']}")
+        pg.wait_for_selector("#hand .card")
+        for _ in range(400):
+            if pg.is_visible("#round-end"):
+                break
+            web.step(pg, [])
+        assert pg.is_visible("#next-round")
+        assert_clean(pg, axe, f"round end at {width} px")
+        if width == PHONE["width"]:
+            assert not overflowing(pg), overflowing(pg)
+            web.shot(pg, "phone-round-end")
+
+
+def test_axe_finds_no_serious_violation_in_the_friends_views_on_a_phone(
+        browser: web.Browser, server: web.Server, axe: str) -> None:  # noqa: F811
+    made = server.post("/api/games", {"rulebook": "classic", "players": 2, "humans": [0, 1],
+                                      "seed": 5, "round": True, "friends": True})
+    game, token = made["game"], made["links"]["seats"]["0"]
+    views = {"a seat's link": f"#play={game}&token={token}", "the public table": f"#play={game}"}
+    for where, fragment in views.items():
+        # Its own context, opened at the link (browse() would open the page first: the
+        # link would then change only the hash, as no one opens a link).
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        context.set_default_timeout(web.WAIT)
+        pg = context.new_page()
+        try:
+            web.open_page(pg, f"{server.url}static/index.html{fragment}")
+            # A seat's link shows its hand, the public table says it is one.
+            pg.wait_for_selector("#hand .card" if "token" in fragment else
+                                   "#friends-panel:not([hidden])")
+            assert_clean(pg, axe, f"friends, {where}, at 390 px")
+            assert not overflowing(pg), (where, overflowing(pg))
+        finally:
+            context.close()
 
 
 # --------------------------------------------------------------------------- phone

@@ -78,7 +78,7 @@ def test_extends_outside_is_refused_by_the_loader() -> None:
 def test_set_problems_are_on_line_0() -> None:
     loaded = load_source({"rulebook": "classic", "set": {"hand_sise": "5"}}, LIMITS)
     assert loaded.problems[0]["line"] == 0
-    assert loaded.problems[0]["file"] == "--set hand_sise=5"
+    assert loaded.problems[0]["file"] == "Settings: hand_sise=5"  # the page's field
     assert "unknown setting 'hand_sise'" in loaded.problems[0]["message"]
 
 

@@ -79,11 +79,11 @@ def _write_plot(plot: tuple[Any, str], path: str, draw: Any) -> None:
         _fail(f"--plot {_shorten(path)}: can't write it: {exc.strerror or exc}")
 
 
-def _progress(total: int, quiet: bool, as_json: bool) -> Any:
+def _progress(total: int, quiet: bool, as_json: bool, unit: str = "games") -> Any:
     """A progress bar on standard error when it is a terminal (uno_rules.cli.progress)."""
     from .progress import Progress, wanted
 
-    return Progress(total) if wanted(sys.stderr, quiet, as_json) else None
+    return Progress(total, unit) if wanted(sys.stderr, quiet, as_json) else None
 
 
 workers_option = click.option(
@@ -592,7 +592,8 @@ def compare(variants: tuple[str, ...], games: int, players: int, seed: int, poli
                   f"{rb.players_text()} players")
         rulebooks.append(rb)
     plot = _open_plot(plot_path)
-    bar = _progress(games * len(rulebooks), quiet, as_json)
+    # Each of the games (deals) is played once per variant: the bar counts those rounds.
+    bar = _progress(games * len(rulebooks), quiet, as_json, "rounds")
     records: list[Any] = []
     try:
         seated = None if agents is None else parse_agents(agents, players)

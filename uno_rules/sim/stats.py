@@ -212,5 +212,5 @@ def describe_outcomes(stats: dict[str, Any], stalled: str, why: dict[str, str], 
     if f["rate"] is not None:
         lines.append(f"  {first}: {describe_rate(f)}, fair share {percent(f['fair'])}, "
                      f"advantage {100 * f['advantage']:+.1f} [{100 * f['advantage_low']:+.1f}, "
-                     f"{100 * f['advantage_high']:+.1f}] points")
+                     f"{100 * f['advantage_high']:+.1f}] percentage points")
     return lines

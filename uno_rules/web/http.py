@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse
 
 from ..engine.errors import UnoRulesError, shorten, visible
 from .limits import Limits
+from .words import page_words
 
 
 class ApiError(UnoRulesError):
@@ -114,4 +115,5 @@ def _encodes(text: str) -> bool:
 
 
 def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
+    """Every error the API answers, in the page's words (:mod:`.words`)."""
+    return JSONResponse({"error": page_words(message), **extra}, status_code=status)

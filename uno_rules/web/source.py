@@ -24,6 +24,7 @@ from ..load.resources import house_dir, house_names, rulebooks_dir, shipped_name
 from ..play.agents import AGENTS, AgentClass, AgentError, parse_agents
 from .http import ApiError
 from .limits import Limits
+from .words import page_words
 
 EDITOR = "editor"  # the editor's text, as problems name it
 SOURCE_KEYS = ("text", "rulebook", "base", "house", "set")
@@ -113,8 +114,8 @@ def hidden(rulebook: Rulebook, folder: Path | None) -> Rulebook:
 def problem_json(problem: Problem, folder: Path | None) -> dict[str, Any]:
     """A problem as the API gives it: ``{line, column, message, path, file}``."""
     return {"line": problem.line, "column": problem.col,
-            "message": _shown(problem.message, folder), "path": problem.path,
-            "file": _shown(problem.file, folder)}
+            "message": page_words(_shown(problem.message, folder)), "path": problem.path,
+            "file": page_words(_shown(problem.file, folder))}
 
 
 def load_source(body: Mapping[str, Any], limits: Limits) -> Loaded:

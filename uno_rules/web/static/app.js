@@ -530,14 +530,14 @@ class JobRunner {
     bar.value = job.done || 0;
     if (job.state === "running") {
       this.running(true);
-      this.status(`${(job.done || 0).toLocaleString()} of ${(job.total || 0).toLocaleString()} games`);
+      this.status(`${big(job.done)} of ${jobCount(job)}`);
       this.timer = setTimeout(() => this.poll(), 300);
       return;
     }
     this.running(false);
     if (job.state === "done") {
       bar.value = bar.max;
-      this.status(`done: ${(job.total || 0).toLocaleString()} games`, "good");
+      this.status(`done: ${jobCount(job)}`, "good");
       this.onResult(job.result);
     } else if (job.state === "cancelled") {
       this.status("cancelled", "bad");
@@ -566,6 +566,15 @@ class JobRunner {
     this.status(r.ok ? "cancelled" : (r.data.error || "could not cancel"), "bad");
     store.set(`job.${this.prefix}`, null);
   }
+}
+
+const big = (n) => (n || 0).toLocaleString("en");
+
+/** What a job plays, exactly: "200 rounds", or for a compare "2,000 rounds (1,000 deals ×
+    2 variants)": each deal is played once under every variant. */
+function jobCount(job) {
+  const all = `${big(job.total)} ${job.unit || "rounds"}`;
+  return job.variants > 1 ? `${all} (${big(job.games)} deals × ${job.variants} variants)` : all;
 }
 
 function intOf(id) {
