@@ -30,7 +30,7 @@ def pairs() -> uno_rules.Rulebook:
     return uno_rules.load_rulebook(PAIRS)
 
 
-@pytest.mark.parametrize("name", shipped_names())
+@pytest.mark.parametrize("name", [n for n in shipped_names() if n != "dos"])  # dos: sums
 def test_a_rulebook_without_combos_has_none_in_its_table(name: str) -> None:
     rulebook = uno_rules.load_rulebook(name)
     assert rulebook.combos == () and combo_names(rulebook) == ()
