@@ -22,6 +22,7 @@ from ..engine.actions import Action
 from ..engine.errors import UnoRulesError
 from ..engine.game import Game
 from ..engine.model import NO_COLOR, Face, FrozenMap, Rules
+from ..engine.notation import COMBO
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
 from ..engine.view import SeatView, seen_actions, view_dict
@@ -144,7 +145,7 @@ class Greedy:
         for a in obs.events:
             if a.kind in ("play", "jump_in"):
                 self.before, self.player = self.color, a.seat
-                color = obs.cards[str(a.arg)].color
+                color = obs.cards[str(a.arg).split(COMBO)[-1]].color  # a combo's: its last
                 if color is not None:
                     self.color = color
             elif a.kind == "color":
@@ -169,8 +170,10 @@ class Greedy:
         plays = [(i, a) for i, a in pairs if a.kind in ("play", "jump_in")]
         if plays:
             def rank(pair: tuple[int, Action]) -> tuple[bool, int, int, bool]:
-                card = obs.cards[str(pair[1].arg)]
-                return (card.color is None, -card.points,
+                # several cards at once (a combo) weigh their points together
+                cards = [obs.cards[n] for n in str(pair[1].arg).split(COMBO)]
+                card = cards[-1]
+                return (card.color is None, -sum(c.points for c in cards),
                         -held.get(card.color, 0) if card.color else 0, not pair[1].uno)
             return min(plays, key=rank)[0]
         colors = [(i, a) for i, a in pairs if a.kind == "color"]
@@ -270,7 +273,7 @@ class Lookahead(Greedy):
             elif kind == "color":
                 color = str(a.arg)
             elif kind in ("play", "jump_in"):
-                card = obs.cards[str(a.arg)]
+                card = obs.cards[str(a.arg).split(COMBO)[-1]]  # a combo's top card
                 plays[s] += 1
                 if s != self.seat:
                     for ban in bans.get(s, []) + [b for who, b in new if who == s]:
