@@ -157,10 +157,11 @@ def allowed() -> dict[tuple[str, str], Any]:
     from its primitive's name). Nothing else: not another name of the same modules, and no
     dotted name (``random._os.system``), which Python's own lookup would walk."""
     from ..engine.effects import bound_step
-    from ..engine.model import CardRule, Face, FrozenMap, LegalIf, Settings
+    from ..engine.model import CardRule, Combo, Face, FrozenMap, LegalIf, Settings
 
-    return {(o.__module__, o.__qualname__): o
-            for o in (Rulebook, Face, CardRule, LegalIf, Settings, FrozenMap, bound_step)}
+    return {(o.__module__, o.__qualname__): o  # Combo: a rulebook's `combos` (DOS's sums)
+            for o in (Rulebook, Face, CardRule, LegalIf, Settings, FrozenMap, Combo,
+                      bound_step)}
 
 
 def _extensions() -> bool:
