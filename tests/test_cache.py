@@ -596,7 +596,8 @@ def test_an_entry_names_only_the_records_exactly(module: str, name: str) -> None
         unpickler.find_class(module, name)
     assert sorted(cache.allowed()) == [
         ("uno_rules.engine.effects", "bound_step"), ("uno_rules.engine.model", "CardRule"),
-        ("uno_rules.engine.model", "Combo"), ("uno_rules.engine.model", "Face"), ("uno_rules.engine.model", "FrozenMap"),
+        ("uno_rules.engine.model", "Combo"), ("uno_rules.engine.model", "Face"),
+        ("uno_rules.engine.model", "FrozenMap"),
         ("uno_rules.engine.model", "LegalIf"), ("uno_rules.engine.model", "Settings"),
         ("uno_rules.engine.rulebook", "Rulebook")]
     for (where, what), found in cache.allowed().items():  # pickle writes these names
