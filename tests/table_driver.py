@@ -84,8 +84,11 @@ class Player:
             return str(options[0].arg)
         if "challenge" in kinds:
             return "challenge"
-        plays = [a for a in options if a.kind == "play" and not a.uno]
-        calls = [a for a in options if a.kind == "play" and a.uno]
+        # several cards at once (a combo) typed first where one is offered
+        several = sorted((a for a in options if a.kind == "play"), key=lambda a: " + " not in
+                         str(a.arg))
+        plays = [a for a in several if not a.uno]
+        calls = [a for a in several if a.uno]
         first = (calls or plays or [None])[0]
         # several discard piles: the pile named, as the table writes it (`red 5 on 1`)
         on = f" on {first.pile}" if first and game.rulebook.discard_piles > 1 else ""

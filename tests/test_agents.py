@@ -264,7 +264,7 @@ def test_greedy_challenges_when_the_player_likely_held_the_colour() -> None:
 
 
 def test_greedy_is_generic_every_shipped_rulebook_finishes() -> None:
-    for name in ("classic", "flip", "no_mercy", "pokemon", "teams", "ted_lasso"):
+    for name in ("classic", "flip", "no_mercy", "pokemon", "teams", "ted_lasso", "dos"):
         rb = uno_rules.load_rulebook(name)
         players = 4
         game = play_agents(rb, players, 2, [("greedy", AGENTS["greedy"])] * players)
@@ -476,7 +476,7 @@ def test_lookahead_searches_only_through_determinize() -> None:
 
 
 def test_lookahead_finishes_rounds_of_every_shipped_rulebook() -> None:
-    for name in ("classic", "flip", "no_mercy", "pokemon", "teams", "ted_lasso"):
+    for name in ("classic", "flip", "no_mercy", "pokemon", "teams", "ted_lasso", "dos"):
         rb = uno_rules.load_rulebook(name)
         players = 4
         seats = [("lookahead", AGENTS["lookahead"])] + [("greedy", AGENTS["greedy"])] * 3

@@ -332,7 +332,7 @@ def test_every_option_of_random_decisions_is_read_back() -> None:
                         assert isinstance(answer, Hint) and "which one?" in answer.text
                 elif option.kind == "color":
                     assert interpret(str(option.arg), options, game, seat) == Chosen(option)
-                elif option.kind in ("draw", "keep", "challenge", "accept", "pass"):
+                elif option.kind in ("draw", "keep", "challenge", "accept", "pass", "end"):
                     assert interpret(option.kind, options, game, seat) == Chosen(option)
                 else:  # a seat's: catch 2, target 2, uno 2 (for a partner)
                     assert interpret(f"{option.kind} {option.arg}", options, game, seat) == \

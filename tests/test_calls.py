@@ -130,11 +130,8 @@ def test_a_false_call_is_offered_only_with_its_penalty_and_costs_it() -> None:
 
 def test_the_call_is_named_as_the_rulebook_says() -> None:
     """``call_name``: DOS's call is DOS, in the events and on the sheet."""
-    from pathlib import Path
-
     from uno_rules.authoring.explain import rule_lines
-    path = Path(__file__).parent / "rulebooks" / "positive" / "dos_partial.yaml"
-    rulebook = uno_rules.load_rulebook(str(path))
+    rulebook = uno_rules.load_rulebook("dos")
     assert rulebook.settings.call_name == "DOS"
     game = game_from_position(rulebook, 2, Position(
         hands=[["red 7", "green 1", "green 3"], ["yellow 1", "yellow 3", "red 4"]],

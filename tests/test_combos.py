@@ -30,7 +30,7 @@ def pairs() -> uno_rules.Rulebook:
     return uno_rules.load_rulebook(PAIRS)
 
 
-WITH_COMBOS = {"triple_play"}  # the Discard 2 pair
+WITH_COMBOS = {"triple_play", "dos"}  # the Discard 2 pair; DOS's sums
 
 
 @pytest.mark.parametrize("name", sorted(set(shipped_names()) - WITH_COMBOS))

@@ -94,6 +94,8 @@ def public_names(game: Game, seat: int) -> set[str]:
             names.add(rb.faces[event[2]].name)
         elif kind == "first":
             names.add(rb.faces[event[1]].name)
+        elif kind == "turn_up":  # a card turned up on a closed pile (refill_piles), by name
+            names.add(event[2])
         elif kind == "discard":
             names |= {rb.faces[f].name for f in event[2]}
         elif kind == "draw" and event[1] == seat:

@@ -257,3 +257,14 @@ def test_a_triple_play_round_at_the_table_names_piles_and_shows_the_unit() -> No
     assert any(" on " in a for a in answers)
     screen = [line for t in player.turns for line in t.screen]
     assert any("pressed" in line and ("open" in line or "closed" in line) for line in screen)
+
+
+def test_a_dos_round_at_the_table_types_several_cards_and_names_piles() -> None:
+    """DOS at the terminal: a human types a play of two cards at once (`3 + 4 on 1`), names
+    the Centre Row pile, puts cards out, and the round ends; the screen shows the row."""
+    session, player = run("dos", 3, 2, [0], one_round=True)
+    assert session.match.game.over
+    answers = [t.answer for t in player.turns]
+    assert any(" + " in a and " on " in a for a in answers), answers
+    screen = [line for t in player.turns for line in t.screen]
+    assert any("pile 1:" in line for line in screen)

@@ -560,7 +560,9 @@ def _plays(game: Game, seat: Any, step: Mapping[str, Any]) -> Iterator[Action]:
     hand = game.hands[seat] if isinstance(seat, int) and 0 <= seat < game.players else []
     pile = step.get("pile", 0 if on is None else on)
     uno = step.get("uno", True)
-    if uno and (len(hand) != 2 or several):  # called where the play may leave one
+    # called where the play may leave one card (or, not written, `call_at` cards: DOS's two)
+    if uno and (len(hand) != 2 or several or
+                ("uno" not in step and game.rulebook.settings.call_at != 1)):
         decision = game.decision
         uno = decision is not None and any(
             a.uno and a.pile == pile and a.arg == normalize(card) for a in decision.options)

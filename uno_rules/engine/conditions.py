@@ -105,6 +105,12 @@ def _kept_drawn(game: Game, ctx: Ctx, value: Any) -> bool:
     return (ctx.drawn >= 0 and ctx.drawn in game.hands[ctx.actor]) == bool(value)
 
 
+def _own_turn(game: Game, ctx: Ctx, value: Any) -> bool:
+    # a turn of several plays (or its end steps) under way, and it is the player's
+    turn = bool(game._played_piles) and game._ctx.actor == ctx.actor
+    return turn == bool(value)
+
+
 def _option(options: Mapping[str, Any], value: Any) -> bool:
     return bool(options[value])
 
@@ -182,6 +188,14 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
               {"type": "boolean", "description": "Whether the drawn card was kept."},
               _kept_drawn, lambda v: "when the drawn card was kept" if v
               else "when the drawn card was played (or none came)"),
+    # Used by DOS (a player caught not calling DOS during its own turn draws at its end) and
+    # a house rule of a several-play turn where a penalty waits for the turn's end.
+    Condition("own_turn", "true: the player's own turn of several plays (`turn: {plays: "
+              "each_pile}`) is under way, its plays or its end steps (e.g. a player caught "
+              "during its own turn marked to draw at its end, or a house rule deferring "
+              "penalties to the end of a several-play turn)",
+              {"type": "boolean", "description": "Whether the player's turn is under way."},
+              _own_turn, lambda v: "during your own turn" if v else "outside your own turn"),
 ]}
 
 

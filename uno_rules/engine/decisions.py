@@ -22,6 +22,7 @@ from .legal import Legality
 from .notation import COMBO
 from .pilecounters import Press
 from .records import Among, Ask, Ctx, Frame, Giving
+from .rows import set_pile_color
 from .state import State
 from .tables import offers_draw
 
@@ -381,11 +382,7 @@ class Again(Ask):
     def options(self, g: Legality) -> list[int]:
         seat = self.seat
         assert seat is not None
-        opts = g._pile_plays(seat, g.hands[seat])[0]
-        if g.rulebook.combos:
-            opts += g._combo_ids(seat)
-        acts, played = g._acts[seat], g._played_piles
-        return [i for i in opts if acts.table[i].pile not in played] + [acts.end]
+        return again_plays(g, seat) + [g._acts[seat].end]
 
     def answer(self, g: Runner, action: Action) -> None:
         seat = self.seat
@@ -394,6 +391,80 @@ class Again(Ask):
             play(g, seat, action)
             return
         end_turn(g, seat)
+
+
+def again_plays(g: Legality, seat: int) -> list[int]:
+    """``seat``'s plays (ids) onto the discard piles not yet played on this turn."""
+    opts = g._pile_plays(seat, g.hands[seat])[0]
+    if g.rulebook.combos:
+        opts += g._combo_ids(seat)
+    acts, played = g._acts[seat], g._played_piles
+    return [i for i in opts if acts.table[i].pile not in played]
+
+
+def closed_pile(g: Legality) -> int:
+    """The first closed discard pile (holding no card), where a card put out goes; -1 if
+    every pile holds cards."""
+    for k, pile in enumerate(g._discards):
+        if not pile:
+            return k
+    return -1
+
+
+@dataclass(slots=True)
+class PutOut(Ask):
+    """The record of a ``put_out`` decision (what it is: ``WORDS["put_out"].what``): a card
+    of the hand goes face up on the first closed discard pile, opening it (a `put_out`
+    step); with ``play``, a play onto a pile not yet played on this turn instead."""
+
+    kind: str = field(default="put_out", init=False, repr=False, compare=False)
+    play: bool = False
+
+    def options(self, g: Legality) -> list[int]:
+        seat = self.seat
+        assert seat is not None
+        hand, pile = g.hands[seat], closed_pile(g)
+        opts = [] if pile < 0 else g._play_ids(seat, g._distinct(hand), len(hand), pile)
+        return again_plays(g, seat) + opts if self.play else opts
+
+    def answer(self, g: Runner, action: Action) -> None:
+        seat = self.seat
+        assert seat is not None
+        if g._discards[action.pile]:  # a play onto a pile holding cards: as in a turn
+            play(g, seat, action)
+            return
+        put_card_out(g, seat, g._card_played(seat, action), action.pile, action.uno)
+        g._run()
+
+    def data(self) -> Any:
+        return self.play
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        return {"play": bool(data)}
+
+
+def put_card_out(g: Legality, seat: int, card: int, pile: int, uno: bool) -> None:
+    """``seat`` puts ``card`` from its hand face up on the closed pile ``pile``: no play
+    (its card's effect does not run), but its UNO call is due as after a play."""
+    hand = g.hands[seat]
+    hand.remove(card)
+    g._discards[pile].append(card)
+    set_pile_color(g, pile, g.faces[card].color)
+    fid = g.faces[card].id
+    g._note(*(("play", seat, fid) if not pile else ("play", seat, fid, pile)))
+    if not uno and len(hand) == g.rulebook.settings.call_at:
+        g._uno_open = seat
+
+
+def run_put_out(g: Legality, ctx: Ctx, step: Any) -> None:
+    """The ``put_out`` step: its seat is asked for a card to put out (a ``put_out``
+    decision), when it holds one and a pile is closed (or, with ``play``, it may play)."""
+    seat = g._seat(step.args["who"], ctx)
+    if seat >= 0 and g.hands[seat]:
+        ask = PutOut(seat, ctx, step.args["play"])
+        if ask.options(g):
+            g.pending = ask
 
 
 def end_turn(g: Runner, seat: int) -> None:
@@ -420,7 +491,8 @@ def turn_goes_on(g: Runner) -> bool:
     seat = ctx.actor
     if ctx.face >= 0 and g.rulebook.turn_plays:
         played.append(ctx.pile)
-        if g.hands[seat]:
+        # a card put out on a closed pile (its only card) ends the turn
+        if g.hands[seat] and len(g._discards[ctx.pile]) > 1:
             again = Again(seat, ctx)  # about the card just played
             if len(again.options(g)) > 1:  # a play besides `end`
                 g.pending = again
@@ -432,7 +504,7 @@ def turn_goes_on(g: Runner) -> bool:
 # Each kind's name is its `kind` field's default (a slots dataclass has no class attribute).
 KINDS: dict[str, type[Ask]] = {str(f.default): cls for cls in (
     Turn, Drawn, Color, Challenge, Target, Contest, Give, ForcedPlay, Side, Outcome, Press,
-    Again)
+    Again, PutOut)
     for f in fields(cls) if f.name == "kind"}
 
 
@@ -498,6 +570,13 @@ WORDS: dict[str, KindWords] = {
         "or end your turn", "play again or end",
         "In a turn of several plays (`turn: {plays: each_pile}`): play again onto a "
         "discard pile not yet played on this turn, or `end` the turn."),
+    "put_out": KindWords(
+        "to put a card out", "put a card from your hand face up on a closed pile (or, "
+        "if offered, play onto a pile)", "put a card out",
+        "Choose a card of one's hand to put face up on the first closed discard pile, "
+        "opening it (a `put_out` step: e.g. bonus cards; after a draw, with `play`, a play "
+        "onto a pile not played on this turn is offered too, and a card put out ends the "
+        "turn)."),
 }
 
 
@@ -507,7 +586,7 @@ WORDS: dict[str, KindWords] = {
 DATA: dict[str, str | tuple[str, ...]] = {
     "drawn": "card", "challenge": ("program", "program", "program"),
     "target": "seats", "contest": "seat_pair", "forced_play": ("seat", "program_or_none"),
-    "side": "flag", "outcome": "outcomes", "press": "piles"}
+    "side": "flag", "outcome": "outcomes", "press": "piles", "put_out": "flag"}
 
 
 Problem = tuple[str, str] | None  # a field at fault (under the record) and why; None: none
@@ -599,6 +678,7 @@ FACTS: dict[str, KindFacts] = {
     "outcome": KindFacts(seated=False, check=_outcome_problem),
     "press": KindFacts(),
     "again": KindFacts(check=_again_problem),
+    "put_out": KindFacts(holds_cards=True),
 }
 
 
@@ -667,5 +747,5 @@ def next_give(g: Legality, ctx: Ctx) -> None:
 
 
 __all__ = ["DATA", "FACTS", "KINDS", "WORDS", "Challenge", "Color", "Contest", "Drawn",
-           "ForcedPlay", "Give", "KindFacts", "KindWords", "Outcome", "Press", "Runner", "Side",
-           "Target", "Turn", "ask_from_json", "give_card", "register_kind", "start_giving"]
+           "ForcedPlay", "Give", "KindFacts", "KindWords", "Outcome", "Press", "PutOut", "Runner",
+           "Side", "Target", "Turn", "ask_from_json", "give_card", "register_kind", "start_giving"]

@@ -19,7 +19,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .conditions import CONDITIONS, Condition, all_hold
-from .decisions import Challenge, Color, Contest, Drawn, ForcedPlay, Outcome, Target, start_giving
+from .decisions import (
+    Challenge,
+    Color,
+    Contest,
+    Drawn,
+    ForcedPlay,
+    Outcome,
+    Target,
+    run_put_out,
+    start_giving,
+)
 from .model import NO_COLOR, Step
 from .pilecounters import (
     OPEN_SCHEMA,
@@ -723,6 +733,21 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                "same_color": {"type": "boolean", "description": "Its cards share a colour."},
                "then": STEPS_REF}, ("cards", "then"), at_end=True, programs=("then",),
               defaults={"same_color": False}),
+    Primitive("put_out", "`who` (default `self`) puts a card of its choice from its hand "
+              "face up on the first closed discard pile, opening it (a `put_out` decision; "
+              "nothing when its hand is empty or no pile is closed). The card is not played: "
+              "its effect does not run, but a call (UNO, or the rulebook's `call_name`) falls due "
+              "as after a play. "
+              "With `play: true` it may instead play onto a discard pile not yet played on "
+              "this turn, the turn going on as after any play, while a card put out ends the "
+              "turn (`turn: {draw: [draw, {put_out: {play: true}}]}`). E.g. a row of piles that "
+              "grows (after a draw, match or put a card out; a bonus card per match of "
+              "colour), a house rule \"if you can't play, start a new pile\".", run_put_out,
+              lambda a, sub: f"{verb(a['who'], 'put')} a card from the hand on a closed "
+              "discard pile" + (", or play one" if a["play"] else ""),
+              {"who": SEAT_SCHEMA, "play": {"type": "boolean", "description":
+                                            "A play onto a pile is offered too."}},
+              bare=True, main="who", at_end=True, defaults={"who": "self", "play": False}),
     # Open piles and pile counters (uno_rules.engine.pilecounters). Used by UNO Triple Play
     # (its unit) and a "hot potato" house rule (tests/rulebooks/positive/hot_potato.yaml).
     Primitive("open_piles", "Open the discard piles `piles` and close the others: a card "
@@ -753,10 +778,14 @@ PRIMITIVES: dict[str, Primitive] = {p.name: p for p in [
                "to": {"type": ["string", "integer"], "description": "One of the key's values."}},
               ("key", "to"), at_end=True, defaults={"who": "self"}),
     Primitive("turn_state", "`who` (default `self`) turns its per-player state `key` to the "
-              "key's next value, in the declared order, after the last the first (a flag "
-              "toggles, a counter counts round). E.g. a power turned over by a symbol or a "
-              "wild, or a counter house rule.", _turn_state, say_turn_state,
-              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA}, ("key",), at_end=True,
+              "key's next value (or `by` values on, back if negative), in the declared order, "
+              "round from the last to the first (a flag toggles, a counter counts round). E.g. "
+              "a power turned over by a symbol or a wild, or tallies counted up, then down as "
+              "each is paid.",
+              _turn_state, say_turn_state,
+              {"who": SEAT_SCHEMA, "key": KEY_SCHEMA,
+               "by": {"type": "integer", "description": "Values to move on (default 1; "
+                      "negative: back), round the declared order."}}, ("key",), at_end=True,
               defaults={"who": "self"}),
     # Used by: UNO Attack (its launcher: a count given as weights, `draw: {count: {weights:
     # ...}}`, compiled into a `random` step) and a jackpot-lever house rule (one of several

@@ -122,10 +122,10 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Rules", "pile_limits"): (), ("Rules", "overload"): None, ("Rules", "turn_begin"): None,
     ("Rules", "reshuffle_discards"): True, ("Rules", "turn_plays"): "",
     ("Rules", "turn_end"): None,
-    ("step give_cards", "to"): None,
+    ("step give_cards", "to"): None, ("step turn_state", "by"): None,
     **{("step if", condition): None for condition in (
         "option_is", "state", "every_state", "card_tag", "drew", "draw_pending", "holds",
-        "kept_drawn")}}
+        "kept_drawn", "own_turn")}}
 
 
 def sparse_param(primitive: str, param: str) -> bool:

@@ -55,8 +55,8 @@ def _turn_state(game: Game, ctx: Ctx, step: Step) -> None:
     seat = game._seat(step.args["who"], ctx)
     if seat >= 0:
         key = step.args["key"]
-        count = len(values_of(game.rulebook, key))
-        game._set_mark(seat, key, (game._marks[game._mark_at(seat, key)] + 1) % count)
+        count, by = len(values_of(game.rulebook, key)), step.args.get("by", 1)
+        game._set_mark(seat, key, (game._marks[game._mark_at(seat, key)] + by) % count)
 
 
 def _holds(game: Game, seat: int, value: Mapping[str, Any]) -> bool:
@@ -94,5 +94,7 @@ def say_set_state(a: dict[str, Any], sub: Any) -> str:
 
 
 def say_turn_state(a: dict[str, Any], sub: Any) -> str:
+    by = a.get("by", 1)
+    to = "to its next value" if by == 1 else f"{by} values on" if by > 0 else f"{-by} back"
     return f"{verb(a['who'], 'turn')} {'your' if a['who'] == 'self' else 'their'} " \
-        f"{a['key']} over (to its next value)"
+        f"{a['key']} over ({to})"

@@ -51,7 +51,7 @@ def semantic(located: Located, hand_overridden: bool = False,
     for part in (check_players, check_unique, check_counts, check_deck, _check_refs,
                  _check_steps, _check_choices, _check_bluffs, _check_player_state,
                  _check_alternatives, _check_chance, _check_holdings, _check_settings,
-                 _check_open_piles, _check_pile_counters):
+                 _check_open_piles, _check_pile_counters, _check_put_out):
         try:
             problems.extend(part(located))
         except (TypeError, KeyError, AttributeError, ValueError, IndexError):
@@ -75,6 +75,17 @@ def _check_open_piles(located: Located) -> list[Problem]:
         return [located.problem(("turn", "plays"), "turn: {plays: each_pile} needs several "
                                 "discard piles (`discard_piles`)")]
     return []
+
+
+def _check_put_out(located: Located) -> list[Problem]:
+    """A card is put out on a closed pile: with one discard pile there is none to take it
+    (the step would never ask anything)."""
+    if located.data.get("discard_piles", 1) > 1:
+        return []
+    return [located.problem(at, "`put_out` needs several discard piles (`discard_piles`): "
+                            "a card goes out on a closed one")
+            for path, steps in _programs(located.data)
+            for at, name, _ in _steps(steps, path) if name == "put_out"][:1]
 
 
 

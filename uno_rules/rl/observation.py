@@ -55,9 +55,11 @@ def layout_digest(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> str
 # segment (a rulebook's per-player state). Version 3: the `outcome` decision kind (a table
 # outcome). Version 4: the `press` decision kind and the `pile_counters` segment (a
 # rulebook's pile counters: open piles and press counts, never the hidden limits). Version 5:
-# the `again` decision kind (play again or end a turn of several plays).
+# the `again` decision kind (play again or end a turn of several plays). Version 6: the
+# `put_out` decision kind (a card put out on a closed pile).
 VERSIONS: dict[str, int] = {"d37c960a8403b2c1": 1, "44e111f18fe051a5": 2,
-                            "0721141b695f6afa": 3, "0092935b99ebf2fc": 4, "7608f0e22d0006c0": 5}
+                            "0721141b695f6afa": 3, "0092935b99ebf2fc": 4, "7608f0e22d0006c0": 5,
+                            "7b8c2847368b9613": 6}
 
 
 def layout_version(kinds: tuple[str, ...], segments: tuple[str, ...] = ()) -> int:

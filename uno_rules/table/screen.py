@@ -290,8 +290,8 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
             marks.append(decision_words(decision["kind"]))
         pointer = ">" if s == acting else " "
         head = f"{pointer} {_seat_name(s, me):<15} {_cards(size):>9}"
-        line = head + ("   " + ", ".join(marks) if marks else "")
-        lines.append(line)
+        # many marks (per-player state, a call open, a decision) wrap under the first
+        lines += wrap(marks, head + "   ", " " * (len(head) + 3)) if marks else [head]
         indent = " " * 4
         if open_hands and s != me:  # its own: under "your hand"
             lines += _hand_lines(game, game.hand(s), style, indent)
