@@ -114,6 +114,7 @@ def fingerprint(ref: str, house: tuple[str, ...], players: int,
         digest(game.events)
         final = game.snapshot()
         final.pop("source", None)  # where the rulebook file is: not the game
+        final.pop("stalled", None)  # how a round stopped: game.stalled, digested below
         digest(json.dumps(final, sort_keys=True))
         digest((game.result, game.stalled, game.steps))
     return h.hexdigest()

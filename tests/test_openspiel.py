@@ -514,10 +514,10 @@ def test_shared_actions_give_every_seat_the_same_ids() -> None:
             assert a.action_to_string(legal[pick]) == b.action_to_string(mapped[pick])
             a.apply_action(legal[pick])
             b.apply_action(mapped[pick])
-            # not a round stopped by its budget: its snapshot can't be restored (a gap)
-            if len(a.history()) % 40 == 0 and not b.is_terminal():
+            if len(a.history()) % 40 == 0 or b.is_terminal():  # a round stopped by its budget too
                 again = shared.deserialize_state(b.serialize())
                 assert again.history() == b.history() and str(again) == str(b)
+                assert again.is_terminal() == b.is_terminal() and again.returns() == b.returns()
         assert a.uno_game.history == b.uno_game.history and a.returns() == b.returns()
     state = _dealt(shared, rng)
     before = state.serialize()
@@ -525,3 +525,22 @@ def test_shared_actions_give_every_seat_the_same_ids() -> None:
         with pytest.raises(uno_rules.IllegalAction, match="not in the action space"):
             state.apply_action(bad)
     assert state.serialize() == before
+
+
+def test_a_round_stopped_by_its_budget_serializes_and_comes_back() -> None:
+    """A terminal state whose round the action budget stopped: deserialized, it is that
+    terminal state again (its round's snapshot says how it stopped), returns and all."""
+    game = _load("classic", 3, deals=4, max_actions=5)
+    rng = random.Random(7)
+    state = _dealt(game, rng)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.uno_game.stalled == "actions" and state.returns() == [0.0] * 3
+    text = state.serialize()
+    again = game.deserialize_state(text)
+    assert again.is_terminal() and again.returns() == state.returns()
+    assert again.history() == state.history() and str(again) == str(state)
+    assert again.uno_game.stalled_reason() == state.uno_game.stalled_reason()
+    assert again.serialize() == text
+    assert pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))[1].is_terminal()

@@ -21,6 +21,7 @@ from test_properties import MAX_ACTIONS, RULEBOOKS, VARIANTS, _check_result, che
 
 import uno_rules
 from uno_rules import SnapshotError
+from uno_rules.engine.outcome import Outcome, Termination
 from uno_rules.sim.simulate import POLICIES, random_moves
 
 CLASSIC = uno_rules.load_rulebook("classic")
@@ -101,10 +102,76 @@ def test_a_result_with_no_winners_or_the_wrong_points_or_on_a_round_going_on() -
                        "last standing$")
     snapshot = _finished()
     snapshot["result"] = None
-    _refused(snapshot, "^snapshot field 'result': a round over with no result$")
+    _refused(snapshot, r"^snapshot field 'result': a round over with no result \(nor stopped "
+                       r"by its budget: stalled\)$")
     going = _snapshot()
     going["result"] = [[0], 10]
     _refused(going, "^snapshot field 'result': a result while the round goes on")
+
+
+def _stalled(budget: str, seed: int = 2) -> uno_rules.Game:
+    """A round of classic stopped by a tiny budget of ``budget`` (its game argument)."""
+    game = CLASSIC.new_game(4, seed, **{budget: 30})
+    random_moves(game, random.Random(seed), 40, "uniform")
+    assert game.over and game.result is None and game.stalled is not None
+    return game
+
+
+@pytest.mark.parametrize(("budget", "stopped", "what"), [
+    ("max_actions", Termination.ACTIONS, "30 actions"),
+    ("max_steps", Termination.STEPS, "30 effect steps")])
+def test_a_round_stopped_by_its_budget_restores_stopped(budget: str, stopped: Termination,
+                                                         what: str) -> None:
+    """Its snapshot says which budget ran out, and its size: restored, the round is over as
+    it was, says why as it did, and writes the same snapshot back."""
+    game = _stalled(budget)
+    data = json.loads(json.dumps(game.snapshot()))
+    assert data["stalled"] == {"budget": stopped.value, "limit": 30}
+    for again in (CLASSIC.restore(data), uno_rules.restore(data)):
+        assert again.over and again.result is None and again.decision is None
+        assert again.stalled is stopped and again.outcome == game.outcome == Outcome(stopped)
+        assert again.stalled_reason() == game.stalled_reason() == \
+            f"the round's budget of {what} ran out"
+        assert again.snapshot() == data and again.clone().snapshot() == data
+        assert again.history == game.history and again.hands == game.hands
+        with pytest.raises(uno_rules.IllegalAction):
+            again.apply(str(game.history[-1]))
+    # every other snapshot is as before: no such field
+    assert "stalled" not in _snapshot() and "stalled" not in _finished()
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"stalled": {"budget": "sleep", "limit": 30}},
+     "snapshot field 'stalled.budget': expected one of 'steps', 'actions', got 'sleep'"),
+    ({"stalled": {"budget": "actions", "limit": 0}},
+     "snapshot field 'stalled.limit': expected a whole number >= 1, got 0"),
+    ({"stalled": {"budget": "actions"}}, "snapshot field stalled.limit is missing"),
+    ({"stalled": {"budget": "actions", "limit": 30, "by": 1}},
+     "snapshot field 'stalled': unknown key 'by'"),
+    ({"stalled": None}, "snapshot field 'stalled': expected a mapping, got None"),
+    ({"stalled": {"budget": "actions", "limit": 31}},
+     "snapshot field 'stalled': stopped by its budget of 31 actions after 30"),
+    ({"over": False}, "snapshot field 'stalled': a round stopped by its budget is over, "
+                      "with no result"),
+])
+def test_a_tampered_stop_is_refused_by_name(change: dict[str, Any], message: str) -> None:
+    data = json.loads(json.dumps(_stalled("max_actions").snapshot()))
+    with pytest.raises(SnapshotError) as exc:
+        CLASSIC.restore({**data, **change})
+    assert str(exc.value) == message
+
+
+def test_stalled_only_on_a_round_stopped_by_its_budget() -> None:
+    """Written onto a round going on, or one played out, it is refused; taken off a stalled
+    round's, that round is over with no result, refused as before."""
+    going, ended = _snapshot(), _finished()
+    for data in (going, ended):
+        data["stalled"] = {"budget": "steps", "limit": 9}
+        _refused(data, "^snapshot field 'stalled': a round stopped by its budget is over, "
+                       "with no result$")
+    data = _stalled("max_steps").snapshot()
+    del data["stalled"]
+    _refused(data, "^snapshot field 'result': a round over with no result")
 
 
 def test_out_seats_naming_a_seat_that_holds_cards() -> None:

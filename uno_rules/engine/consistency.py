@@ -10,6 +10,7 @@ from typing import Any
 
 from .decisions import FACTS, WORDS
 from .model import Rules
+from .outcome import Termination
 from .records import Resume
 from .state import State
 
@@ -23,9 +24,29 @@ def inconsistency(game: State, v: Mapping[str, Any]) -> Problem:
         problem = check(game, v)
         if problem:
             return problem
+    if v["stalled"] is not None:
+        return _stall_problem(game, v["stalled"])
     if game.over:
         return _result_problem(game)
     return _live_problem(game)
+
+
+def _stall_problem(game: State, stalled: Mapping[str, Any]) -> Problem:
+    """What is wrong with a round stopped by its budget (as ``Game._stall`` leaves it)."""
+    if not game.over or game.result is not None:
+        return "stalled", "a round stopped by its budget is over, with no result"
+    actions, limit = len(game.history), stalled["limit"]
+    if stalled["budget"] == Termination.ACTIONS and actions < limit:
+        return "stalled", f"stopped by its budget of {limit} actions after {actions}"
+    return _idle_problem(game, giving=False)  # a give under way stays as it was
+
+
+def _idle_problem(game: State, *, giving: bool = True) -> Problem:
+    """A decision or effect still pending in a round that is over (``giving``: or a give)."""
+    if game.pending is not None or game._stack or (giving and game.giving) or \
+            game._uno_open != -1 or game._owed:
+        return "pending", "a decision or effect pending in a round that is over"
+    return None
 
 
 def _deck_problem(game: State, v: Mapping[str, Any]) -> Problem:
@@ -146,10 +167,10 @@ def _result_problem(game: State) -> Problem:
     """What is wrong with the result of a round that is over."""
     result, hands = game.result, game.hands
     if result is None:
-        return "result", "a round over with no result"
-    if game.pending is not None or game._stack or game.giving or game._uno_open != -1 or \
-            game._owed:
-        return "pending", "a decision or effect pending in a round that is over"
+        return "result", "a round over with no result (nor stopped by its budget: stalled)"
+    problem = _idle_problem(game)
+    if problem:
+        return problem
     winners = list(result.winners)
     if winners != game.teammates(winners[0]):
         return "result", f"winners {winners} are not a team of the rulebook"

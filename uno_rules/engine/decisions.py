@@ -49,6 +49,15 @@ class Runner(Legality):
         """Run effect frames until a decision is needed or the effect is done."""
         raise NotImplementedError
 
+    def _stop_record(self) -> dict[str, Any] | None:
+        """The budget that stopped the round and its size (``{"budget": "steps", "limit":
+        100000}``), for its snapshot; None unless it stalled."""
+        raise NotImplementedError
+
+    def _stop(self, budget: str, limit: int) -> None:
+        """Stop a restored round as its snapshot says ``budget`` of ``limit`` did."""
+        raise NotImplementedError
+
 
 # Above this many cards a hand's playable cards come from the match set's intersection with
 # it (one C call) rather than a flag per card (a 9,000-card hand took 5 s a round that way).

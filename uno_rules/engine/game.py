@@ -23,8 +23,8 @@ from .model import CardRule, Rules
 from .outcome import Outcome, Termination
 from .pilecounters import press, start_counters
 from .records import Ctx, Frame, Resume
-from .snapshot import restore, snapshot
-from .state import REBUILT, SEED_LIMIT, SHARED, Field, shuffle
+from .snapshot import restore, snapshot, state_field_problems
+from .state import REBUILT, SEED_LIMIT, SHARED, STATE_FIELDS, Field, shuffle
 from .view import SeatView, seat_view, view_dict
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
@@ -96,8 +96,12 @@ GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when 
                Field("_table", REBUILT, why="the rulebook's action table"),
                Field("_turns", REBUILT, why="the rulebook's turn records"),
                Field("steps_left", SHARED, why=BUDGET), Field("max_steps", SHARED, why=BUDGET),
-               Field("max_actions", SHARED, why=BUDGET), Field("stalled", SHARED, why=BUDGET))
+               Field("max_actions", SHARED, why=BUDGET),
+               # written only when set, with its budget's size (Game._stop_record)
+               Field("stalled", SHARED, "stalled"))
 GAME_SLOTS = tuple(f.name for f in GAME_FIELDS)
+assert not state_field_problems(STATE_FIELDS + GAME_FIELDS, ()), \
+    state_field_problems(STATE_FIELDS + GAME_FIELDS, ())
 
 
 class Game(Runner):
@@ -526,12 +530,29 @@ class Game(Runner):
 
     def stalled_reason(self) -> str | None:
         """Why the round stopped before its end, in words (None if it didn't)."""
-        if self.stalled is None:
+        stop = self._stop_record()
+        if stop is None:
             return None
-        steps = self.stalled is Termination.STEPS
-        limit = self.max_steps if steps else self.max_actions
-        what = "effect steps" if steps else "actions"
-        return f"the round's budget of {limit} {what} ran out"
+        what = "effect steps" if stop["budget"] == Termination.STEPS else "actions"
+        return f"the round's budget of {stop['limit']} {what} ran out"
+
+    def _stop_record(self) -> dict[str, Any] | None:
+        """The budget that stopped the round and its size (``{"budget": "steps", "limit":
+        100000}``), for its snapshot; None unless it stalled."""
+        stalled = self.stalled
+        if stalled is None:
+            return None
+        steps = stalled is Termination.STEPS
+        return {"budget": stalled.value, "limit": self.max_steps if steps else self.max_actions}
+
+    def _stop(self, budget: str, limit: int) -> None:
+        """Stop a restored round as its snapshot says ``budget`` of ``limit`` did (the
+        budget that size again, so that :meth:`stalled_reason` reads as it did)."""
+        self.stalled = Termination(budget)
+        if self.stalled is Termination.STEPS:
+            self.max_steps = self.steps_left = limit
+        else:
+            self.max_actions = limit
 
     @property
     def outcome(self) -> Outcome | None:

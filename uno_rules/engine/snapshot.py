@@ -17,14 +17,15 @@ from typing import Any, TypeVar
 
 from .actions import Action, Result
 from .consistency import inconsistency
-from .decisions import DATA, KINDS, ask_from_json
+from .decisions import DATA, KINDS, Runner, ask_from_json
 from .errors import NotationError, SnapshotError
 from .model import DIGEST_SPARSE, NO_COLOR, Rules
 from .notation import parse_whole_card
+from .outcome import BUDGETS
 from .records import CTX_SLOTS, Ctx, Frame, Giving, Resume, StackedDraw
-from .state import SEED_LIMIT, STATE_FIELDS, State
+from .state import SEED_LIMIT, STATE_FIELDS, Field, State
 
-S = TypeVar("S", bound=State)
+S = TypeVar("S", bound=Runner)
 
 FORMAT = 2  # 2: the rulebook's digest is recorded (a snapshot of format 1 has none)
 MAX_TEXT = 200  # the longest string a snapshot field holds (a card or an action's notation)
@@ -88,7 +89,7 @@ def _when_any(game: State) -> dict[str, Any]:
                                              ("played_piles", game._played_piles)) if value}
 
 
-def snapshot(game: State) -> dict[str, Any]:
+def snapshot(game: Runner) -> dict[str, Any]:
     """The state of ``game`` as JSON-able data (cards in notation, RNG state included)."""
     rb = game.rulebook
     names = [rb.card_name(c) for c in range(len(rb.cards))]
@@ -117,6 +118,7 @@ def snapshot(game: State) -> dict[str, Any]:
     st = game.stacked
     stacked = ctx_index(st.ctx)  # every ctx is indexed before "ctxs" is written
     version, internal, gauss = game._rng.getstate()
+    stopped = game._stop_record()
     written = {
         "rulebook": rb.name,
         "digest": digest(rb),
@@ -136,6 +138,7 @@ def snapshot(game: State) -> dict[str, Any]:
            if rb.piles else {}),
         **_declared(game),
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
+        **({} if stopped is None else {"stalled": stopped}),
         "stack_draw": [st.total, st.value, stacked, st.penalty],
         "giving": [{"queue": [list(q) for q in g.queue],
                     "aside": [[a, t, names[c]] for a, t, c in g.aside],
@@ -525,6 +528,10 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("first_turns", COUNT, _always),
     ("over", _bool, _always),
     ("result", _nullable(_row(_list(SEAT, distinct=True, least=1), COUNT)), _always),
+    # optional: written only for a round stopped by its budget (Game.stalled), which has no
+    # result; the budget's size too, so that it says why as it did (Game.stalled_reason)
+    ("stalled", _record({"budget": _one_of(lambda e: [b.value for b in BUDGETS]),
+                         "limit": _int(lambda e: "a whole number >= 1", lambda e: 1)}), _always),
     ("out_seats", SEATS, _always),
     ("eliminated", SEATS, _always),
     ("absent", SEATS, _always),  # optional: written only when not empty (OPTIONAL)
@@ -547,31 +554,36 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
 
 # The snapshot fields that tell the rulebook or hold the card contexts, not a State field.
 NOT_STATE = ("source", "house", "set", "digest", "ctxs")
+# The snapshot fields a Game's own fields are written under (game.GAME_FIELDS, checked there).
+GAME_ONLY = ("stalled",)
 # may be left out: then this
-OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list, "played_piles": list}
+OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list, "played_piles": list,
+                                          "stalled": lambda: None}
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
 ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dealer", "side",
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "player_state", "pile_counters", "color", "direction", "skips", "turn_to", "uno_open",
-         "turns", "first_turns", "over", "result", "out_seats", "eliminated", "absent", "owed",
-         "played_piles", "stack_draw", "giving", "stack", "ctxs", "ctx", "pending", "history",
-         "rng")
+         "turns", "first_turns", "over", "result", "stalled", "out_seats", "eliminated",
+         "absent", "owed", "played_piles", "stack_draw", "giving", "stack", "ctxs", "ctx",
+         "pending", "history", "rng")
 
 
-def state_field_problems() -> list[str]:
-    """How State's declared fields (state.STATE_FIELDS) and the snapshot's (FIELDS) fail to
-    match: each State field is written under a snapshot field or marked not written, with
-    why; each snapshot field is a State field's or one of NOT_STATE. (Checked at import.)"""
+def state_field_problems(declared: tuple[Field, ...] = STATE_FIELDS,
+                         elsewhere: tuple[str, ...] = GAME_ONLY) -> list[str]:
+    """How State's declared fields (state.STATE_FIELDS, or a subclass's FIELDS) and the
+    snapshot's (FIELDS) fail to match: each field is written under a snapshot field or
+    marked not written, with why; each snapshot field is one of theirs, one of NOT_STATE or
+    one of ``elsewhere`` (a subclass's). (Checked at import: State's here, Game's there.)"""
     keys = [key for key, _, _ in FIELDS]
-    mine = [f.snapshot for f in STATE_FIELDS if f.snapshot]
+    mine = [f.snapshot for f in declared if f.snapshot]
     return ([f"State.{f.name}: not in snapshots, and not marked why"
-             for f in STATE_FIELDS if not f.snapshot and not f.why] +
+             for f in declared if not f.snapshot and not f.why] +
             [f"State.{f.name}: snapshot field {f.snapshot!r} is not declared in FIELDS"
-             for f in STATE_FIELDS if f.snapshot and f.snapshot not in keys] +
+             for f in declared if f.snapshot and f.snapshot not in keys] +
             [f"snapshot field {key!r}: no State field is written there"
-             for key in keys if key not in mine and key not in NOT_STATE] +
+             for key in keys if key not in mine and key not in NOT_STATE + elsewhere] +
             [f"snapshot field {key!r}: not in the order written" for key in keys
              if key not in ORDER] +
             [f"snapshot field {key!r}: written by two State fields"
@@ -711,6 +723,8 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
         setattr(game, f.name, v[f.snapshot])
     if v["result"] is not None:
         game.result = Result(tuple(v["result"][0]), v["result"][1])
+    if v["stalled"] is not None:
+        game._stop(v["stalled"]["budget"], v["stalled"]["limit"])
     ctxs = [Ctx.from_json(c) for c in v["ctxs"]]
 
     def pending(p: Any) -> Any:
