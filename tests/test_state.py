@@ -249,7 +249,19 @@ def _states() -> list[uno_rules.Game]:
                                           "several_plays.yaml")).new_game(2, 1)
     while not several._played_piles:  # a turn of several plays under way
         several.apply(several.legal_actions()[0])
-    return [*out, stalled, boxed, midway, absent, owed, several]
+    chosen = uno_rules.load_rulebook("classic").new_game(2, 6)  # an adapter's choosers set
+    chosen.chance, chosen.limit_chance = _top_card_stays, _first_limit  # (OpenSpiel's, as data)
+    return [*out, stalled, boxed, midway, absent, owed, several, chosen]
+
+
+def _top_card_stays(pile: list[int]) -> None:
+    """A card chooser (State.chance) that keeps the pile's own top card: module-level, so a
+    game holding it pickles."""
+
+
+def _first_limit(weights: list[int]) -> int:
+    """A pile-limit chooser (State.limit_chance): the first of the weights' values."""
+    return 0
 
 
 def _owing() -> uno_rules.Game:
