@@ -56,3 +56,14 @@ def test_bench_runs_its_workers_and_both_loops_play_the_same_rounds() -> None:
     assert set(rows) == {"pure object loop", "pure integer lane"}, done.stdout
     assert rows["pure object loop"][6] == rows["pure integer lane"][6]  # turns per round
     assert "pure      clone: game.clone()" in done.stdout
+
+
+def test_the_bytecode_count_is_deterministic_and_names_the_engine() -> None:
+    """bench/bytecodes.py's measure (bench/README.md) is a count, not a timing: the same
+    seeded rounds run the same bytecodes every time, most of them in the engine."""
+    from bytecodes import count
+    first, again = count(2, 2, warm=1), count(2, 2, warm=1)
+    turns, ops = first
+    assert turns > 0 and first == again
+    engine = sum(n for name, n in ops.items() if name.startswith("engine/"))
+    assert engine > sum(ops.values()) / 2

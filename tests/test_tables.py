@@ -12,7 +12,14 @@ import pytest
 import uno_rules
 from uno_rules.engine.errors import IllegalAction
 from uno_rules.engine.model import DEFAULT_MATCH, NO_COLOR
-from uno_rules.engine.tables import MATCH_WAYS, match_key, matches, matching, seat_actions
+from uno_rules.engine.tables import (
+    MATCH_WAYS,
+    match_key,
+    matches,
+    matching,
+    play_extras,
+    seat_actions,
+)
 
 
 def test_match_keys_never_collide() -> None:
@@ -216,3 +223,19 @@ def test_the_biggest_table_is_built_and_played(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["simulate", str(path), "--games", "1", "--players", "21"])
     assert result.exit_code == 1
     assert result.output.strip().splitlines()[-1] == "--players 21: big_table is for 2-20 players"
+
+
+@pytest.mark.parametrize(("name", "settings", "extras"), [
+    ("classic", None, False),                            # none: the play skips every check
+    ("classic", {"false_call_penalty": 3}, True),        # a false UNO call's penalty
+    ("classic_2018", None, True),                        # Wild Shuffle Hands continues
+    ("flex", None, True),                                # cards played as their alternative
+    ("triple_play", None, True),                         # pile counters
+])
+def test_play_extras_names_the_rulebooks_whose_plays_need_their_checks(
+        name: str, settings: dict[str, object] | None, extras: bool) -> None:
+    """Game._play_card skips the checks of false calls, pile presses, card sides and going on
+    after the last card when the rulebook has none of them (looked up once per game)."""
+    rulebook = uno_rules.load_rulebook(name, settings=settings)
+    assert play_extras(rulebook) is extras
+    assert rulebook.new_game(2, 0)._extras is extras

@@ -202,10 +202,13 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
 def all_hold(game: Game, ctx: Ctx, conds: Mapping[str, Any]) -> bool:
     """Whether every condition given in ``conds`` (by name; None: not given) holds now
     (those decided at load time were compiled away)."""
-    for cond in CONDITIONS.values():
-        value = conds.get(cond.name)
-        if value is not None and cond.holds is not None and not cond.holds(game, ctx, value):
-            return False
+    # The step's parameters, not every condition: a step gives a few, the table grows.
+    for name, value in conds.items():
+        if value is not None:
+            cond = CONDITIONS.get(name)  # None: `then`, `else`
+            if cond is not None and cond.holds is not None and \
+                    not cond.holds(game, ctx, value):
+                return False
     return True
 
 

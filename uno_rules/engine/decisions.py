@@ -132,7 +132,10 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            play(g, seat, action)
+            if g.rulebook.combos:  # a play may lay several cards
+                play(g, seat, action)
+            else:  # play(), its one card: a call less on the commonest action
+                g._play_card(seat, g._card_played(seat, action), action.uno, action.pile)
             return
         if g.stacked.total:  # draw the stacked total, or challenge the last card stacked
             g._face_stack(seat, action.kind == "challenge")

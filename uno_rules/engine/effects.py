@@ -223,14 +223,8 @@ def _return_card(game: Game, ctx: Ctx, step: Step) -> None:
 
 
 def _if(game: Game, ctx: Ctx, step: Step) -> None:
-    args = step.args
-    holds = True
-    for cond in CONDITIONS.values():  # those decided at load time were compiled away
-        value = args.get(cond.name)
-        if value is not None and cond.holds is not None and not cond.holds(game, ctx, value):
-            holds = False
-            break
-    branch = args["then"] if holds else args["else"]
+    args = step.args  # those decided at load time were compiled away
+    branch = args["then"] if all_hold(game, ctx, args) else args["else"]
     if branch is not None:
         game._push(branch, ctx)
 

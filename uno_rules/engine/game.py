@@ -25,6 +25,7 @@ from .pilecounters import press, start_counters
 from .records import Ctx, Frame, Resume
 from .snapshot import restore, snapshot, state_field_problems
 from .state import REBUILT, SEED_LIMIT, SHARED, STATE_FIELDS, Field, shuffle
+from .tables import play_extras
 from .view import SeatView, seat_view, view_dict
 
 RUN_BUDGET = 100_000  # steps one action may run; real cards run a few dozen at most
@@ -95,6 +96,9 @@ GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when 
                Field("_ids", REBUILT, why="the pending decision's option ids, made when asked"),
                Field("_table", REBUILT, why="the rulebook's action table"),
                Field("_turns", REBUILT, why="the rulebook's turn records"),
+               Field("_extras", REBUILT, why="whether the rulebook's plays have extras"),
+               Field("_long_turns", REBUILT, why="whether its turns may go on after a card"),
+               Field("_call_at", REBUILT, why="the rulebook's `call_at`, read every play"),
                Field("steps_left", SHARED, why=BUDGET), Field("max_steps", SHARED, why=BUDGET),
                Field("max_actions", SHARED, why=BUDGET),
                # written only when set, with its budget's size (Game._stop_record)
@@ -147,6 +151,11 @@ class Game(Runner):
             turns = self.rulebook.memo["turns", self.players] = tuple(
                 Turn(s) for s in range(self.players))
         self._turns: tuple[Turn, ...] = turns
+        # Rulebook features read every play, looked up once: most rulebooks skip their checks.
+        rb = self.rulebook
+        self._extras: bool = play_extras(rb)
+        self._long_turns: bool = bool(rb.turn_plays) or rb.turn_end is not None
+        self._call_at: int = rb.settings.call_at
 
     @classmethod
     def blank(cls, rulebook: Rules, players: int, seed: int | None = None, *,
@@ -570,14 +579,13 @@ class Game(Runner):
         """The current card is fully resolved: players go out, the round ends, or the next
         turn starts."""
         ctx, hands = self._ctx, self.hands
-        rb = self.rulebook
-        if (rb.turn_plays or rb.turn_end is not None) and turn_goes_on(self):
+        if self._long_turns and turn_goes_on(self):
             return  # the turn's player plays again, or its turn's end steps run
         if (self._out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor
         if ctx.face >= 0 and not ctx.called and self.rulebook.settings.uno_after_effects and \
-                len(hands[actor]) == self.rulebook.settings.call_at:
+                len(hands[actor]) == self._call_at:
             self._uno_open = actor  # its own card left it one card, UNO uncalled
         nxt = self._turn_to
         if nxt is None:
@@ -673,11 +681,13 @@ class Game(Runner):
         face = self.faces[card]
         rule = self._card_rules[card]
         hand = self.hands[seat]
+        extras = self._extras  # pile counters, card sides, false calls, going on: rare
         if rule is None:
-            honest, sides = True, 0
+            honest = True
         else:
             honest = rule.legal_if is None or self._legal(seat, card, rule.legal_if)
-            sides = 0 if rule.alt_effect is None else self._sides(seat, card)
+        if extras:  # how it may be played is judged before it leaves the hand
+            sides = 0 if rule is None or rule.alt_effect is None else self._sides(seat, card)
         hand.remove(card)
         self.discard.append(card)
         if self._out_seats and seat in self._out_seats:
@@ -686,23 +696,16 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if not uno and len(hand) == self.rulebook.settings.call_at:
+        if not uno and len(hand) == self._call_at:
             self._uno_open = seat
-        elif uno and hand and self.rulebook.settings.false_call_penalty:
-            self._false_call(seat, len(hand), rule)
-        # With pile counters the play presses its pile; going out is judged after an
-        # overload (whose draws may refill the hand).
-        overloaded = bool(self._pile_marks) and (rule is None or rule.presses) and \
-            press(self, pile)
-        final = not hand and not overloaded and \
-            (rule is None or rule.going_out != "continues") and self._round_ends_with(seat)
-        self._ctx = ctx = Ctx(seat, card, honest, prev, final, pile, uno)
-        if overloaded:  # the overload's steps run before the card acts
-            self._overload(rule, ctx)
-            return
-        if sides:  # the player chooses how it is played: its `side` answer runs that
-            self.pending = Side(seat, ctx, sides == 2)
-            return
+        if extras:
+            got = self._play_extras(Ctx(seat, card, honest, prev, False, pile, uno), rule, sides)
+            if got is None:  # an overload or the card's side took over
+                return
+            ctx = got
+        else:
+            self._ctx = ctx = Ctx(seat, card, honest, prev,
+                                  not hand and self._round_ends_with(seat), pile, uno)
         if rule is not None and rule.effect is not None:
             self._stack.append(Frame(rule.effect, 0, ctx))
             self._run()
@@ -710,6 +713,28 @@ class Game(Runner):
             self._resolved()
         else:
             self._run()
+
+    def _play_extras(self, ctx: Ctx, rule: CardRule | None, sides: int) -> Ctx | None:
+        """A card just played (``ctx``, not yet ``final``) in a rulebook with :func:`play_extras`:
+        a false UNO call, its pile's press, going out unless it ``continues``. Its context
+        for the card to act, or None when an overload or the choice of its side took over."""
+        seat, pile, hand = ctx.actor, ctx.pile, self.hands[ctx.actor]
+        if ctx.called and hand and self.rulebook.settings.false_call_penalty:
+            self._false_call(seat, len(hand), rule)
+        # With pile counters the play presses its pile; going out is judged after an
+        # overload (whose draws may refill the hand).
+        overloaded = bool(self._pile_marks) and (rule is None or rule.presses) and \
+            press(self, pile)
+        ctx.final = not hand and not overloaded and \
+            (rule is None or rule.going_out != "continues") and self._round_ends_with(seat)
+        self._ctx = ctx
+        if overloaded:  # the overload's steps run before the card acts
+            self._overload(rule, ctx)
+            return None
+        if sides:  # the player chooses how it is played: its `side` answer runs that
+            self.pending = Side(seat, ctx, sides == 2)
+            return None
+        return ctx
 
     def _play_cards(self, seat: int, names: list[str], uno: bool, pile: int) -> None:
         """A combo: the cards named laid on ``pile`` in order without their effects, the
@@ -725,6 +750,7 @@ class Game(Runner):
                 fid = self.faces[card].id
                 self.log.append(("play", seat, fid) if not pile else ("play", seat, fid, pile))
         self._play_card(seat, self._card_named(seat, names[-1]), uno, pile)
+
     def _overload(self, rule: CardRule | None, ctx: Ctx) -> None:
         """A play's press overloaded: the card's own overload steps (else the rulebook's),
         then its effect."""

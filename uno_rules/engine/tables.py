@@ -362,3 +362,16 @@ def plain_turns(rules: Rules) -> bool:
             and all(r is None or (r.going_out == "ends_round" and not r.uno_after)
                     for r in rules.rules))
     return got
+
+
+def play_extras(rules: Rules) -> bool:
+    """Whether a card played may do more than leave the hand and act: pile counters, a
+    card played as its alternative, a false UNO call's penalty, a card that does not end
+    the round when it goes out. Most rulebooks have none: the play then skips their checks."""
+    got: bool | None = rules.memo.get("play_extras")
+    if got is None:
+        got = rules.memo["play_extras"] = bool(
+            rules.pile_limits or rules.settings.false_call_penalty
+            or any(r is not None and (r.alt_effect is not None or r.going_out == "continues")
+                   for r in rules.rules))
+    return got
