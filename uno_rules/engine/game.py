@@ -211,8 +211,8 @@ class Game(Runner):
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         extra_ids = self.out_of_turn_ids()
-        if not extra_ids:  # no window open (most states): no seat has more than its decision
-            return ids if pending.seat == seat else ()
+        if not extra_ids and pending.seat == seat:  # no window open (most states)
+            return ids
         table = self._table
         extra = tuple(i for i in extra_ids if table[i].seat == seat)
         if pending.seat == seat:
