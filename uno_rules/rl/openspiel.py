@@ -221,15 +221,17 @@ class _Hook:
     """A state's ``on_action``, held so that it stays with that state: a clone (a search's
     copy, ``copy.deepcopy``) and a pickled state (OpenSpiel's own serialization) have
     none, so the hook sees the actions of the game it was given to, and no callable is
-    pickled."""
+    pickled. ``game``: the state's :class:`UnoRulesGame`, shared by clones (a deep copy
+    would load it again; ``get_game()`` crosses into C++ each time), looked up again after
+    a pickle."""
 
-    __slots__ = ("call",)
+    __slots__ = ("call", "game")
 
-    def __init__(self, call: OnAction | None = None) -> None:
-        self.call = call
+    def __init__(self, call: OnAction | None = None, game: UnoRulesGame | None = None) -> None:
+        self.call, self.game = call, game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Hook:
-        return _Hook()
+        return _Hook(None, self.game)
 
     def __reduce__(self) -> tuple[type[_Hook], tuple[()]]:
         return _Hook, ()
@@ -302,7 +304,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         seat's pass are OpenSpiel's, not the round's), with its events; its clones and
         restored copies have none."""
         state = UnoRulesState(self)
-        state._hook = _Hook(on_action)
+        state._hook = _Hook(on_action, self)
         if not self.deals:  # the deal's cards, one chance node each
             state._pending, state._pile = DEAL, sorted(self.rulebook.deck)
             state._player = None
@@ -376,7 +378,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
         self._memory = Memory()  # perfect recall: each action's hand changes, each pass
         self._keep = -1  # a seat whose draw offered no card: it keeps (fidelity), or -1
-        self._hook = _Hook()  # the caller's on_action (new_initial_state)
+        self._hook = _Hook(None, game)  # the caller's on_action (new_initial_state)
         self._player: int | None = None  # current_player() once asked, until a change
         # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
         # the seat that took it (-1: chance), the cards chance chose for it so far, and the
@@ -408,8 +410,11 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return None if self._pending is None else tuple(self._cards)
 
     def _spec(self) -> UnoRulesGame:
-        spec = self.get_game()
-        assert isinstance(spec, UnoRulesGame)
+        spec = self._hook.game
+        if spec is None:  # a state OpenSpiel unpickled: its game looked up once
+            spec = self.get_game()
+            assert isinstance(spec, UnoRulesGame)
+            self._hook.game = spec
         return spec
 
     def current_player(self) -> int:
@@ -430,9 +435,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if self._keep >= 0:
             return self._keep
-        decision = game.decision
-        assert decision is not None
-        decider = decision.seat
+        pending = game.pending  # the record: cheaper than game.decision (no options made)
+        assert pending is not None
+        decider = pending.seat
         asked = game.asked_seats()
         if asked:
             for seat in driver.window_seats(decider, game.players):
@@ -571,8 +576,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._memory.acted(game)
         if by >= 0 and action != DEAL and spec.keeps and not game.over \
                 and spec.table[action].kind == "draw":
-            decision = game.decision
-            if decision is None or decision.seat != by or decision.kind != "drawn":
+            pending = game.pending
+            if pending is None or pending.seat != by or pending.kind != "drawn":
                 self._keep = by
 
     def resample_from_infostate(self, player_id: int,
