@@ -30,7 +30,9 @@ our Gymnasium env's ``uniform`` agent) for PettingZoo, Gymnasium and RLCard, pai
 against RLCard's; and the CPU time of one OpenSpiel step (``legal_actions`` and
 ``apply_action`` of a uniformly random one, chance nodes drawn from ``chance_outcomes``)
 beside the engine's own step (``legal_ids`` and ``step``), both per seat's action: the time
-of chance nodes (OpenSpiel's dealt and drawn cards, contests) is counted, the nodes are not.
+of chance nodes (OpenSpiel's dealt and drawn cards, contests) is counted, the nodes are not;
+and the floor, the same loop over a trivial OpenSpiel Python game (pyspiel's own cost per
+step, without and with chance nodes).
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ from uno_rules.rl.pettingzoo import env as make_env
 
 # The adapters' lanes: RLCard's UNO lets a seat draw only without a playable card.
 LIKE_RLCARD = {"draw_with_playable": False}
+# Chance nodes per player step in the OpenSpiel lane (classic 2p, random play: ~0.6 with the
+# deal's), the floor's share of them
+CHANCE_SHARE = 0.5
 # A runner takes at least ``steps`` env steps (whole rounds) and returns how many it took.
 Runner = Callable[[int], int]
 
@@ -188,19 +193,8 @@ def step_costs(steps: int, reps: int) -> tuple[float, float] | None:
     rulebook = make_env("classic", 2, settings=LIKE_RLCARD).rulebook
     rng = random.Random(0)
 
-    def openspiel(n: int) -> float:
-        taken, start = 0, time.process_time()
-        while taken < n:
-            state = spiel.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():  # a dealt or drawn card, a contest: no step
-                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(outcomes, probs)[0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
-                    taken += 1
-        return (time.process_time() - start) / taken * 1e6
+    def openspiel(n: int) -> float:  # a dealt or drawn card, a contest: no step
+        return spiel_steps(spiel.new_initial_state, n, rng)
 
     def engine(n: int) -> float:
         taken, start = 0, time.process_time()
@@ -222,6 +216,96 @@ def step_costs(steps: int, reps: int) -> tuple[float, float] | None:
     return statistics.median(spiel_us), statistics.median(engine_us)
 
 
+def spiel_floor(steps: int, reps: int, chance: float) -> float | None:
+    """Median CPU µs of one step of a trivial OpenSpiel Python game (its state a counter,
+    two players, three actions, a chance node of 50 fixed outcomes after a share ``chance``
+    of the steps) through :func:`step_costs`' loop: what pyspiel's Python game API costs
+    before a game does any work. None without OpenSpiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    name = f"uno_rules_bench_floor_{round(chance * 100)}"
+    outcomes = [(a, 1 / 50) for a in range(50)]
+    every = max(1, round(1 / chance)) if chance else 0
+
+    class State(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.n, self.chance = 0, False
+
+        def current_player(self) -> int:
+            if self.n >= 60:
+                return int(pyspiel.PlayerId.TERMINAL)
+            return int(pyspiel.PlayerId.CHANCE) if self.chance else self.n % 2
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return [0, 1, 2]
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return outcomes
+
+        def _apply_action(self, action: int) -> None:
+            if self.chance:
+                self.chance = False
+            else:
+                self.n += 1
+                self.chance = bool(every) and self.n % every == 0
+
+        def is_terminal(self) -> bool:
+            return self.n >= 60
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+    kind = pyspiel.GameType(
+        short_name=name, long_name=name, dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL, max_num_players=2,
+        min_num_players=2, provides_information_state_string=False,
+        provides_information_state_tensor=False, provides_observation_string=False,
+        provides_observation_tensor=False, parameter_specification={})
+
+    class Game(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(kind, pyspiel.GameInfo(
+                num_distinct_actions=3, max_chance_outcomes=50, num_players=2,
+                min_utility=-1.0, max_utility=1.0, utility_sum=0.0, max_game_length=200),
+                params or {})
+
+        def new_initial_state(self) -> State:
+            return State(self)
+
+    pyspiel.register_game(kind, Game)
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+
+    def run(n: int) -> float:
+        return spiel_steps(game.new_initial_state, n, rng)
+
+    run(steps // 10)
+    return statistics.median(run(steps) for _ in range(reps))
+
+
+def spiel_steps(new: Callable[[], Any], n: int, rng: random.Random) -> float:
+    """CPU µs per player step of random rounds from ``new()`` (chance nodes drawn from
+    ``chance_outcomes``, their time counted, the nodes not)."""
+    taken, start = 0, time.process_time()
+    while taken < n:
+        state = new()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                taken += 1
+    return (time.process_time() - start) / taken * 1e6
+
+
 def adapters(rounds: int, reps: int) -> None:
     """Issue 31's speed lanes (see the module doc), printed."""
     runners = {name: run for name in ("pettingzoo", "gymnasium", "rlcard")
@@ -241,6 +325,11 @@ def adapters(rounds: int, reps: int) -> None:
     if costs is not None:
         print(f"OpenSpiel step {costs[0]:.1f} µs, engine step {costs[1]:.1f} µs: "
               f"{costs[0] / costs[1]:.2f}x")
+    for chance in (0.0, CHANCE_SHARE):
+        floor = spiel_floor(rounds * 200, reps, chance)
+        if floor is not None:
+            print(f"floor (a trivial OpenSpiel Python game, a chance node after "
+                  f"{chance:.0%} of steps): {floor:.1f} µs a step")
 
 
 def measure(runners: dict[str, Runner], steps: int, reps: int) -> dict[str, list[float]]:

@@ -366,6 +366,7 @@ def _tampered(text: str, spec: Any) -> list[tuple[str, str, str]]:
     def edit(**changes: Any) -> str:
         return json.dumps({**fields, **changes})
     history, snapshot = fields["history"], fields["round"]
+    # the last action the round took (not a pass, nor a keep: the adapter's own may be)
     taken = max(i for i, (p, a) in enumerate(history) if p >= 0 and i < len(history) - 1
                 and spec.table[spec.table_id(p, a)].kind not in ("pass", "keep"))
     hands = [list(h) for h in snapshot["hands"]]

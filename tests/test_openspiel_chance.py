@@ -297,3 +297,24 @@ def test_the_card_chooser_belongs_to_one_round() -> None:
         assert game.history[-1].kind == "draw"
         assert game.hands[seat][-1] == (bottom if game is one else top)
     assert two.chance is None
+
+
+@pytest.mark.parametrize(("rulebook", "house"), [("classic", "stacking"), ("no_mercy", "")])
+def test_how_an_action_is_tried_changes_nothing(rulebook: str, house: str) -> None:
+    """An action the game has seen take a card is tried on a copy of the round, another on
+    the round itself (undone by a replay when it takes one): the same round either way,
+    whichever actions the game thinks draw, clones and serialized copies too."""
+    def play(drawing: set[int]) -> list[str]:
+        game = _load(rulebook, 3, house=house, max_actions=150)
+        game.drawing = drawing
+        state, rng, seen = game.new_initial_state(), random.Random(8), []
+        while not state.is_terminal():
+            if len(seen) % 9 == 4:
+                state = state.clone() if len(seen) % 2 else \
+                    game.deserialize_state(state.serialize())
+            _random_step(state, rng)
+            seen.append(state.serialize())
+        return seen
+
+    table = _load(rulebook, 3, house=house).table
+    assert play(set()) == play(set(range(len(table)))) == play({0})

@@ -53,8 +53,21 @@ def test_clone_shares_nothing_mutable() -> None:
                  "giving", "history", "log"):
         assert getattr(twin, name) is not getattr(game, name), name
     assert all(a is not b for a, b in zip(twin.hands, game.hands, strict=True))
-    assert twin._rng is not game._rng and twin._rng.getstate() == game._rng.getstate()
     assert twin.rulebook is game.rulebook   # immutable: shared
+
+
+def test_clone_shares_the_generator_until_one_draws() -> None:
+    game = _midgame("classic", (), 3)
+    state = game._rng.getstate()
+    twin = game.clone()
+    mine = twin._own_rng()  # the one about to draw: a copy of its own, in the same state
+    assert mine is not game._rng and mine.getstate() == state
+    mine.random()
+    assert game._rng.getstate() == state and game._own_rng() is not mine
+    again = game.clone()
+    before = again.snapshot()
+    assert game._reshuffle()  # the game shuffles: the clone sharing its generator isn't moved
+    assert again.snapshot() == before and game._rng.getstate() != state
 
 
 @pytest.mark.parametrize(("name", "house"), VARIANTS)

@@ -429,7 +429,7 @@ def resample_limits(new: Any, rng: random.Random) -> None:
 
 def _finish(new: Any, rng: random.Random) -> Any:
     """A fresh generator for the future, and nothing that named the old deal's cards."""
-    new._rng = random.Random(rng.getrandbits(64))
+    new._rng, new._rng_shared = random.Random(rng.getrandbits(64)), False
     if new._pile_marks:  # the hidden pile limits: drawn again, consistent with the counts
         resample_limits(new, rng)
     new.seed = None

@@ -134,7 +134,7 @@ class Game(Runner):
             self.eliminated, self.absent = sorted(out), sorted(out)
         if _deal:
             deck = list(rulebook.deck)
-            shuffle(self._rng, deck)
+            shuffle(self._own_rng(), deck)
             self.draw_pile = deck
             self._deal()
             self._start()

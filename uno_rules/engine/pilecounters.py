@@ -48,7 +48,7 @@ def new_limit(game: Game, pile: int) -> None:
     weights = [w for _, w in rb.pile_limits]
     game._pile_marks[WIDTH * pile + 1] = 0
     pick = game.limit_chance  # OpenSpiel's chance node, or the seeded RNG
-    game._pile_marks[WIDTH * pile + 2] = game._rng.choices(values, weights)[0] \
+    game._pile_marks[WIDTH * pile + 2] = game._own_rng().choices(values, weights)[0] \
         if pick is None else values[pick(weights)]
 
 

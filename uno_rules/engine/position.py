@@ -103,7 +103,7 @@ def game_from_position(rulebook: Rules, players: int, position: Position,
     if position.draw_pile is not None:
         draw_pile, out = cards[-1][::-1], rest
     else:
-        game._rng.shuffle(rest)
+        game._own_rng().shuffle(rest)
         draw_pile, out = rest, []
     tops = cards[players:players + len(discards)]
     colors = [NO_COLOR] * len(tops)

@@ -110,6 +110,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     _plain("players"),
     _plain("seed"),
     Field("_rng", RNG, "rng"),
+    Field("_rng_shared", SHARED, why="whether a clone may hold this generator too (_own_rng)"),
     _plain("dealer"),
     Field("hands", LISTS, "hands"),
     Field("draw_pile", LIST, "draw_pile"),
@@ -181,6 +182,7 @@ class State:
         self.players = players
         self.seed = seed
         self._rng = random.Random(seed)
+        self._rng_shared = False
         self.dealer = players - 1 if dealer is None else dealer % players
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.draw_pile: list[int] = []   # top card last
@@ -240,9 +242,9 @@ class State:
         self._derive()
 
     def clone(self) -> State:
-        """An independent copy sharing only immutable parts (the rulebook, actions, RNG
-        state is copied): for tree search, cheaper than ``copy.deepcopy``. Each field is
-        copied as its declaration (FIELDS) says."""
+        """An independent copy sharing only immutable parts (the rulebook, actions; the
+        RNG until either game draws from it): for tree search, cheaper than
+        ``copy.deepcopy``. Each field is copied as its declaration (FIELDS) says."""
         cls = type(self)
         new = cls.__new__(cls)
         plan = cls._CLONE_PLAN.get(cls)
@@ -256,12 +258,23 @@ class State:
             setattr(new, name, None if value is None else value[:])
         for name in list_lists:
             setattr(new, name, [x[:] for x in getattr(self, name)])
-        # A generator in the same state (not Random(): seeding it first costs 15 us).
-        new._rng = random.Random.__new__(random.Random)
-        new._rng.setstate(self._rng.getstate())
+        # The generator shared until one of the two draws (_own_rng): copying its state
+        # was two thirds of a clone, and most clones (a search's, OpenSpiel's tries of an
+        # action) never shuffle.
+        new._rng = self._rng
+        new._rng_shared = self._rng_shared = True
         new.discard = new._discards[self._focus]
         self._copy_records(new)
         return new
+
+    def _own_rng(self) -> random.Random:
+        """The generator to draw from, this game's alone: a copy in the same state first
+        when a clone may share it."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)  # not Random(): seeding costs 15 us
+            rng.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = rng, False
+        return self._rng
 
     # Each class's fields grouped by how a clone copies them (made once per class).
     _CLONE_PLAN: ClassVar[dict[type, tuple[tuple[str, ...], ...]]] = {}
@@ -635,7 +648,7 @@ class State:
         hands, n = self.hands, self.players
         held = [len(hands[s]) for s in range(n)]
         cards = [c for s in sorted(seats) for c in hands[s]]
-        shuffle(self._rng, cards)
+        shuffle(self._own_rng(), cards)
         order = sorted(seats, key=lambda s: (s - start) % n)
         for s in seats:
             hands[s] = []
@@ -713,7 +726,7 @@ class State:
         """Turn the top of the draw pile onto the discard pile and queue its first-card rule."""
         if put_back:
             self.draw_pile.append(self.discard.pop())
-            shuffle(self._rng, self.draw_pile)
+            shuffle(self._own_rng(), self.draw_pile)
         if not self.draw_pile and not self._reshuffle():
             return  # nothing left to turn: the card below stays on top
         card = self._take_top()
@@ -772,7 +785,7 @@ class State:
         for i in joining:
             pile += self._piles[i]
             self._piles[i] = []
-        shuffle(self._rng, pile)
+        shuffle(self._own_rng(), pile)
         self.draw_pile = pile
         self._note("reshuffle", len(pile))
         return True

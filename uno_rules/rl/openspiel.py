@@ -162,28 +162,41 @@ class _Round:
                  shared: SharedActions | None, backup: Game | None = None,
                  since: list[Step] | None = None) -> None:
         self.game, self.house, self.settings, self.shared = game, house, settings, shared
-        # Card chance: an earlier copy of the round, never changed (clones share it), and
-        # the actions taken since: an action stopped to ask for a card is undone by
-        # replaying them on a copy of it (cheaper than a copy before every action).
+        # Card chance: an earlier copy of the round, never changed (clones share it; when
+        # it is the round itself, an action is tried on a copy), and the actions taken
+        # since: an action stopped to ask for a card is undone by replaying them on a copy
+        # of it (cheaper than a copy before every action).
         self.backup, self.since = backup, since or []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Round:
         return _Round(self.game.clone(), self.house, self.settings, self.shared,
                       self.backup, list(self.since))
 
-    def take(self, action: int, by: int, cards: list[int],
-             hook: OnAction | None) -> list[int] | None:
+    def take(self, action: int, by: int, cards: list[int], hook: OnAction | None,
+             draws: bool = False) -> list[int] | None:
         """Take ``action`` (card chance), ``cards`` the cards it takes: None, or, when it
-        takes one more, the cards to choose it from, the round as it was before it."""
-        if self.backup is None or len(self.since) >= REPLAY:
-            self.backup, self.since = self.game.clone(), []
-        try:
-            _run(self.game, action, by, cards, hook)
-        except _NeedCard as need:
-            self.game = self.backup.clone()
-            for step in self.since:
-                _run(self.game, *step, None)
-            return need.pile
+        takes one more, the cards to choose it from, the round as it was before it.
+        ``draws``: the action is expected to take a card (it did before), so the round as
+        it is becomes the backup and the action is tried on a copy: no replay."""
+        if draws or self.backup is None or len(self.since) >= REPLAY:
+            self.backup, self.since = self.game, []
+        if self.game is self.backup:  # never changed: the action tried on a copy
+            game = self.game.clone()
+            try:
+                _run(game, action, by, cards, hook)
+            except _NeedCard as need:
+                return need.pile
+            self.game = game
+        else:
+            try:
+                _run(self.game, action, by, cards, hook)
+            except _NeedCard as need:
+                self.game = self.backup.clone()
+                for step in self.since:
+                    _run(self.game, *step, None)
+                # the round as it was is the backup now: trying again replays nothing
+                self.backup, self.since = self.game, []
+                return need.pile
         self.since.append((action, by, cards))
         return None
 
@@ -208,15 +221,17 @@ class _Hook:
     """A state's ``on_action``, held so that it stays with that state: a clone (a search's
     copy, ``copy.deepcopy``) and a pickled state (OpenSpiel's own serialization) have
     none, so the hook sees the actions of the game it was given to, and no callable is
-    pickled."""
+    pickled. ``game``: the state's :class:`UnoRulesGame`, shared by clones (a deep copy
+    would load it again; ``get_game()`` crosses into C++ each time), looked up again after
+    a pickle."""
 
-    __slots__ = ("call",)
+    __slots__ = ("call", "game")
 
-    def __init__(self, call: OnAction | None = None) -> None:
-        self.call = call
+    def __init__(self, call: OnAction | None = None, game: UnoRulesGame | None = None) -> None:
+        self.call, self.game = call, game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Hook:
-        return _Hook()
+        return _Hook(None, self.game)
 
     def __reduce__(self) -> tuple[type[_Hook], tuple[()]]:
         return _Hook, ()
@@ -258,6 +273,9 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             step.op == "offer_drawn" for program in self.rulebook.programs for step in program)
         self.keeps = {a.seat: i for i, a in enumerate(self.table)
                       if a.kind == "keep" and a.seat is not None} if offers else {}
+        # The table ids seen to take a card (learnt as rounds are played): such an action
+        # is tried on a copy of the round, not undone by a replay (only speed depends on it).
+        self.drawing: set[int] = set()
         team = self.rulebook.team_size
         info = pyspiel.GameInfo(
             num_distinct_actions=self.size,
@@ -286,9 +304,10 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         seat's pass are OpenSpiel's, not the round's), with its events; its clones and
         restored copies have none."""
         state = UnoRulesState(self)
-        state._hook = _Hook(on_action)
+        state._hook = _Hook(on_action, self)
         if not self.deals:  # the deal's cards, one chance node each
             state._pending, state._pile = DEAL, sorted(self.rulebook.deck)
+            state._player = None
         return state
 
     def blank(self, log: bool) -> Game:
@@ -332,6 +351,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         state._memory = memory_from_json(fields["memory"], None if round_ is None
                                          else round_.game, self.faces, self.players)
         state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
+        state._player = None
         if pending is not None:  # chance is choosing cards: which from, tried again
             out = _attempt(self, round_, pending[1], pending[0], cards, None)
             if isinstance(out, Game):
@@ -358,7 +378,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
         self._memory = Memory()  # perfect recall: each action's hand changes, each pass
         self._keep = -1  # a seat whose draw offered no card: it keeps (fidelity), or -1
-        self._hook = _Hook()  # the caller's on_action (new_initial_state)
+        self._hook = _Hook(None, game)  # the caller's on_action (new_initial_state)
+        self._player: int | None = None  # current_player() once asked, until a change
         # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
         # the seat that took it (-1: chance), the cards chance chose for it so far, and the
         # cards the next one is chosen from (the draw pile then, sorted).
@@ -389,15 +410,24 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return None if self._pending is None else tuple(self._cards)
 
     def _spec(self) -> UnoRulesGame:
-        spec = self.get_game()
-        assert isinstance(spec, UnoRulesGame)
+        spec = self._hook.game
+        if spec is None:  # a state OpenSpiel unpickled: its game looked up once
+            spec = self.get_game()
+            assert isinstance(spec, UnoRulesGame)
+            self._hook.game = spec
         return spec
 
     def current_player(self) -> int:
         """Who moves: a seat the out-of-turn window asks that hasn't passed in it (from the
         seat after the decider, in seat order; ``game.asked_seats()``, public, so a seat
         with nothing to play is asked too and may only pass), else the decider, or
-        chance."""
+        chance. Kept until the state changes: OpenSpiel asks several times a step."""
+        player = self._player
+        if player is None:
+            player = self._player = self._who()
+        return player
+
+    def _who(self) -> int:
         game = self.uno_game
         if game is None or self._pending is not None:
             return int(pyspiel.PlayerId.CHANCE)
@@ -405,9 +435,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if self._keep >= 0:
             return self._keep
-        decision = game.decision
-        assert decision is not None
-        decider = decision.seat
+        pending = game.pending  # the record: cheaper than game.decision (no options made)
+        assert pending is not None
+        decider = pending.seat
         asked = game.asked_seats()
         if asked:
             for seat in driver.window_seats(decider, game.players):
@@ -435,8 +465,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         """The next card's faces by their share of the pile, the deal's seeds, or a
         contest's outcomes with ``decision.chance``."""
         if self._pending is not None:
-            counts, size = Counter(self._pile), len(self._spec().table)
-            return [(size + face, counts[face] / len(self._pile)) for face in sorted(counts)]
+            size, n = len(self._spec().table), len(self._pile)
+            return [(size + face, k / n) for face, k in sorted(Counter(self._pile).items())]
         game = self.uno_game
         if game is None:
             spec = self._spec()
@@ -447,6 +477,12 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return sorted(zip(game.legal_ids(), decision.chance, strict=True))
 
     def _apply_action(self, action: int) -> None:
+        try:
+            self._apply(action)
+        finally:
+            self._player = None  # the state changed (or not, if refused): asked again
+
+    def _apply(self, action: int) -> None:
         if self._pending is not None:
             self._choose(int(action))
             return
@@ -491,8 +527,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             self._done(action, player)
         else:
             assert self._round is not None
-            pile = self._round.take(action, player, [], self._hook.call)
+            pile = self._round.take(action, player, [], self._hook.call,
+                                    action in spec.drawing)
             if pile is not None:  # chance chooses its cards first
+                spec.drawing.add(action)
                 self._pending, self._by, self._cards, self._pile = action, player, [], pile
             else:
                 self._done(action, player)
@@ -538,8 +576,8 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._memory.acted(game)
         if by >= 0 and action != DEAL and spec.keeps and not game.over \
                 and spec.table[action].kind == "draw":
-            decision = game.decision
-            if decision is None or decision.seat != by or decision.kind != "drawn":
+            pending = game.pending
+            if pending is None or pending.seat != by or pending.kind != "drawn":
                 self._keep = by
 
     def resample_from_infostate(self, player_id: int,
@@ -559,6 +597,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             new._round = _Round(self._round.game.resample(player_id, random.Random(seed)),
                                 self._round.house, self._round.settings, self._round.shared)
             new._memory = self._memory.kept_for(player_id, new._round.game)
+            new._player = None
         return new
 
     def serialize(self) -> str:

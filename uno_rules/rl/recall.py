@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from ..engine.actions import Action
@@ -59,7 +60,7 @@ def _diff(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[tuple[int, ...], 
 def _tip(game: Game | None) -> tuple[Hands, tuple[int, ...]]:
     if game is None:
         return (), ()
-    return tuple(map(tuple, game.hands)), tuple(c for pile in game._discards for c in pile)
+    return tuple(map(tuple, game.hands)), tuple(chain.from_iterable(game._discards))
 
 
 class Memory:
