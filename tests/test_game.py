@@ -355,14 +355,19 @@ def test_the_budget_is_part_of_a_clone_and_the_game_is_unchanged_by_it() -> None
     assert (twin.steps, twin.max_steps, twin.max_actions) == (game.steps, 10**9, 10**9)
 
 
-def test_a_stalled_round_is_not_restored_and_a_restored_one_keeps_its_action_count() -> None:
+def test_a_stalled_round_restores_stalled_and_a_restored_one_keeps_its_action_count() -> None:
     rulebook = uno_rules.load_rulebook("classic")
     game = rulebook.new_game(3, 1, max_actions=4)
     rng = random.Random(1)
     while not game.over:
         game.apply(rng.choice(game.decision.options))
+    stalled = rulebook.restore(game.snapshot())  # over, and how it stopped (snapshots.md)
+    assert stalled.over and stalled.result is None and stalled.stalled == game.stalled
+    assert stalled.stalled_reason() == game.stalled_reason()
+    data = game.snapshot()
+    del data["stalled"]
     with pytest.raises(SnapshotError, match="a round over with no result"):
-        rulebook.restore(game.snapshot())  # it can't go on
+        rulebook.restore(data)  # over with no result, and no budget that ran out
     game = rulebook.new_game(3, 1)
     _play(game, rng, 10)
     again = rulebook.restore(game.snapshot())
