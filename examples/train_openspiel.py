@@ -38,7 +38,8 @@ except ImportError as exc:
                      "pip install 'uno-rules[rl]'") from None
 
 import uno_rules.rl.openspiel  # noqa: F401  (registers "uno_rules" with pyspiel)
-from uno_rules.rl.linear import LinearPolicy, Trace, options, report
+from uno_rules.rl.linear import LinearPolicy, Trace, options
+from uno_rules.sim.stats import trained_vs_random
 
 
 class LinearAgent(rl_agent.AbstractAgent):
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> LinearPolicy:
         baseline = measure(env, None, args.eval, test_seed, actions)
     finally:
         np.random.set_state(saved)
-    print(report(trained, baseline, args.eval))
+    print(trained_vs_random(trained, baseline, args.eval))
     return policy
 
 

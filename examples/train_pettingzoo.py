@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 
 import uno_rules
-from uno_rules.rl.linear import LinearPolicy, Trace, options, report
+from uno_rules.rl.linear import LinearPolicy, Trace, options
 from uno_rules.rl.pettingzoo import env
+from uno_rules.sim.stats import trained_vs_random
 
 
 def policy_for(aec: Any) -> LinearPolicy:
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     test_seed = args.seed * 10**6 + 500_000  # rounds the training never saw, the same for both
     trained = measure(aec, policy, args.eval, test_seed)
     baseline = measure(aec, None, args.eval, test_seed)
-    print(report(trained, baseline, args.eval))
+    print(trained_vs_random(trained, baseline, args.eval))
 
 
 if __name__ == "__main__":

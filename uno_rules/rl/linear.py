@@ -17,8 +17,6 @@ import random
 
 import numpy as np
 
-from ..sim.stats import wilson
-
 # One recorded choice: the features with their bias, the legal actions, their
 # probabilities, the index of the one taken.
 Trace = list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]
@@ -71,17 +69,4 @@ def options(doc: str, episodes: int, games: int) -> argparse.ArgumentParser:
     return parser
 
 
-def report(trained: int, baseline: int, games: int) -> str:
-    """The rounds won of ``games`` by the trained policy and by uniform random, each with
-    its 95% Wilson interval, and whether the first's interval lies above the second's rate."""
-    lines = []
-    for name, wins in (("trained policy", trained), ("uniform random", baseline)):
-        low, high = wilson(wins, games)
-        lines.append(f"{name}: won {wins}/{games} = {wins / games:.1%} "
-                     f"(95% interval {low:.1%}-{high:.1%})")
-    verdict = "above" if wilson(trained, games)[0] > baseline / games else "not above"
-    lines.append(f"the trained policy's interval is {verdict} uniform random's win rate")
-    return "\n".join(lines)
-
-
-__all__ = ["LinearPolicy", "Trace", "options", "report"]
+__all__ = ["LinearPolicy", "Trace", "options"]
