@@ -214,3 +214,17 @@ def describe_outcomes(stats: dict[str, Any], stalled: str, why: dict[str, str], 
                      f"advantage {100 * f['advantage']:+.1f} [{100 * f['advantage_low']:+.1f}, "
                      f"{100 * f['advantage_high']:+.1f}] percentage points")
     return lines
+
+
+def trained_vs_random(trained: int, baseline: int, games: int) -> str:
+    """The rounds won of ``games`` by a trained policy and by uniform random, each with its
+    95% Wilson interval, and whether the first's interval lies above the second's rate (the
+    training examples' report)."""
+    lines = []
+    for name, wins in (("trained policy", trained), ("uniform random", baseline)):
+        low, high = wilson(wins, games)
+        lines.append(f"{name}: won {wins}/{games} = {wins / games:.1%} "
+                     f"(95% interval {low:.1%}-{high:.1%})")
+    verdict = "above" if wilson(trained, games)[0] > baseline / games else "not above"
+    lines.append(f"the trained policy's interval is {verdict} uniform random's win rate")
+    return "\n".join(lines)
