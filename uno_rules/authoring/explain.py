@@ -234,6 +234,8 @@ def _call_line(s: Settings, penalty: str) -> str:
             f"Call {call} when you play down to {left}")
     if s.uno_after_others:
         text += f"; left at {left} by another player's card (a swap), call it yourself"
+    if s.call_after_draw:
+        text += f"; left at {left} by a draw, call it too"
     text += f"; caught before the next player acts, {penalty}."
     if s.false_call_penalty:
         text += f" Calling {call} when it is not due: you draw {cards(s.false_call_penalty)}."

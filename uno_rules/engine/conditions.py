@@ -106,8 +106,9 @@ def _kept_drawn(game: Game, ctx: Ctx, value: Any) -> bool:
 
 
 def _own_turn(game: Game, ctx: Ctx, value: Any) -> bool:
-    # a turn of several plays (or its end steps) under way, and it is the player's
-    turn = bool(game._played_piles) and game._ctx.actor == ctx.actor
+    # a turn of several plays (its plays, its draw's steps or its end steps) under way, and
+    # it is the player's: the turn's draw marks the turn's context until the turn ends
+    turn = (bool(game._played_piles) or game._ctx.drawn >= 0) and game._ctx.actor == ctx.actor
     return turn == bool(value)
 
 
@@ -191,7 +192,8 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in [
     # Used by DOS (a player caught not calling DOS during its own turn draws at its end) and
     # a house rule of a several-play turn where a penalty waits for the turn's end.
     Condition("own_turn", "true: the player's own turn of several plays (`turn: {plays: "
-              "each_pile}`) is under way, its plays or its end steps (e.g. a player caught "
+              "each_pile}`) is under way, its plays, its draw's steps or its end steps "
+              "(e.g. a player caught "
               "during its own turn marked to draw at its end, or a house rule deferring "
               "penalties to the end of a several-play turn)",
               {"type": "boolean", "description": "Whether the player's turn is under way."},

@@ -117,7 +117,7 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Settings", "false_call_penalty"): 0, ("Settings", "jump_in_wilds"): False,
     ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False,
     ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0,
-    ("Settings", "call_name"): "UNO",
+    ("Settings", "call_name"): "UNO", ("Settings", "call_after_draw"): False,
     ("CardRule", "presses"): True, ("CardRule", "overload"): None,
     ("Rules", "pile_limits"): (), ("Rules", "overload"): None, ("Rules", "turn_begin"): None,
     ("Rules", "reshuffle_discards"): True, ("Rules", "turn_plays"): "",
@@ -204,6 +204,7 @@ class Settings:
     uno_after_effects: bool = False  # UNO is due whenever a card's effect leaves one card
     uno_after_others: bool = False   # ... and for a player another's card leaves one card
     call_at: int = 1                 # the hand size the UNO call is due at (DOS: 2)
+    call_after_draw: bool = False    # ... and for a player a draw leaves at call_at cards
     false_call_penalty: int = 0      # cards drawn for calling UNO not due (0: no false call)
     jump_in_wilds: bool = False      # with jump_in: an identical wild may jump in too
     knock_out_worst: bool = False    # elimination: the round's worst hand is out of the match

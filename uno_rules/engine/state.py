@@ -156,6 +156,7 @@ STATE_FIELDS: tuple[Field, ...] = (
     _derived("_acts"),
     _derived("_plain"),
     _derived("_match_flags"),
+    _derived("_draw_calls"),
 )
 STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
 # The fields State._copy_records copies (kept in step with it by an assert there).
@@ -330,6 +331,8 @@ class State:
         """Set the fields derived from the rulebook (its shared tables)."""
         self._acts: tuple[SeatActions, ...] = seat_actions(self.rulebook, self.players)
         self._plain: bool = plain_turns(self.rulebook)
+        # read on every draw: most rulebooks owe no call for a card drawn
+        self._draw_calls: bool = self.rulebook.settings.call_after_draw
         self._turn_side(self.side)
 
     @property
@@ -585,6 +588,8 @@ class State:
                 self._out_seats.remove(seat)  # holding cards again: back in
             if self.rulebook.after_draw is not None:  # nothing drawn: nothing follows
                 self._stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
+            if self._draw_calls:
+                self._owe_draw_call(seat)
         if self.log is not None:
             self.log.append(("draw", seat, count, tuple(got)))
         return got
@@ -628,6 +633,13 @@ class State:
                 if seat != actor and seat not in self._owed and \
                         len(self.hands[seat]) == self.rulebook.settings.call_at:
                     self._owed.append(seat)
+
+    def _owe_draw_call(self, seat: int) -> None:
+        """With ``call_after_draw``: ``seat``, just left at ``call_at`` cards by a draw (its
+        own or another's card's), owes the call as under ``uno_after_others``."""
+        if len(self.hands[seat]) == self.rulebook.settings.call_at and \
+                seat not in self._owed and seat not in self.eliminated:
+            self._owed.append(seat)
 
     def _rotate_hands(self) -> list[int]:
         """Every hand in passes to the next player in, in the direction of play: a seat that

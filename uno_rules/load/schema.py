@@ -90,6 +90,13 @@ def _settings() -> dict[str, Any]:
                              "such a player owes nothing (default false). A wild that swaps "
                              "hands with a chosen player; a 7-0 house rule whose receivers "
                              "must call."},
+        "call_after_draw": {"type": "boolean", "description":
+                            "The call is due too from a player a draw leaves at `call_at` "
+                            "cards (its own draw or one another's card makes it take): it "
+                            "calls itself, as under `uno_after_others`, and until it does it "
+                            "can be caught; otherwise a draw owes nothing (default false). "
+                            "DOS (a hand of two, however it got there); a house rule "
+                            "'call UNO whenever you hold one card'."},
         "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
                     "The hand size the call is due at: UNO is called on the card that "
                     "leaves this many: 1, the next-to-last card, or e.g. 2 for a call on "
