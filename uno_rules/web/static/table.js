@@ -76,7 +76,7 @@ function pileEl(p, target) {
 
 /** The table as a seat sees it: the seats, the piles, the top card and the colour.
  *  ``targets``: pile number -> {text, go}, the piles a click plays on (several piles). */
-function renderTable(container, view, { me = null, targets = new Map() } = {}) {
+function renderTable(container, view, { me = null, targets = new Map(), call = "UNO" } = {}) {
   if (!view) { container.replaceChildren(); return; }
   const seats = el("div", { class: "seats" }, (view.seats || []).map((s) => el("div", {
     class: `seat${s.seat === view.to_act ? " to-act" : ""}${s.seat === me ? " me" : ""}${s.out ? " out" : ""}`,
@@ -85,7 +85,7 @@ function renderTable(container, view, { me = null, targets = new Map() } = {}) {
   el("div", {}, el("b", {}, `seat ${s.seat}`), ` ${s.who || ""}`, s.seat === me ? " (you)" : "",
     s.team !== null && s.team !== undefined ? ` · team ${s.team}` : ""),
   el("div", {}, `${s.cards} card${s.cards === 1 ? "" : "s"}`, s.score !== undefined ? ` · ${s.score} pts` : "",
-    s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, " · no UNO called!") : ""),
+    s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, ` · no ${call} called!`) : ""),
   // Per-player state (a Power Card, a joker): each key's value, shown to every seat.
   Array.isArray(s.state) && s.state.length ? el("div", { class: "state" }, s.state.join(" · ")) : "",
   // A two-sided deck: the other faces this seat holds up are seen (small cards), else backs.
@@ -151,7 +151,7 @@ function pileTargets(p) {
 function selectCard(name) {
   play.selected = play.selected === name ? null : name;
   const v = play.state.view;
-  renderTable($("#table-view"), v, { me: v ? v.seat : null, targets: pileTargets(play.state.prompt) });
+  renderTable($("#table-view"), v, { me: v ? v.seat : null, targets: pileTargets(play.state.prompt), call: callName() });
   $$("#hand .card").forEach((node) => {
     const on = node.dataset.name === play.selected;
     node.classList.toggle("selected", on);
@@ -272,7 +272,7 @@ function render(state) {
   // several piles is chosen first, then the pile clicked.
   const { plays } = choicesOf(p);
   if (play.selected && !plays.has(play.selected)) play.selected = null;
-  renderTable($("#table-view"), v, { me, targets: pileTargets(p) });
+  renderTable($("#table-view"), v, { me, targets: pileTargets(p), call: callName() });
   renderUno(p);
   $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
     const byPile = plays.get(c.name);
@@ -297,7 +297,8 @@ function render(state) {
   if (p && p.kind !== "pass_to") {
     for (const o of p.options || []) {
       const colour = o.colour || null;
-      const cls = [colour ? "colour" : "", /\buno\b/i.test(o.text) ? "uno" : ""].join(" ").trim();
+      const calls = o.uno || o.kind === "uno" || o.kind === "catch";
+      const cls = [colour ? "colour" : "", calls ? "uno" : ""].join(" ").trim();
       buttons.push(el("button", { class: cls || null, dataset: { index: o.index, kind: o.kind || "" },
         style: colour ? { background: cssOfColour(colour), color: inkOn(cssOfColour(colour)) } : {},
         onclick: () => answer(String(o.index)) }, o.text));
@@ -334,10 +335,18 @@ function render(state) {
   announce(state);
 }
 
+/** The call's name: the rulebook's call_name ("UNO"; DOS: "DOS"), sent in the state. */
+function callName() {
+  return (play.state && play.state.call) || "UNO";
+}
+
 /** The UNO button: usable when a play may call UNO (the prompt offers a calling variant)
- *  or a call of one's own is offered; up again after every answer. */
+ *  or a call of one's own is offered; up again after every answer. Named for the call. */
 function renderUno(p) {
   const button = $("#uno-call");
+  const call = callName();
+  button.textContent = `${call}!`;
+  button.title = `press, then play the card: it calls ${call}`;
   const options = (p && p.options) || [];
   const withCard = options.some((o) => o.uno);
   if (!withCard) play.uno = false;
@@ -353,8 +362,9 @@ function toggleUno() {
   if (!options.some((o) => o.uno) && options.some((o) => o.kind === "uno")) return answer("uno");
   play.uno = !play.uno;
   renderUno(play.state && play.state.prompt);
-  $("#game-live").textContent = play.uno ? "UNO! will be called with the card you play now."
-    : "UNO will not be called.";
+  const call = callName();
+  $("#game-live").textContent = play.uno ? `${call}! will be called with the card you play now.`
+    : `${call} will not be called.`;
 }
 
 /** A card clicked: its play, with UNO called when the UNO button is down (the server's
