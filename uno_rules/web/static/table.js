@@ -3,20 +3,30 @@
 
 /* ------------------------------------------------------------------ cards and the table */
 
-/** The short face of a rank: digits as they are, the usual symbols, words otherwise. */
+/** The short face of a rank: digits as they are, the usual symbols (+2, ⊘, ⇄, # for a
+ *  number), words otherwise; "wild" is said by the card's black, so a wild rank shows the
+ *  rest ("wild skip" ⊘, "wild draw four" +4, "wild dos" DOS) and only a plain wild WILD. */
 const NUMBER_WORDS = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const SYMBOLS = { skip: "⊘", reverse: "⇄", number: "#" };
 function face(rank) {
-  rank = String(rank || "");
+  rank = String(rank || "").replace(/_/g, " ").trim();
   if (/^\d+$/.test(rank)) return { text: rank, long: false, corner: rank };
-  const draw = rank.match(/draw (\w+)$/);
-  if (draw) {
-    const n = NUMBER_WORDS[draw[1]] || draw[1];
-    return { text: `+${n}`, long: false, corner: `+${n}` };
-  }
-  if (rank === "skip") return { text: "⊘", long: false, corner: "⊘" };
-  if (rank === "reverse") return { text: "⇄", long: false, corner: "⇄" };
   if (rank === "wild") return { text: "WILD", long: true, corner: "W" };
-  return { text: rank.toUpperCase(), long: true, corner: rank.charAt(0).toUpperCase() };
+  const words = rank.replace(/^wild /, "").split(/\s+/);
+  const parts = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i];
+    const n = NUMBER_WORDS[word] || (/^\d+$/.test(word) ? word : null);
+    if (word === "draw" && i + 1 < words.length && (NUMBER_WORDS[words[i + 1]] || /^\d+$/.test(words[i + 1]))) {
+      parts.push(`+${NUMBER_WORDS[words[i + 1]] || words[i + 1]}`);
+      i += 1;
+    } else parts.push(SYMBOLS[word] || (n !== null ? String(n) : word.toUpperCase()));
+  }
+  const text = parts.join(" ");
+  const first = parts[0];
+  const corner = /^[A-Z]/.test(first) ? first.charAt(0) : first;
+  // a long word (TARGETED, ROULETTE) is drawn smaller still, to fit the oval
+  return { text, long: text.length > 3, small: parts.some((w) => w.length > 5), corner };
 }
 
 /** A card: a <div> with its name for screen readers (role img), or a <button> (a hand's
@@ -33,7 +43,7 @@ function cardEl(card, attrs = {}, tag = "div") {
     ...attrs,
   },
   el("span", { class: "corner tl" }, f.corner),
-  el("span", { class: "oval" }, el("span", { class: `rank${f.long ? " long" : ""}${/^[69]$/.test(f.text) ? " turned" : ""}` }, f.text)),
+  el("span", { class: "oval" }, el("span", { class: `rank${f.long ? " long" : ""}${f.small ? " small" : ""}${/^[69]$/.test(f.text) ? " turned" : ""}` }, f.text)),
   el("span", { class: "corner br" }, f.corner));
   if (card.other) {
     const o = card.other;
