@@ -17,11 +17,13 @@ from uno_rules.table.screen import label
 from uno_rules.table.session import HUMAN, Session
 
 SETS = {"hand_size": 2}  # seat 0's first card leaves one: a call is due at once
+DOS_SETS = {"hand_size": 3}  # DOS is called at two: the first card leaves two
 
 
-def first_call_seed() -> tuple[int, list[Action]]:
+def first_call_seed(name: str = "classic", sets: dict[str, int] = SETS
+                    ) -> tuple[int, list[Action]]:
     """The first seed whose deal lets seat 0 play a card that calls UNO, and its options."""
-    rb = uno_rules.load_rulebook("classic", settings=SETS)
+    rb = uno_rules.load_rulebook(name, settings=sets)
     for seed in range(1, 200):
         game = Match(rb, 2, seed).game
         table = rb.action_table(2)
@@ -31,10 +33,11 @@ def first_call_seed() -> tuple[int, list[Action]]:
     raise AssertionError("no seed deals a call at once")
 
 
-def terminal(seed: int, lines: list[str]) -> tuple[list[str], list[str]]:
+def terminal(seed: int, lines: list[str], name: str = "classic",
+             sets: dict[str, int] = SETS) -> tuple[list[str], list[str]]:
     """A round at the terminal table, seat 0 typing ``lines`` (then q): the history in
     notation and what was printed."""
-    rb = uno_rules.load_rulebook("classic", settings=SETS)
+    rb = uno_rules.load_rulebook(name, settings=sets)
     match = Match(rb, 2, seed)
     typed, printed = list(lines), []
 
@@ -91,3 +94,57 @@ def test_help_says_how_to_call_uno_with_a_card() -> None:
     _, printed = terminal(seed, ["?"])
     line = next(x for x in printed if "to call UNO" in x)
     assert " uno (or " in line and "without it no UNO is called" in line, line
+
+
+def test_dos_is_said_by_its_own_word_and_shown_by_it() -> None:
+    """A rulebook's ``call_name`` (DOS, called at two) is what the terminal shows and
+    reads: ``wild dos dos`` or ``3 dos`` calls, as ``uno`` still does."""
+    seed, options = first_call_seed("dos", DOS_SETS)
+    plain = next(o for o in options if o.kind == "play" and not o.uno and
+                 o._replace(uno=True) in options)
+    name, number = label(str(plain.arg)), str(options.index(plain) + 1)
+    for said in (f"{name} dos", f"{number} dos", f"{name} uno", f"{name} DOS!"):
+        history, printed = terminal(seed, [said], "dos", DOS_SETS)
+        assert str(plain._replace(uno=True)) in history, said
+    history, printed = terminal(seed, ["?", name], "dos", DOS_SETS)
+    assert str(plain) in history
+    text = "\n".join(printed)
+    assert f"{name} dos (or {number} dos); without it no DOS is called" in text
+    assert "and call DOS" in text and "UNO" not in text
+
+
+def test_a_card_that_shares_the_call_word_is_still_named() -> None:
+    """DOS's ``wild dos`` card: its word is the call's too; the card named alone is its
+    plain play, and ``wild dos dos`` calls with it."""
+    rb = uno_rules.load_rulebook("dos", settings=DOS_SETS)
+    for seed in range(1, 400):
+        game = Match(rb, 2, seed).game
+        table = rb.action_table(2)
+        options = [table[i] for i in game.legal_ids(0)]
+        plays = [o for o in options if o.kind == "play" and
+                 label(str(o.arg)).endswith(" dos") and o._replace(uno=True) in options]
+        if game.decision is not None and game.decision.seat == 0 and plays:
+            break
+    else:
+        raise AssertionError("no deal gives seat 0 a card named with the call's word")
+    plain = plays[0]._replace(uno=False)
+    name = label(str(plain.arg)) + (f" on {plain.pile}" if plain.pile else " on 0")
+    assert str(plain) in terminal(seed, [name], "dos", DOS_SETS)[0]
+    assert str(plain._replace(uno=True)) in terminal(seed, [f"{name} dos"], "dos", DOS_SETS)[0]
+    bare = label(str(plain.arg))  # two piles: asked which, not misread as a call
+    assert "which one?" in "\n".join(terminal(seed, [bare], "dos", DOS_SETS)[1])
+
+
+def test_the_state_names_the_call(tmp_path: Path) -> None:
+    """The web state's ``call`` is the rulebook's ``call_name``; the options say it."""
+    seed, _ = first_call_seed("dos", DOS_SETS)
+    with local_client(tmp_path) as c:
+        state = c.post("/api/games", json={"rulebook": "dos", "players": 2, "humans": [0],
+                                           "agents": "greedy", "seed": seed, "round": True,
+                                           "set": DOS_SETS}).json()
+        classic = c.post("/api/games", json={"rulebook": "classic", "players": 2,
+                                             "humans": [0], "agents": "greedy"}).json()
+    assert state["call"] == "DOS" and classic["call"] == "UNO"
+    texts = [o["text"] for o in state["prompt"]["options"]]
+    assert any(t.endswith(" and call DOS") for t in texts), texts
+    assert not any("UNO" in t for t in texts), texts

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 # The fixtures (browser, page, server) are found by name: each test's parameters name them.
-from test_table_uno import SETS, first_call_seed
+from test_table_uno import DOS_SETS, SETS, first_call_seed
 from test_web_page import (  # noqa: F401
     Browser,
     Page,
@@ -93,3 +93,21 @@ def test_an_owed_call_is_made_by_the_uno_button_as_uno_is_typed(
     page.click("#uno-call")
     page.wait_for_function("!play.busy")
     assert sent == ["uno"]
+
+
+def test_a_rulebook_s_own_call_is_named_on_the_page(
+        page: Page, server: Server) -> None:  # noqa: F811
+    """DOS (``call_name: DOS``): the button, its live message and the options say DOS."""
+    seed, _ = first_call_seed("dos", DOS_SETS)
+    state = server.post("/api/games", {"rulebook": "dos", "players": 2, "humans": [0],
+                                       "agents": "greedy", "seed": seed, "round": True,
+                                       "set": DOS_SETS})
+    open_page(page, f"{server.url}#play={state['game']}")
+    page.wait_for_selector("#hand .card.playable")
+    assert page.inner_text("#uno-call").strip() == "DOS!"
+    assert "and call DOS" in page.inner_text("#options")
+    assert "UNO" not in page.inner_text("#options")
+    page.focus("#uno-call")
+    page.keyboard.press("Space")
+    assert "DOS! will be called" in page.inner_text("#game-live")
+    shot(page, "dos-call")

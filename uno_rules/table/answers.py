@@ -7,6 +7,7 @@ never raises."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -112,6 +113,9 @@ def card_matches(typed: tuple[str, ...], name: str) -> int:
     return 0
 
 
+NOT_UNDERSTOOD = "not understood:"
+
+
 def interpret(line: str, options: Sequence[Action], game: Game, seat: int) -> Answer:
     """What ``line`` (typed by ``seat``) asks for among ``options``: a :class:`Chosen`
     option, :class:`Help`, :class:`Quit`, :class:`Blank`, or a one-line :class:`Hint`."""
@@ -123,6 +127,35 @@ def interpret(line: str, options: Sequence[Action], game: Game, seat: int) -> An
         return Quit()
     if text in HELP:
         return Help(help_lines(options, game))
+    said = _said_call(text, game)
+    if said == text:
+        return interpret_as_typed(text, options, game, seat)
+    # the rulebook's word for the call (``red 5 dos``), else a card's word (``wild dos``):
+    # the reading that chooses, else the one whose hint understood the words
+    read = [interpret(said, options, game, seat), interpret_as_typed(text, options, game, seat)]
+    return next((r for r in read if isinstance(r, Chosen)), None) or next(
+        (r for r in read if not (isinstance(r, Hint) and r.text.startswith(NOT_UNDERSTOOD))),
+        read[0])
+
+
+def call_word(game: Game) -> str:
+    """The call's word as typed: the rulebook's ``call_name`` in lower case (``uno``)."""
+    return game.rulebook.settings.call_name.lower()
+
+
+def _said_call(text: str, game: Game) -> str:
+    """``text`` with its last saying of the rulebook's call word read as ``uno``, the one
+    word the rest of this module reads (a card may share the word: DOS's ``wild dos``)."""
+    word = call_word(game)
+    found = list(re.finditer(rf"(?<![\w']){re.escape(word)}(!?)(?![\w'])", text))
+    if word == "uno" or not found:
+        return text
+    last = found[-1]
+    return text[:last.start()] + "uno" + last.group(1) + text[last.end():]
+
+
+def interpret_as_typed(text: str, options: list[Action], game: Game, seat: int) -> Answer:
+    """:func:`interpret` of a cleaned line, the call said as ``uno``."""
     if not options:
         return Hint("nothing to choose now: press Enter (help: ?, quit: q)")
     if text.isascii() and text.isdigit():
@@ -302,7 +335,7 @@ def _unknown(text: str, words: list[str], options: list[Action], game: Game) -> 
     if known:
         return Hint(f"{label(' '.join(words))} is not an option now: type a number from 1 "
                     f"to {len(options)}, or ? for help")
-    return Hint(f"not understood: {_short(text)}; type a number from 1 to {len(options)}, "
+    return Hint(f"{NOT_UNDERSTOOD} {_short(text)}; type a number from 1 to {len(options)}, "
                 "or ? for help")
 
 
@@ -337,8 +370,9 @@ def help_lines(options: Sequence[Action], game: Game) -> list[str]:
             uno = next(o for o in options if o.uno)
             plain = uno._replace(uno=False)
             number = options.index(plain if plain in options else uno) + 1
-            lines.append(f"  uno with the card, to call UNO: {label(str(uno.arg))} uno "
-                         f"(or {number} uno); without it no UNO is called")
+            word, name = call_word(game), game.rulebook.settings.call_name
+            lines.append(f"  {word} with the card, to call {name}: {label(str(uno.arg))} {word} "
+                         f"(or {number} {word}); without it no {name} is called")
         if any(o.pile for o in options):
             lines.append(f"  the pile after the card: {name} on 1")
     colours = [str(o.arg) for o in options if o.kind == "color"]

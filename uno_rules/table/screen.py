@@ -250,7 +250,7 @@ def brief_lines(game: Game, seat: int, style: Style = PLAIN) -> list[str]:
             f" ({colour_text(game, view['color'], style)})" if game.rulebook.colors else "") \
             + "   cards: "
     seats = [f"{_seat_name(s, seat)} {size}" + "".join(
-        f" ({m})" for m in _marks(view, s, seat, style))
+        f" ({m})" for m in _marks(game, view, s, seat, style))
         for s, size in enumerate(view["hand_sizes"])]
     lines += wrap(seats, head, "  ", sep="; ")
     if view["stacked_draw"]:
@@ -285,7 +285,7 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
     sided = "side" in view
     lines: list[str] = []
     for s, size in enumerate(view["hand_sizes"]):
-        marks = _marks(view, s, me, style)
+        marks = _marks(game, view, s, me, style)
         if s == acting:
             marks.append(decision_words(decision["kind"]))
         pointer = ">" if s == acting else " "
@@ -305,8 +305,11 @@ def _seat_lines(game: Game, view: Mapping[str, Any], me: int | None, style: Styl
     return lines
 
 
-def _marks(view: Mapping[str, Any], s: int, me: int | None, style: Style) -> list[str]:
-    """What a seat's line says besides its cards: team, state, out, UNO."""
+def _marks(game: Game, view: Mapping[str, Any], s: int, me: int | None,
+           style: Style) -> list[str]:
+    """What a seat's line says besides its cards: team, state, out, the call (UNO, or the
+    rulebook's ``call_name``)."""
+    call, at = game.rulebook.settings.call_name, game.rulebook.settings.call_at
     team = view.get("team_by_seat")
     size = view["hand_sizes"][s]
     marks = []
@@ -322,12 +325,12 @@ def _marks(view: Mapping[str, Any], s: int, me: int | None, style: Style) -> lis
     elif s in view["out"]:
         marks.append("out (its team plays on)")
     if view["uno_open"] == s:
-        marks.append(style.paint("UNO not called: open to a catch", BOLD))
+        marks.append(style.paint(f"{call} not called: open to a catch", BOLD))
     elif s in view.get("owed", ()):
-        marks.append(style.paint("UNO owed (left at one card): call it, or be caught",
+        marks.append(style.paint(f"{call} owed (left at {_cards(at)}): call it, or be caught",
                                  BOLD))
-    elif size == 1:
-        marks.append("UNO")
+    elif size == at:
+        marks.append(call)
     return marks
 
 
@@ -428,15 +431,16 @@ def option_text(option: Action, game: Game, style: Style = PLAIN) -> str:
             text += f" on pile {option.pile}"
         elif game.rulebook.discard_piles > 1 and kind == "play":
             text += " on pile 0"
-        return text + (" and call UNO" if option.uno else "")
+        return text + (f" and call {game.rulebook.settings.call_name}" if option.uno else "")
     if kind == "color":
         return f"choose {colour_text(game, str(arg), style)}"
     if kind == "draw":
         total = game.stacked.total
         return f"draw the {total} stacked" if total else "draw"
+    call = game.rulebook.settings.call_name
     words = {"keep": "keep the drawn card", "challenge": "challenge", "accept": "accept",
              "pass": "pass (let the chance go)", "end": "end your turn", "target": f"seat {arg}",
-             "catch": f"catch seat {arg} (UNO not called)", "uno": f"call UNO for seat {arg}",
+             "catch": f"catch seat {arg} ({call} not called)", "uno": f"call {call} for seat {arg}",
              "loser": f"seat {arg} loses", "press": f"press pile {arg}",
              "side": f"play it {arg}" if arg == "normal" else f"play it as {arg}"}
     return words.get(kind, str(option))

@@ -321,7 +321,8 @@ class Session:
         if public:
             caught = sorted({a.arg for a in public if a.kind == "catch"}, key=str)
             if caught:
-                self.say(f"seat(s) {', '.join(map(str, caught))} didn't call UNO: "
+                self.say(f"seat(s) {', '.join(map(str, caught))} didn't call "
+                         f"{game.rulebook.settings.call_name}: "
                          "anyone may catch")
         seat = yield from self.window_seat(decider)
         if seat is None:
@@ -342,7 +343,8 @@ class Session:
         hint = None
         while True:
             reply = (yield from self.ask(Prompt(
-                "window", None, "out of turn (catch UNO, jump in)? type your seat number, "
+                "window", None, f"out of turn (catch {self.match.game.rulebook.settings.call_name}"
+                ", jump in)? type your seat number, "
                 "or press Enter to go on: ", can_pass=True, hint=hint))).strip().lower()
             if not reply:
                 return None

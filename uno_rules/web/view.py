@@ -86,7 +86,8 @@ def prompt_json(game: Game, prompt: Prompt, humans: Sequence[int],
     elif kind == "pass_to":
         text = f"pass to seat {seat}: only seat {seat} looks now"
     elif kind == "window" and seat is None:
-        text = "out of turn (catch UNO, jump in)? your seat number, or go on"
+        text = (f"out of turn (catch {game.rulebook.settings.call_name}, jump in)? "
+                "your seat number, or go on")
         decision = game.decision
         acting = None if decision is None else decision.seat
         options = [{"index": h, "text": f"seat {h}", "kind": "seat", "card": None,
@@ -202,7 +203,7 @@ def state(game_id: str, version: int, meta: Mapping[str, Any], match: Match,
     return {"game": game_id, "version": version, "title": meta["title"],
             "rulebook": meta["rulebook_name"], "players": match.players, "seats": seats,
             "round": match.rounds, "one_round": one_round, "status": status,
-            "reason": reason,
+            "reason": reason, "call": match.rulebook.settings.call_name,
             "prompt": None if prompt is None else prompt_json(game, prompt, humans,
                                                               match.rounds),
             # between rounds the next one is dealt: the log is still the round just over's

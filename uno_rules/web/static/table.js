@@ -3,20 +3,30 @@
 
 /* ------------------------------------------------------------------ cards and the table */
 
-/** The short face of a rank: digits as they are, the usual symbols, words otherwise. */
+/** The short face of a rank: digits as they are, the usual symbols (+2, ⊘, ⇄, # for a
+ *  number), words otherwise; "wild" is said by the card's black, so a wild rank shows the
+ *  rest ("wild skip" ⊘, "wild draw four" +4, "wild dos" DOS) and only a plain wild WILD. */
 const NUMBER_WORDS = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const SYMBOLS = { skip: "⊘", reverse: "⇄", number: "#" };
 function face(rank) {
-  rank = String(rank || "");
+  rank = String(rank || "").replace(/_/g, " ").trim();
   if (/^\d+$/.test(rank)) return { text: rank, long: false, corner: rank };
-  const draw = rank.match(/draw (\w+)$/);
-  if (draw) {
-    const n = NUMBER_WORDS[draw[1]] || draw[1];
-    return { text: `+${n}`, long: false, corner: `+${n}` };
-  }
-  if (rank === "skip") return { text: "⊘", long: false, corner: "⊘" };
-  if (rank === "reverse") return { text: "⇄", long: false, corner: "⇄" };
   if (rank === "wild") return { text: "WILD", long: true, corner: "W" };
-  return { text: rank.toUpperCase(), long: true, corner: rank.charAt(0).toUpperCase() };
+  const words = rank.replace(/^wild /, "").split(/\s+/);
+  const parts = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i];
+    const n = NUMBER_WORDS[word] || (/^\d+$/.test(word) ? word : null);
+    if (word === "draw" && i + 1 < words.length && (NUMBER_WORDS[words[i + 1]] || /^\d+$/.test(words[i + 1]))) {
+      parts.push(`+${NUMBER_WORDS[words[i + 1]] || words[i + 1]}`);
+      i += 1;
+    } else parts.push(SYMBOLS[word] || (n !== null ? String(n) : word.toUpperCase()));
+  }
+  const text = parts.join(" ");
+  const first = parts[0];
+  const corner = /^[A-Z]/.test(first) ? first.charAt(0) : first;
+  // a long word (TARGETED, ROULETTE) is drawn smaller still, to fit the oval
+  return { text, long: text.length > 3, small: parts.some((w) => w.length > 5), corner };
 }
 
 /** A card: a <div> with its name for screen readers (role img), or a <button> (a hand's
@@ -33,7 +43,7 @@ function cardEl(card, attrs = {}, tag = "div") {
     ...attrs,
   },
   el("span", { class: "corner tl" }, f.corner),
-  el("span", { class: "oval" }, el("span", { class: `rank${f.long ? " long" : ""}${/^[69]$/.test(f.text) ? " turned" : ""}` }, f.text)),
+  el("span", { class: "oval" }, el("span", { class: `rank${f.long ? " long" : ""}${f.small ? " small" : ""}${/^[69]$/.test(f.text) ? " turned" : ""}` }, f.text)),
   el("span", { class: "corner br" }, f.corner));
   if (card.other) {
     const o = card.other;
@@ -76,7 +86,7 @@ function pileEl(p, target) {
 
 /** The table as a seat sees it: the seats, the piles, the top card and the colour.
  *  ``targets``: pile number -> {text, go}, the piles a click plays on (several piles). */
-function renderTable(container, view, { me = null, targets = new Map() } = {}) {
+function renderTable(container, view, { me = null, targets = new Map(), call = "UNO" } = {}) {
   if (!view) { container.replaceChildren(); return; }
   const seats = el("div", { class: "seats" }, (view.seats || []).map((s) => el("div", {
     class: `seat${s.seat === view.to_act ? " to-act" : ""}${s.seat === me ? " me" : ""}${s.out ? " out" : ""}`,
@@ -85,7 +95,7 @@ function renderTable(container, view, { me = null, targets = new Map() } = {}) {
   el("div", {}, el("b", {}, `seat ${s.seat}`), ` ${s.who || ""}`, s.seat === me ? " (you)" : "",
     s.team !== null && s.team !== undefined ? ` · team ${s.team}` : ""),
   el("div", {}, `${s.cards} card${s.cards === 1 ? "" : "s"}`, s.score !== undefined ? ` · ${s.score} pts` : "",
-    s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, " · no UNO called!") : ""),
+    s.out ? " · out" : "", s.uno_open ? el("span", { class: "flag" }, ` · no ${call} called!`) : ""),
   // Per-player state (a Power Card, a joker): each key's value, shown to every seat.
   Array.isArray(s.state) && s.state.length ? el("div", { class: "state" }, s.state.join(" · ")) : "",
   // A two-sided deck: the other faces this seat holds up are seen (small cards), else backs.
@@ -151,7 +161,7 @@ function pileTargets(p) {
 function selectCard(name) {
   play.selected = play.selected === name ? null : name;
   const v = play.state.view;
-  renderTable($("#table-view"), v, { me: v ? v.seat : null, targets: pileTargets(play.state.prompt) });
+  renderTable($("#table-view"), v, { me: v ? v.seat : null, targets: pileTargets(play.state.prompt), call: callName() });
   $$("#hand .card").forEach((node) => {
     const on = node.dataset.name === play.selected;
     node.classList.toggle("selected", on);
@@ -272,7 +282,7 @@ function render(state) {
   // several piles is chosen first, then the pile clicked.
   const { plays } = choicesOf(p);
   if (play.selected && !plays.has(play.selected)) play.selected = null;
-  renderTable($("#table-view"), v, { me, targets: pileTargets(p) });
+  renderTable($("#table-view"), v, { me, targets: pileTargets(p), call: callName() });
   renderUno(p);
   $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
     const byPile = plays.get(c.name);
@@ -297,7 +307,8 @@ function render(state) {
   if (p && p.kind !== "pass_to") {
     for (const o of p.options || []) {
       const colour = o.colour || null;
-      const cls = [colour ? "colour" : "", /\buno\b/i.test(o.text) ? "uno" : ""].join(" ").trim();
+      const calls = o.uno || o.kind === "uno" || o.kind === "catch";
+      const cls = [colour ? "colour" : "", calls ? "uno" : ""].join(" ").trim();
       buttons.push(el("button", { class: cls || null, dataset: { index: o.index, kind: o.kind || "" },
         style: colour ? { background: cssOfColour(colour), color: inkOn(cssOfColour(colour)) } : {},
         onclick: () => answer(String(o.index)) }, o.text));
@@ -334,10 +345,18 @@ function render(state) {
   announce(state);
 }
 
+/** The call's name: the rulebook's call_name ("UNO"; DOS: "DOS"), sent in the state. */
+function callName() {
+  return (play.state && play.state.call) || "UNO";
+}
+
 /** The UNO button: usable when a play may call UNO (the prompt offers a calling variant)
- *  or a call of one's own is offered; up again after every answer. */
+ *  or a call of one's own is offered; up again after every answer. Named for the call. */
 function renderUno(p) {
   const button = $("#uno-call");
+  const call = callName();
+  button.textContent = `${call}!`;
+  button.title = `press, then play the card: it calls ${call}`;
   const options = (p && p.options) || [];
   const withCard = options.some((o) => o.uno);
   if (!withCard) play.uno = false;
@@ -353,8 +372,9 @@ function toggleUno() {
   if (!options.some((o) => o.uno) && options.some((o) => o.kind === "uno")) return answer("uno");
   play.uno = !play.uno;
   renderUno(play.state && play.state.prompt);
-  $("#game-live").textContent = play.uno ? "UNO! will be called with the card you play now."
-    : "UNO will not be called.";
+  const call = callName();
+  $("#game-live").textContent = play.uno ? `${call}! will be called with the card you play now.`
+    : `${call} will not be called.`;
 }
 
 /** A card clicked: its play, with UNO called when the UNO button is down (the server's
