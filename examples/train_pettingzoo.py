@@ -50,7 +50,8 @@ def play(aec: Any, seed: int, seat: int, policy: LinearPolicy | None,
     for agent in aec.agent_iter():
         obs, got, terminated, truncated, _ = aec.last()
         if terminated or truncated:
-            reward = float(got) if agent == learner else reward
+            if agent == learner:  # a round cut short by its budget counts as lost: with 0 for
+                reward = -1.0 if truncated else float(got)  # it, drawing forever would pay
             aec.step(None)
         elif agent == learner and policy is not None:
             legal = np.flatnonzero(obs["action_mask"])
