@@ -407,8 +407,8 @@ def test_a_tampered_snapshot_is_refused_or_plays_to_its_end(
 
 def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
     """A new State field must be written and checked too: each one (but the rulebook's own
-    derived tables, the event log and the card chooser of one action) is written under a
-    declared snapshot field."""
+    derived tables, the event log, the card chooser of one action and whether a clone shares
+    the generator) is written under a declared snapshot field."""
     from uno_rules.engine.snapshot import FIELDS, OPTIONAL, state_field_problems
     from uno_rules.engine.state import REBUILT, STATE_FIELDS
 
@@ -416,7 +416,8 @@ def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
     declared = {key for key, _, _ in FIELDS}
     for f in STATE_FIELDS:  # written under a declared field, or marked not written, with why
         assert f.snapshot in declared or (
-            f.why and (f.copy == REBUILT or f.name in ("log", "chance", "limit_chance"))), f.name
+            f.why and (f.copy == REBUILT
+                       or f.name in ("log", "chance", "limit_chance", "_rng_shared"))), f.name
     for variant, rulebook in RULEBOOKS.items():  # and what snapshot() writes is declared
         written = set(rulebook.new_game(rulebook.player_counts()[0], 1).snapshot())
         assert written - {"format"} == {k for k, _, present in FIELDS if present(rulebook)} \

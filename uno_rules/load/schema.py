@@ -95,7 +95,7 @@ def _settings() -> dict[str, Any]:
                             "cards (its own draw or one another's card makes it take): it "
                             "calls itself, as under `uno_after_others`, and until it does it "
                             "can be caught; otherwise a draw owes nothing (default false). "
-                            "DOS (a hand of two, however it got there); a house rule "
+                            "E.g. a hand of two owing its call however it got there; a house rule "
                             "'call UNO whenever you hold one card'."},
         "call_at": {"type": "integer", "minimum": 1, "maximum": 30, "description":
                     "The hand size the call is due at: UNO is called on the card that "
