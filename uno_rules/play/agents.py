@@ -129,7 +129,7 @@ class PlayFirst(Uniform):
 
 def played(obs: Observation, arg: object) -> Any:
     """The card a play leaves on top, as ``obs.cards`` has it: a combo's last
-    (``red discard_2 + red 4``: several cards in one play)."""
+    (``red 3 + blue 4``: several cards in one play)."""
     return obs.cards[str(arg).rsplit(COMBO, 1)[-1]]
 
 
