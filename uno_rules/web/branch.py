@@ -9,10 +9,15 @@ live from the position; the agents play the steps as they did, being dealt the s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..engine.actions import Action
+from ..play.agents import AGENTS, Agent, AgentClass, AgentError, Observation
+from ..play.record import Record
+from ..table.replay import seat_of
 from ..table.session import HUMAN, Prompt
 from .http import ApiError
 
@@ -53,3 +58,80 @@ def follow(live: Any, script: Sequence[str]) -> None:
             raise ApiError(422, f"step {done + 1}: {live.prompt.hint}")
         live.meta["answers"].append(answer)
     raise ApiError(422, f"the game does not reach step {len(script)} as recorded")
+
+
+# ------------------------------------------------------------------ a record sent to the page
+class Scripted:
+    """An agent that plays the record's steps while the new game is played to its position
+    (the record's agents may not be this server's, nor its humans agents), then its own."""
+
+    def __init__(self, inner: Agent, script: Sequence[str], done: Callable[[], int]) -> None:
+        self.inner, self.script, self.done = inner, script, done
+
+    def choose(self, obs: Observation) -> int | None:
+        k = self.done()
+        if k >= len(self.script):
+            return self.inner.choose(obs)
+        for i, option in zip(obs.ids, obs.options, strict=True):
+            if str(option) == self.script[k]:
+                return i
+        if obs.optional:  # offered something out of turn the record's seat did not take
+            return None
+        raise AgentError(f"the record's step {k + 1}, {self.script[k]}, is not one of seat "
+                         f"{obs.seat}'s options")
+
+
+def scripted(cls: AgentClass, script: Sequence[str], done: Callable[[], int]) -> AgentClass:
+    """``cls``, its agents playing ``script``'s steps while fewer than it are ``done``."""
+    def make(seat: int, rng: random.Random) -> Agent:
+        return Scripted(cls(seat, rng), script, done)
+    return make
+
+
+def record_body(record: Record, seat: int | None) -> dict[str, Any]:
+    """The body that makes a game as ``record``'s was (its shipped rulebook, house rules,
+    settings, seed and length), the user at ``seat`` (None: the record's), its other seats
+    the record's agents (greedy where it names none of this server's)."""
+    h = record.header
+    players, seed = h["players"], h["seed"]
+    seat = seat_of(record) if seat is None else seat
+    if not 0 <= seat < players:
+        raise ApiError(400, f"seat: seats are 0 to {players - 1}")
+    if type(seed) is not int or not 0 <= seed <= 2 ** 53:
+        raise ApiError(422, f"{record.path}:1: the record's match was dealt without a seed "
+                            "this server can deal again: it can't be continued here")
+    names = list(h["seats"]) or ["greedy"] * players
+    name = h["rulebook"] if Path(h["source"]).name == f"{h['rulebook']}.yaml" else h["source"]
+    return {"rulebook": name, "house": [x.removeprefix("house/") for x in h["house"]],
+            "set": h["set"], "players": players, "humans": [seat], "seed": seed,
+            "agents": ",".join(n if n in AGENTS else "greedy" for n in names),
+            "round": not h["match"]}
+
+
+def prefix(record: Record, to: int) -> list[dict[str, Any]]:
+    """The record's lines after its header up to step ``to`` (0: its first deal)."""
+    lines: list[dict[str, Any]] = []
+    for _, line in record.lines:
+        if to == 0 and "step" in line:
+            break
+        lines.append(line)
+        if line.get("step") == to:
+            break
+    return lines
+
+
+def differs(record: Record, made: Record) -> None:
+    """Refuse a new game that is not ``record``'s: the first deal or step (its events in
+    words) it plays otherwise."""
+    for (number, line), (_, mine) in zip(record.lines, made.lines, strict=False):
+        if line != mine:
+            raise ApiError(422, f"{record.path}:{number}: this server's game differs from "
+                                "the record here: it can't be continued")
+
+
+def check_same(record: Record, made: Record, to: int) -> None:
+    """Refuse a new game that is not ``record``'s at step ``to``."""
+    want = prefix(record, to)
+    differs(record, Record(made.path, made.header, made.lines[:len(want)], made.check))
+    if len(made.lines) < len(want):
+        raise ApiError(422, f"{record.path}: this server's game ends before step {to}")

@@ -25,7 +25,7 @@ import shutil
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
@@ -240,7 +240,9 @@ class GameStore:
                                  settings=settings, max_bytes=max_bytes)
         return load_rulebook(text, house=house, settings=settings, max_bytes=max_bytes)
 
-    def create(self, body: Mapping[str, Any]) -> Live:
+    def create(self, body: Mapping[str, Any], script: Sequence[str] = ()) -> Live:
+        """A new game made from a request's ``body``; ``script``: the steps its agents play
+        first (a record's, continued from a step: web/branch.py)."""
         limits = self.limits
         loaded = load_source(body, limits)  # a bad key is a 400, the text's problems a 422
         if loaded.rulebook is None:
@@ -293,6 +295,8 @@ class GameStore:
                     "seats": seats, "seed": seed, "one_round": one_round,
                     "budgets": budgets, "answers": [], "status": "playing",
                     "created": now, "updated": now}
+            if script:
+                meta["script"] = list(script)
             if with_friends:  # a link per human seat (friends.py)
                 meta["friends"] = friends.new(players, humans)
             try:
@@ -326,6 +330,10 @@ class GameStore:
         match = Match(rb, meta["players"], meta["seed"], **meta["budgets"])
         recorder = Recorder(out, match, seats, one_round=meta["one_round"])
         classes = {s: checked(AGENTS[s]) for s in seats if s != HUMAN}  # stop in time
+        script = meta.get("script")
+        if script:  # a record's steps, played first (branch.Scripted)
+            classes = {k: branch.scripted(c, script, lambda: recorder.steps)
+                       for k, c in classes.items()}
         session = Session(match, seats, classes, lambda prompt: None, lambda line: None,
                           one_round=meta["one_round"], style=PLAIN, clear=lambda: None,
                           recorder=recorder)
@@ -370,7 +378,7 @@ class GameStore:
         if type(to) is not int or to < 0:
             raise ApiError(400, "to: a step number (0: the deal)")
 
-        def work(live: Live) -> tuple[dict[str, Any], list[str]]:
+        def work(live: Live) -> tuple[dict[str, Any], list[str], bool]:
             if live.prompt is not None:
                 raise ApiError(409, "the game is being played: it may be continued from "
                                     "a step once it is over")
@@ -379,14 +387,47 @@ class GameStore:
             if to > len(steps):
                 raise ApiError(400, f"to: the game has {len(steps)} steps")
             body = {**self.remade(live, token), "seed": live.meta["seed"]}
-            return body, [str(s["action"]) for s in steps[:to]]
-        body, script = self.with_game(game_id, work)
-        made = self.create(body)
+            return body, [str(s["action"]) for s in steps[:to]], "script" in live.meta
+        body, script, forced = self.with_game(game_id, work)
+        made = self.create(body, script if forced else ())  # a record's: its agents forced
         try:
             return self.with_game(made.id, lambda live: self.followed(live, script))
         except BaseException:  # not played to the step: no half-made game is kept
             self.discard(made.id)
             raise
+
+    def branch_record(self, text: str, to: Any, seat: Any) -> Live:
+        """"Continue from here" in a record sent to the page: checked, replayed to its step
+        ``to``, then a new game dealt as it was (web/branch.py), its agents playing the
+        record's steps, with the user at ``seat``; refused unless it is the record's game."""
+        record = _read(text, "record")
+        steps = record.steps
+        if type(to) is not int or not 0 <= to <= len(steps):
+            raise ApiError(400, f"to: a step number from 0 to {len(steps)}")
+        if seat is not None and type(seat) is not int:
+            raise ApiError(400, "seat: a seat number, or null (the record's)")
+        try:
+            record.replay(to=to, rulebook=shipped_rulebook_of(record))
+        except RecordError as exc:
+            raise _error(422, str(exc)) from None
+        script = [str(s["action"]) for s in steps[:to]]
+        made = self.create(branch.record_body(record, seat), script)
+        try:
+            try:
+                live = self.with_game(made.id, lambda live: self.followed(live, script))
+            except (ApiError, AgentError) as exc:  # where it went otherwise, if it did
+                branch.differs(record, self.made_record(made.id))
+                raise (_error(422, f"record: {exc}") if isinstance(exc, AgentError)
+                       else exc) from None
+            branch.check_same(record, self.made_record(made.id), to)
+            return live
+        except BaseException:  # not the record's game: no half-made game is kept
+            self.discard(made.id)
+            raise
+
+    def made_record(self, game_id: str) -> Record:
+        return _read(self.stored(game_id, self.paths(game_id)[0], MAX_RECORD, str),
+                     f"{game_id}.jsonl")
 
     def followed(self, live: Live, script: list[str]) -> Live:
         branch.follow(live, script)
@@ -668,6 +709,16 @@ async def branch_game(request: Request) -> Response:
     return JSONResponse(made(live), status_code=201)
 
 
+async def branch_record(request: Request) -> Response:
+    body = await read_json(request)
+    text = body.get("record")
+    if not isinstance(text, str):
+        raise ApiError(400, "record: expected a record's JSON Lines text")
+    live = await run_in_threadpool(store_of(request).branch_record, text, body.get("to"),
+                                   body.get("seat"))
+    return JSONResponse(made(live), status_code=201)
+
+
 async def listing(request: Request) -> Response:
     games = await run_in_threadpool(store_of(request).listing)
     return JSONResponse({"games": games})
@@ -731,6 +782,7 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game}/record", record, methods=["GET"]),
     Route("/api/games/{game}/replay", game_replay, methods=["GET"]),
     Route("/api/replay", replay, methods=["POST"]),
+    Route("/api/replay/branch", branch_record, methods=["POST"]),
 ]
 
 

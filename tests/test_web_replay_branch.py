@@ -1,0 +1,101 @@
+""""Continue from here" in a record sent to the page (POST /api/replay/branch,
+uno_rules/web/branch.py, docs/web.md): the record checked and replayed to its step, a new
+game dealt as it was with the user at the seat chosen, its agents playing the record's
+steps; a record that doesn't replay, or isn't this server's game, or is too large, refused
+in one line, leaving no game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from test_record import _rechain
+from test_web_branch import steps
+from test_web_games import answer, client, create, finish, pick
+
+from uno_rules.web.limits import Limits
+
+BODY = {"rulebook": "classic", "players": 3, "humans": [0], "seed": 8, "round": True,
+        "agents": "normal"}
+
+
+def a_record(folder: Path, **body: Any) -> str:
+    """The record of a game played to its end on another server (its own data folder)."""
+    c = client(folder)
+    over = finish(c, create(c, **{**BODY, **body}))
+    text: str = c.get(f"/api/games/{over['game']}/record").text
+    return text
+
+
+def games(c: Any) -> set[str]:
+    return {g["game"] for g in c.get("/api/games").json()["games"]}
+
+
+def test_a_record_continues_from_a_step_at_the_seat_chosen(tmp_path: Path) -> None:
+    text = a_record(tmp_path / "elsewhere")
+    c = client(tmp_path / "here")
+    old = [json.loads(line)["action"] for line in text.splitlines() if '"step"' in line]
+    for to, seat in ((0, None), (7, None), (len(old) // 2, 2), (len(old) - 1, 1)):
+        got = c.post("/api/replay/branch", json={"record": text, "to": to, "seat": seat})
+        assert got.status_code == 201, got.text
+        state = got.json()
+        me = 0 if seat is None else seat  # the record's seat: its human's
+        assert [s == "human" for s in state["seats"]] == [s == me for s in range(3)]
+        new = steps(tmp_path / "here", state["game"])
+        assert new[:to] == old[:to]  # the record's position at that step
+        at = c.post("/api/replay", json={"record": text, "to": len(new), "seat": me}).json()
+        if state["status"] == "playing":
+            assert state["view"]["hand"] == at["view"]["hand"]
+            again = client(tmp_path / "here").get(f"/api/games/{state['game']}").json()
+            assert again == state  # kept: restored from its files as it stands
+            if state["prompt"]["seat"] == me:
+                answer(c, state, pick(state))
+
+
+def test_a_record_that_does_not_replay_is_refused_in_one_line(tmp_path: Path) -> None:
+    text = a_record(tmp_path / "elsewhere")
+    c = client(tmp_path / "here")
+    lines = text.splitlines()
+    header = json.loads(lines[0])
+    step = next(i for i, line in enumerate(lines) if '"step": 3' in line)
+    forged = [*lines[:step], lines[step].replace(json.loads(lines[step])["action"],
+                                                 "0 draw"), *lines[step + 1:]]
+    reseeded = [json.dumps({**header, "seed": header["seed"] + 1}), *lines[1:]]
+    edited = [*lines[:step], lines[step].replace('"step": 3', '"step": 3 '), *lines[step + 1:]]
+    named = [json.dumps({**header, "source": "/etc/passwd"}), *lines[1:]]
+    cases = [("\n".join(_rechain(forged)), 422, "replay differs"),
+             ("\n".join(_rechain(reseeded)), 422, "differs from the record"),
+             ("\n".join(edited).replace('"check": "', '"check": "0', 1), 422, "changed"),
+             ("\n".join(_rechain(named)), 422, "not a shipped one"),
+             ("not a record", 422, "record:1"),
+             (None, 400, "record")]
+    for record, status, words in cases:
+        got = c.post("/api/replay/branch", json={"record": record, "to": 5})
+        assert got.status_code == status, (words, got.text)
+        error = got.json()["error"]
+        assert words in error and "\n" not in error and "Traceback" not in error
+    for to, seat in ((-1, None), (10 ** 6, None), ("3", None), (2, 3), (2, "0")):
+        got = c.post("/api/replay/branch", json={"record": text, "to": to, "seat": seat})
+        assert got.status_code == 400, (to, seat, got.text)
+    assert games(c) == set()  # nothing half made is kept
+
+
+def test_a_record_over_the_body_limit_is_a_413(tmp_path: Path) -> None:
+    text = a_record(tmp_path / "elsewhere")
+    c = client(tmp_path / "here", Limits(max_body=len(text) // 2))
+    got = c.post("/api/replay/branch", json={"record": text, "to": 1})
+    assert got.status_code == 413 and "\n" not in got.json()["error"]
+    assert games(c) == set()
+
+
+def test_a_game_continued_from_a_record_branches_again(tmp_path: Path) -> None:
+    text = a_record(tmp_path / "elsewhere")
+    c = client(tmp_path / "here")
+    state = c.post("/api/replay/branch", json={"record": text, "to": 9, "seat": 1}).json()
+    over = finish(c, state)
+    mine = steps(tmp_path / "here", over["game"])
+    for to in (4, 12):
+        got = c.post(f"/api/games/{over['game']}/branch", json={"to": to})
+        assert got.status_code == 201, got.text
+        assert steps(tmp_path / "here", got.json()["game"])[:to] == mine[:to]
