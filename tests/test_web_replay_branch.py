@@ -14,6 +14,12 @@ from test_record import _rechain
 from test_web_branch import steps
 from test_web_games import answer, client, create, finish, pick
 
+from uno_rules.engine.actions import Action
+from uno_rules.engine.tables import action_table
+from uno_rules.load.entry import load_rulebook
+from uno_rules.play import driver
+from uno_rules.play.agents import Observation, observation
+from uno_rules.web import branch
 from uno_rules.web.limits import Limits
 
 BODY = {"rulebook": "classic", "players": 3, "humans": [0], "seed": 8, "round": True,
@@ -99,3 +105,42 @@ def test_a_game_continued_from_a_record_branches_again(tmp_path: Path) -> None:
         got = c.post(f"/api/games/{over['game']}/branch", json={"to": to})
         assert got.status_code == 201, got.text
         assert steps(tmp_path / "here", got.json()["game"])[:to] == mine[:to]
+
+
+def first_moves(n: int) -> list[str]:
+    """The first ``n`` steps of a classic round (3 players, seed 4), each seat taking its
+    first option."""
+    rb = load_rulebook("classic")
+    game, table = rb.new_game(3, 4, log=True), action_table(rb, 3)
+    for _ in range(n):
+        driver.take(game, table[game.legal_ids()[0]])
+    return [str(a) for a in game.history]
+
+
+def test_a_scripted_agent_is_shown_every_event_of_the_script_once_it_plays() -> None:
+    rb = load_rulebook("classic")
+    game, table = rb.new_game(3, 4, log=True), action_table(rb, 3)
+    shown: list[tuple[Action, tuple[Action, ...]]] = []
+
+    class Watching:  # takes its first option, as the script did
+        def choose(self, obs: Observation) -> int | None:
+            shown.append((table[obs.ids[0]], obs.events))
+            return obs.ids[0]
+    script = first_moves(20)
+    agent = branch.Scripted(Watching(), script[:12], lambda: len(game.history))
+    seen = 0
+    while len(game.history) < 20:
+        ids = game.legal_ids()
+        if table[ids[0]].seat == 1:  # the scripted seat: the script's steps, then its own
+            obs = observation(game, 1, ids, "turn", seen, rb, table)
+            seen = len(game.history)
+            choice = agent.choose(obs)
+            assert choice is not None
+            driver.take(game, table[choice])
+        else:
+            driver.take(game, table[ids[0]])
+    assert [str(a) for a in game.history] == script  # the script played as written
+    first, events = shown[0]
+    assert len(shown) < len(script) // 3 + 1 and first.seat == 1
+    # every step since the deal, not only those since the script's last one for seat 1
+    assert [str(e) for e in events] == script[:len(events)] and len(events) > 12

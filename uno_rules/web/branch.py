@@ -9,6 +9,7 @@ live from the position; the agents play the steps as they did, being dealt the s
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -67,11 +68,16 @@ class Scripted:
 
     def __init__(self, inner: Agent, script: Sequence[str], done: Callable[[], int]) -> None:
         self.inner, self.script, self.done = inner, script, done
+        self.missed: list[Action] = []  # the events shown while the script played
 
     def choose(self, obs: Observation) -> int | None:
         k = self.done()
         if k >= len(self.script):
+            if self.missed:  # the agent follows the round from the events it was shown
+                obs = dataclasses.replace(obs, events=(*self.missed, *obs.events))
+                self.missed = []
             return self.inner.choose(obs)
+        self.missed.extend(obs.events)
         for i, option in zip(obs.ids, obs.options, strict=True):
             if str(option) == self.script[k]:
                 return i
