@@ -11,7 +11,6 @@ from pathlib import Path
 
 # The fixtures (browser, page, server) are found by name: each test's parameters name them.
 import test_web_page as web
-from test_record import _rechain
 from test_web_page import Page, Server, browser, page, server  # noqa: F401
 from test_web_replay_branch import a_record
 
@@ -91,19 +90,3 @@ def test_a_record_file_continues_from_a_move_at_the_seat_chosen(
     cards = [c.get_attribute("data-name") for c in page.query_selector_all("#hand .card")]
     assert cards == [c["name"] for c in at["view"]["hand"]] and cards
 
-
-def test_a_record_file_that_does_not_replay_says_why_in_one_line(
-        page: Page, server: Server, tmp_path: Path) -> None:  # noqa: F811
-    lines = a_record(tmp_path / "elsewhere").splitlines()
-    header = json.loads(lines[0])
-    record = tmp_path / "reseeded.jsonl"  # a valid chain, its match dealt from another seed
-    record.write_text("\n".join(_rechain([json.dumps({**header, "seed": header["seed"] + 1}),
-                                          *lines[1:]])), encoding="utf-8")
-    web.open_page(page, server.url)
-    page.click("#tab-replay")
-    page.set_input_files("#replay-file", str(record))
-    page.wait_for_selector("#replay-moves button[aria-current='step']")  # it replays
-    page.click("#replay-continue")
-    page.wait_for_selector("#toast:not([hidden])")
-    said = page.inner_text("#toast")
-    assert "record:" in said and "\n" not in said.strip(), said

@@ -10,16 +10,21 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+from click.testing import CliRunner
 from test_record import _rechain
 from test_web_branch import steps
 from test_web_games import answer, client, create, finish, pick
 
+from uno_rules.cli import cli
 from uno_rules.engine.actions import Action
 from uno_rules.engine.tables import action_table
 from uno_rules.load.entry import load_rulebook
 from uno_rules.play import driver
 from uno_rules.play.agents import Observation, observation
+from uno_rules.play.record import read_text
 from uno_rules.web import branch
+from uno_rules.web.http import ApiError
 from uno_rules.web.limits import Limits
 
 BODY = {"rulebook": "classic", "players": 3, "humans": [0], "seed": 8, "round": True,
@@ -67,11 +72,12 @@ def test_a_record_that_does_not_replay_is_refused_in_one_line(tmp_path: Path) ->
     step = next(i for i, line in enumerate(lines) if '"step": 3' in line)
     forged = [*lines[:step], lines[step].replace(json.loads(lines[step])["action"],
                                                  "0 draw"), *lines[step + 1:]]
-    reseeded = [json.dumps({**header, "seed": header["seed"] + 1}), *lines[1:]]
+    deal = json.loads(lines[1])
+    reseeded = [lines[0], json.dumps({**deal, "seed": deal["seed"] + 1}), *lines[2:]]
     edited = [*lines[:step], lines[step].replace('"step": 3', '"step": 3 '), *lines[step + 1:]]
     named = [json.dumps({**header, "source": "/etc/passwd"}), *lines[1:]]
     cases = [("\n".join(_rechain(forged)), 422, "replay differs"),
-             ("\n".join(_rechain(reseeded)), 422, "differs from the record"),
+             ("\n".join(_rechain(reseeded)), 422, "record:2: replay differs"),
              ("\n".join(edited).replace('"check": "', '"check": "0', 1), 422, "changed"),
              ("\n".join(_rechain(named)), 422, "not a shipped one"),
              ("not a record", 422, "record:1"),
@@ -85,6 +91,15 @@ def test_a_record_that_does_not_replay_is_refused_in_one_line(tmp_path: Path) ->
         got = c.post("/api/replay/branch", json={"record": text, "to": to, "seat": seat})
         assert got.status_code == 400, (to, seat, got.text)
     assert games(c) == set()  # nothing half made is kept
+
+
+def test_a_game_that_is_not_the_records_is_refused_where_it_differs(tmp_path: Path) -> None:
+    one, other = (read_text(a_record(tmp_path / str(seed), seed=seed)) for seed in (8, 9))
+    branch.check_same(one, one, len(one.steps))  # the record's own game: taken
+    for made in (other, read_text("\n".join(a_record(tmp_path / "8").splitlines()[:12]))):
+        with pytest.raises(ApiError) as refused:
+            branch.check_same(one, made, 20)
+        assert refused.value.status == 422 and refused.value.message.startswith("record:")
 
 
 def test_a_record_over_the_body_limit_is_a_413(tmp_path: Path) -> None:
@@ -144,3 +159,25 @@ def test_a_scripted_agent_is_shown_every_event_of_the_script_once_it_plays() -> 
     assert len(shown) < len(script) // 3 + 1 and first.seat == 1
     # every step since the deal, not only those since the script's last one for seat 1
     assert [str(e) for e in events] == script[:len(events)] and len(events) > 12
+
+
+def test_a_simulated_round_continues_dealt_from_its_own_seed(tmp_path: Path) -> None:
+    made = CliRunner().invoke(cli, ["simulate", "classic", "--games", "3", "--players", "3",
+                                    "--seed", "2", "--agents", "greedy,normal,uniform",
+                                    "--record-dir", str(tmp_path / "rec"), "-q"])
+    assert made.exit_code == 0, made.output
+    text = next((tmp_path / "rec").glob("*.jsonl")).read_text(encoding="utf-8")
+    assert json.loads(text.splitlines()[0])["seed"] > 2 ** 53  # not a seed the page keeps
+    c = client(tmp_path / "here")
+    old = [json.loads(line)["action"] for line in text.splitlines() if '"step"' in line]
+    to = next(n for n in range(10, len(old)) if old[n][0] == "2")  # seat 2's turn next
+    got = c.post("/api/replay/branch", json={"record": text, "to": to, "seat": 2})
+    assert got.status_code == 201, got.text
+    state = got.json()
+    assert state["seats"] == ["greedy", "normal", "human"] and state["prompt"]["seat"] == 2
+    assert steps(tmp_path / "here", state["game"]) == old[:to]
+    at = c.post("/api/replay", json={"record": text, "to": to, "seat": 2}).json()
+    assert state["view"]["hand"] == at["view"]["hand"]
+    again = client(tmp_path / "here").get(f"/api/games/{state['game']}").json()
+    assert again == state
+    answer(c, state, pick(state))

@@ -22,6 +22,7 @@ from ..table.replay import seat_of
 from ..table.session import HUMAN, Prompt
 from .http import ApiError
 
+MAX_SEED = 2 ** 53  # seeds a page's JavaScript keeps exact (games.py)
 SLACK = 4  # answers per step at most (pass the keyboard, a window, a round's end...)
 
 
@@ -97,21 +98,26 @@ def scripted(cls: AgentClass, script: Sequence[str], done: Callable[[], int]) ->
 def record_body(record: Record, seat: int | None) -> dict[str, Any]:
     """The body that makes a game as ``record``'s was (its shipped rulebook, house rules,
     settings, seed and length), the user at ``seat`` (None: the record's), its other seats
-    the record's agents (greedy where it names none of this server's)."""
+    the record's agents (greedy where it names none of this server's). A one-round
+    record's round is dealt as its round line says (``deal``: a round simulate dealt from
+    a seed of its own, not from a match's)."""
     h = record.header
     players, seed = h["players"], h["seed"]
     seat = seat_of(record) if seat is None else seat
     if not 0 <= seat < players:
         raise ApiError(400, f"seat: seats are 0 to {players - 1}")
-    if type(seed) is not int or not 0 <= seed <= 2 ** 53:
+    fits = type(seed) is int and 0 <= seed <= MAX_SEED
+    if h["match"] and not fits:
         raise ApiError(422, f"{record.path}:1: the record's match was dealt without a seed "
                             "this server can deal again: it can't be continued here")
+    first = next(line for _, line in record.lines if "round" in line)
     names = list(h["seats"]) or ["greedy"] * players
     name = h["rulebook"] if Path(h["source"]).name == f"{h['rulebook']}.yaml" else h["source"]
     return {"rulebook": name, "house": [x.removeprefix("house/") for x in h["house"]],
-            "set": h["set"], "players": players, "humans": [seat], "seed": seed,
+            "set": h["set"], "players": players, "humans": [seat], "seed": seed if fits else 0,
             "agents": ",".join(n if n in AGENTS else "greedy" for n in names),
-            "round": not h["match"]}
+            "round": not h["match"],
+            **({} if h["match"] else {"deal": [first["seed"], first["dealer"]]})}
 
 
 def prefix(record: Record, to: int) -> list[dict[str, Any]]:

@@ -49,6 +49,7 @@ from ..table.replay import action_seen, seat_of
 from ..table.screen import PLAIN, event_lines
 from ..table.session import HUMAN, Asking, Outcome, Prompt, Session
 from . import branch, friends, view
+from .branch import MAX_SEED
 from .files import (
     MAX_META,
     StoredFileError,
@@ -69,7 +70,6 @@ from .work import Stopped, checked
 FORMAT = 1              # the restore file's format
 ID = re.compile(r"[0-9a-f]{12}")
 MAX_ANSWER = 200        # characters of one answer
-MAX_SEED = 2 ** 53      # seeds a page's JavaScript keeps exact
 QUIT = ("q", "quit", "exit")
 EDITOR = "editor.yaml"
 T = TypeVar("T")
@@ -242,7 +242,8 @@ class GameStore:
 
     def create(self, body: Mapping[str, Any], script: Sequence[str] = ()) -> Live:
         """A new game made from a request's ``body``; ``script``: the steps its agents play
-        first (a record's, continued from a step: web/branch.py)."""
+        first (a record's, continued from a step: web/branch.py, which may give its round's
+        ``deal`` too)."""
         limits = self.limits
         loaded = load_source(body, limits)  # a bad key is a 400, the text's problems a 422
         if loaded.rulebook is None:
@@ -297,6 +298,7 @@ class GameStore:
                     "created": now, "updated": now}
             if script:
                 meta["script"] = list(script)
+                meta.update({"deal": body["deal"]} if "deal" in body else {})
             if with_friends:  # a link per human seat (friends.py)
                 meta["friends"] = friends.new(players, humans)
             try:
@@ -328,6 +330,9 @@ class GameStore:
         """A game dealt from its seed, run to its first prompt, recorded to ``out``."""
         seats = list(meta["seats"])
         match = Match(rb, meta["players"], meta["seed"], **meta["budgets"])
+        if "deal" in meta:  # a record's one round, dealt from its own seed (branch.py)
+            match.game = rb.new_game(meta["players"], meta["deal"][0], dealer=meta["deal"][1],
+                                     **meta["budgets"])
         recorder = Recorder(out, match, seats, one_round=meta["one_round"])
         classes = {s: checked(AGENTS[s]) for s in seats if s != HUMAN}  # stop in time
         script = meta.get("script")
