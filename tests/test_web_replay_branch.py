@@ -181,3 +181,21 @@ def test_a_simulated_round_continues_dealt_from_its_own_seed(tmp_path: Path) -> 
     again = client(tmp_path / "here").get(f"/api/games/{state['game']}").json()
     assert again == state
     answer(c, state, pick(state))
+
+
+def test_the_tables_contests_come_out_as_recorded(tmp_path: Path) -> None:
+    # attack's launcher is settled at the table: a simulation's random moves drew from
+    # the round's RNG in between, so only the record says how each came out
+    made = CliRunner().invoke(cli, ["simulate", "attack", "--games", "3", "--players", "3",
+                                    "--seed", "3", "--record-dir", str(tmp_path / "rec"),
+                                    "--record-where", "1,3", "-q"])
+    assert made.exit_code == 0, made.output
+    c = client(tmp_path / "here")
+    for path in sorted((tmp_path / "rec").glob("*.jsonl")):
+        text = path.read_text(encoding="utf-8")
+        old = [json.loads(line)["action"] for line in text.splitlines() if '"step"' in line]
+        got = c.post("/api/replay/branch", json={"record": text, "to": len(old) - 1})
+        assert got.status_code == 201, got.text
+        state = got.json()
+        assert steps(tmp_path / "here", state["game"]) == old[:-1]
+        assert client(tmp_path / "here").get(f"/api/games/{state['game']}").json() == state

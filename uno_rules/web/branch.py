@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +88,38 @@ class Scripted:
                          f"{obs.seat}'s options")
 
 
+def script_meta(body: Mapping[str, Any], script: Sequence[str]) -> dict[str, Any]:
+    """What a new game's restore file keeps of a record it continues: the steps its agents
+    and table play first, and its round's deal (:func:`record_body`)."""
+    if not script:
+        return {}
+    return {"script": list(script), **({"deal": body["deal"]} if "deal" in body else {})}
+
+
+def outcome(script: Sequence[str], done: Callable[[], int]
+            ) -> Callable[[Sequence[Action]], int | None]:
+    """The table's contest settled as ``script`` has it while fewer of its steps are
+    ``done`` (a record's chance outcomes; its own RNG's after)."""
+    def settle(options: Sequence[Action]) -> int | None:
+        k = done()
+        texts = [str(a) for a in options]
+        return texts.index(script[k]) if k < len(script) and script[k] in texts else None
+    return settle
+
+
 def scripted(cls: AgentClass, script: Sequence[str], done: Callable[[], int]) -> AgentClass:
     """``cls``, its agents playing ``script``'s steps while fewer than it are ``done``."""
     def make(seat: int, rng: random.Random) -> Agent:
         return Scripted(cls(seat, rng), script, done)
     return make
+
+
+def check_request(record: Record, to: Any, seat: Any) -> None:
+    """A step of ``record`` and a seat (or None), else a 400."""
+    if type(to) is not int or not 0 <= to <= len(record.steps):
+        raise ApiError(400, f"to: a step number from 0 to {len(record.steps)}")
+    if seat is not None and type(seat) is not int:
+        raise ApiError(400, "seat: a seat number, or null (the record's)")
 
 
 def record_body(record: Record, seat: int | None) -> dict[str, Any]:

@@ -296,9 +296,7 @@ class GameStore:
                     "seats": seats, "seed": seed, "one_round": one_round,
                     "budgets": budgets, "answers": [], "status": "playing",
                     "created": now, "updated": now}
-            if script:
-                meta["script"] = list(script)
-                meta.update({"deal": body["deal"]} if "deal" in body else {})
+            meta.update(branch.script_meta(body, script))
             if with_friends:  # a link per human seat (friends.py)
                 meta["friends"] = friends.new(players, humans)
             try:
@@ -334,14 +332,13 @@ class GameStore:
             match.game = rb.new_game(meta["players"], meta["deal"][0], dealer=meta["deal"][1],
                                      **meta["budgets"])
         recorder = Recorder(out, match, seats, one_round=meta["one_round"])
-        classes = {s: checked(AGENTS[s]) for s in seats if s != HUMAN}  # stop in time
-        script = meta.get("script")
-        if script:  # a record's steps, played first (branch.Scripted)
-            classes = {k: branch.scripted(c, script, lambda: recorder.steps)
-                       for k, c in classes.items()}
+        script, done = meta.get("script", []), lambda: recorder.steps  # a record's (branch.py)
+        classes = {s: branch.scripted(checked(AGENTS[s]), script, done)  # checked: in time
+                   for s in seats if s != HUMAN}
         session = Session(match, seats, classes, lambda prompt: None, lambda line: None,
                           one_round=meta["one_round"], style=PLAIN, clear=lambda: None,
                           recorder=recorder)
+        session.chance = branch.outcome(script, done)
         live = Live(game_id, self.folder, meta, match, recorder, session.play(), session)
         live.advance(None)
         return live
@@ -406,16 +403,12 @@ class GameStore:
         ``to``, then a new game dealt as it was (web/branch.py), its agents playing the
         record's steps, with the user at ``seat``; refused unless it is the record's game."""
         record = _read(text, "record")
-        steps = record.steps
-        if type(to) is not int or not 0 <= to <= len(steps):
-            raise ApiError(400, f"to: a step number from 0 to {len(steps)}")
-        if seat is not None and type(seat) is not int:
-            raise ApiError(400, "seat: a seat number, or null (the record's)")
+        branch.check_request(record, to, seat)
         try:
             record.replay(to=to, rulebook=shipped_rulebook_of(record))
         except RecordError as exc:
             raise _error(422, str(exc)) from None
-        script = [str(s["action"]) for s in steps[:to]]
+        script = [str(s["action"]) for s in record.steps[:to]]
         made = self.create(branch.record_body(record, seat), script)
         try:
             try:
@@ -714,11 +707,16 @@ async def branch_game(request: Request) -> Response:
     return JSONResponse(made(live), status_code=201)
 
 
-async def branch_record(request: Request) -> Response:
-    body = await read_json(request)
+def _record_text(body: Mapping[str, Any]) -> str:
     text = body.get("record")
     if not isinstance(text, str):
         raise ApiError(400, "record: expected a record's JSON Lines text")
+    return text
+
+
+async def branch_record(request: Request) -> Response:
+    body = await read_json(request)
+    text = _record_text(body)
     live = await run_in_threadpool(store_of(request).branch_record, text, body.get("to"),
                                    body.get("seat"))
     return JSONResponse(made(live), status_code=201)
@@ -762,9 +760,7 @@ async def game_replay(request: Request) -> Response:
 
 async def replay(request: Request) -> Response:
     body = await read_json(request)
-    text = body.get("record")
-    if not isinstance(text, str):
-        raise ApiError(400, "record: expected a record's JSON Lines text")
+    text = _record_text(body)
     to, seat = _int(body, "to", None, 0, 10 ** 9), _int(body, "seat", None, 0, 10 ** 4)
     open_hands = body.get("open")
     open_hands = False if open_hands is None else open_hands
