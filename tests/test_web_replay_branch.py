@@ -199,3 +199,19 @@ def test_the_tables_contests_come_out_as_recorded(tmp_path: Path) -> None:
         state = got.json()
         assert steps(tmp_path / "here", state["game"]) == old[:-1]
         assert client(tmp_path / "here").get(f"/api/games/{state['game']}").json() == state
+
+
+def test_a_match_record_continues_past_its_first_round(tmp_path: Path) -> None:
+    text = a_record(tmp_path / "elsewhere", humans=[1], round=False,
+                    set={"target_score": 250})
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert sum("round" in line for line in lines) > 1  # more than one round was dealt
+    old = [line["action"] for line in lines if "step" in line]
+    later = next(i for i, line in enumerate(lines) if line.get("round") == 2)
+    to = next(line["step"] for line in lines[later:] if "step" in line) + 3
+    c = client(tmp_path / "here")
+    got = c.post("/api/replay/branch", json={"record": text, "to": to, "seat": 0})
+    assert got.status_code == 201, got.text
+    state = got.json()
+    assert steps(tmp_path / "here", state["game"])[:to] == old[:to]
+    assert client(tmp_path / "here").get(f"/api/games/{state['game']}").json() == state
