@@ -79,14 +79,22 @@ def test_a_record_file_continues_from_a_move_at_the_seat_chosen(
     page.wait_for_function(f"document.querySelector('#replay-pos').textContent === "
                            f"'step {to} of {len(actions)}'")
     page.click("#replay-continue")
-    page.wait_for_selector("#panel-play:not([hidden]) #game[data-version]")
-    page.wait_for_selector("#hand .card")
+    page.wait_for_function("location.hash.startsWith('#play=')")
     new = re.search(r"#play=(\S+)$", page.url)
     assert new
     state = server.get(f"/api/games/{new.group(1)}")
     assert [s == "human" for s in state["seats"]] == [False, True, False]
     assert state["prompt"]["seat"] == 1  # the record's next move is this seat's
     at = server.post("/api/replay", {"record": text, "to": to, "seat": 1})
-    cards = [c.get_attribute("data-name") for c in page.query_selector_all("#hand .card")]
-    assert cards == [c["name"] for c in at["view"]["hand"]] and cards
+    want = [c["name"] for c in at["view"]["hand"]]
+    assert want
+    page.wait_for_selector("#panel-play:not([hidden]) #game[data-version]")
+    page.wait_for_function(f"document.querySelector('#game-title').textContent"
+                           f".includes('{new.group(1)}')")
+    shown = "[...document.querySelectorAll('#hand .card')].map(c => c.dataset.name)"
+    try:  # the hand drawn once the new game's state has come
+        page.wait_for_function(f"want => JSON.stringify({shown}) === JSON.stringify(want)",
+                               arg=want, timeout=10_000)
+    finally:
+        assert page.evaluate(shown) == want
 
