@@ -180,7 +180,11 @@ def test_a_simulated_round_continues_dealt_from_its_own_seed(tmp_path: Path) -> 
     assert state["view"]["hand"] == at["view"]["hand"]
     again = client(tmp_path / "here").get(f"/api/games/{state['game']}").json()
     assert again == state
-    answer(c, state, pick(state))
+    over = finish(c, answer(c, state, pick(state)))  # and once over, continued again
+    mine = steps(tmp_path / "here", over["game"])
+    got = c.post(f"/api/games/{over['game']}/branch", json={"to": to + 2})
+    assert got.status_code == 201, got.text
+    assert steps(tmp_path / "here", got.json()["game"])[:to + 2] == mine[:to + 2]
 
 
 def test_the_tables_contests_come_out_as_recorded(tmp_path: Path) -> None:

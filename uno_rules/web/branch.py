@@ -55,7 +55,11 @@ def follow(live: Any, script: Sequence[str]) -> None:
         decision = live.match.game.decision
         answer = answer_for(live.prompt, Action.parse(script[done]), humans,
                             None if decision is None else decision.seat)
-        live.advance(answer)
+        try:
+            live.advance(answer)
+        except AgentError as exc:  # a scripted agent whose step is not an option (Scripted)
+            raise ApiError(422, f"step {done + 1}: the game does not play as recorded: "
+                                f"{exc}") from None
         if live.prompt is not None and live.prompt.hint is not None:
             raise ApiError(422, f"step {done + 1}: {live.prompt.hint}")
         live.meta["answers"].append(answer)

@@ -304,6 +304,8 @@ class GameStore:
             except (IllegalAction, RunawayEffect) as exc:  # the deal itself fails
                 raise ApiError(422, "the round can't be dealt: "
                                     f"{hide_paths(str(exc), self.folder)}") from None
+            except AgentError as exc:  # a record's step not an option (branch.Scripted)
+                raise ApiError(422, f"the game does not play as recorded: {exc}") from None
             friends.settle(live)
             self.save(live)
         except BaseException as exc:
@@ -388,7 +390,8 @@ class GameStore:
                           f"{game_id}.jsonl").steps
             if to > len(steps):
                 raise ApiError(400, f"to: the game has {len(steps)} steps")
-            body = {**self.remade(live, token), "seed": live.meta["seed"]}
+            body = {**self.remade(live, token), "seed": live.meta["seed"],
+                    **{k: live.meta[k] for k in ("deal",) if k in live.meta}}
             return body, [str(s["action"]) for s in steps[:to]], "script" in live.meta
         body, script, forced = self.with_game(game_id, work)
         made = self.create(body, script if forced else ())  # a record's: its agents forced
@@ -413,10 +416,9 @@ class GameStore:
         try:
             try:
                 live = self.with_game(made.id, lambda live: self.followed(live, script))
-            except (ApiError, AgentError) as exc:  # where it went otherwise, if it did
+            except ApiError:  # where it went otherwise, if it did
                 branch.differs(record, self.made_record(made.id))
-                raise (_error(422, f"record: {exc}") if isinstance(exc, AgentError)
-                       else exc) from None
+                raise
             branch.check_same(record, self.made_record(made.id), to)
             return live
         except BaseException:  # not the record's game: no half-made game is kept
