@@ -219,3 +219,16 @@ def test_a_match_record_continues_past_its_first_round(tmp_path: Path) -> None:
     state = got.json()
     assert steps(tmp_path / "here", state["game"])[:to] == old[:to]
     assert client(tmp_path / "here").get(f"/api/games/{state['game']}").json() == state
+
+
+def test_a_restore_file_whose_script_is_changed_is_a_422(tmp_path: Path) -> None:
+    text = a_record(tmp_path / "elsewhere")
+    c = client(tmp_path / "here")
+    state = c.post("/api/replay/branch", json={"record": text, "to": 20, "seat": 0}).json()
+    path = tmp_path / "here" / "games" / f"{state['game']}.json"
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    k = next(i for i, step in enumerate(meta["script"]) if step.startswith("1 "))
+    meta["script"][k] = "1 play nothing"  # no option of seat 1's
+    path.write_text(json.dumps(meta), encoding="utf-8")
+    got = client(tmp_path / "here").get(f"/api/games/{state['game']}")
+    assert got.status_code == 422 and "script does not play" in got.json()["error"]

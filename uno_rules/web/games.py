@@ -413,21 +413,20 @@ class GameStore:
             raise _error(422, str(exc)) from None
         script = [str(s["action"]) for s in record.steps[:to]]
         made = self.create(branch.record_body(record, seat), script)
+        def mine() -> Record:  # the new game's record
+            return _read(self.stored(made.id, self.paths(made.id)[0], MAX_RECORD, str),
+                         f"{made.id}.jsonl")
         try:
             try:
                 live = self.with_game(made.id, lambda live: self.followed(live, script))
             except ApiError:  # where it went otherwise, if it did
-                branch.differs(record, self.made_record(made.id))
+                branch.differs(record, mine())
                 raise
-            branch.check_same(record, self.made_record(made.id), to)
+            branch.check_same(record, mine(), to)
             return live
         except BaseException:  # not the record's game: no half-made game is kept
             self.discard(made.id)
             raise
-
-    def made_record(self, game_id: str) -> Record:
-        return _read(self.stored(game_id, self.paths(game_id)[0], MAX_RECORD, str),
-                     f"{game_id}.jsonl")
 
     def followed(self, live: Live, script: list[str]) -> Live:
         branch.follow(live, script)
@@ -472,8 +471,11 @@ class GameStore:
             first = hide_paths(str(exc).splitlines()[0], self.folder)
             raise _error(422, f"game {game_id}: its rulebook no longer loads: {first}"
                          ) from None
-        except (ApiError, AgentError):  # ValueErrors since they joined UnoRulesError: not
-            raise                           # taken for a broken file, as before
+        except (ApiError, AgentError) as exc:  # ValueErrors since they joined UnoRulesError:
+            if isinstance(exc, ApiError) or "script" not in meta:  # not taken for a broken
+                raise                                                # file, as before
+            raise _error(422, f"game {game_id}: its restore file's script does not play "
+                              f"({shorten(str(exc), 120)})") from None
         except (KeyError, TypeError, ValueError, IllegalAction, AttributeError) as exc:
             raise _error(422, f"game {game_id}: its restore file is broken "
                               f"({shorten(str(exc), 80)})") from None
@@ -718,9 +720,8 @@ def _record_text(body: Mapping[str, Any]) -> str:
 
 async def branch_record(request: Request) -> Response:
     body = await read_json(request)
-    text = _record_text(body)
-    live = await run_in_threadpool(store_of(request).branch_record, text, body.get("to"),
-                                   body.get("seat"))
+    live = await run_in_threadpool(store_of(request).branch_record, _record_text(body),
+                                   body.get("to"), body.get("seat"))
     return JSONResponse(made(live), status_code=201)
 
 
