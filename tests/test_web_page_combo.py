@@ -59,9 +59,15 @@ def several_piles(state: dict[str, Any]) -> Combo | None:
     return next((k for k, piles in combos(state).items() if len(piles) > 1), None)
 
 
-def opened(pg: web.Page, server: web.Server, state: dict[str, Any]) -> None:  # noqa: F811
+def opened(pg: web.Page, server: web.Server,  # noqa: F811
+           fits: Callable[[dict[str, Any]], Combo | None]
+           ) -> tuple[dict[str, Any], Combo, str | None]:
+    """A DOS game with a combo that ``fits`` opened on the page: its state, the combo, the
+    page's version."""
+    state, chosen = dos_game(server, fits)
     web.open_page(pg, f"{server.url}#play={state['game']}")
     pg.wait_for_selector("#hand .card.playable")
+    return state, chosen, pg.get_attribute("#game", "data-version")
 
 
 def card(pg: web.Page, name: str) -> web.Any:
@@ -91,9 +97,7 @@ def answered(pg: web.Page, version: str | None) -> None:
 
 def test_a_combo_is_played_by_clicking_its_cards_the_joining_ones_shown(
         page: web.Page, server: web.Server, axe: str) -> None:  # noqa: F811
-    state, (first, second) = dos_game(server, one_pile_and_alone)
-    opened(page, server, state)
-    version = page.get_attribute("#game", "data-version")
+    state, (first, second), version = opened(page, server, one_pile_and_alone)
     card(page, first).click()
     marked = page.locator("#hand .card[data-combo='marked']")
     assert marked.count() == 1 and marked.get_attribute("data-name") == first
@@ -115,9 +119,7 @@ def test_a_combo_is_played_by_clicking_its_cards_the_joining_ones_shown(
 
 def test_a_marked_card_is_played_alone_or_let_go_by_keyboard(
         page: web.Page, server: web.Server) -> None:  # noqa: F811
-    state, (first, _) = dos_game(server, one_pile_and_alone)
-    opened(page, server, state)
-    version = page.get_attribute("#game", "data-version")
+    state, (first, _), version = opened(page, server, one_pile_and_alone)
     card(page, first).focus()
     page.keyboard.press("Enter")
     # focus moves to a card that may join (the next thing to press)
@@ -137,9 +139,7 @@ def test_a_marked_card_is_played_alone_or_let_go_by_keyboard(
 
 def test_a_combo_that_goes_on_several_piles_is_played_on_the_pile_clicked(
         page: web.Page, server: web.Server) -> None:  # noqa: F811
-    state, (first, second) = dos_game(server, several_piles)
-    opened(page, server, state)
-    version = page.get_attribute("#game", "data-version")
+    state, (first, second), version = opened(page, server, several_piles)
     card(page, first).click()
     page.locator(f"#hand .card[data-combo='joins'][data-name='{second}']").first.click()
     assert page.locator("#hand .card[data-combo='marked']").count() == 2
