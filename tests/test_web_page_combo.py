@@ -124,9 +124,12 @@ def test_a_marked_card_is_played_alone_or_let_go_by_keyboard(
     page.keyboard.press("Enter")
     # focus moves to a card that may join (the next thing to press)
     assert page.evaluate("document.activeElement.dataset.combo") == "joins"
-    page.click("#options button[data-kind='combo-let-go']")
+    page.keyboard.press("Escape")  # let go, as the "let go" button does
     assert page.locator("#hand .card[data-combo='marked']").count() == 0
     assert not joins(page)
+    card(page, first).click()
+    page.click("#options button[data-kind='combo-let-go']")
+    assert page.locator("#hand .card[data-combo='marked']").count() == 0
     card(page, first).focus()
     page.keyboard.press("Enter")
     page.focus("#options button[data-kind='combo-alone']")

@@ -125,3 +125,9 @@ function comboButtons(plays) {
   buttons.push(el("button", { dataset: { kind: "combo-let-go" }, onclick: () => letGo(combo.marked[0]) }, "let go"));
   return buttons;
 }
+
+// Escape in the hand lets the marked cards go, as "let go" does (the keyboard's way back).
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape" || !combo.marked.length || !e.target.closest || !e.target.closest("#hand, #options")) return;
+  letGo(combo.marked[0]);
+});
