@@ -16,7 +16,7 @@ import test_web_page as web  # skips the module without a browser
 # The fixtures (browser, page, server) are found by name: each test's parameters name them.
 from test_table_uno import DOS_SETS, first_call_seed
 from test_web_page import browser, page, server  # noqa: F401
-from test_web_page_a11y import assert_clean, axe  # noqa: F401
+from test_web_page_a11y import PHONE, assert_clean, axe, phone  # noqa: F401
 
 Combo = tuple[str, ...]
 
@@ -138,6 +138,18 @@ def test_a_marked_card_is_played_alone_or_let_go_by_keyboard(
     (pile,) = {o["pile"] for o in state["prompt"]["options"]
                if o["cards"] and [c["name"] for c in o["cards"]] == [first]}
     assert first_move(server, state) == f"0 play {first}{on(pile)}"
+
+
+def test_on_a_phone_a_marked_card_s_buttons_fit_and_read(
+        phone: web.Page, server: web.Server, axe: str) -> None:  # noqa: F811
+    _, (first, second), _ = opened(phone, server, one_pile_and_alone)
+    card(phone, first).click()
+    assert second in joins(phone)
+    for kind in ("combo-alone", "combo-let-go"):
+        box = phone.locator(f"#options button[data-kind='{kind}']").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert_clean(phone, axe, "a combo's first card marked, 390 px")
 
 
 def test_a_combo_that_goes_on_several_piles_is_played_on_the_pile_clicked(
