@@ -634,7 +634,10 @@ class Game(Runner):
             if hands[seat] or seat in self._out_seats or seat in self.eliminated:
                 continue
             if self._round_ends_with(seat):
-                self._end_round(seat)
+                if self.stacked.total and self._draw_left(ctx.actor):
+                    self._run()  # the draw's own steps; then the round ends
+                else:
+                    self._end_round(seat)
                 return True
             self._out_seats.append(seat)
             self._note("out", seat)
@@ -704,8 +707,8 @@ class Game(Runner):
                 return
             ctx = got
         else:
-            self._ctx = ctx = Ctx(seat, card, honest, prev,
-                                  not hand and self._round_ends_with(seat), pile, uno)
+            self._ctx = ctx = Ctx(seat, card, honest, prev, not hand and self._round_ends_with(
+                seat) and not self._answer_steers(rule), pile, uno)
         if rule is not None and rule.effect is not None:
             self._stack.append(Frame(rule.effect, 0, ctx))
             self._run()
@@ -726,7 +729,8 @@ class Game(Runner):
         overloaded = bool(self._pile_marks) and (rule is None or rule.presses) and \
             press(self, pile)
         ctx.final = not hand and not overloaded and \
-            (rule is None or rule.going_out != "continues") and self._round_ends_with(seat)
+            (rule is None or rule.going_out != "continues") and self._round_ends_with(seat) \
+            and not self._answer_steers(rule)
         self._ctx = ctx
         if overloaded:  # the overload's steps run before the card acts
             self._overload(rule, ctx)
