@@ -584,8 +584,8 @@ class Game(Runner):
         if (self._out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor
-        if ctx.face >= 0 and not ctx.called and self.rulebook.settings.uno_after_effects and \
-                len(hands[actor]) == self._call_at:
+        if ctx.face >= 0 and not ctx.called and len(hands[actor]) == self._call_at and \
+                (ctx.call_due or self.rulebook.settings.uno_after_effects):
             self._uno_open = actor  # its own card left it one card, UNO uncalled
         nxt = self._turn_to
         if nxt is None:
@@ -699,8 +699,8 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if not uno and len(hand) == self._call_at:
-            self._uno_open = seat
+        if not uno and len(hand) == self._call_at and not self._pile_marks:
+            self._uno_open = seat  # (with pile counters: once the play is resolved)
         if extras:
             got = self._play_extras(Ctx(seat, card, honest, prev, False, pile, uno), rule, sides)
             if got is None:  # an overload or the card's side took over
@@ -724,6 +724,10 @@ class Game(Runner):
         seat, pile, hand = ctx.actor, ctx.pile, self.hands[ctx.actor]
         if ctx.called and hand and self.rulebook.settings.false_call_penalty:
             self._false_call(seat, len(hand), rule)
+        # With pile counters an uncalled call is judged once the play is resolved, on the
+        # hand its overload left (as going out is): an overload's draw owes none, and can't
+        # be caught while it is pending.
+        ctx.call_due = not ctx.called and len(hand) == self._call_at and bool(self._pile_marks)
         # With pile counters the play presses its pile; going out is judged after an
         # overload (whose draws may refill the hand).
         overloaded = bool(self._pile_marks) and (rule is None or rule.presses) and \
