@@ -16,7 +16,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .actions import Action, Result
 from .errors import IllegalAction
-from .model import NO_COLOR, Rules
+from .model import NO_COLOR, CardRule, Rules
 from .records import Ask, Ctx, Frame, Giving, Resume, StackedDraw
 from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain_turns, seat_actions
 
@@ -623,6 +623,25 @@ class State:
         stacked.value = count
         stacked.ctx = ctx
         stacked.penalty = penalty
+
+    def _answer_steers(self, rule: CardRule | None) -> bool:
+        """Whether a last card answering the pending draw (``answers_draw``) runs its whole
+        effect, as it steers the total (``pending_draw_at_end: drawn``)."""
+        return self.stacked.total > 0 and rule is not None and rule.answers_draw and \
+            self.rulebook.settings.pending_draw_at_end == "drawn"
+
+    def _draw_left(self, actor: int) -> bool:
+        """The round ends with a draw still pending after ``actor``'s last card: with
+        ``pending_draw_at_end: drawn`` the seat it faces (the one that would take the next
+        turn) draws it first, as a last Draw Two's victim does. True when it was drawn."""
+        stacked = self.stacked
+        total = stacked.total
+        if self.rulebook.settings.pending_draw_at_end != "drawn":
+            return False
+        seat = self._turn_to if self._turn_to is not None else self._next_turn(actor)
+        stacked.total, stacked.value, stacked.ctx = 0, 0, None
+        self._draw_cards(seat, total)
+        return True
 
     def _owe_calls(self, seats: list[int], actor: int) -> None:
         """With ``uno_after_others``: each of ``seats`` but ``actor`` that another's card

@@ -656,7 +656,7 @@ def replay_view(record: Record, rb: Rulebook, to: int | None, seat: int | None,
     if open_hands:
         table["hands"] = [[view.card(match.game, n) for n in match.game.hand(s)]
                           for s in range(players)]
-    return {"total": total, "step": step,
+    return {"total": total, "step": step, "call": rb.settings.call_name,
             "action": None if line is None else action_seen(line, shown),
             "moves": [action_seen(s, shown) for s in record.steps],  # the move list
             "view": table,

@@ -138,8 +138,9 @@ function choicesOf(p) {
     const pile = o.pile === null || o.pile === undefined ? 0 : o.pile;
     if (o.kind === "press") { if (!presses.has(pile)) presses.set(pile, o); continue; }
     if (!o.card || o.kind !== "play") continue;
-    if (!plays.has(o.card.name)) plays.set(o.card.name, new Map());
-    const byPile = plays.get(o.card.name);
+    const key = playKey(o);  // a combo's: its cards' names joined (combo.js)
+    if (!plays.has(key)) plays.set(key, new Map());
+    const byPile = plays.get(key);
     if (!byPile.has(pile)) byPile.set(pile, o);
   }
   return { plays, presses };
@@ -149,9 +150,10 @@ function choicesOf(p) {
 function pileTargets(p) {
   const { plays, presses } = choicesOf(p);
   const targets = new Map();
-  const chosen = play.selected && plays.get(play.selected);
+  const key = comboKey() || play.selected;  // cards marked for a combo (combo.js), else one
+  const chosen = key && plays.get(key);
   for (const [pile, o] of chosen || []) {
-    targets.set(pile, { text: `play ${play.selected} on pile ${pile}`, go: () => playCard(o) });
+    targets.set(pile, { text: `play ${key} on pile ${pile}`, go: () => playCard(o) });
   }
   for (const [pile, o] of presses) targets.set(pile, { text: o.text, go: () => answer(String(o.index)) });
   return targets;
@@ -260,6 +262,7 @@ function statusText(state) {
 function render(state) {
   // A card chosen for its pile is let go once the game moves on (or another opens).
   if (!play.state || play.state.game !== state.game || play.state.version !== state.version) play.selected = null;
+  keepMarks(state);
   play.state = state;
   $("#game").hidden = false;
   $("#game").dataset.version = state.version;
@@ -284,7 +287,9 @@ function render(state) {
   if (play.selected && !plays.has(play.selected)) play.selected = null;
   renderTable($("#table-view"), v, { me, targets: pileTargets(p), call: callName() });
   renderUno(p);
-  $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
+  $("#hand").replaceChildren(...((v && v.hand) || []).map((c, i) => {
+    const marking = comboCard(c, i, plays);  // a card a combo starts with or may take
+    if (marking) return marking;
     const byPile = plays.get(c.name);
     if (!byPile) return cardEl(c, { "aria-disabled": "true" }, "button");
     if (byPile.size > 1) {
@@ -298,11 +303,12 @@ function render(state) {
     return cardEl(c, { onclick: () => playCard(o), title: `play ${c.name}${where}`, "aria-label": `play ${c.name}${where}` }, "button");
   }));
   $$("#hand .card").forEach((node) => {
+    if (node.dataset.combo) return;
     if (plays.has(node.dataset.name)) node.classList.add("playable");
     else if (plays.size) node.classList.add("dim");
   });
   // The options, one button each.
-  const buttons = [];
+  const buttons = comboButtons(plays);
   $("#prompt-text").textContent = p && p.kind !== "pass_to" && p.kind !== "next_round" ? `${withSeat(p)}:` : "";
   if (p && p.kind !== "pass_to") {
     for (const o of p.options || []) {
@@ -643,7 +649,7 @@ async function showReplayStep(step) {
       ...Array.from({ length: n }, (_, i) => el("option", { value: i }, `seat ${i}`)));
     sel.value = keep;
   }
-  renderTable($("#replay-view"), v, { me: seat });
+  renderTable($("#replay-view"), v, { me: seat, call: d.call || "UNO" });
   const hands = [];
   if (v && Array.isArray(v.hands)) {
     v.hands.forEach((h, i) => hands.push(el("div", { class: "muted", style: { flexBasis: "100%" } }, `seat ${i}`), ...h.map((c) => cardEl(c))));
