@@ -5,7 +5,12 @@ its prompts are answered so that it plays the old record's first steps: a human'
 action is answered in notation (``0 play red 5 uno``), a chance let go with Enter, the
 keyboard passed, the next round dealt. Those answers are kept as any typed ones, so the
 new game is an ordinary game (restored from its answers, recorded in full) that goes on
-live from the position; the agents play the steps as they did, being dealt the same."""
+live from the position; the agents play the steps as they did, being dealt the same.
+
+A record sent to the page (``POST /api/replay/branch``) goes on the same way, but its seats
+may have been humans or agents this server doesn't have: its agents are :class:`Scripted`
+(the record's steps first, then their own), the table's contests come out as recorded
+(:func:`outcome`), and the new game's record must be the sent one's up to the step."""
 
 from __future__ import annotations
 
