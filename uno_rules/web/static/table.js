@@ -576,19 +576,28 @@ function renderMoves(d) {
       b.removeAttribute("aria-current");
     }
   });
-  // A kept game may go on from any step (a new game, the same seats and deal).
-  $("#replay-continue").hidden = !replay.source || replay.source.game === undefined;
+  // A kept game, or a record file, may go on from any step (a new game, the same deal).
+  $("#replay-continue").hidden = !replay.source;
 }
 
 /** "Continue from here": a new game at the step shown, played on in the Play tab. */
 async function continueFromHere() {
-  if (!replay.source || replay.source.game === undefined) return;
+  if (!replay.source) return;
   $("#replay-continue").disabled = true;
-  const r = await api("POST", `/api/games/${encodeURIComponent(replay.source.game)}/branch`, { to: replay.step });
+  const r = replay.source.record !== undefined ? await continueRecord()
+    : await api("POST", `/api/games/${encodeURIComponent(replay.source.game)}/branch`, { to: replay.step });
   $("#replay-continue").disabled = false;
   if (!r.ok) return toast(r.data.error || `error ${r.status}`);
   setGame(r.data);
   showTab("play");
+}
+
+/** "Continue from here" in a record file: the record is sent, the user at the seat shown
+ *  (every hand open: the record's own seat). */
+function continueRecord() {
+  const seatValue = $("#replay-seat").value;
+  const seat = seatValue === "" ? null : Number.parseInt(seatValue, 10);
+  return api("POST", "/api/replay/branch", { record: replay.source.record, to: replay.step, seat });
 }
 
 /** After a game: its moves in the Replay tab, at the last step. */
