@@ -366,6 +366,8 @@ def _tampered(text: str, spec: Any) -> list[tuple[str, str, str]]:
     def edit(**changes: Any) -> str:
         return json.dumps({**fields, **changes})
     history, snapshot = fields["history"], fields["round"]
+    passes, memory = fields["passed"], fields["memory"]
+    assert passes and memory[-1] == [len(snapshot["history"]), passes[-1]]  # a pass last
     # the last action the round took (not a pass, nor a keep: the adapter's own may be)
     taken = max(i for i, (p, a) in enumerate(history) if p >= 0 and i < len(history) - 1
                 and spec.table[spec.table_id(p, a)].kind not in ("pass", "keep"))
@@ -389,6 +391,15 @@ def _tampered(text: str, spec: Any) -> list[tuple[str, str, str]]:
          "history["),
         ("an action dropped", edit(history=history[:taken] + history[taken + 1:]), "round:"),
         ("a seat passed twice", edit(passed=[fields["passed"][0]] * 2), "passed"),
+        # The window's passes are the history's trailing ones, and the memory's passes
+        # the history's: else another seat would move in the state read back.
+        ("the window's passes forgotten", edit(passed=[]), "passed"),
+        ("the last pass cut from the history", edit(history=history[:-1]), "passed"),
+        ("the passes cut from the end", edit(history=history[:-1], passed=passes[:-1]),
+         "memory"),
+        ("a pass left out of the memory", edit(memory=memory[:-1]), "memory"),
+        ("another seat's pass in the memory",
+         edit(memory=[*memory[:-1], [memory[-1][0], (memory[-1][1] + 1) % 4]]), "memory"),
         ("a pass by seat 7", edit(passed=[7]), "passed"),
         ("no round after the deal", edit(round=None), "round:"),
         ("a card twice", edit(round={**snapshot, "hands": hands}), "round:"),

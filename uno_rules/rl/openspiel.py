@@ -79,6 +79,8 @@ from .serialized import (
     checked_fields,
     checked_history,
     checked_keep,
+    checked_memory_passes,
+    checked_passed,
     checked_pending,
     short,
 )
@@ -330,12 +332,7 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         field. (``pyspiel.deserialize_game_and_state`` is OpenSpiel's own format: a pickle.)"""
         fields = checked_fields(text)
         history = checked_history(fields["history"], self)
-        passed = fields["passed"]
-        if not (type(passed) is list and all(type(s) is int for s in passed)
-                and len(set(passed)) == len(passed) < self.players
-                and all(0 <= s < self.players for s in passed)):
-            raise SnapshotError(f"serialized state: passed: {short(passed)} is not a list "
-                                f"of distinct seats of {self.players}")
+        passed = checked_passed(fields["passed"], self, history)
         pending, cards = checked_pending(fields, self, history)
         round_ = _restored(fields["round"], self, history, pending)
         if round_ is None and passed:
@@ -350,6 +347,8 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         state._keep = checked_keep(fields["keep"], self, round_, pending)
         state._memory = memory_from_json(fields["memory"], None if round_ is None
                                          else round_.game, self.faces, self.players)
+        checked_memory_passes(state._memory, self, history,
+                              0 if round_ is None else len(round_.game.history))
         state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
         state._player = None
         if pending is not None:  # chance is choosing cards: which from, tried again

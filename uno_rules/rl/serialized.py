@@ -94,6 +94,44 @@ def _valid_item(spec: Any, i: int, player: int, action: int) -> bool:
         and spec.table_id(player, action) >= 0
 
 
+def checked_passed(passed: Any, spec: Any, history: list[tuple[int, int]]) -> list[int]:
+    """The seats that passed in the window open now: distinct seats, exactly the history's
+    trailing passes (after its last other action), in order. A history cut short or a list
+    edited would otherwise be replayed into another state (another seat to move)."""
+    if not (type(passed) is list and all(type(s) is int for s in passed)
+            and len(set(passed)) == len(passed) < spec.players
+            and all(0 <= s < spec.players for s in passed)):
+        raise SnapshotError(f"serialized state: passed: {short(passed)} is not a list "
+                            f"of distinct seats of {spec.players}")
+    trailing = _passes(spec, history)[1]
+    if passed != trailing:
+        raise SnapshotError(f"serialized state: passed: {short(passed)} is not the "
+                            f"history's trailing passes {short(trailing)}")
+    return passed
+
+
+def _passes(spec: Any, history: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The seats of the history's passes and of its trailing ones, each in order."""
+    seats = [p if p >= 0 and spec.table[spec.table_id(p, a)].kind == "pass" else -1
+             for p, a in history]
+    tail = len(seats)
+    while tail and seats[tail - 1] >= 0:
+        tail -= 1
+    return [s for s in seats if s >= 0], seats[tail:]
+
+
+def checked_memory_passes(memory: Any, spec: Any, history: list[tuple[int, int]],
+                          taken: int) -> None:
+    """The memory's passes are the history's, in order, the open window's after the round's
+    last action (``taken``: how many the round holds)."""
+    mine = [e for e in memory.items() if len(e) == 2]
+    every, trailing = _passes(spec, history)
+    if [e[1] for e in mine] != every or \
+            any(e[0] != taken for e in mine[len(mine) - len(trailing):]):
+        raise SnapshotError("serialized state: memory: its passes are not the history's "
+                            f"{short(every)}")
+
+
 def checked_keep(keep: Any, spec: Any, round_: Any,
           pending: tuple[int, int] | None) -> int:
     """The seat owing the adapter's keep (-1: none): one whose draw was the round's last
