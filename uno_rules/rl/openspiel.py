@@ -38,9 +38,9 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   encoding of what the seat sees and the counts of the cards played; the information state
   has perfect recall (:mod:`uno_rules.rl.recall`): the view, every public action and pass
   (another seat's ``keep`` left out), the seat's own hand's changes, and a tensor of them
-  at a declared size; the observation string is the view. A seat whose draw offers no
-  drawn card keeps it (the adapter's keep: it moves again either way, so who moves never
-  tells whether its card was playable).
+  at a declared size; the observation string is the view. A round's drawn card is asked
+  about whether or not it can be played (``Game.offer_unplayable``: ``keep`` the only
+  option of an unplayable one), so nobody else learns which.
 * Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
   JSON checked field by field, nothing unpickled; OpenSpiel's own
   ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
@@ -78,7 +78,6 @@ from .serialized import (
     FORMAT,
     checked_fields,
     checked_history,
-    checked_keep,
     checked_memory_passes,
     checked_passed,
     checked_pending,
@@ -164,6 +163,7 @@ class _Round:
                  shared: SharedActions | None, backup: Game | None = None,
                  since: list[Step] | None = None) -> None:
         self.game, self.house, self.settings, self.shared = game, house, settings, shared
+        game.offer_unplayable = True  # who moves after a draw tells nobody its card
         # Card chance: an earlier copy of the round, never changed (clones share it; when
         # it is the round itself, an action is tried on a copy), and the actions taken
         # since: an action stopped to ask for a card is undone by replaying them on a copy
@@ -214,6 +214,7 @@ class _Round:
         rulebook = _rulebook(state["rulebook"], self.house, self.settings)
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
         self.game.max_actions = int(state.get("max_actions", self.game.max_actions))
+        self.game.offer_unplayable = True
         self.shared = shared_actions(rulebook, self.game.players) if state.get("shared") \
             else None
         self.backup, self.since = None, []
@@ -269,12 +270,6 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         self.shared = shared_actions(self.rulebook, self.players) \
             if params["shared_actions"] else None
         self.size = len(self.table) if self.shared is None else len(self.shared)
-        # Each seat's keep (the adapter's forced keep after a draw: the module docstring),
-        # when the rulebook offers a drawn card.
-        offers = self.rulebook.settings.play_drawn != "never" and any(
-            step.op == "offer_drawn" for program in self.rulebook.programs for step in program)
-        self.keeps = {a.seat: i for i, a in enumerate(self.table)
-                      if a.kind == "keep" and a.seat is not None} if offers else {}
         # The table ids seen to take a card (learnt as rounds are played): such an action
         # is tried on a copy of the round, not undone by a replay (only speed depends on it).
         self.drawing: set[int] = set()
@@ -332,9 +327,9 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         field. (``pyspiel.deserialize_game_and_state`` is OpenSpiel's own format: a pickle.)"""
         fields = checked_fields(text)
         history = checked_history(fields["history"], self)
-        passed = checked_passed(fields["passed"], self, history)
         pending, cards = checked_pending(fields, self, history)
         round_ = _restored(fields["round"], self, history, pending)
+        passed = checked_passed(fields["passed"], self, history)
         if round_ is None and passed:
             raise SnapshotError("serialized state: passed: no window before the deal")
         # OpenSpiel's own deserialization sets the C++ side (history, move number) from
@@ -344,7 +339,6 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
-        state._keep = checked_keep(fields["keep"], self, round_, pending)
         state._memory = memory_from_json(fields["memory"], None if round_ is None
                                          else round_.game, self.faces, self.players)
         checked_memory_passes(state._memory, self, history,
@@ -376,7 +370,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._round: _Round | None = None  # None: not dealt yet
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
         self._memory = Memory()  # perfect recall: each action's hand changes, each pass
-        self._keep = -1  # a seat whose draw offered no card: it keeps (fidelity), or -1
         self._hook = _Hook(None, game)  # the caller's on_action (new_initial_state)
         self._player: int | None = None  # current_player() once asked, until a change
         # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
@@ -432,8 +425,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.CHANCE)
         if game.over:
             return int(pyspiel.PlayerId.TERMINAL)
-        if self._keep >= 0:
-            return self._keep
         pending = game.pending  # the record: cheaper than game.decision (no options made)
         assert pending is not None
         decider = pending.seat
@@ -455,7 +446,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return []
         assert self._round is not None
         shared = self._round.shared
-        ids = [self._spec().keeps[player]] if self._keep >= 0 else game.legal_ids(player)
+        ids = game.legal_ids(player)
         if shared is None:
             return sorted(ids)
         return sorted(shared.shared_id[player][i] for i in ids)
@@ -508,12 +499,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             raise IllegalAction(f"action {given}: not in the action "
                                 f"{'table' if spec.shared is None else 'space'} (0 to "
                                 f"{(len(table) if player < 0 else spec.size) - 1})")
-        if self._keep >= 0:  # the adapter's keep: the round took it already
-            if action != spec.keeps[player]:
-                raise IllegalAction(f"action {given} ({table[action]}): seat {player} can "
-                                    "only keep the card it drew now")
-            self._keep = -1
-            return
         if table[action].kind == "pass":  # changes nothing in the round
             if player < 0 or action not in game.legal_ids(player):
                 raise IllegalAction(f"action {given} ({table[action]}): not a legal action "
@@ -523,7 +508,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return
         if spec.deals:  # the seeded round draws its own cards
             driver.take(game, action, self._hook.call, None if player < 0 else player)
-            self._done(action, player)
+            self._memory.acted(game)
         else:
             assert self._round is not None
             pile = self._round.take(action, player, [], self._hook.call,
@@ -532,7 +517,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                 spec.drawing.add(action)
                 self._pending, self._by, self._cards, self._pile = action, player, [], pile
             else:
-                self._done(action, player)
+                self._memory.acted(self._round.game)
         self._passed = []  # the round moved on: a new window
 
     def _choose(self, action: int) -> None:
@@ -562,22 +547,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             pile = None if isinstance(out, Game) else out
         if pile is None:
             self._pending, self._cards, self._pile = None, [], []
-            self._done(action, by)
+            self._memory.acted(self._round.game)
         else:
             self._pending, self._by, self._cards, self._pile = action, by, cards, pile
-
-    def _done(self, action: int, by: int) -> None:
-        """The round took ``action`` by ``by`` (or was dealt): remembered. A seat's draw
-        that offered no drawn card owes a keep of this adapter's, so that the seat moves
-        again whether or not its card was playable (who moves is public)."""
-        assert self._round is not None
-        game, spec = self._round.game, self._spec()
-        self._memory.acted(game)
-        if by >= 0 and action != DEAL and spec.keeps and not game.over \
-                and spec.table[action].kind == "draw":
-            pending = game.pending
-            if pending is None or pending.seat != by or pending.kind != "drawn":
-                self._keep = by
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> UnoRulesState:
@@ -608,8 +580,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({
             "format": FORMAT, "history": [[h.player, h.action] for h in self.full_history()],
             "passed": self._passed, "round": None if game is None else game.snapshot(),
-            "pending": pending, "cards": self._cards, "memory": self._memory.to_json(),
-            "keep": self._keep},
+            "pending": pending, "cards": self._cards, "memory": self._memory.to_json()},
             separators=(",", ":"))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -750,14 +721,12 @@ def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
     if not dealt:
         raise SnapshotError("serialized state: round: a snapshot before the deal is done")
     size = len(spec.table)
-    # Keeps left out: the adapter's own (after a draw) are in no round's history.
-    taken = sum(not (p == -1 and a >= size)
-                and spec.table[spec.table_id(p, a)].kind not in ("pass", "keep")
+    # Every action but the passes (this adapter's) and chance's cards is the round's.
+    taken = sum(not (p == -1 and a >= size) and spec.table[spec.table_id(p, a)].kind != "pass"
                 for p, a in history[1 if spec.deals else 0:]) - (pending is not None)
-    kept = sum(a.kind != "keep" for a in game.history)
-    if game.players != spec.players or kept != taken:
+    if game.players != spec.players or len(game.history) != taken:
         raise SnapshotError(f"serialized state: round: {game.players} players and "
-                            f"{kept} actions but keeps, not the history's {spec.players} "
+                            f"{len(game.history)} actions, not the history's {spec.players} "
                             f"and {taken}")
     return _Round(game, spec.house, spec.settings, spec.shared)
 

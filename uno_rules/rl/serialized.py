@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine.errors import SnapshotError
 
-FORMAT = "uno_rules.rl.openspiel state 3"  # the first field of state.serialize()'s JSON
+FORMAT = "uno_rules.rl.openspiel state 4"  # the first field of state.serialize()'s JSON
 DEAL = -1  # the pending action that deals the round
 
 
@@ -30,10 +30,10 @@ def checked_fields(text: Any) -> dict[str, Any]:
                             "here)") from None
     if type(fields) is not dict or fields.get("format") != FORMAT:
         raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
-    if sorted(fields) != ["cards", "format", "history", "keep", "memory", "passed", "pending",
+    if sorted(fields) != ["cards", "format", "history", "memory", "passed", "pending",
                           "round"]:
         raise SnapshotError(f"serialized state: expected the fields cards, format, history, "
-                            f"keep, memory, passed, pending and round, not "
+                            f"memory, passed, pending and round, not "
                             f"{short(sorted(fields))}")
     return fields
 
@@ -130,17 +130,3 @@ def checked_memory_passes(memory: Any, spec: Any, history: list[tuple[int, int]]
             any(e[0] != taken for e in mine[len(mine) - len(trailing):]):
         raise SnapshotError("serialized state: memory: its passes are not the history's "
                             f"{short(every)}")
-
-
-def checked_keep(keep: Any, spec: Any, round_: Any,
-          pending: tuple[int, int] | None) -> int:
-    """The seat owing the adapter's keep (-1: none): one whose draw was the round's last
-    action, its card not offered."""
-    if keep == -1:
-        return -1
-    last = round_.game.history[-1] if round_ is not None and round_.game.history else None
-    if not (type(keep) is int and keep in spec.keeps and pending is None and last is not None
-            and last.kind == "draw" and last.seat == keep):
-        raise SnapshotError(f"serialized state: keep: {short(keep)} is not -1 or the seat "
-                            "whose draw was the round's last action")
-    return keep
