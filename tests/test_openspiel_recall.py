@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
-from test_openspiel_chance import _deal  # noqa: E402  (a state dealt the cards named)
+from test_openspiel_chance import _deal, _random_step  # noqa: E402  (a state dealt ...)
 
 import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
 from uno_rules.load.resources import house_names, shipped_names  # noqa: E402
-from uno_rules.rl.recall import PUBLIC_ACTIONS  # noqa: E402
+from uno_rules.rl.recall import PUBLIC_ACTIONS, private_history, public_history  # noqa: E402
 
 
 def _load(rulebook: str, players: int, **more: object) -> Any:
@@ -256,3 +256,43 @@ def test_a_hands_change_is_what_it_gained_and_lost() -> None:
         assert Counter(gained) == Counter(new) - Counter(old)
         assert lost == tuple(sorted((Counter(old) - Counter(new)).elements()))
         assert Counter(old) + Counter(gained) - Counter(lost) == Counter(new)
+
+
+def test_a_resampled_state_drops_the_other_seats_private_past() -> None:
+    """resample_from_infostate(p): p's own hand's changes and every seat's public history
+    as they were; the other seats' own changes up to then (the original world's cards) are
+    dropped, not invented (docs/embedding.md says why); from then on each seat's changes
+    are remembered in the new world, its cards."""
+    game = _load("classic", 3)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while len(state.history()) < 60 or state.is_chance_node():
+        _random_step(state, rng)
+    assert not state.is_terminal()
+    seat = state.current_player()
+    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0., 1.))
+    old, new = state.uno_game, world.uno_game
+    assert private_history(new, seat, world.memory) == private_history(old, seat, state.memory)
+    others = [s for s in range(3) if s != seat]
+    for s in range(3):
+        assert public_history(new, s, world.memory) == public_history(old, s, state.memory)
+    for s in others:
+        assert private_history(old, s, state.memory)  # it had a past: dealt, drew
+        assert private_history(new, s, world.memory) == []
+        obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+        obs.set_from(world, s)
+        assert not obs.dict["gained"].any() and not obs.dict["lost"].any()
+    before = len(world.memory.items())
+    while not (world.current_player() in others and any(
+            game.table[a].kind == "draw" for a in world.legal_actions())):
+        _random_step(world, rng)
+    mover = world.current_player()
+    world.apply_action(next(a for a in world.legal_actions()
+                            if game.table[a].kind == "draw"))
+    while world.is_chance_node():
+        _random_step(world, rng)
+    changes = [c for e in world.memory.items()[before:] if len(e) == 3 for c in e[1]
+               if c[0] == mover]
+    gained = [card for _, got, _ in changes for card in got]
+    assert gained and all(card in world.uno_game.hands[mover] for card in gained)
+    assert private_history(world.uno_game, mover, world.memory)  # its new past
