@@ -45,6 +45,8 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   JSON checked field by field, nothing unpickled; OpenSpiel's own
   ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
   ``pickle.loads`` (docs/embedding.md: only for text you wrote).
+* Parts in their own modules: :mod:`.cardchance` (the card chooser), :mod:`.observer`
+  (strings and tensors), :mod:`.recall` (perfect recall), :mod:`.serialized` (the checks).
 * Returns, zero-sum: each winner (a team wins together) ``+1``, each other seat
   ``-w / (n - w)`` (``w`` winners of ``n`` seats): ``+1/-1`` at two players; all ``0`` for
   a round stopped by its budget.
@@ -60,7 +62,7 @@ from collections import Counter
 from typing import Any
 
 try:
-    import numpy as np
+    import numpy  # noqa: F401  (the observer's tensors: checked with OpenSpiel here)
     import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 except ImportError as exc:  # the optional extra is missing: say which
     raise ImportError(f"uno_rules.rl.openspiel needs OpenSpiel and NumPy ({exc.name} is "
@@ -71,17 +73,16 @@ from ..engine.game import Game
 from ..engine.rulebook import Rulebook
 from ..play import driver
 from ..play.driver import OnAction
-from .observation import Observer
-from .recall import Memory, RecallTensor, memory_from_json, private_history, public_history
+from .cardchance import DEAL, NeedCard, run_action
+from .observer import StateObserver
+from .recall import Memory, memory_from_json, public_history
 from .serialized import (
-    DEAL,
     FORMAT,
     checked_fields,
     checked_history,
     checked_memory_passes,
     checked_passed,
     checked_pending,
-    short,
 )
 from .spaces import SharedActions, shared_actions
 
@@ -185,17 +186,17 @@ class _Round:
         if self.game is self.backup:  # never changed: the action tried on a copy
             game = self.game.clone()
             try:
-                _run(game, action, by, cards, hook)
-            except _NeedCard as need:
+                run_action(game, action, by, cards, hook)
+            except NeedCard as need:
                 return need.pile
             self.game = game
         else:
             try:
-                _run(self.game, action, by, cards, hook)
-            except _NeedCard as need:
+                run_action(self.game, action, by, cards, hook)
+            except NeedCard as need:
                 self.game = self.backup.clone()
                 for step in self.since:
-                    _run(self.game, *step, None)
+                    run_action(self.game, *step, None)
                 # the round as it was is the backup now: trying again replays nothing
                 self.backup, self.since = self.game, []
                 return need.pile
@@ -354,11 +355,11 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
-                         params: dict[str, Any] | None = None) -> _Observer:
+                         params: dict[str, Any] | None = None) -> StateObserver:
         """The observer OpenSpiel asks for observation and information-state strings and
         tensors."""
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self, perfect_recall, params)
+        return StateObserver(self, perfect_recall, params)
 
 
 class UnoRulesState(pyspiel.State):  # type: ignore[misc]
@@ -547,6 +548,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             pile = None if isinstance(out, Game) else out
         if pile is None:
             self._pending, self._cards, self._pile = None, [], []
+            assert self._round is not None
             self._memory.acted(self._round.game)
         else:
             self._pending, self._by, self._cards, self._pile = action, by, cards, pile
@@ -622,45 +624,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return f"top {game.top} ({game.color_name}), {game.direction_name}; {hands}; {what}"
 
 
-class _NeedCard(Exception):
-    """Raised from inside the engine when an action takes a card (or a pile counter's
-    limit) chance hasn't chosen: ``pile`` the outcomes to choose from, each as often as
-    its weight."""
-
-    def __init__(self, pile: list[int]) -> None:
-        super().__init__("a card for chance to choose")
-        self.pile = pile
-
-
-class _Chooser:
-    """A round's ``State.chance`` for one try of an action: each card taken off the draw
-    pile is the next one chance chose, put on top first; past those, :class:`_NeedCard`
-    with the pile to choose from (sorted: its order is no one's knowledge). Its
-    :meth:`limit` is the round's ``limit_chance``: a pile counter's hidden limit is chosen
-    by chance too (no seat sees the outcome: information states hold no chance outcome)."""
-
-    __slots__ = ("cards", "used", "faces")
-
-    def __init__(self, cards: list[int], faces: int) -> None:
-        self.cards, self.used, self.faces = cards, 0, faces
-
-    def limit(self, weights: list[int]) -> int:
-        """The index of the limit chance chose (an outcome ``faces + index``)."""
-        if self.used == len(self.cards):
-            raise _NeedCard([self.faces + k for k, w in enumerate(weights) for _ in range(w)])
-        code = self.cards[self.used]
-        self.used += 1
-        return code - self.faces
-
-    def __call__(self, pile: list[int]) -> None:
-        if self.used == len(self.cards):
-            raise _NeedCard(sorted(pile))
-        card = self.cards[self.used]
-        self.used += 1
-        i = len(pile) - 1 - pile[::-1].index(card)
-        pile[i], pile[-1] = pile[-1], pile[i]
-
-
 def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
              cards: list[int], hook: OnAction | None) -> Game | list[int]:
     """``action`` by ``by`` (DEAL: the deal) on a copy of the round, the cards it takes off
@@ -672,29 +635,10 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
         assert round_ is not None
         game = round_.game.clone()
     try:
-        _run(game, action, by, cards, hook)
-    except _NeedCard as need:
+        run_action(game, action, by, cards, hook)
+    except NeedCard as need:
         return need.pile
     return game
-
-
-def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
-    """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
-    pile (then :class:`_NeedCard`)."""
-    memo = game.rulebook.memo
-    faces = memo.get("chance_faces")  # UnoRulesGame.faces, once per rulebook (max is slow)
-    if faces is None:
-        faces = memo["chance_faces"] = max(game.rulebook.deck) + 1
-    chooser = _Chooser(cards, faces)
-    game.chance, game.limit_chance = chooser, chooser.limit
-    try:
-        if action == DEAL:
-            game._deal()
-            game._start()
-        else:
-            driver.take(game, action, hook, None if by < 0 else by)
-    finally:
-        game.chance = game.limit_chance = None
 
 
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
@@ -729,53 +673,6 @@ def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
                             f"{len(game.history)} actions, not the history's {spec.players} "
                             f"and {taken}")
     return _Round(game, spec.house, spec.settings, spec.shared)
-
-
-class _Observer:
-    """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (a named view of it per
-    segment) filled by :meth:`set_from`, strings by :meth:`string_from`. The observation is
-    the seat's view (:class:`uno_rules.rl.observation.Observer`'s segments) and the counts
-    of the cards played this round; the information state (``perfect_recall``) adds the
-    seat's memory (:mod:`uno_rules.rl.recall`): its own hand's changes and the public
-    history, passes included."""
-
-    def __init__(self, spec: UnoRulesGame, perfect_recall: bool,
-                 params: dict[str, Any] | None) -> None:
-        if params:
-            raise ValueError(f"observation parameters not supported; passed {params}")
-        self.spec, self.perfect_recall = spec, perfect_recall
-        self.observer = Observer(spec.rulebook, spec.players)
-        self.recall = RecallTensor(spec.table, spec.faces, spec.players)
-        parts = self.recall.parts if perfect_recall else self.recall.parts[:1]
-        base = self.observer.size
-        self.tensor = np.zeros(base + sum(n for _, n in parts), np.float32)
-        self.dict: dict[str, np.ndarray] = {
-            s.name: self.tensor[s.offset:s.offset + s.length] for s in self.observer.spaces}
-        for name, length in parts:
-            self.dict[name] = self.tensor[base:base + length]
-            base += length
-
-    def set_from(self, state: UnoRulesState, player: int) -> None:
-        game = state.uno_game
-        self.tensor.fill(0)
-        if game is None:  # not dealt: nothing seen yet
-            return
-        size = self.observer.size
-        self.tensor[:size] = self.observer.array(game, player)
-        if self.perfect_recall:
-            self.recall.fill(self.tensor[size:], game, player, state.memory)
-        else:
-            self.dict["played"][:] = self.recall.played(state.memory)
-
-    def string_from(self, state: UnoRulesState, player: int) -> str:
-        game = state.uno_game
-        if game is None:
-            return f"seat {player}: not dealt"
-        view = json.dumps(game.view(player), sort_keys=True)
-        if not self.perfect_recall:
-            return view
-        return "\n".join((view, " | ".join(public_history(game, player, state.memory)),
-                          " | ".join(private_history(game, player, state.memory))))
 
 
 pyspiel.register_game(_TYPE, UnoRulesGame)

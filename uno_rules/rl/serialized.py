@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 from ..engine.errors import SnapshotError
+from .cardchance import DEAL
 
 FORMAT = "uno_rules.rl.openspiel state 4"  # the first field of state.serialize()'s JSON
-DEAL = -1  # the pending action that deals the round
 
 
 def short(value: Any) -> str:
