@@ -33,7 +33,8 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   seeds ``seed`` .. (outcome ``len(table) + k``), which fix every card. A contest or a
   table outcome (``decision.chance``) is a chance node over its actions' table ids.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
-  ``game.resample(player, rng)``, the OpenSpiel history kept (docs/embedding.md).
+  ``game.resample(player, rng)``, the OpenSpiel history kept, the other seats' private
+  memories dropped (docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
   encoding of what the seat sees and the counts of the cards played; the information state
   has perfect recall (:mod:`uno_rules.rl.recall`): the view, every public action and pass
@@ -561,6 +562,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         OpenSpiel's IS-MCTS passes). The OpenSpiel history is kept as it is, the deal's
         outcome included, although that seed would deal other cards: the resampled round is
         one world consistent with the player's information, not one of the ``deals`` worlds.
+        Another seat's pending drawn card is dealt again like any hidden card, playable or
+        not (the round asks about either: ``offer_unplayable``); the other seats' own
+        memories are dropped (:meth:`Memory.kept_for`; docs/embedding.md says why).
         """
         new = self.clone()
         assert isinstance(new, UnoRulesState)
