@@ -148,6 +148,8 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("_pile_marks", LIST, "pile_counters"),  # written only with pile counters
     Field("chance", SHARED, why="a card chooser for the time of one action (set by its caller)"),
     Field("limit_chance", SHARED, why="a pile limit chooser, as chance"),
+    Field("offer_unplayable", SHARED,
+          why="offer_drawn asks about an unplayable card too (set by its caller, as chance)"),
     _derived("faces"),
     _derived("_card_rules"),
     _derived("_names"),
@@ -240,6 +242,10 @@ class State:
         # Likewise for a pile counter's hidden limit (pilecounters.new_limit): given the
         # declared weights, the index of the limit chosen. None: the seeded RNG draws it.
         self.limit_chance: Callable[[list[int]], int] | None = None
+        # Whether offer_drawn asks about a drawn card that can't be played too (keep its only
+        # option), so that who moves next never tells the others whether it could: set by
+        # OpenSpiel's adapter, whose seats must not learn it; off for simulation.
+        self.offer_unplayable = False
         self._derive()
 
     def clone(self) -> State:
