@@ -61,6 +61,7 @@ except ImportError as exc:  # the optional extra is missing: say which, and how 
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
+from ..engine.view import seat_view
 from ..play import driver
 from ..play.driver import OnAction
 from . import spaces as spaces_
@@ -69,6 +70,8 @@ from .observation import Observer
 # The mask's dtype, made once: numpy.frombuffer(b, dtype) takes it positionally at about half
 # the cost of the dtype= keyword with numpy.int8 (it runs every env step).
 _INT8 = numpy.dtype(numpy.int8)
+_UINT8 = numpy.dtype(numpy.uint8)
+_frombuffer = numpy.frombuffer
 
 MAX_STEPS = 10_000  # agent steps before truncation (the engine stops a round at 20,000 actions)
 REWARDS = ("win", "points", "zero_sum")
@@ -129,6 +132,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observer = Observer(self.rulebook, players)
+        self._vector = self.observer._vector  # a seat's view as bytes (see _arrays)
         # shared: every seat acts in one space (spaces.SharedActions), translated per seat
         self.shared = spaces_.shared_actions(self.rulebook, players) if shared_actions \
             else None
@@ -172,11 +176,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._advance()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
+        observation, mask = self._arrays(self._seat[agent])
+        return {"observation": observation, "action_mask": mask}
+
+    def _arrays(self, seat: int) -> tuple[Any, Any]:
+        """``seat``'s observation and action mask, each a new array (it runs every step)."""
         game = self.game
         assert game is not None, "reset() first"
         mask = bytearray(self._zeros)  # set in Python, then the array's own memory: no copy
-        if self._queue and self._queue[0] == seat:  # only the seat to act has actions
+        queue = self._queue
+        if queue and queue[0] == seat:  # only the seat to act has actions
             ids = self._ids  # made once per state (by _advance when no window is open)
             if ids is None:
                 ids = self._legal()
@@ -187,8 +196,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                 shared = self.shared.shared_id[seat]
                 for i in ids:
                     mask[shared[i]] = 1
-        return {"observation": self.observer.array(game, seat),
-                "action_mask": numpy.frombuffer(mask, _INT8)}
+        # Observer.array's vector without its checks: the env's game is always one of the
+        # observer's rulebook and player count, and the seat one of its own
+        return _frombuffer(self._vector(seat_view(game, seat, None)), _UINT8), \
+            _frombuffer(mask, _INT8)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -220,7 +231,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             if self._steps >= self.max_steps:
                 self._end(truncated=True)
         else:
-            driver.take(game, action_id, self.on_action)
+            if self.on_action is None:  # driver.take's own first case, a call less
+                game.step(action_id)
+            else:
+                driver.take(game, action_id, self.on_action)
             self._advance()
         if self.render_mode == "human":
             self.render()
