@@ -175,7 +175,7 @@ class UnoEnv(gymnasium.Env[Any, int]):
                 choice = self._ask(seat, offered, pending.kind if mine and pending else None)
                 taken = pass_id if choice is None else choice
             assert taken is not None  # only a seat out of turn may pass (_ask checks)
-            aec.step(taken if aec.shared is None else aec.env_id(seat, taken))
+            aec._apply(aec.agent_selection, seat, taken)  # a legal table id: _ask checks it
             reward += float(rewards.get(me, 0))
             rewards[me] = 0
         if aec.agents and (terminations.get(me) or truncations.get(me)):

@@ -203,12 +203,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        queue = self._queue  # emptied by _end: only then can the agent be done
+        if not queue and (self.terminations[agent] or self.truncations[agent]):
             self._was_dead_step(action)
             return
-        game = self.game
-        assert game is not None
-        seat = self._queue[0]
+        seat = queue[0]
         try:
             action_id = operator.index(action)  # numpy integers too
         except TypeError:
@@ -222,22 +221,29 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         elif action_id not in ids:
             raise IllegalAction(f"{agent}: action {action_id} is not in its mask (legal: "
                                 f"{list(ids)})")
+        self._apply(agent, seat, action_id)
+        if self.render_mode == "human":
+            self.render()
+
+    def _apply(self, agent: str, seat: int, action_id: int) -> None:
+        """The acting ``agent`` (at ``seat``) takes its legal table id ``action_id``."""
         self._cumulative_rewards[agent] = 0
         self._steps += 1
         if action_id == self._pass[seat]:
-            self._queue.pop(0)  # the seat lets its out-of-turn window go: nothing changes
+            queue = self._queue
+            queue.pop(0)  # the seat lets its out-of-turn window go: nothing changes
             self._ids = None
-            self.agent_selection = self.possible_agents[self._queue[0]]
+            self.agent_selection = self.possible_agents[queue[0]]
             if self._steps >= self.max_steps:
                 self._end(truncated=True)
+            return
+        game = self.game
+        assert game is not None
+        if self.on_action is None:  # driver.take's own first case, a call less
+            game.step(action_id)
         else:
-            if self.on_action is None:  # driver.take's own first case, a call less
-                game.step(action_id)
-            else:
-                driver.take(game, action_id, self.on_action)
-            self._advance()
-        if self.render_mode == "human":
-            self.render()
+            driver.take(game, action_id, self.on_action)
+        self._advance()
 
     def render(self) -> str | None:
         """The acting seat's view in words (``ansi``: returned; ``human``: printed)."""
@@ -258,34 +264,42 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """After the game changed: draw contests, end the episode, or open the next window."""
         game = self.game
         assert game is not None
+        pending = game.pending
+        if pending is None or pending.seat is None or game.over:  # seldom: a contest, the end
+            if self._settled(game):
+                return
+            pending = game.pending
+            assert pending is not None
+        if self._steps >= self.max_steps:
+            self._end(truncated=True)
+            return
+        decider = pending.seat
+        assert decider is not None
+        asked = game.asked_seats()  # public: a seat with nothing to play is asked too
+        if asked:
+            queue = [s for s in driver.window_seats(decider, self.players) if s in asked]
+            queue.append(decider)
+            self._ids = None
+        else:  # no window: the decider's legal ids are its decision's (Game.legal_ids)
+            queue = [decider]
+            self._ids = game.legal_ids()
+        self._queue = queue
+        self.agent_selection = self.possible_agents[queue[0]]
+
+    def _settled(self, game: Game) -> bool:
+        """Draw the contests now due (chance nodes: no agent's turn, the env's RNG draws
+        their outcomes); True when the round is over, the episode then ended."""
         while not game.over:
-            pending = game.pending  # the record: cheaper than game.decision's options
+            pending = game.pending
             if pending is not None and pending.seat is not None:
-                break
-            # a chance node (a contest): no agent's turn, the env's RNG draws its outcome
+                return False
             chance = game.decision.chance  # type: ignore[union-attr]
             assert chance is not None
             pick = self._rng.choices(range(len(chance)), chance)[0]
             # ids in the order of decision.options
             driver.take(game, game.legal_ids()[pick], self.on_action)
-        if game.over and game.stalled is None:
-            self._end(truncated=False)
-            return
-        if game.over or self._steps >= self.max_steps:
-            self._end(truncated=True)
-            return
-        decider = game.pending.seat  # type: ignore[union-attr]
-        assert decider is not None
-        queue = []
-        asked = game.asked_seats()  # public: a seat with nothing to play is asked too
-        if asked:
-            queue = [s for s in driver.window_seats(decider, self.players) if s in asked]
-            self._ids = None
-        else:  # no window: the decider's legal ids are its decision's (Game.legal_ids)
-            self._ids = game.legal_ids()
-        queue.append(decider)
-        self._queue = queue
-        self.agent_selection = self.possible_agents[queue[0]]
+        self._end(truncated=game.stalled is not None)  # stopped at its own budget: truncated
+        return True
 
     def env_id(self, seat: int, table_id: int) -> int:
         """The id ``seat`` takes table action ``table_id`` with in this env's action space
