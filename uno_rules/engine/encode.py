@@ -47,6 +47,11 @@ class Encoder:
         kind_at = at("decision_kind")
         self.kind_slot: dict[str, int] = {k: kind_at + i for i, k in enumerate(kinds)}
         self.mark_slots, self.mark_width = mark_slots, mark_width
+        # fill's offsets in one record: one read of it costs less than each by name (pure)
+        self.at: tuple[int, int, int, int, int, int, int, int, int, int, int, int, int] = (
+            self.hand_at, self.side_at, self.top_at, self.color_at, self.discard_at,
+            self.direction_at, self.sizes_at, self.draw_at, self.stacked_at, self.uno_at,
+            self.decider_at, self.mine_at, self.over_at)
         # per seat: the seat at each relative position, and each seat's relative position
         self.order: list[list[int]] = [[(s + k) % players for k in range(players)]
                                        for s in range(players)]
@@ -61,28 +66,28 @@ class Encoder:
         (seat, _, side, hand, hand_sizes, tops, colors, discard_sizes, _, direction,
          draw_pile_size, pile_sizes, stacked, uno, out_seats, knocked, absent, kind, decider,
          _, over, _, backs, _, owed, marks, pile_counts) = view
+        (hand_at, side_at, top_at, color_at, discard_at, direction_at, at, draw_at,
+         stacked_at, uno_at, decider_at, mine_at, over_at) = self.at
         out = bytearray(self.template)
-        hand_at = self.hand_at
         for face in hand:  # a face id is its position in the hand's segment
             out[hand_at + face] += 1
-        if self.side_at >= 0:
-            out[self.side_at + side] = 1
+        if side_at >= 0:
+            out[side_at + side] = 1
         if len(tops) == 1:  # the common table, inline
             if tops[0] >= 0:
-                out[self.top_at + tops[0]] = 1
+                out[top_at + tops[0]] = 1
             if colors[0] != NO_COLOR:
-                out[self.color_at + colors[0]] = 1
-            out[self.discard_at] = discard_sizes[0]
+                out[color_at + colors[0]] = 1
+            out[discard_at] = discard_sizes[0]
         else:
             self._discards(view, out)
         if direction == 1:
-            out[self.direction_at] = 1
+            out[direction_at] = 1
         order, rel = self.order[seat], self.rel[seat]
-        at = self.sizes_at
-        for s in order:
+        for s in order:  # the hand sizes from the observer's on
             out[at] = hand_sizes[s]
             at += 1
-        out[self.draw_at] = draw_pile_size
+        out[draw_at] = draw_pile_size
         if pile_sizes:
             for k, size in enumerate(pile_sizes):
                 out[self.piles_at + k] = size
@@ -94,17 +99,17 @@ class Encoder:
         if out_seats or knocked or absent or owed:  # seldom: one test for them all
             self._seats(rel, (out_seats, knocked, absent, owed), out)
         if stacked:
-            out[self.stacked_at] = stacked if stacked < CAP else CAP
+            out[stacked_at] = stacked if stacked < CAP else CAP
         if uno >= 0:
-            out[self.uno_at + rel[uno]] = 1
+            out[uno_at + rel[uno]] = 1
         if kind is not None:
             out[self.kind_slot[kind]] = 1
             if decider is not None:
-                out[self.decider_at + rel[decider]] = 1
+                out[decider_at + rel[decider]] = 1
                 if decider == seat:
-                    out[self.mine_at] = 1
+                    out[mine_at] = 1
         if over:
-            out[self.over_at] = 1
+            out[over_at] = 1
         if backs:
             self._backs(view, out)
         return out

@@ -162,7 +162,7 @@ class UnoEnv(gymnasium.Env[Any, int]):
         reward = 0.0
         while aec.agents and not (terminations[me] or truncations[me]):
             seat = aec._queue[0]
-            ids = aec._legal()  # the env's own, made once per state
+            ids = aec._ids or aec._legal()  # the env's own, made once per state
             pending = game.pending
             mine = pending is not None and pending.seat == seat
             pass_id = None if mine else aec._pass[seat]
