@@ -13,6 +13,11 @@ from .model import NO_COLOR
 from .view import SeatView
 
 CAP = 255  # the largest value a position holds: counts above it are capped
+# The segments a vector may have (rl/observation.py's layout: a layout may lack some)
+SEGMENTS = ("hand", "side", "top", "color", "discard_size", "focus", "direction", "hand_sizes",
+            "draw_pile_size", "piles", "player_state", "pile_counters", "out", "knocked_out",
+            "absent", "stacked_draw", "uno_open", "decision_kind", "decider", "my_decision",
+            "over", "other_side_hands", "draw_pile_back")
 
 
 class Encoder:
@@ -25,33 +30,16 @@ class Encoder:
     def __init__(self, offsets: dict[str, int], template: bytes, players: int, faces: int,
                  colors: int, kinds: tuple[str, ...], mark_slots: tuple[int, ...],
                  mark_width: int) -> None:
-        def at(name: str) -> int:
-            return offsets.get(name, -1)
-
-        self.template = template
-        self.players, self.faces, self.colors = players, faces, colors
-        self.hand_at, self.side_at, self.top_at = at("hand"), at("side"), at("top")
-        self.color_at, self.discard_at, self.focus_at = at("color"), at("discard_size"), \
-            at("focus")
-        self.direction_at, self.sizes_at, self.draw_at = at("direction"), at("hand_sizes"), \
-            at("draw_pile_size")
-        self.piles_at, self.marks_at, self.counts_at = at("piles"), at("player_state"), \
-            at("pile_counters")
-        self.out_at, self.knocked_at, self.absent_at = at("out"), at("knocked_out"), \
-            at("absent")
-        self.stacked_at, self.uno_at, self.decider_at = at("stacked_draw"), at("uno_open"), \
-            at("decider")
-        self.mine_at, self.over_at, self.backs_at = at("my_decision"), at("over"), \
-            at("other_side_hands")
-        self.back_top_at = at("draw_pile_back")
-        kind_at = at("decision_kind")
-        self.kind_slot: dict[str, int] = {k: kind_at + i for i, k in enumerate(kinds)}
-        self.mark_slots, self.mark_width = mark_slots, mark_width
-        # fill's offsets in one record: one read of it costs less than each by name (pure)
+        self.template, self.players, self.faces, self.colors = template, players, faces, colors
+        o = self.offsets = {name: offsets.get(name, -1) for name in SEGMENTS}
+        # fill's own offsets in one record: one read of it costs less than each by name
+        # (in the pure build)
         self.at: tuple[int, int, int, int, int, int, int, int, int, int, int, int, int] = (
-            self.hand_at, self.side_at, self.top_at, self.color_at, self.discard_at,
-            self.direction_at, self.sizes_at, self.draw_at, self.stacked_at, self.uno_at,
-            self.decider_at, self.mine_at, self.over_at)
+            o["hand"], o["side"], o["top"], o["color"], o["discard_size"], o["direction"],
+            o["hand_sizes"], o["draw_pile_size"], o["stacked_draw"], o["uno_open"],
+            o["decider"], o["my_decision"], o["over"])
+        self.kind_slot: dict[str, int] = {k: o["decision_kind"] + i for i, k in enumerate(kinds)}
+        self.mark_slots, self.mark_width = mark_slots, mark_width
         # per seat: the seat at each relative position, and each seat's relative position
         self.order: list[list[int]] = [[(s + k) % players for k in range(players)]
                                        for s in range(players)]
@@ -90,12 +78,12 @@ class Encoder:
         out[draw_at] = draw_pile_size
         if pile_sizes:
             for k, size in enumerate(pile_sizes):
-                out[self.piles_at + k] = size
+                out[self.offsets["piles"] + k] = size
         if marks:
             self._marks(rel, marks, out)
         if pile_counts:
             for k, count in enumerate(pile_counts):
-                out[self.counts_at + k] = count if count < CAP else CAP
+                out[self.offsets["pile_counters"] + k] = count if count < CAP else CAP
         if out_seats or knocked or absent or owed:  # seldom: one test for them all
             self._seats(rel, (out_seats, knocked, absent, owed), out)
         if stacked:
@@ -119,20 +107,21 @@ class Encoder:
         are several."""
         faces, colors = self.faces, self.colors
         tops, in_force, sizes = view.tops, view.colors, view.discard_sizes
-        out[self.focus_at + view.focus] = 1
+        out[self.offsets["focus"] + view.focus] = 1
         for k in range(len(tops)):
             top, color = tops[k], in_force[k]
             if top >= 0:
-                out[self.top_at + k * faces + top] = 1
+                out[self.offsets["top"] + k * faces + top] = 1
             if color != NO_COLOR:
-                out[self.color_at + k * colors + color] = 1
-            out[self.discard_at + k] = sizes[k]
+                out[self.offsets["color"] + k * colors + color] = 1
+            out[self.offsets["discard_size"] + k] = sizes[k]
 
     def _seats(self, rel: list[int], groups: tuple[tuple[int, ...], ...],
                out: bytearray) -> None:
         """The seats out, knocked out, out of the match, and owing an UNO call (open to a
         catch too), per relative seat."""
-        starts = (self.out_at, self.knocked_at, self.absent_at, self.uno_at)
+        o = self.offsets
+        starts = (o["out"], o["knocked_out"], o["absent"], o["uno_open"])
         for k in range(4):
             for s in groups[k]:
                 out[starts[k] + rel[s]] = 1
@@ -142,14 +131,15 @@ class Encoder:
         slots, width = self.mark_slots, self.mark_width
         keys = len(slots)
         for s in range(self.players):
-            base = self.marks_at + rel[s] * width
+            base = self.offsets["player_state"] + rel[s] * width
             for k in range(keys):
                 out[base + slots[k] + marks[s * keys + k]] = 1
 
     def _backs(self, view: SeatView, out: bytearray) -> None:
         """The side turned away of the others' cards and of the draw pile's top card."""
         faces, backs = self.faces, view.backs
-        base = self.backs_at - faces  # relative seat k's counts start at base + k * faces
+        # relative seat k's counts start at base + k * faces
+        base = self.offsets["other_side_hands"] - faces
         order = self.order[view.seat]
         for k in range(1, self.players):
             held = backs[order[k]]
@@ -158,4 +148,4 @@ class Encoder:
                 for face in held:
                     out[start + face] += 1
         if view.draw_back >= 0:
-            out[self.back_top_at + view.draw_back] = 1
+            out[self.offsets["draw_pile_back"] + view.draw_back] = 1
