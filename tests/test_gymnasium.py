@@ -173,6 +173,11 @@ def agent_episode(e: UnoEnv, seed: int, name: str) -> Game:
     return game
 
 
+def moves(game: Game) -> list[str]:
+    """The round's actions but its keeps."""
+    return [str(a) for a in game.history if a.kind != "keep"]
+
+
 def table_ids(e: UnoEnv, i: int) -> int:
     """Id ``i`` of ``e``'s action space as the learner's id in the rulebook's table."""
     shared = e.aec.shared
@@ -188,11 +193,13 @@ def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
     for seed in range(4):
         game = agent_episode(ahead, seed, "greedy")
         assert game.seed is not None
-        # the same round played by play_agents: the same choices, action for action
+        # the same round played by play_agents: the same choices, action for action (less
+        # the keeps: the env's round asks about an unplayable drawn card too, keep its only
+        # option; play_agents' rounds don't, as simulate's)
         played = play_agents(rulebook, 2, game.seed, agents)
-        assert [str(a) for a in game.history] == [str(a) for a in played.history]
+        assert moves(game) == moves(played)
         other = agent_episode(greedy, seed, "greedy")
-        differ += [str(a) for a in other.history] != [str(a) for a in game.history]
+        differ += moves(other) != moves(game)
     assert differ  # lookahead is not greedy under another name
 
 
@@ -228,3 +235,31 @@ def test_shared_actions_play_the_same_rounds_as_table_ids() -> None:
     for seed in range(3):
         shared_game = agent_episode(e, seed, "greedy")
         assert agent_episode(plain, seed, "greedy").history == shared_game.history
+
+
+def test_whether_the_learners_drawn_card_was_playable_is_not_in_an_opponents_view() -> None:
+    """Two worlds the opponent can't tell apart: the learner's drawn card playable or not.
+    The learner is asked about it either way (keep the only option of the unplayable one),
+    and the opponent's observation is the same in both."""
+    from test_agents import Recorder
+    from test_pettingzoo import top_drawn
+
+    seen = []
+    for playable in (True, False):
+        opponents: list[Recorder] = []
+
+        def make(seat: int, rng: random.Random, made: list[Recorder] = opponents) -> Recorder:
+            made.append(Recorder(seat, rng))
+            return made[-1]
+        e = UnoEnv("classic", 2, opponents=make, seat=0)
+        e.reset(seed=4)  # (the learner starts at this seed)
+        game = e.aec.game
+        assert game is not None and not opponents[0].seen
+        top_drawn(game, 0, playable)
+        asked = []  # what the learner is asked after each of its steps
+        for kind in ("draw", "keep"):
+            e.step(next(i for i, a in enumerate(e.aec.table) if a.seat == 0 and a.kind == kind))
+            asked.append(game.decision.kind)
+        obs = opponents[0].seen[0]
+        seen.append((asked, obs.events, obs.seat_view, obs.kind, obs.ids))
+    assert seen[0] == seen[1]
