@@ -163,11 +163,15 @@ def agent_episode(e: UnoEnv, seed: int, name: str) -> Game:
         mine = pending is not None and pending.seat == e.seat
         pass_id = None if mine else e.aec._pass[e.seat]
         offered = tuple(i for i in ids if i != pass_id)
-        obs = observation(game, e.seat, offered, pending.kind if mine and pending else None,
-                          seen)
-        seen = len(game.history)
-        choice = agent.choose(obs)
-        taken = pass_id if choice is None else choice
+        if mine and [e.aec.table[i].kind for i in offered] == ["keep"]:
+            taken: int | None = offered[0]  # an unplayable drawn card: play_agents never asks
+        else:
+            obs = observation(game, e.seat, offered, pending.kind if mine and pending else None,
+                              seen)
+            seen = len(game.history)
+            choice = agent.choose(obs)
+            taken = pass_id if choice is None else choice
+        assert taken is not None
         _o, _r, terminated, truncated, info = e.step(e.aec.env_id(e.seat, taken))
         done = terminated or truncated
     return game
@@ -182,6 +186,22 @@ def table_ids(e: UnoEnv, i: int) -> int:
     """Id ``i`` of ``e``'s action space as the learner's id in the rulebook's table."""
     shared = e.aec.shared
     return i if shared is None else shared.table_id[e.seat][i]
+
+
+def test_opponents_are_asked_what_play_agents_asks_them() -> None:
+    """Uniform opponents draw from their generators exactly as in play_agents: an
+    unplayable drawn card (asked about in the env's round, keep its only option) is kept
+    for them unasked, so the rounds are the same but those keeps. (Not under jump_in: the
+    env's rounds open a window at that decision too, where play_agents' have none.)"""
+    rulebook = uno_rules.load_rulebook("classic")
+    uniform = ("uniform", load_agent("uniform"))
+    agents = [("greedy", load_agent("greedy")), uniform, uniform]  # greedy: ids in any order
+    env = UnoEnv(rulebook, 3, opponents="uniform", max_steps=400)
+    for seed in range(3):
+        game = agent_episode(env, seed, "greedy")
+        assert game.seed is not None and "keep" in [a.kind for a in game.history]
+        played = play_agents(rulebook, 3, game.seed, agents, max_actions=game.max_actions)
+        assert moves(game)[:300] == moves(played)[:300]
 
 
 def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
