@@ -132,7 +132,7 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            if g.rulebook.combos:  # a play may lay several cards
+            if g._combos:  # a play may lay several cards
                 play(g, seat, action)
             else:  # play(), its one card: a call less on the commonest action
                 g._play_card(seat, g._card_played(seat, action), action.uno, action.pile)

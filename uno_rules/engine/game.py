@@ -99,6 +99,8 @@ GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when 
                Field("_extras", REBUILT, why="whether the rulebook's plays have extras"),
                Field("_long_turns", REBUILT, why="whether its turns may go on after a card"),
                Field("_call_at", REBUILT, why="the rulebook's `call_at`, read every play"),
+               Field("_uno_after", REBUILT, why="its `uno_after_effects`, read every card"),
+               Field("_piled", REBUILT, why="whether it has several discard piles"),
                Field("steps_left", SHARED, why=BUDGET), Field("max_steps", SHARED, why=BUDGET),
                Field("max_actions", SHARED, why=BUDGET),
                # written only when set, with its budget's size (Game._stop_record)
@@ -156,6 +158,8 @@ class Game(Runner):
         self._extras: bool = play_extras(rb)
         self._long_turns: bool = bool(rb.turn_plays) or rb.turn_end is not None
         self._call_at: int = rb.settings.call_at
+        self._uno_after: bool = rb.settings.uno_after_effects
+        self._piled: bool = rb.discard_piles > 1
 
     @classmethod
     def blank(cls, rulebook: Rules, players: int, seed: int | None = None, *,
@@ -501,7 +505,7 @@ class Game(Runner):
                 frame.pc = pc + 1
             if ctx.final and not step.at_end:
                 continue
-            if ctx.pile != self._focus:  # several discard piles: act on the card's own
+            if self._piled and ctx.pile != self._focus:  # act on the card's own pile
                 self._focus_on(ctx.pile)
             step.run(self, ctx, step)
             if self.pending is not None:
@@ -584,7 +588,7 @@ class Game(Runner):
         if (self._out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor
-        if ctx.face >= 0 and not ctx.called and self.rulebook.settings.uno_after_effects and \
+        if self._uno_after and ctx.face >= 0 and not ctx.called and \
                 len(hands[actor]) == self._call_at:
             self._uno_open = actor  # its own card left it one card, UNO uncalled
         nxt = self._turn_to
@@ -676,18 +680,18 @@ class Game(Runner):
         self._run()
 
     def _play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
-        if pile != self._focus:
+        if self._piled and pile != self._focus:
             self._focus_on(pile)
         face = self.faces[card]
         rule = self._card_rules[card]
         hand = self.hands[seat]
-        extras = self._extras  # pile counters, card sides, false calls, going on: rare
+        sides = 0  # how it may be played, judged before it leaves the hand: as itself
         if rule is None:
             honest = True
         else:
             honest = rule.legal_if is None or self._legal(seat, card, rule.legal_if)
-        if extras:  # how it may be played is judged before it leaves the hand
-            sides = 0 if rule is None or rule.alt_effect is None else self._sides(seat, card)
+            if rule.alt_effect is not None:
+                sides = self._sides(seat, card)
         hand.remove(card)
         self.discard.append(card)
         if self._out_seats and seat in self._out_seats:
@@ -696,9 +700,9 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if not uno and len(hand) == self._call_at:
+        if len(hand) == self._call_at and not uno:
             self._uno_open = seat
-        if extras:
+        if self._extras:  # pile counters, card sides, false calls, going on: rare
             got = self._play_extras(Ctx(seat, card, honest, prev, False, pile, uno), rule, sides)
             if got is None:  # an overload or the card's side took over
                 return

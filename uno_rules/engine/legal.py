@@ -264,15 +264,15 @@ class Legality(State):
         acts = self._acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
-        s = self.rulebook.settings
-        after, call_at, false = s.uno_after_effects, s.call_at, s.false_call_penalty > 0
-        if not calls_uno(hand_size, True, after, call_at, false) and not acts.uno_after:
+        if not acts.uno_any[hand_size]:  # no card may call UNO now
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
                 return [plain[card] for card in cards]  # compiled: no bound method, no map
             return [plain[base + faces[card].id] for card in cards]
         out: list[int] = []
         rules = self._card_rules
+        s = self.rulebook.settings
+        after, call_at, false = s.uno_after_effects, s.call_at, s.false_call_penalty > 0
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]

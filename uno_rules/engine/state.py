@@ -16,7 +16,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .actions import Action, Result
 from .errors import IllegalAction
-from .model import NO_COLOR, Rules
+from .model import NO_COLOR, FrozenMap, Rules
 from .records import Ask, Ctx, Frame, Giving, Resume, StackedDraw
 from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain_turns, seat_actions
 
@@ -24,6 +24,8 @@ from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain
 # and one that a repr, a snapshot and its JSON can always write out (Python refuses to
 # turn an int of over 4,300 digits into text).
 SEED_LIMIT = 2**256
+# State._names of a rulebook whose cards have two sides (a name isn't a card there)
+NO_NAMES: Mapping[str, int] = FrozenMap()
 
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
@@ -156,7 +158,8 @@ STATE_FIELDS: tuple[Field, ...] = (
     _derived("_acts"),
     _derived("_plain"),
     _derived("_match_flags"),
-    _derived("_draw_calls"),
+    _derived("_after_draws"),
+    _derived("_combos"),
 )
 STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
 # The fields State._copy_records copies (kept in step with it by an assert there).
@@ -226,7 +229,8 @@ class State:
         # Per-player state (rulebook.player_state), flat: seat s's value of key k (an index
         # into the key's values) at s * keys + k.
         self._marks: list[int] = [start for _ in range(players)
-                                 for _, _, start in rulebook.player_state]
+                                 for _, _, start in rulebook.player_state] \
+            if rulebook.player_state else []
         # Pile counters (rulebook.pile_limits), flat: open, presses, limit per discard pile
         # (uno_rules.engine.pilecounters); empty without counters.
         self._pile_marks: list[int] = []
@@ -331,8 +335,10 @@ class State:
         """Set the fields derived from the rulebook (its shared tables)."""
         self._acts: tuple[SeatActions, ...] = seat_actions(self.rulebook, self.players)
         self._plain: bool = plain_turns(self.rulebook)
-        # read on every draw: most rulebooks owe no call for a card drawn
-        self._draw_calls: bool = self.rulebook.settings.call_after_draw
+        # read on every draw: most rulebooks have no after-draw steps, owe no call for a card
+        self._after_draws: bool = self.rulebook.after_draw is not None or \
+            self.rulebook.settings.call_after_draw
+        self._combos: bool = bool(self.rulebook.combos)  # read every play: most have none
         self._turn_side(self.side)
 
     @property
@@ -366,7 +372,10 @@ class State:
         self.side = side
         self.faces = rules.side_faces[side]
         self._card_rules = rules.side_rules[side]
-        self._names = rules.side_by_name[side]
+        # A card is its face when cards have one side: then an action's card name is looked
+        # up here (no name: every name is found in the hand, _card_named)
+        self._names = rules.side_by_name[side] if len(rules.side_faces[side]) == \
+            len(rules.faces) else NO_NAMES
         self._matches = match_tables(rules, side)
         self._match_flags = match_flag_tables(rules, side)
         self._guarded = guarded(rules, side)
@@ -452,9 +461,9 @@ class State:
 
     def _card_played(self, seat: int, action: Action) -> int:
         """The card of ``seat``'s hand an offered play (or jump-in) action names."""
-        face = self._names.get(action.arg)  # type: ignore[arg-type]
-        if face is not None and len(self.faces) == len(self.rulebook.faces):
-            return face  # cards with one side: a card is its face (offered: it is held)
+        card = self._names.get(action.arg)  # type: ignore[arg-type]
+        if card is not None:
+            return card  # cards with one side: a card is its face (offered: it is held)
         return self._card_named(seat, str(action.arg))
 
     def _seat(self, expr: str, ctx: Ctx) -> int:
@@ -537,9 +546,10 @@ class State:
     def _advance(self, seat: int, steps: int) -> int:
         """The seat ``steps`` places away in the direction of play, passing players who are
         out (hold no cards)."""
-        n, hands = self.players, self.hands
-        delta = self.direction if steps >= 0 else -self.direction
-        for _ in range(steps if steps >= 0 else -steps):
+        n, hands, delta = self.players, self.hands, self.direction
+        if steps < 0:  # backwards
+            delta, steps = -delta, -steps
+        for _ in range(steps):
             seat = (seat + delta) % n
             if not hands[seat]:  # out: pass on (at most once round the table)
                 for _ in range(n - 1):
@@ -562,16 +572,16 @@ class State:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
         pile, hand = self.draw_pile, self.hands[seat]
-        chance = self.chance
-        if count == 1 and pile and chance is None:  # the usual draw: no slices made
+        if count == 1 and pile and self.chance is None:  # the usual draw: no slices made
             card = pile.pop()
             hand.append(card)
             got = [card]
-        elif len(pile) >= count and chance is None:  # no reshuffle: at once (top last)
+        elif len(pile) >= count and self.chance is None:  # no reshuffle: at once (top last)
             got = pile[len(pile) - count:][::-1]
             del pile[len(pile) - count:]
             hand += got
         else:
+            chance = self.chance
             got = []
             for _ in range(count):
                 if not pile:
@@ -586,10 +596,8 @@ class State:
         if got:
             if self._out_seats and seat in self._out_seats:
                 self._out_seats.remove(seat)  # holding cards again: back in
-            if self.rulebook.after_draw is not None:  # nothing drawn: nothing follows
-                self._stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
-            if self._draw_calls:
-                self._owe_draw_call(seat)
+            if self._after_draws:  # nothing drawn: nothing follows
+                self._after_drawing(seat)
         if self.log is not None:
             self.log.append(("draw", seat, count, tuple(got)))
         return got
@@ -633,6 +641,14 @@ class State:
                 if seat != actor and seat not in self._owed and \
                         len(self.hands[seat]) == self.rulebook.settings.call_at:
                     self._owed.append(seat)
+
+    def _after_drawing(self, seat: int) -> None:
+        """After ``seat`` drew, in a rulebook with :meth:`_derive`'s ``_after_draws``: queue
+        the rulebook's after-draw steps, and a call owed for the card drawn."""
+        if self.rulebook.after_draw is not None:
+            self._stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
+        if self.rulebook.settings.call_after_draw:
+            self._owe_draw_call(seat)
 
     def _owe_draw_call(self, seat: int) -> None:
         """With ``call_after_draw``: ``seat``, just left at ``call_at`` cards by a draw (its
