@@ -96,7 +96,10 @@ class Turn(Ask):
                 playable = sorted(g._matching_top().intersection(hand))
             else:
                 flags = g._matching_flags()
-                playable = [c for c in hand if flags[c]]
+                playable = []  # a loop, not a comprehension: no closure made on every call
+                for c in hand:
+                    if flags[c]:
+                        playable.append(c)
                 if len(playable) > 1:
                     playable.sort()
                     distinct = [playable[0]]

@@ -10,7 +10,7 @@ and can be snapshotted there.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -232,13 +232,18 @@ class Game(Runner):
             if pending.seat == seat:  # ... and a seat asked with nothing to play, its pass
                 return ids
             return (self._acts[seat].pass_,) if seat in self.asked_seats() else ()
-        table = self._table
-        extra = tuple(i for i in extra_ids if table[i].seat == seat)
+        extra = self._seat_ids(extra_ids, seat)
         if pending.seat == seat:
             return ids + extra
         if extra or seat in self.asked_seats():
             return extra + (self._acts[seat].pass_,)
         return ()
+
+    def _seat_ids(self, ids: Sequence[int], seat: int) -> tuple[int, ...]:
+        """The ids of ``ids`` that are ``seat``'s actions (apart from :meth:`legal_ids`,
+        whose every call would otherwise make this comprehension's closure)."""
+        table = self._table
+        return tuple(i for i in ids if table[i].seat == seat)
 
     def decision_for(self, seat: object) -> Decision | None:
         """The pending decision as ``seat`` may see it: whole when it is ``seat``'s own or a
@@ -394,9 +399,7 @@ class Game(Runner):
                 action.seat != self._uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
             self._uno_open = -1
         if self._owed and pending.seat is not None:  # type: ignore[union-attr]
-            # the same window for a call owed after another's card
-            self._owed = [s for s in self._owed
-                         if action.seat == s and pending.kind != "turn"]  # type: ignore[union-attr]
+            self._close_owed(action, pending.kind)  # type: ignore[union-attr]
         self.pending = None
         pending.answer(self, action)  # type: ignore[union-attr]
         history = self.history  # self._taken(action), inlined: this runs every action
@@ -404,6 +407,12 @@ class Game(Runner):
         self._decision = self._ids = None
         if len(history) >= self.max_actions and not self.over:
             self._stall(Termination.ACTIONS)
+
+    def _close_owed(self, action: Action, kind: str) -> None:
+        """The window of a call owed after another's card closes as :meth:`_take`'s for
+        ``uno_open``: at a seat's answer to a decision of ``kind`` (a method of its own: its
+        comprehension's closure would cost every action)."""
+        self._owed = [s for s in self._owed if action.seat == s and kind != "turn"]
 
     def _taken(self, action: Action) -> None:
         """After any action: record it, forget the options, stop at the action budget."""

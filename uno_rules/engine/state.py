@@ -228,9 +228,7 @@ class State:
         self.side = 0
         # Per-player state (rulebook.player_state), flat: seat s's value of key k (an index
         # into the key's values) at s * keys + k.
-        self._marks: list[int] = [start for _ in range(players)
-                                 for _, _, start in rulebook.player_state] \
-            if rulebook.player_state else []
+        self._marks: list[int] = [start for _, _, start in rulebook.player_state] * players
         # Pile counters (rulebook.pile_limits), flat: open, presses, limit per discard pile
         # (uno_rules.engine.pilecounters); empty without counters.
         self._pile_marks: list[int] = []
