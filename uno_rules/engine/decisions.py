@@ -21,7 +21,7 @@ from .actions import Action
 from .legal import Legality
 from .notation import COMBO
 from .pilecounters import Press
-from .records import Among, Ask, Ctx, Frame, Giving
+from .records import Among, Ask, Ctx, Frame, Giving, OneDatum
 from .rows import set_pile_color
 from .state import State
 from .tables import offers_draw
@@ -149,7 +149,7 @@ class Turn(Ask):
 
 
 @dataclass(slots=True)
-class Drawn(Ask):
+class Drawn(OneDatum):
     """The record of a ``drawn`` decision (what it is: ``WORDS["drawn"].what``)."""
 
     kind: str = field(default="drawn", init=False, repr=False, compare=False)
@@ -174,13 +174,6 @@ class Drawn(Ask):
         if g.log is not None:  # no event tuple made when nobody logs
             g.log.append(("keep", self.seat))
         g._run()
-
-    def data(self) -> Any:
-        return self.card
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"card": int(data)}
 
 
 @dataclass(slots=True)
@@ -352,7 +345,7 @@ class ForcedPlay(Ask):
 
 
 @dataclass(slots=True)
-class Side(Ask):
+class Side(OneDatum):
     """The record of a ``side`` decision (what it is: ``WORDS["side"].what``)."""
 
     kind: str = field(default="side", init=False, repr=False, compare=False)
@@ -374,13 +367,6 @@ class Side(Ask):
         if program is not None:
             g._push(program, ctx)
         g._run()
-
-    def data(self) -> Any:
-        return self.normal
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"normal": bool(data)}
 
 
 # A turn's end is under way (`turn: {end: ...}` steps running): State._played_piles' last.
@@ -427,7 +413,7 @@ def closed_pile(g: Legality) -> int:
 
 
 @dataclass(slots=True)
-class PutOut(Ask):
+class PutOut(OneDatum):
     """The record of a ``put_out`` decision (what it is: ``WORDS["put_out"].what``): a card
     of the hand goes face up on the first closed discard pile, opening it (a `put_out`
     step); with ``play``, a play onto a pile not yet played on this turn instead."""
@@ -450,13 +436,6 @@ class PutOut(Ask):
             return
         put_card_out(g, seat, g._card_played(seat, action), action.pile, action.uno)
         g._run()
-
-    def data(self) -> Any:
-        return self.play
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"play": bool(data)}
 
 
 def put_card_out(g: Legality, seat: int, card: int, pile: int, uno: bool) -> None:
