@@ -12,12 +12,27 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from .actions import Action, Result
 from .errors import IllegalAction
+from .fields import (  # noqa: F401 (their old place: importers name them from here)
+    ALIAS,
+    LIST,
+    LISTS,
+    NOT_WRITTEN,
+    REBUILT,
+    RECORDS,
+    RNG,
+    SHARED,
+    Field,
+    _derived,
+    _plain,
+    field_names,
+)
 from .model import NO_COLOR, FrozenMap, Rules
 from .records import Ask, Ctx, Frame, Giving, Resume, StackedDraw
+from .shuffling import shuffle
 from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain_turns, seat_actions
 
 # Seeds are whole numbers below this in size: any sensible seed (a SHA-256 digest fits),
@@ -28,31 +43,6 @@ SEED_LIMIT = 2**256
 NO_NAMES: Mapping[str, int] = FrozenMap()
 
 
-def shuffle(rng: random.Random, x: list[int]) -> None:
-    """``rng.shuffle(x)`` for a plain ``random.Random``: the same draws (its
-    ``_randbelow_with_getrandbits``: ``getrandbits(n.bit_length())`` until below ``n``), so
-    the same order and the same generator state after. Written out because the stdlib's is
-    interpreted Python and a deal's main cost: this one runs 1.5-2x faster interpreted and
-    3-4x compiled. (Drawing the 32-bit words in batches, ``getrandbits(32 * m)``, was
-    slower in both builds.)"""
-    getrandbits = rng.getrandbits
-    i = len(x) - 1
-    if i <= 0:
-        return
-    k = (i + 1).bit_length()  # n.bit_length() for n = i + 1, kept as n falls
-    low = 1 << (k - 1)        # the least n with that bit length
-    while i > 0:
-        n = i + 1
-        if n < low:
-            k -= 1
-            low >>= 1
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-        i -= 1
-
-
 def _clone_plan(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], ...]:
     """The names of ``fields`` a clone shares, copies as lists, copies as lists of lists."""
     kinds = {f.copy for f in fields}
@@ -61,48 +51,6 @@ def _clone_plan(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], ...]:
         "a record field State._copy_records does not copy"
     return tuple(tuple(f.name for f in fields if f.copy in want)
                  for want in ((SHARED, REBUILT), (LIST,), (LISTS,)))
-
-
-def field_names(cls: type) -> tuple[str, ...]:
-    """The attributes of a slotted class, inherited ones too: its classes' ``__slots__``, or
-    when compiled with mypyc (which leaves no ``__slots__``) its ``__mypyc_attrs__``."""
-    names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
-    if names is None:
-        names = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
-    return names
-
-
-# How a clone copies a field (Field.copy).
-SHARED = "shared"    # immutable (or never changed in place): the clone shares it
-LIST = "list"        # a list of immutable items: a shallow copy
-LISTS = "lists"      # a list of lists: each copied
-RNG = "rng"          # the random generator: a new one in the same state
-RECORDS = "records"  # holds card contexts (Ctx) or records: copied by State._copy_records
-ALIAS = "alias"      # another field's item (discard is discards[focus]): pointed at again
-REBUILT = "rebuilt"  # made from the rulebook by derive(): shared, never pickled or written
-
-NOT_WRITTEN = ""     # Field.snapshot of a field no snapshot holds (Field.why says why)
-
-
-class Field(NamedTuple):
-    """One field of a State: its name, how a clone copies it, and the snapshot field it is
-    written under (checked and read back there: uno_rules.engine.snapshot.FIELDS), or
-    NOT_WRITTEN and why. ``plain``: the snapshot holds the value itself (numbers, lists of
-    numbers), so writing and reading it needs no code of its own."""
-
-    name: str
-    copy: str
-    snapshot: str = NOT_WRITTEN
-    plain: bool = False
-    why: str = ""
-
-
-def _plain(name: str, copy: str = SHARED) -> Field:
-    return Field(name, copy, name, True)
-
-
-def _derived(name: str) -> Field:
-    return Field(name, REBUILT, why="made from the rulebook (derive)")
 
 
 # Every field of a State, once: __slots__, clone, pickling, snapshots and their restoring
