@@ -4,7 +4,7 @@
 The comparison is kept fair, as bench.py's:
 
 * same policy: uniformly random over the legal actions each env gives (ours: the ids the
-  ``action_mask`` marks, ``numpy.flatnonzero``; RLCard: ``state['legal_actions']``'s keys),
+  ``action_mask`` marks, ``mask.nonzero()[0]``; RLCard: ``state['legal_actions']``'s keys),
   one ``random.Random`` per runner;
 * same unit: an env step that takes an action, including the observation and the mask of
   the next agent (RLCard's ``env.step`` builds the next player's state: its encoded planes
@@ -79,7 +79,6 @@ def ours_runner(rulebook: str = "classic", players: int = 2, house: tuple[str, .
 def aec_round(env: Any, rng: random.Random) -> int:
     """A round through our AEC env's loop (``reset``, then ``agent_iter`` / ``last`` /
     ``step``), a uniformly random action of the mask: the steps it took."""
-    flatnonzero = numpy.flatnonzero
     taken = 0
     env.reset()
     for _agent in env.agent_iter():
@@ -87,7 +86,9 @@ def aec_round(env: Any, rng: random.Random) -> int:
         if term or trunc:
             env.step(None)
             continue
-        legal = flatnonzero(obs["action_mask"])
+        # the mask's ids as RLCard hands out its legal actions: .nonzero() is the ndarray's
+        # own (numpy.flatnonzero, the same ids, adds ~1 µs of dispatch a step: ~15 % of ours)
+        legal = obs["action_mask"].nonzero()[0]
         env.step(int(legal[rng.randrange(len(legal))]))
         taken += 1
     return taken
@@ -141,7 +142,6 @@ def episodes(adapter: str, seed: int = 0) -> Runner | None:
     ``gymnasium`` or ``rlcard``), a uniformly random policy for every seat; ``run(n)``
     plays ``n`` and returns ``n``. None when the adapter's package is missing."""
     rng = random.Random(seed)
-    flatnonzero = numpy.flatnonzero
     if adapter == "rlcard":
         rlcard_round = rlcard_runner(seed)  # a run of >= 1 step: one round
         if rlcard_round is None:
@@ -167,7 +167,7 @@ def episodes(adapter: str, seed: int = 0) -> Runner | None:
             _obs, info = gym.reset()
             done = False
             while not done:
-                legal = flatnonzero(info["action_mask"])
+                legal = info["action_mask"].nonzero()[0]  # as aec_round reads it
                 _obs, _reward, term, trunc, info = gym.step(
                     int(legal[rng.randrange(len(legal))]))
                 done = term or trunc

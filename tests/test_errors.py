@@ -27,7 +27,7 @@ NOT_ERRORS = {
                                        "exit 130, never 'error: ...'",
     "uno_rules.table.session.Quitting": "a human typed q (or the input ran out): the table "
                                         "stops as asked, it didn't fail",
-    "uno_rules.rl.openspiel._NeedCard": "control flow: an OpenSpiel state stops an action to "
+    "uno_rules.rl.cardchance.NeedCard": "control flow: an OpenSpiel state stops an action to "
                                         "let chance choose a card; never leaves the adapter",
 }
 

@@ -208,3 +208,12 @@ def test_the_knock_out_rule_words_conditions_from_their_registry(
     assert "and “among N players” counts the standing." in explain(rb)
     monkeypatch.setitem(CONDITIONS, "players", dataclasses.replace(players, knocked_out=None))
     assert "with N players" not in explain(rb)
+
+
+def test_sheet_says_who_draws_a_total_left_by_a_last_answer() -> None:
+    """`pending_draw_at_end: drawn` is on the sheet (the answer's sentence); the default, no
+    draw, adds nothing to it."""
+    said = "Going out on one, that player draws the total, and it counts."
+    assert said not in explain(uno_rules.load_rulebook("classic", house=["deflect"]))
+    assert said in explain(uno_rules.load_rulebook(
+        "classic", house=["deflect"], settings={"pending_draw_at_end": "drawn"}))

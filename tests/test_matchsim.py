@@ -57,7 +57,8 @@ def test_classic_match_json_keys_and_intervals() -> None:
                 "metrics", "timing"):
         assert key in data, key
     assert data["match"] == {"scoring": "winner_takes", "target_score": 500,
-                             "next_dealer": "left", "max_rounds": MAX_ROUNDS}
+                             "knock_out_worst": False, "next_dealer": "left",
+                             "max_rounds": MAX_ROUNDS}
     assert set(data["final_scores"]) == {"winner", "runner_up", "others"}
     assert set(data["metrics"]) == {"balance", "duration", "decisiveness", "lead_changes"}
     assert "histogram" in data["rounds_per_match"]
@@ -73,6 +74,20 @@ def test_classic_match_json_keys_and_intervals() -> None:
     assert data["final_scores"]["winner"]["mean"] >= 500
     assert data["final_scores"]["runner_up"]["max"] < 500
     assert 0 < data["metrics"]["decisiveness"] <= 1
+
+
+def test_knock_out_worst_is_reported_in_json_and_text() -> None:
+    """The house rule `knock_out_worst` decides matches: the report says it is played, in
+    the JSON's `match` and in the text's head line (and not when it is off)."""
+    args = ("classic", "--house", "knock_out_worst", "--players", "3", "--games", "3")
+    data = _json(*args)
+    assert data["match"]["scoring"] == "elimination" and data["match"]["knock_out_worst"]
+    code, text = _cli(*args, "--match")
+    assert code == 0, text
+    assert "out at the target or with the round's worst hand, last one standing" in text
+    code, text = _cli("classic", "--set", "scoring=elimination", "--players", "3",
+                      "--games", "3", "--match")
+    assert code == 0 and "(out at the target, last one standing" in text, text
 
 
 def test_team_match_wins_by_team() -> None:

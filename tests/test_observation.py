@@ -358,6 +358,19 @@ def test_an_equal_rulebook_loaded_again_is_accepted(classic: uno_rules.Rulebook)
     assert obs.encode(game, 1) == Observer(again, 2).encode(game, 1)
 
 
+def test_an_observer_pickled_and_loaded_encodes_as_before(classic: uno_rules.Rulebook) -> None:
+    """Its filler (engine/encode.py, a compiled class in the fast build) is made again from
+    its layout when loaded, not pickled."""
+    import pickle
+
+    obs = Observer(classic, 3)
+    again = pickle.loads(pickle.dumps(obs))
+    game = classic.new_game(3, 8)
+    for seat in range(3):
+        assert again.encode(game, seat) == obs.encode(game, seat)
+        assert again.array(game, seat).tobytes() == obs.array(game, seat).tobytes()
+
+
 def test_encode_needs_no_numpy_array_does(classic: uno_rules.Rulebook,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)

@@ -366,6 +366,8 @@ def _tampered(text: str, spec: Any) -> list[tuple[str, str, str]]:
     def edit(**changes: Any) -> str:
         return json.dumps({**fields, **changes})
     history, snapshot = fields["history"], fields["round"]
+    passes, memory = fields["passed"], fields["memory"]
+    assert passes and memory[-1] == [len(snapshot["history"]), passes[-1]]  # a pass last
     # the last action the round took (not a pass, nor a keep: the adapter's own may be)
     taken = max(i for i, (p, a) in enumerate(history) if p >= 0 and i < len(history) - 1
                 and spec.table[spec.table_id(p, a)].kind not in ("pass", "keep"))
@@ -389,6 +391,15 @@ def _tampered(text: str, spec: Any) -> list[tuple[str, str, str]]:
          "history["),
         ("an action dropped", edit(history=history[:taken] + history[taken + 1:]), "round:"),
         ("a seat passed twice", edit(passed=[fields["passed"][0]] * 2), "passed"),
+        # The window's passes are the history's trailing ones, and the memory's passes
+        # the history's: else another seat would move in the state read back.
+        ("the window's passes forgotten", edit(passed=[]), "passed"),
+        ("the last pass cut from the history", edit(history=history[:-1]), "passed"),
+        ("the passes cut from the end", edit(history=history[:-1], passed=passes[:-1]),
+         "memory"),
+        ("a pass left out of the memory", edit(memory=memory[:-1]), "memory"),
+        ("another seat's pass in the memory",
+         edit(memory=[*memory[:-1], [memory[-1][0], (memory[-1][1] + 1) % 4]]), "memory"),
         ("a pass by seat 7", edit(passed=[7]), "passed"),
         ("no round after the deal", edit(round=None), "round:"),
         ("a card twice", edit(round={**snapshot, "hands": hands}), "round:"),
@@ -455,14 +466,15 @@ def test_rulebook_settings_and_options_are_a_game_parameter() -> None:
 
 
 def test_whether_anothers_drawn_card_was_playable_is_not_in_its_view() -> None:
-    """Two worlds seat 1 can't tell apart: seat 0's draw pile topped by a playable card (it
-    is asked, and keeps it) or by an unplayable one (it keeps it: the adapter's keep). The
-    OpenSpiel histories are the same; at seat 1's turn its information state, observation
+    """Two worlds seat 1 can't tell apart: seat 0's draw pile topped by a playable card or
+    by an unplayable one. Seat 0 is asked about its card either way (keep the only option
+    of the unplayable one): the OpenSpiel histories are the same, and both while seat 0
+    decides and at seat 1's turn, who moves and seat 1's information state, observation
     and tensors are the same; seat 0's differ."""
     game = _load("classic", 2, seed=3, deals=1)
     dealt = _dealt(game, random.Random(0))
     text = json.loads(dealt.serialize())
-    worlds = []
+    asked, worlds = [], []
     for card in ("yellow 5", "red 4"):  # playable on yellow 9, not playable
         pile = text["round"]["draw_pile"]
         i = pile.index(card)
@@ -470,24 +482,23 @@ def test_whether_anothers_drawn_card_was_playable_is_not_in_its_view() -> None:
         state = game.deserialize_state(json.dumps(text))
         table = game.table
         state.apply_action(next(a for a in state.legal_actions() if table[a].kind == "draw"))
-        asked = state.uno_game.decision.kind == "drawn"
-        assert asked == (card == "yellow 5")
-        # Either way seat 0 moves again: asked, or keeping the card it can't play.
-        assert state.current_player() == 0
+        assert state.uno_game.decision.kind == "drawn" and state.current_player() == 0
         assert [str(table[a]) for a in state.legal_actions()] == \
-            (["0 play yellow 5", "0 keep"] if asked else ["0 keep"])
+            (["0 play yellow 5", "0 keep"] if card == "yellow 5" else ["0 keep"])
+        asked.append(state.clone())
         state.apply_action(next(a for a in state.legal_actions() if table[a].kind == "keep"))
         assert state.current_player() == 1
         worlds.append(state)
-    kept, passed = worlds
-    assert "0 keep" in [str(a) for a in kept.uno_game.history]
-    assert kept.history() == passed.history()  # the same public moves, keep included
-    assert kept.information_state_string(1) == passed.information_state_string(1)
-    assert kept.observation_string(1) == passed.observation_string(1)
-    assert kept.observation_tensor(1) == passed.observation_tensor(1)
     observer = Observer(game.rulebook, 2)  # PettingZoo's observation
-    assert (observer.array(kept.uno_game, 1) == observer.array(passed.uno_game, 1)).all()
-    assert kept.information_state_string(0) != passed.information_state_string(0)
+    for one, two in (asked, worlds):
+        assert one.history() == two.history()  # the same moves, keep included
+        assert one.current_player() == two.current_player()
+        assert one.information_state_string(1) == two.information_state_string(1)
+        assert one.information_state_tensor(1) == two.information_state_tensor(1)
+        assert one.observation_string(1) == two.observation_string(1)
+        assert one.observation_tensor(1) == two.observation_tensor(1)
+        assert (observer.array(one.uno_game, 1) == observer.array(two.uno_game, 1)).all()
+        assert one.information_state_string(0) != two.information_state_string(0)
 
 
 def test_shared_actions_give_every_seat_the_same_ids() -> None:

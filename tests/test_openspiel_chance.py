@@ -154,6 +154,52 @@ def test_resample_from_infostate_keeps_what_the_seat_saw() -> None:
     assert tried >= 12 and moved >= tried - 2
 
 
+def _deciding_on_a_playable_drawn_card(game: Any, rng: random.Random) -> Any:
+    """A state of ``game`` in which the seat to move decides on a card it drew and can
+    play."""
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            pending = None if state.is_chance_node() else state.uno_game.pending
+            if pending is not None and pending.kind == "drawn" and \
+                    pending.seat == state.current_player() and \
+                    any(game.table[a].kind == "play" for a in state.legal_actions()):
+                return state
+            _random_step(state, rng)
+    raise AssertionError("no playable drawn card in 40 rounds")
+
+
+@pytest.mark.parametrize("rulebook", ["classic", "flip", "no_mercy"])
+def test_resampling_redeals_anothers_drawn_card_playable_or_not(rulebook: str) -> None:
+    """Another seat deciding on the card it drew: the card is hidden, and whether it can
+    be played too (the seat is asked either way), so each resampled world deals it again
+    from the cards the resampling seat can't see: it varies, and is sometimes unplayable
+    (keep then the drawer's only option), who moves and the seat's information state as
+    they were. (Flip: only among the cards showing its back; No Mercy: play_drawn must.)"""
+    game = _load(rulebook, 3)
+    state = _deciding_on_a_playable_drawn_card(game, random.Random(3))
+    drawer = state.current_player()
+    seat = (drawer + 1) % 3
+    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    cards, playable = Counter(), Counter()
+    for _ in range(60):
+        world = state.resample_from_infostate(seat, sampler)
+        pending = world.uno_game.pending
+        assert world.current_player() == drawer and pending.kind == "drawn"
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert pending.card == pending.ctx.drawn and pending.card in world.uno_game.hands[drawer]
+        kinds = {game.table[a].kind for a in world.legal_actions()}
+        assert kinds in ({"keep"}, {"keep", "play"}, {"play"})  # (play: perhaps with UNO)
+        cards[pending.card] += 1
+        playable["play" in kinds] += 1
+        again = game.deserialize_state(world.serialize())  # a state the game can hold
+        assert again.legal_actions() == world.legal_actions()
+        world.apply_action(world.legal_actions()[0])  # and it plays on
+    # (Flip: the back seen leaves a few cards it may be)
+    assert len(cards) > (1 if rulebook == "flip" else 5), cards
+    assert playable[True] and playable[False], playable
+
+
 def test_a_state_waiting_for_a_card_serializes_and_refuses_tampering() -> None:
     game = _load("classic", 2)
     rng = random.Random(1)

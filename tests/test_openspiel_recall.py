@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the rl extra (CI installs it)
-from test_openspiel_chance import _deal  # noqa: E402  (a state dealt the cards named)
+from test_openspiel_chance import _deal, _random_step  # noqa: E402  (a state dealt ...)
 
 import uno_rules.rl.openspiel  # noqa: E402,F401  (registers "uno_rules")
 from uno_rules.load.resources import house_names, shipped_names  # noqa: E402
-from uno_rules.rl.recall import PUBLIC_ACTIONS  # noqa: E402
+from uno_rules.rl.recall import PUBLIC_ACTIONS, private_history, public_history  # noqa: E402
 
 
 def _load(rulebook: str, players: int, **more: object) -> Any:
@@ -30,8 +30,8 @@ def _card(game: Any, state: Any, face: str) -> None:
 
 
 def _draw(game: Any, state: Any, face: str) -> None:
-    """The seat to move draws ``face`` (one it can't play) and keeps it (the adapter's
-    keep: the seat moves again either way)."""
+    """The seat to move draws ``face`` (one it can't play) and keeps it (asked all the same:
+    the seat moves again either way)."""
     seat = state.current_player()
     state.apply_action(next(a for a in state.legal_actions() if game.table[a].kind == "draw"))
     _card(game, state, face)
@@ -84,9 +84,11 @@ def test_the_tensor_parts_count_what_the_seat_drew_and_saw() -> None:
     assert obs.dict["played"][ids["red 9"]] == 1 and sum(obs.dict["played"]) == 1
     assert not obs.dict["lost"].any()
     slots = obs.dict["public_actions"].reshape(PUBLIC_ACTIONS, -1)
-    # most recent first: seat 1's draw, then seat 0's (keeps are nobody else's business)
-    assert [str(game.table[int(row.argmax())]) for row in slots[:2]] == ["1 draw", "0 draw"]
-    assert not slots[2:].any()
+    # most recent first: seat 1's draw, then seat 0's keep and draw (another seat's keep
+    # is left out)
+    assert [str(game.table[int(row.argmax())]) for row in slots[:3]] == \
+        ["1 draw", "0 keep", "0 draw"]
+    assert not slots[3:].any()
     obs.set_from(one, 1)
     assert obs.dict["gained"][ids["blue 0"]] == 1 and sum(obs.dict["gained"]) == 1
 
@@ -179,24 +181,23 @@ def test_random_simulation_with_serialization_everywhere(rulebook: str, house: s
 
 
 
-def test_the_adapters_keep_round_trips_and_refuses_tampering() -> None:
+def test_an_unplayable_drawn_card_is_asked_about_and_round_trips() -> None:
+    """A drawn card that can't be played is asked about all the same (keep its only
+    option): the state waits at the round's own ``drawn`` decision and serializes as any."""
     game = _load("classic", 2)
     mine = [*MINE[:6], "blue 8"]
     state = _deal(game, [c for pair in zip(mine, THEIRS, strict=True) for c in pair] + ["red 9"])
     state.apply_action(next(a for a in state.legal_actions() if game.table[a].kind == "draw"))
-    _card(game, state, "green 7")  # not playable: seat 0 owes the adapter's keep
-    fields = json.loads(state.serialize())
-    assert fields["keep"] == 0
+    _card(game, state, "green 7")  # not playable on red 9
+    assert state.uno_game.pending.kind == "drawn" and state.current_player() == 0
+    assert [str(game.table[a]) for a in state.legal_actions()] == ["0 keep"]
     back = game.deserialize_state(state.serialize())
     assert back.current_player() == 0 and back.legal_actions() == state.legal_actions()
-    for bad in (1, "0", 5):
-        with pytest.raises(uno_rules.SnapshotError, match="serialized state: keep"):
-            game.deserialize_state(json.dumps({**fields, "keep": bad}))
     with pytest.raises(uno_rules.IllegalAction):  # only the keep is legal
         state.apply_action(next(a for a in range(len(game.table))
                                 if a not in state.legal_actions()))
     state.apply_action(state.legal_actions()[0])
-    assert json.loads(state.serialize())["keep"] == -1
+    assert state.current_player() == 1
 
 
 def test_a_pile_limit_is_a_chance_node_no_seat_sees() -> None:
@@ -255,3 +256,43 @@ def test_a_hands_change_is_what_it_gained_and_lost() -> None:
         assert Counter(gained) == Counter(new) - Counter(old)
         assert lost == tuple(sorted((Counter(old) - Counter(new)).elements()))
         assert Counter(old) + Counter(gained) - Counter(lost) == Counter(new)
+
+
+def test_a_resampled_state_drops_the_other_seats_private_past() -> None:
+    """resample_from_infostate(p): p's own hand's changes and every seat's public history
+    as they were; the other seats' own changes up to then (the original world's cards) are
+    dropped, not invented (docs/embedding.md says why); from then on each seat's changes
+    are remembered in the new world, its cards."""
+    game = _load("classic", 3)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while len(state.history()) < 60 or state.is_chance_node():
+        _random_step(state, rng)
+    assert not state.is_terminal()
+    seat = state.current_player()
+    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0., 1.))
+    old, new = state.uno_game, world.uno_game
+    assert private_history(new, seat, world.memory) == private_history(old, seat, state.memory)
+    others = [s for s in range(3) if s != seat]
+    for s in range(3):
+        assert public_history(new, s, world.memory) == public_history(old, s, state.memory)
+    for s in others:
+        assert private_history(old, s, state.memory)  # it had a past: dealt, drew
+        assert private_history(new, s, world.memory) == []
+        obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+        obs.set_from(world, s)
+        assert not obs.dict["gained"].any() and not obs.dict["lost"].any()
+    before = len(world.memory.items())
+    while not (world.current_player() in others and any(
+            game.table[a].kind == "draw" for a in world.legal_actions())):
+        _random_step(world, rng)
+    mover = world.current_player()
+    world.apply_action(next(a for a in world.legal_actions()
+                            if game.table[a].kind == "draw"))
+    while world.is_chance_node():
+        _random_step(world, rng)
+    changes = [c for e in world.memory.items()[before:] if len(e) == 3 for c in e[1]
+               if c[0] == mover]
+    gained = [card for _, got, _ in changes for card in got]
+    assert gained and all(card in world.uno_game.hands[mover] for card in gained)
+    assert private_history(world.uno_game, mover, world.memory)  # its new past

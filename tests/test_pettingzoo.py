@@ -162,6 +162,26 @@ def test_every_step_the_mask_is_the_actors_legal_ids_and_the_observation_its_enc
     assert steps > 300
 
 
+def test_each_observation_is_new_arrays_of_its_own() -> None:
+    """A learner may keep and change what it was handed: no buffer is shared between calls,
+    seats or steps."""
+    e = env("classic", 2)
+    e.reset(seed=2)
+    actor = e.agent_selection
+    first, other = e.observe(actor), e.observe("player_1" if actor == "player_0" else
+                                               "player_0")
+    kept = {k: v.copy() for k, v in first.items()}
+    again = e.observe(actor)
+    for key in ("observation", "action_mask"):
+        assert first[key].flags.writeable and again[key] is not first[key]
+        first[key][:] = 7
+        other[key][:] = 7
+        assert (again[key] == kept[key]).all() and (e.observe(actor)[key] == kept[key]).all()
+    legal = numpy.flatnonzero(kept["action_mask"])
+    e.step(int(legal[0]))
+    assert (first["observation"] == 7).all()  # a step leaves arrays handed out as they are
+
+
 def test_an_action_outside_the_mask_is_refused_and_changes_nothing() -> None:
     e = env("classic", 2)
     e.reset(seed=3)

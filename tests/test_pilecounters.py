@@ -139,3 +139,28 @@ def test_a_pending_press_snapshots_its_piles_and_restores_them() -> None:
     restored = rb.restore(data)
     assert restored.pending is not None and restored.pending.kind == "press"
     assert restored.pending.data() == pending.data() and restored.snapshot() == data
+
+
+def test_a_call_judged_after_an_overload_snapshots_and_restores() -> None:
+    """An uncalled next-to-last card whose press overloads: its call is judged once the play
+    is resolved (docs/rules.md §10, UNO), so the card's context carries ``call_due`` while the
+    overload is pending; a snapshot then writes it, and the restored round goes on the same."""
+    import json
+
+    rb = uno_rules.load_rulebook("triple_play")
+    for seed in range(300):
+        game, rng = rb.new_game(3, seed), random.Random(seed)
+        while not game.over and not (game._ctx.call_due and game.pending is not None):
+            random_moves(game, rng, 1, "uniform")
+        if game.over:
+            continue
+        data = json.loads(json.dumps(game.snapshot()))
+        ctx = data["ctxs"][data["ctx"]]
+        assert ctx["call_due"] is True, ctx
+        restored = rb.restore(data)
+        assert restored.snapshot() == data
+        random_moves(game, random.Random(seed), 50, "uniform")
+        random_moves(restored, random.Random(seed), 50, "uniform")
+        assert restored.snapshot() == game.snapshot()
+        return
+    raise AssertionError("no overload of an uncalled next-to-last card came up")

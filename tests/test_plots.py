@@ -183,3 +183,28 @@ def test_the_readme_picture_is_there_and_named_by_its_command() -> None:
     assert "](docs/images/compare-stacking.png)" in readme
     check_png(root / "docs" / "images" / "compare-stacking.png", COMPARE_SIZE)
     check_png(root / "docs" / "images" / "simulate-stacking.png", SIMULATE_SIZE)
+
+
+def test_compare_puts_each_unit_on_its_own_axis() -> None:
+    from uno_rules.load.entry import load_rulebook
+    from uno_rules.sim.plots import compare_plot
+
+    rulebooks = [load_rulebook("classic"), load_rulebook("classic", house=["stacking"])]
+    records: list[Any] = []
+    result = cmp.compare(rulebooks, ["classic", "stacking"], 30, 3, 4, records=records)
+    fig = compare_plot(result, records)
+    labels = {ax.get_xlabel().split("\n")[0]: [t.get_text() for t in ax.get_yticklabels()]
+              for ax in fig.axes if ax.get_xlabel().startswith("paired difference")}
+    units = {m["unit"] for m in result["metrics"].values()}
+    assert set(labels) == {"paired difference (percentage points)",
+                           *(f"paired difference ({u})" for u in units - {"%"})}
+    assert len(units - {"%"}) >= 3  # turns, points, cards...: never one axis between them
+    for xlabel, rows in labels.items():
+        unit = xlabel.removeprefix("paired difference ")
+        if unit == "(percentage points)":  # the rates: win rates, stalled rounds
+            assert rows and all(" (" not in r and "rate" in r or "rounds" in r for r in rows)
+        else:  # each row of the unit the axis says, and only those
+            assert rows and all(r.endswith(unit) for r in rows), (xlabel, rows)
+    named = {(ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes}
+    assert ("round length (turns)", "rounds") in named
+    assert any(y.startswith("win rate (%)") for _, y in named)

@@ -264,6 +264,7 @@ def _states() -> list[uno_rules.Game]:
         several.apply(several.legal_actions()[0])
     chosen = uno_rules.load_rulebook("classic").new_game(2, 6)  # an adapter's choosers set
     chosen.chance, chosen.limit_chance = _top_card_stays, _first_limit  # (OpenSpiel's, as data)
+    chosen.offer_unplayable = True  # (OpenSpiel's rounds)
     return [*out, stalled, boxed, midway, absent, owed, several, chosen]
 
 

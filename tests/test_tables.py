@@ -242,13 +242,14 @@ def test_play_extras_names_the_rulebooks_whose_plays_need_their_checks(
 
 
 @pytest.mark.parametrize(("name", "settings", "flags"), [
-    # uno_after_effects, several discard piles, combos, after-draw steps or owed calls,
-    # a card named by its face (one side)
+    # an UNO call judged once the card is resolved (uno_after_effects, pile counters),
+    # several discard piles, combos, after-draw steps or owed calls, a card named by its
+    # face (one side)
     ("classic", None, (False, False, False, False, True)),
     ("all_wild", None, (True, False, False, False, True)),
     ("no_mercy", None, (True, False, False, True, True)),
     ("teams", None, (False, False, False, True, True)),
-    ("triple_play", None, (False, True, True, False, True)),
+    ("triple_play", None, (True, True, True, False, True)),
     ("dos", None, (False, True, True, True, True)),
     ("classic", {"call_after_draw": True}, (False, False, False, True, True)),
     ("flip", None, (False, False, False, False, False)),

@@ -714,3 +714,24 @@ def test_several_piles_each_shown_and_played_on_by_its_number(tmp_path: Path) ->
     classic = create(c, **ROUND)
     assert classic["view"]["piles"] is None
     assert all(o["pile"] is None for o in classic["prompt"]["options"])
+
+
+@pytest.mark.parametrize("rulebook, seed", [("dos", 0), ("triple_play", 3)])
+def test_each_play_lists_its_cards_from_the_seat_s_own_hand(
+        tmp_path: Path, rulebook: str, seed: int) -> None:
+    """A combo's option lists its cards in order (the page's clicks pick them), each one the
+    seat holds (as many as it holds); other options list none."""
+    state = create(client(tmp_path), rulebook=rulebook, players=2, humans=[0], seed=seed,
+                   round=True)
+    hand = [c["name"] for c in state["view"]["hand"]]
+    options = state["prompt"]["options"]
+    combos = [o for o in options if o["cards"] and len(o["cards"]) > 1]
+    assert combos  # this deal has some
+    for o in options:
+        if o["kind"] != "play":
+            assert o["cards"] is None
+            continue
+        names = [c["name"] for c in o["cards"]]
+        assert " + ".join(names) == o["card"]["name"] and f"play {o['card']['name']}" in o["text"]
+        assert all(names.count(n) <= hand.count(n) for n in names)
+        assert o["cards"][-1] == next(c for c in state["view"]["hand"] if c["name"] == names[-1])

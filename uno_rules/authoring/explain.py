@@ -328,7 +328,9 @@ def _turn_lines(rulebook: Rulebook) -> list[str]:
         if answers:
             turn.append("A pending draw may also be answered, the same way, with a "
                         + " or ".join(answers) + ": it adds nothing, and the total stays "
-                        "pending for whoever's turn its effect leads to.")
+                        "pending for whoever's turn its effect leads to."
+                        + (" Going out on one, that player draws the total, and it counts."
+                           if rulebook.settings.pending_draw_at_end == "drawn" else ""))
     joining = " and ".join(rulebook.piles[i] for i in rulebook.reshuffle_piles) + " pile" \
         + ("s" if len(rulebook.reshuffle_piles) > 1 else "")
     if not rulebook.reshuffle_discards:

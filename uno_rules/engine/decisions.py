@@ -158,11 +158,13 @@ class Drawn(OneDatum):
     def options(self, g: Legality) -> list[int]:
         seat = self.seat
         assert seat is not None
-        if g.rulebook.discard_piles > 1:
+        if g.offer_unplayable and not g._can_play(seat, self.card):
+            opts = []  # asked all the same (State.offer_unplayable): it may only keep it
+        elif g.rulebook.discard_piles > 1:
             opts = g._pile_plays(seat, [self.card])[0]
         else:
             opts = g._play_ids(seat, [self.card], len(g.hands[seat]), g._focus)
-        if g.rulebook.settings.play_drawn != "must":
+        if g.rulebook.settings.play_drawn != "must" or not opts:
             opts.append(g._acts[seat].keep)
         return opts
 

@@ -20,7 +20,9 @@ What is treated as known (kept where it is):
   cards it has set aside to give (a ``give_cards`` with ``together``) stay aside;
 - the card a pending ``drawn`` decision offers (another seat's): re-dealt like the rest, to
   a card that seat could play (the decision shows it is playable); when no hidden card
-  would do, it is kept.
+  would do, it is kept. With ``offer_unplayable`` (OpenSpiel's rounds: the decision is
+  asked whether or not the card is playable, so it shows nothing) it is re-dealt like any
+  hidden card, playable or not.
 
 Re-dealt: the other seats' hands, the draw pile, the declared piles (their contents are
 face down), cards set aside to give by others, and the hidden limits of pile counters
@@ -132,8 +134,10 @@ def resample(game: Any, seat: object, rng: random.Random) -> Any:
     drawn = [c for c in ctxs if c.drawn >= 0 and c.actor != seat and c.drawn in hands[c.actor]]
     asks = [new.pending] + [f.ask for f in new._stack if type(f) is Resume]
     offered = any(a is not None and a.kind == "drawn" and a.seat != seat for a in asks)
-    if back is None and not offered:  # the usual case: one shuffle, put back list by list
+    if back is None and (not offered or new.offer_unplayable):  # one shuffle, list by list
         _deal_plain(new, seat, rng, segs, old, drawn)
+        if offered:  # the decision names the card now drawn (playable or not)
+            _renamed_drawn(new, seat)
     else:
         _deal_by_places(new, seat, rng, _places(segs), old, drawn, back)
     _rederive_honest(new, seat, ctxs)
@@ -329,7 +333,7 @@ def _follow_pending(game: Any, seat: int, rng: random.Random,
             continue
         at = drawn_at[a.ctx]
         where, i = places[at]
-        if not game._can_play(a.seat, where[i]):
+        if not game.offer_unplayable and not game._can_play(a.seat, where[i]):
             key = keys[at]
             mine = back[where[i]].id if back is not None else -1
             order = list(range(len(places)))
@@ -350,7 +354,12 @@ def _follow_pending(game: Any, seat: int, rng: random.Random,
                 w2, i2 = places[j]
                 where[i], w2[i2] = w2[i2], where[i]
         a.ctx.drawn = where[i]
-    # Asks are shared records: make new ones naming the card now drawn.
+    _renamed_drawn(game, seat)
+
+
+def _renamed_drawn(game: Any, seat: int) -> None:
+    """Another seat's ``drawn`` decisions made anew naming the card their context drew
+    now (asks are shared records: the original round's are left as they are)."""
     if game.pending is not None and game.pending.kind == "drawn" and game.pending.seat != seat:
         game.pending = replace(game.pending, card=game.pending.ctx.drawn)
     game._stack = [_redrawn(f.ask) if type(f) is Resume and f.ask.kind == "drawn" and

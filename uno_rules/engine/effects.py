@@ -296,7 +296,8 @@ def _partner_plays(game: Game, ctx: Ctx, step: Step) -> None:
 def _offer_drawn(game: Game, ctx: Ctx, step: Step) -> None:
     card, seat = ctx.drawn, ctx.actor
     if card < 0 or card not in game.hands[seat] or \
-            game.rulebook.settings.play_drawn == "never" or not game._can_play(seat, card):
+            game.rulebook.settings.play_drawn == "never" or \
+            not (game.offer_unplayable or game._can_play(seat, card)):
         return
     game.pending = Drawn(seat, ctx, card)
 

@@ -46,3 +46,17 @@ def _plain(name: str, copy: str = SHARED) -> Field:
 
 def _derived(name: str) -> Field:
     return Field(name, REBUILT, why="made from the rulebook (derive)")
+
+
+# The fields State._copy_records copies (kept in step with it by an assert there).
+RECORD_FIELDS = ("_stack", "_ctx", "pending", "giving", "stacked")
+
+
+def _clone_plan(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], ...]:
+    """The names of ``fields`` a clone shares, copies as lists, copies as lists of lists."""
+    kinds = {f.copy for f in fields}
+    assert kinds <= {SHARED, LIST, LISTS, RNG, RECORDS, ALIAS, REBUILT}, kinds
+    assert {f.name for f in fields if f.copy == RECORDS} == set(RECORD_FIELDS), \
+        "a record field State._copy_records does not copy"
+    return tuple(tuple(f.name for f in fields if f.copy in want)
+                 for want in ((SHARED, REBUILT), (LIST,), (LISTS,)))

@@ -110,7 +110,9 @@ class Game(Runner):
         self._extras: bool = play_extras(rb)
         self._long_turns: bool = bool(rb.turn_plays) or rb.turn_end is not None
         self._call_at: int = rb.settings.call_at
-        self._uno_after: bool = rb.settings.uno_after_effects
+        # an UNO call judged once the card is resolved: after its effects, or (pile
+        # counters) after its pile's press (Ctx.call_due)
+        self._uno_after: bool = rb.settings.uno_after_effects or bool(rb.pile_limits)
         self._piled: bool = rb.discard_piles > 1
 
     @classmethod
@@ -550,7 +552,8 @@ class Game(Runner):
             return
         actor = ctx.actor
         if self._uno_after and ctx.face >= 0 and not ctx.called and \
-                len(hands[actor]) == self._call_at:
+                len(hands[actor]) == self._call_at and \
+                (ctx.call_due or self.rulebook.settings.uno_after_effects):
             self._uno_open = actor  # its own card left it one card, UNO uncalled
         nxt = self._turn_to
         if nxt is None:
@@ -599,7 +602,10 @@ class Game(Runner):
             if hands[seat] or seat in self._out_seats or seat in self.eliminated:
                 continue
             if self._round_ends_with(seat):
-                self._end_round(seat)
+                if self.stacked.total and self._draw_left(ctx.actor):
+                    self._run()  # the draw's own steps; then the round ends
+                else:
+                    self._end_round(seat)
                 return True
             self._out_seats.append(seat)
             self._note("out", seat)
@@ -661,16 +667,16 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if len(hand) == self._call_at and not uno:
-            self._uno_open = seat
+        if len(hand) == self._call_at and not uno and not self._pile_marks:
+            self._uno_open = seat  # (with pile counters: once the play is resolved)
         if self._extras:  # pile counters, card sides, false calls, going on: rare
             got = self._play_extras(Ctx(seat, card, honest, prev, False, pile, uno), rule, sides)
             if got is None:  # an overload or the card's side took over
                 return
             ctx = got
         else:
-            self._ctx = ctx = Ctx(seat, card, honest, prev,
-                                  not hand and self._round_ends_with(seat), pile, uno)
+            self._ctx = ctx = Ctx(seat, card, honest, prev, not hand and self._round_ends_with(
+                seat) and not self._answer_steers(rule), pile, uno)
         if rule is not None and rule.effect is not None:
             self._stack.append(Frame(rule.effect, 0, ctx))
             self._run()
@@ -686,12 +692,17 @@ class Game(Runner):
         seat, pile, hand = ctx.actor, ctx.pile, self.hands[ctx.actor]
         if ctx.called and hand and self.rulebook.settings.false_call_penalty:
             self._false_call(seat, len(hand), rule)
+        # With pile counters an uncalled call is judged once the play is resolved, on the
+        # hand its overload left (as going out is): an overload's draw owes none, and can't
+        # be caught while it is pending.
+        ctx.call_due = not ctx.called and len(hand) == self._call_at and bool(self._pile_marks)
         # With pile counters the play presses its pile; going out is judged after an
         # overload (whose draws may refill the hand).
         overloaded = bool(self._pile_marks) and (rule is None or rule.presses) and \
             press(self, pile)
         ctx.final = not hand and not overloaded and \
-            (rule is None or rule.going_out != "continues") and self._round_ends_with(seat)
+            (rule is None or rule.going_out != "continues") and self._round_ends_with(seat) \
+            and not self._answer_steers(rule)
         self._ctx = ctx
         if overloaded:  # the overload's steps run before the card acts
             self._overload(rule, ctx)

@@ -116,6 +116,7 @@ DIGEST_SPARSE: Mapping[tuple[str, str], Any] = {
     ("Settings", "uno_after_others"): False, ("Settings", "call_at"): 1,
     ("Settings", "false_call_penalty"): 0, ("Settings", "jump_in_wilds"): False,
     ("Settings", "knock_out_worst"): False, ("CardRule", "answers_draw"): False,
+    ("Settings", "pending_draw_at_end"): "none",
     ("Rules", "combos"): (), ("Rules", "rank_numbers"): (), ("Rules", "open_piles"): 0,
     ("Settings", "call_name"): "UNO", ("Settings", "call_after_draw"): False,
     ("CardRule", "presses"): True, ("CardRule", "overload"): None,
@@ -209,6 +210,7 @@ class Settings:
     jump_in_wilds: bool = False      # with jump_in: an identical wild may jump in too
     knock_out_worst: bool = False    # elimination: the round's worst hand is out of the match
     call_name: str = "UNO"           # the call's name in events and sheets (DOS: "DOS")
+    pending_draw_at_end: str = "none"  # none | drawn: a last answer's pending draw is drawn
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild(self)

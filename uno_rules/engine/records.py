@@ -15,9 +15,9 @@ from .model import NO_COLOR
 # The slots of a Ctx, named here so that code can list them: a class compiled with mypyc
 # has no ``__slots__`` to read back.
 CTX_SLOTS = ("actor", "face", "honest", "prev_color", "final", "target", "challenger",
-             "loser", "drawn", "pile", "called")
+             "loser", "drawn", "pile", "called", "call_due")
 # Slots a snapshot may leave out (written only when set), with their value then.
-CTX_ABSENT: Mapping[str, Any] = {"pile": 0, "called": False}
+CTX_ABSENT: Mapping[str, Any] = {"pile": 0, "called": False, "call_due": False}
 
 
 class Ctx:
@@ -37,10 +37,13 @@ class Ctx:
         self.drawn = -1             # the card the draw step drew last
         self.pile = pile            # the discard pile it was played on
         self.called = called        # its player called UNO with it
+        # Its play left the call's hand size, uncalled; the call is judged once the play is
+        # resolved (pile counters: after its overload, as going out is).
+        self.call_due = False
 
     def to_json(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in CTX_SLOTS}
-        for k in ("pile", "called"):
+        for k in CTX_ABSENT:
             if not data[k]:
                 del data[k]         # the format of before, where these did not exist
         return data

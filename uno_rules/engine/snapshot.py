@@ -345,8 +345,8 @@ COLOR = _colors(side_only=True)
 CARDS = _list(_card)
 SEATS = _list(SEAT, distinct=True)
 
-# A card being resolved (a Ctx): its slots, each with what it may hold. `pile` and `called`
-# are written only when set (the format of before they existed).
+# A card being resolved (a Ctx): its slots, each with what it may hold. `pile`, `called` and
+# `call_due` are written only when set (the format of before they existed).
 CTX_FIELDS: Mapping[str, Check] = {
     "actor": SEAT, "face": CARD_ID, "honest": _bool, "prev_color": _colors(side_only=False),
     "final": _bool, "target": SEAT_OR_NONE, "challenger": SEAT_OR_NONE, "loser": SEAT_OR_NONE,
@@ -354,7 +354,7 @@ CTX_FIELDS: Mapping[str, Check] = {
 CTX_OPTIONAL: Mapping[str, Check] = {
     "pile": _int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}",
                  hi=lambda e: e.rb.discard_piles - 1),
-    "called": _bool}
+    "called": _bool, "call_due": _bool}
 assert set(CTX_FIELDS) | set(CTX_OPTIONAL) == set(CTX_SLOTS), "a Ctx slot undeclared"
 
 

@@ -20,17 +20,18 @@ from .fields import (  # noqa: F401 (their old place: importers name them from h
     ALIAS,
     LIST,
     LISTS,
-    NOT_WRITTEN,
     REBUILT,
+    RECORD_FIELDS,
     RECORDS,
     RNG,
     SHARED,
     Field,
+    _clone_plan,
     _derived,
     _plain,
     field_names,
 )
-from .model import NO_COLOR, FrozenMap, Rules
+from .model import NO_COLOR, CardRule, FrozenMap, Rules
 from .records import Ask, Ctx, Frame, Giving, Resume, StackedDraw
 from .shuffling import shuffle
 from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain_turns, seat_actions
@@ -41,16 +42,6 @@ from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain
 SEED_LIMIT = 2**256
 # State._names of a rulebook whose cards have two sides (a name isn't a card there)
 NO_NAMES: Mapping[str, int] = FrozenMap()
-
-
-def _clone_plan(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], ...]:
-    """The names of ``fields`` a clone shares, copies as lists, copies as lists of lists."""
-    kinds = {f.copy for f in fields}
-    assert kinds <= {SHARED, LIST, LISTS, RNG, RECORDS, ALIAS, REBUILT}, kinds
-    assert {f.name for f in fields if f.copy == RECORDS} == set(RECORD_FIELDS), \
-        "a record field State._copy_records does not copy"
-    return tuple(tuple(f.name for f in fields if f.copy in want)
-                 for want in ((SHARED, REBUILT), (LIST,), (LISTS,)))
 
 
 # Every field of a State, once: __slots__, clone, pickling, snapshots and their restoring
@@ -98,6 +89,8 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("_pile_marks", LIST, "pile_counters"),  # written only with pile counters
     Field("chance", SHARED, why="a card chooser for the time of one action (set by its caller)"),
     Field("limit_chance", SHARED, why="a pile limit chooser, as chance"),
+    Field("offer_unplayable", SHARED,
+          why="offer_drawn asks about an unplayable card too (set by its caller, as chance)"),
     _derived("faces"),
     _derived("_card_rules"),
     _derived("_names"),
@@ -110,8 +103,6 @@ STATE_FIELDS: tuple[Field, ...] = (
     _derived("_combos"),
 )
 STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
-# The fields State._copy_records copies (kept in step with it by an assert there).
-RECORD_FIELDS = ("_stack", "_ctx", "pending", "giving", "stacked")
 
 
 class State:
@@ -190,6 +181,10 @@ class State:
         # Likewise for a pile counter's hidden limit (pilecounters.new_limit): given the
         # declared weights, the index of the limit chosen. None: the seeded RNG draws it.
         self.limit_chance: Callable[[list[int]], int] | None = None
+        # Whether offer_drawn asks about a drawn card that can't be played too (keep its only
+        # option), so that who moves next never tells the others whether it could: set by
+        # OpenSpiel's adapter, whose seats must not learn it; off for simulation.
+        self.offer_unplayable = False
         self._derive()
 
     def clone(self) -> State:
@@ -577,6 +572,25 @@ class State:
         stacked.value = count
         stacked.ctx = ctx
         stacked.penalty = penalty
+
+    def _answer_steers(self, rule: CardRule | None) -> bool:
+        """Whether a last card answering the pending draw (``answers_draw``) runs its whole
+        effect, as it steers the total (``pending_draw_at_end: drawn``)."""
+        return self.stacked.total > 0 and rule is not None and rule.answers_draw and \
+            self.rulebook.settings.pending_draw_at_end == "drawn"
+
+    def _draw_left(self, actor: int) -> bool:
+        """The round ends with a draw still pending after ``actor``'s last card: with
+        ``pending_draw_at_end: drawn`` the seat it faces (the one that would take the next
+        turn) draws it first, as a last Draw Two's victim does. True when it was drawn."""
+        stacked = self.stacked
+        total = stacked.total
+        if self.rulebook.settings.pending_draw_at_end != "drawn":
+            return False
+        seat = self._turn_to if self._turn_to is not None else self._next_turn(actor)
+        stacked.total, stacked.value, stacked.ctx = 0, 0, None
+        self._draw_cards(seat, total)
+        return True
 
     def _owe_calls(self, seats: list[int], actor: int) -> None:
         """With ``uno_after_others``: each of ``seats`` but ``actor`` that another's card

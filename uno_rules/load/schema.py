@@ -70,6 +70,14 @@ def _settings() -> dict[str, Any]:
                             "one standing wins (default false). House rule "
                             "`knock_out_worst` ('last one standing'); a knock-out "
                             "tournament's rulebook."},
+        "pending_draw_at_end": {"enum": ["none", "drawn"], "description":
+                                "A last card that answers a pending stacked draw adding "
+                                "nothing to it (`answers_draw`: house rules `deflect`, "
+                                "`pass_on`): `none`, the round ends and nobody draws the "
+                                "total (default none); `drawn`, the card's whole effect "
+                                "runs (it still steers the total), then the player it "
+                                "sends the total to draws it before the round is scored, "
+                                "as a last Draw Two's draw counts."},
         "go_out_on": {"enum": ["any", "number"], "description":
                       "What a player may go out on: any card (default), or a number card only."},
         "knockout_points": {"type": "integer", "minimum": 0, "description":

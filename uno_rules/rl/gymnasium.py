@@ -146,9 +146,8 @@ class UnoEnv(gymnasium.Env[Any, int]):
 
     # ------------------------------------------------------------------ internals
     def _observe(self, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-        got = self.aec.observe(self._agent)
-        info["action_mask"] = got["action_mask"]
-        return got["observation"], info
+        observation, info["action_mask"] = self.aec._arrays(self.seat)
+        return observation, info
 
     def _play_others(self) -> float:
         """Let the built-in agents act until the learner's turn or the end of the round;
@@ -156,12 +155,14 @@ class UnoEnv(gymnasium.Env[Any, int]):
         (the learner too: only its own cards decide that) passes unasked, as
         ``play_agents`` skips it: no agent's generator is drawn from."""
         aec, me = self.aec, self._agent
+        game = aec.game
+        assert game is not None
+        rewards, terminations, truncations = aec._cumulative_rewards, aec.terminations, \
+            aec.truncations
         reward = 0.0
-        while aec.agents and not (aec.terminations[me] or aec.truncations[me]):
+        while aec.agents and not (terminations[me] or truncations[me]):
             seat = aec._queue[0]
-            game = aec.game
-            assert game is not None
-            ids = game.legal_ids(seat)
+            ids = aec._ids or aec._legal()  # the env's own, made once per state
             pending = game.pending
             mine = pending is not None and pending.seat == seat
             pass_id = None if mine else aec._pass[seat]
@@ -170,14 +171,14 @@ class UnoEnv(gymnasium.Env[Any, int]):
             elif aec.agent_selection == me:
                 break
             else:
-                offered = tuple(i for i in ids if i != pass_id)
+                offered = ids if mine else tuple(i for i in ids if i != pass_id)
                 choice = self._ask(seat, offered, pending.kind if mine and pending else None)
                 taken = pass_id if choice is None else choice
             assert taken is not None  # only a seat out of turn may pass (_ask checks)
-            aec.step(aec.env_id(seat, taken))
-            reward += float(aec._cumulative_rewards.get(me, 0))
-            aec._cumulative_rewards[me] = 0
-        if aec.agents and (aec.terminations.get(me) or aec.truncations.get(me)):
+            aec._apply(aec.agent_selection, seat, taken)  # a legal table id: _ask checks it
+            reward += float(rewards.get(me, 0))
+            rewards[me] = 0
+        if aec.agents and (terminations.get(me) or truncations.get(me)):
             self._done = True
         return reward
 

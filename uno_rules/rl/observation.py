@@ -21,16 +21,15 @@ Every value is a whole number from 0 to 255 (``uint8``: exact, compact and cheap
 from __future__ import annotations
 
 import hashlib
-from operator import itemgetter
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..engine.decisions import KINDS
+from ..engine.encode import CAP, Encoder
 from ..engine.game import Game
-from ..engine.model import NO_COLOR
 from ..engine.rulebook import Rulebook
 from ..engine.view import SeatView, seat_view
 
-CAP = 255  # the largest value a uint8 holds: counts above it are capped
 # The decision kinds, in the order of their one-hot segment: the engine's registered kinds.
 DECISION_KINDS: tuple[str, ...] = tuple(KINDS)
 # The segments a rulebook may add that version 1's layout didn't know, in order: a new one
@@ -114,93 +113,87 @@ class Observer:
         piles = rulebook.discard_piles
         segments: list[Segment] = []
 
-        def add(name: str, length: int, high: int, meaning: str) -> int:
-            offset = segments[-1].offset + segments[-1].length if segments else 0
-            segments.append(Segment(name, offset, length, 0, high, meaning))
-            return offset
+        def add(name: str, length: int, high: int, meaning: str, when: object = True) -> None:
+            """The next segment, if ``when`` (a layout without it never writes there)."""
+            if when:
+                offset = segments[-1].offset + segments[-1].length if segments else 0
+                segments.append(Segment(name, offset, length, 0, high, meaning))
 
-        add("hand", faces, most,
-                         "the observer's cards counted by face (rulebook.faces order; by the "
-                         "face on the side in play)")
-        self._side = add("side", len(rulebook.sides), 1,
-                         "one-hot: the side in play (rulebook.sides)") if sided else -1
-        self._top = add("top", piles * faces, 1,
-                        "one-hot per discard pile: its top card's face (none: all 0)")
+        add("hand", faces, most, "the observer's cards counted by face (rulebook.faces order; "
+            "by the face on the side in play)")
+        add("side", len(rulebook.sides), 1, "one-hot: the side in play (rulebook.sides)", sided)
+        add("top", piles * faces, 1, "one-hot per discard pile: its top card's face (none: all 0)")
         # A deck without colours has no colour in force, ever: no segment (never written).
-        self._color = add("color", piles * len(rulebook.colors), 1,
-                          "one-hot per discard pile: the colour in force (rulebook.colors; "
-                          "none: all 0)") if rulebook.colors else -1
-        self._discard_size = add("discard_size", piles, pile_high,
-                                 "cards in each discard pile")
-        self._focus = add("focus", piles, 1,
-                          "one-hot: the discard pile in play") if piles > 1 else -1
-        self._direction = add("direction", 1, 1, "1: clockwise (seat numbers rising), "
-                                                  "0: counterclockwise")
-        self._sizes = add("hand_sizes", n, pile_high,
-                          "cards held, per relative seat (0: the observer)")
-        self._draw = add("draw_pile_size", 1, pile_high, "cards in the draw pile")
-        self._piles = add("piles", len(rulebook.piles), pile_high,
-                          "cards in each declared pile (rulebook.piles)") \
-            if rulebook.piles else -1
+        add("color", piles * len(rulebook.colors), 1, "one-hot per discard pile: the colour in "
+            "force (rulebook.colors; none: all 0)", rulebook.colors)
+        add("discard_size", piles, pile_high, "cards in each discard pile")
+        add("focus", piles, 1, "one-hot: the discard pile in play", piles > 1)
+        add("direction", 1, 1, "1: clockwise (seat numbers rising), 0: counterclockwise")
+        add("hand_sizes", n, pile_high, "cards held, per relative seat (0: the observer)")
+        add("draw_pile_size", 1, pile_high, "cards in the draw pile")
+        add("piles", len(rulebook.piles), pile_high,
+            "cards in each declared pile (rulebook.piles)", rulebook.piles)
         declared = rulebook.player_state
-        self._marks = add("player_state", n * sum(len(v) for _, v, _ in declared), 1,
-                          "per relative seat, for each key of rulebook.player_state: one-hot, "
-                          "its value (the key's values in order)") if declared else -1
-        self._counts = add("pile_counters", 2 * piles, pile_high,
-                           "per discard pile: 1 when open, then its press count (capped; "
-                           "its hidden limit is never shown)") if rulebook.pile_limits else -1
-        # each key's first slot within a seat's part, and a seat's part's length
-        self._mark_slots = tuple(sum(len(v) for _, v, _ in declared[:k])
-                                 for k in range(len(declared)))
+        add("player_state", n * sum(len(v) for _, v, _ in declared), 1,
+            "per relative seat, for each key of rulebook.player_state: one-hot, its value (the "
+            "key's values in order)", declared)
+        add("pile_counters", 2 * piles, pile_high, "per discard pile: 1 when open, then its "
+            "press count (capped; its hidden limit is never shown)", rulebook.pile_limits)
+        # each key's first slot within a seat's part
+        mark_slots = tuple(sum(len(v) for _, v, _ in declared[:k]) for k in range(len(declared)))
         partnerships = n // rulebook.team_size
-        if rulebook.team_size > 1:
-            add("team", n, partnerships - 1, "per relative seat, its team counted from the "
-                                      "observer's (0: the observer's team)")
-        self._out = add("out", n, 1, "per relative seat: went out, its team playing on")
-        self._knocked = add("knocked_out", n, 1, "per relative seat: out of the round")
-        self._absent = add("absent", n, 1, "per relative seat: out of the match (never "
-                                           "dealt in; knocked out too)")
-        self._stacked = add("stacked_draw", 1, CAP,
-                            "the pending stacked draw's total (capped at 255)")
-        self._uno = add("uno_open", n, 1,
-                        "one-hot per relative seat: open to an UNO catch (none: all 0)")
-        self._kind = add("decision_kind", len(DECISION_KINDS), 1,
-                         "one-hot: the pending decision's kind (" +
-                         ", ".join(DECISION_KINDS) + "; round over: all 0)")
-        self._decider = add("decider", n, 1, "one-hot per relative seat: whose decision "
-                                             "it is (a seatless one or none: all 0)")
-        self._mine = add("my_decision", 1, 1, "1: the pending decision is the observer's")
-        self._over = add("over", 1, 1, "1: the round is over")
-        if sided:
-            self._backs = add("other_side_hands", (n - 1) * faces, most,
-                              "per other relative seat (1, 2, ...): its cards counted by the "
-                              "face on the side turned away (rulebook.faces order)")
-            self._back_top = add("draw_pile_back", faces, 1,
-                                 "one-hot: the face turned away of the draw pile's top card")
+        add("team", n, partnerships - 1, "per relative seat, its team counted from the "
+            "observer's (0: the observer's team)", rulebook.team_size > 1)
+        add("out", n, 1, "per relative seat: went out, its team playing on")
+        add("knocked_out", n, 1, "per relative seat: out of the round")
+        add("absent", n, 1, "per relative seat: out of the match (never dealt in; knocked out "
+            "too)")
+        add("stacked_draw", 1, CAP, "the pending stacked draw's total (capped at 255)")
+        add("uno_open", n, 1, "one-hot per relative seat: open to an UNO catch (none: all 0)")
+        add("decision_kind", len(DECISION_KINDS), 1, "one-hot: the pending decision's kind (" +
+            ", ".join(DECISION_KINDS) + "; round over: all 0)")
+        add("decider", n, 1, "one-hot per relative seat: whose decision it is (a seatless one "
+            "or none: all 0)")
+        add("my_decision", 1, 1, "1: the pending decision is the observer's")
+        add("over", 1, 1, "1: the round is over")
+        add("other_side_hands", (n - 1) * faces, most, "per other relative seat (1, 2, ...): "
+            "its cards counted by the face on the side turned away (rulebook.faces order)", sided)
+        add("draw_pile_back", faces, 1,
+            "one-hot: the face turned away of the draw pile's top card", sided)
         self.spaces: tuple[Segment, ...] = tuple(segments)
         self.size: int = segments[-1].offset + segments[-1].length
         self._names = {s.name: s for s in segments}
 
-        # Index tables, so that a call only looks up and counts (it runs every env step):
-        # each seat's relative order and relative seats, a kind's slot.
-        self._order = tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
-        self._rel = tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n))
-        # per seat, a per-seat tuple in relative order (players >= 2: itemgetter gives a tuple)
-        self._rotate = tuple(itemgetter(*order) for order in self._order)
-        self._kind_slot = {kind: self._kind + i for i, kind in enumerate(DECISION_KINDS)}
-        self._at = (self._side, self._top, self._color, self._discard_size, self._direction,
-                    self._sizes, self._sizes + n, self._draw, self._stacked, self._uno,
-                    self._decider, self._mine, self._over)
         # What every observation starts from: zeros, and the (constant) partnerships.
         template = bytearray(self.size)
         if rulebook.team_size > 1:
             team = self._names["team"].offset
             for k in range(n):
                 template[team + k] = k % partnerships  # seats that far apart are partners
-        self._template = bytes(template)
+        width = self._names["player_state"].length // n if declared else 0
+        self._encoder_args = ({s.name: s.offset for s in segments}, bytes(template), n, faces,
+                              len(rulebook.colors), DECISION_KINDS, mark_slots, width)
         # No count reaches CAP but the stacked draw's unless the deck does (hands and piles
         # hold the deck's cards): then the vector is made from a capped copy of the view.
         self._capped = deck > CAP
+        self._set_encoder()
+
+    def _set_encoder(self) -> None:
+        """The (compiled) filler of this layout, and the one call that makes a vector."""
+        self._encoder = Encoder(*self._encoder_args)
+        self._vector: Callable[[SeatView], bytearray] = \
+            self._capped_vector if self._capped else self._encoder.fill
+
+    def _capped_vector(self, view: SeatView) -> bytearray:
+        return self._encoder.fill(_capped(view))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The encoder is made again from its arguments (a compiled class may not pickle).
+        return {k: v for k, v in self.__dict__.items() if k not in ("_encoder", "_vector")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._set_encoder()
 
     def segment(self, name: str) -> Segment:
         """The segment called ``name`` (KeyError if this layout has none)."""
@@ -229,7 +222,7 @@ class Observer:
                 type(seat) is not int or not 0 <= seat < self.players:
             self._check(game, seat)
         # _fill's record and vector, a call less (this runs every env step)
-        return frombuffer(self._from_view(seat_view(game, seat, None)), uint8)
+        return frombuffer(self._vector(seat_view(game, seat, None)), uint8)
 
     def encode_view(self, view: SeatView) -> list[int]:
         """:meth:`encode` of the seat and game ``view`` is of (:meth:`Game.seat_view
@@ -237,7 +230,7 @@ class Observer:
         count): the vector is made from that record alone."""
         if type(view) is not SeatView or view.players != self.players:
             raise ValueError(f"not a view of a game for {self.players} players: {view!r}")
-        return list(self._from_view(view))
+        return list(self._vector(view))
 
     def _check(self, game: Game, seat: object) -> None:
         rulebook = game.rulebook
@@ -258,104 +251,7 @@ class Observer:
             self._check(game, seat)
         # The seat's view without its options (the vector doesn't hold them): the record
         # Game.seat_view gives, made without looking the options up.
-        return self._from_view(seat_view(game, seat, None))
-
-    def _from_view(self, view: SeatView) -> bytearray:
-        """The vector of ``view``, as bytes. It runs every env step: the record and the
-        offsets are unpacked at once (fields and attributes by name cost more), and sizes,
-        bounded by the deck, are copied without a cap unless the deck exceeds it."""
-        if self._capped:
-            view = _capped(view)
-        (seat, _, side, hand, hand_sizes, tops, colors, discard_sizes, _, direction,
-         draw_pile_size, pile_sizes, stacked, uno, out_seats, knocked, absent, kind, decider,
-         _, over, _, backs, draw_back, owed, marks, pile_counts) = view
-        (at_side, at_top, at_color, at_discard, at_direction, at_sizes, end_sizes, at_draw,
-         at_stacked, at_uno, at_decider, at_mine, at_over) = self._at
-        out = bytearray(self._template)
-        for face in hand:  # the hand's counts come first: a face id is its position
-            out[face] += 1
-        if at_side >= 0:
-            out[at_side + side] = 1
-        if len(tops) == 1:  # the common layout, inline
-            if tops[0] >= 0:
-                out[at_top + tops[0]] = 1
-            if colors[0] != NO_COLOR:
-                out[at_color + colors[0]] = 1
-            out[at_discard] = discard_sizes[0]
-        else:
-            self._fill_discards(view, out)
-        if direction == 1:
-            out[at_direction] = 1
-        out[at_sizes:end_sizes] = self._rotate[seat](hand_sizes)
-        out[at_draw] = draw_pile_size
-        if pile_sizes:
-            out[self._piles:self._piles + len(pile_sizes)] = pile_sizes
-        rel = self._rel[seat]
-        if marks:
-            self._fill_marks(rel, marks, out)
-        if pile_counts:
-            for k, v in enumerate(pile_counts):
-                out[self._counts + k] = v if v < CAP else CAP
-        if out_seats or knocked or absent or owed:  # seldom: one test for them all
-            self._fill_seats(rel, (out_seats, knocked, absent, owed), out)
-        if stacked:
-            out[at_stacked] = stacked if stacked < CAP else CAP
-        if uno >= 0:
-            out[at_uno + rel[uno]] = 1
-        if kind is not None:
-            out[self._kind_slot[kind]] = 1
-            if decider is not None:
-                out[at_decider + rel[decider]] = 1
-                if decider == seat:
-                    out[at_mine] = 1
-        if over:
-            out[at_over] = 1
-        if backs:
-            self._fill_backs(view, out)
-        return out
-
-    def _fill_seats(self, rel: tuple[int, ...], seats: tuple[tuple[int, ...], ...],
-                    out: bytearray) -> None:
-        """The seats out, knocked out, out of the match, and owing an UNO (open to a catch
-        too, uno_after_others), per relative seat."""
-        for start, group in zip((self._out, self._knocked, self._absent, self._uno), seats,
-                                strict=True):
-            for s in group:
-                out[start + rel[s]] = 1
-
-    def _fill_discards(self, view: SeatView, out: bytearray) -> None:
-        """The focus and each pile's top card, color and size, when there are several."""
-        faces, colors = len(self.rulebook.faces), len(self.rulebook.colors)
-        out[self._focus + view.focus] = 1
-        for k, (top, color, size) in enumerate(zip(view.tops, view.colors, view.discard_sizes,
-                                                   strict=True)):
-            if top >= 0:
-                out[self._top + k * faces + top] = 1
-            if color != NO_COLOR:
-                out[self._color + k * colors + color] = 1
-            out[self._discard_size + k] = size
-
-    def _fill_marks(self, rel: tuple[int, ...], marks: tuple[int, ...],
-                    out: bytearray) -> None:
-        """Each seat's per-player state: one-hot per key, at its relative seat's part."""
-        slots, keys = self._mark_slots, len(self._mark_slots)
-        width = self._names["player_state"].length // self.players
-        for s in range(self.players):
-            base = self._marks + rel[s] * width
-            for k in range(keys):
-                out[base + slots[k] + marks[s * keys + k]] = 1
-
-    def _fill_backs(self, view: SeatView, out: bytearray) -> None:
-        """The side turned away of the others' cards and of the draw pile's top card."""
-        faces, backs = len(self.rulebook.faces), view.backs
-        base = self._backs - faces  # relative seat k's counts start at base + k * faces
-        order = self._order[view.seat]
-        for k in range(1, self.players):
-            start = base + k * faces
-            for face in backs[order[k]] or ():
-                out[start + face] += 1
-        if view.draw_back >= 0:
-            out[self._back_top + view.draw_back] = 1
+        return self._vector(seat_view(game, seat, None))
 
 
 def _capped(view: SeatView) -> SeatView:

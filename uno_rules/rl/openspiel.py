@@ -33,18 +33,21 @@ OpenSpiel's algorithms (MCTS, random simulation, ...) run on it. docs/embedding.
   seeds ``seed`` .. (outcome ``len(table) + k``), which fix every card. A contest or a
   table outcome (``decision.chance``) is a chance node over its actions' table ids.
 * ``resample_from_infostate(player, sampler)`` (IS-MCTS): the round replaced by
-  ``game.resample(player, rng)``, the OpenSpiel history kept (docs/embedding.md).
+  ``game.resample(player, rng)``, the OpenSpiel history kept, the other seats' private
+  memories dropped (docs/embedding.md).
 * Observations: the observation tensor is :class:`uno_rules.rl.observation.Observer`'s
   encoding of what the seat sees and the counts of the cards played; the information state
   has perfect recall (:mod:`uno_rules.rl.recall`): the view, every public action and pass
   (another seat's ``keep`` left out), the seat's own hand's changes, and a tensor of them
-  at a declared size; the observation string is the view. A seat whose draw offers no
-  drawn card keeps it (the adapter's keep: it moves again either way, so who moves never
-  tells whether its card was playable).
+  at a declared size; the observation string is the view. A round's drawn card is asked
+  about whether or not it can be played (``Game.offer_unplayable``: ``keep`` the only
+  option of an unplayable one), so nobody else learns which.
 * Serialization: ``state.serialize()`` / ``game.deserialize_state(text)`` (from Python) are
   JSON checked field by field, nothing unpickled; OpenSpiel's own
   ``serialize_game_and_state`` pickles a state's attributes, and reading that runs
   ``pickle.loads`` (docs/embedding.md: only for text you wrote).
+* Parts in their own modules: :mod:`.cardchance` (the card chooser), :mod:`.observer`
+  (strings and tensors), :mod:`.recall` (perfect recall), :mod:`.serialized` (the checks).
 * Returns, zero-sum: each winner (a team wins together) ``+1``, each other seat
   ``-w / (n - w)`` (``w`` winners of ``n`` seats): ``+1/-1`` at two players; all ``0`` for
   a round stopped by its budget.
@@ -60,7 +63,7 @@ from collections import Counter
 from typing import Any
 
 try:
-    import numpy as np
+    import numpy  # noqa: F401  (the observer's tensors: checked with OpenSpiel here)
     import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 except ImportError as exc:  # the optional extra is missing: say which
     raise ImportError(f"uno_rules.rl.openspiel needs OpenSpiel and NumPy ({exc.name} is "
@@ -71,16 +74,16 @@ from ..engine.game import Game
 from ..engine.rulebook import Rulebook
 from ..play import driver
 from ..play.driver import OnAction
-from .observation import Observer
-from .recall import Memory, RecallTensor, memory_from_json, private_history, public_history
+from .cardchance import DEAL, NeedCard, run_action
+from .observer import StateObserver
+from .recall import Memory, memory_from_json, public_history
 from .serialized import (
-    DEAL,
     FORMAT,
     checked_fields,
     checked_history,
-    checked_keep,
+    checked_memory_passes,
+    checked_passed,
     checked_pending,
-    short,
 )
 from .spaces import SharedActions, shared_actions
 
@@ -162,6 +165,7 @@ class _Round:
                  shared: SharedActions | None, backup: Game | None = None,
                  since: list[Step] | None = None) -> None:
         self.game, self.house, self.settings, self.shared = game, house, settings, shared
+        game.offer_unplayable = True  # who moves after a draw tells nobody its card
         # Card chance: an earlier copy of the round, never changed (clones share it; when
         # it is the round itself, an action is tried on a copy), and the actions taken
         # since: an action stopped to ask for a card is undone by replaying them on a copy
@@ -183,17 +187,17 @@ class _Round:
         if self.game is self.backup:  # never changed: the action tried on a copy
             game = self.game.clone()
             try:
-                _run(game, action, by, cards, hook)
-            except _NeedCard as need:
+                run_action(game, action, by, cards, hook)
+            except NeedCard as need:
                 return need.pile
             self.game = game
         else:
             try:
-                _run(self.game, action, by, cards, hook)
-            except _NeedCard as need:
+                run_action(self.game, action, by, cards, hook)
+            except NeedCard as need:
                 self.game = self.backup.clone()
                 for step in self.since:
-                    _run(self.game, *step, None)
+                    run_action(self.game, *step, None)
                 # the round as it was is the backup now: trying again replays nothing
                 self.backup, self.since = self.game, []
                 return need.pile
@@ -212,6 +216,7 @@ class _Round:
         rulebook = _rulebook(state["rulebook"], self.house, self.settings)
         self.game = Game.restore(rulebook, json.loads(state["snapshot"]))
         self.game.max_actions = int(state.get("max_actions", self.game.max_actions))
+        self.game.offer_unplayable = True
         self.shared = shared_actions(rulebook, self.game.players) if state.get("shared") \
             else None
         self.backup, self.since = None, []
@@ -267,12 +272,6 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         self.shared = shared_actions(self.rulebook, self.players) \
             if params["shared_actions"] else None
         self.size = len(self.table) if self.shared is None else len(self.shared)
-        # Each seat's keep (the adapter's forced keep after a draw: the module docstring),
-        # when the rulebook offers a drawn card.
-        offers = self.rulebook.settings.play_drawn != "never" and any(
-            step.op == "offer_drawn" for program in self.rulebook.programs for step in program)
-        self.keeps = {a.seat: i for i, a in enumerate(self.table)
-                      if a.kind == "keep" and a.seat is not None} if offers else {}
         # The table ids seen to take a card (learnt as rounds are played): such an action
         # is tried on a copy of the round, not undone by a replay (only speed depends on it).
         self.drawing: set[int] = set()
@@ -330,14 +329,9 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         field. (``pyspiel.deserialize_game_and_state`` is OpenSpiel's own format: a pickle.)"""
         fields = checked_fields(text)
         history = checked_history(fields["history"], self)
-        passed = fields["passed"]
-        if not (type(passed) is list and all(type(s) is int for s in passed)
-                and len(set(passed)) == len(passed) < self.players
-                and all(0 <= s < self.players for s in passed)):
-            raise SnapshotError(f"serialized state: passed: {short(passed)} is not a list "
-                                f"of distinct seats of {self.players}")
         pending, cards = checked_pending(fields, self, history)
         round_ = _restored(fields["round"], self, history, pending)
+        passed = checked_passed(fields["passed"], self, history)
         if round_ is None and passed:
             raise SnapshotError("serialized state: passed: no window before the deal")
         # OpenSpiel's own deserialization sets the C++ side (history, move number) from
@@ -347,9 +341,10 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
             + _NO_ATTRIBUTES)
         assert isinstance(state, UnoRulesState)
         state._round, state._passed = round_, list(passed)
-        state._keep = checked_keep(fields["keep"], self, round_, pending)
         state._memory = memory_from_json(fields["memory"], None if round_ is None
                                          else round_.game, self.faces, self.players)
+        checked_memory_passes(state._memory, self, history,
+                              0 if round_ is None else len(round_.game.history))
         state._pending, state._cards, state._pile = None, [], []  # as new_initial_state's
         state._player = None
         if pending is not None:  # chance is choosing cards: which from, tried again
@@ -361,11 +356,11 @@ class UnoRulesGame(pyspiel.Game):  # type: ignore[misc]
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
-                         params: dict[str, Any] | None = None) -> _Observer:
+                         params: dict[str, Any] | None = None) -> StateObserver:
         """The observer OpenSpiel asks for observation and information-state strings and
         tensors."""
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self, perfect_recall, params)
+        return StateObserver(self, perfect_recall, params)
 
 
 class UnoRulesState(pyspiel.State):  # type: ignore[misc]
@@ -377,7 +372,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         self._round: _Round | None = None  # None: not dealt yet
         self._passed: list[int] = []  # seats that passed in this out-of-turn window
         self._memory = Memory()  # perfect recall: each action's hand changes, each pass
-        self._keep = -1  # a seat whose draw offered no card: it keeps (fidelity), or -1
         self._hook = _Hook(None, game)  # the caller's on_action (new_initial_state)
         self._player: int | None = None  # current_player() once asked, until a change
         # Card chance (deals=0): the action waiting for the cards it takes (DEAL: the deal),
@@ -433,8 +427,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.CHANCE)
         if game.over:
             return int(pyspiel.PlayerId.TERMINAL)
-        if self._keep >= 0:
-            return self._keep
         pending = game.pending  # the record: cheaper than game.decision (no options made)
         assert pending is not None
         decider = pending.seat
@@ -456,7 +448,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return []
         assert self._round is not None
         shared = self._round.shared
-        ids = [self._spec().keeps[player]] if self._keep >= 0 else game.legal_ids(player)
+        ids = game.legal_ids(player)
         if shared is None:
             return sorted(ids)
         return sorted(shared.shared_id[player][i] for i in ids)
@@ -509,12 +501,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             raise IllegalAction(f"action {given}: not in the action "
                                 f"{'table' if spec.shared is None else 'space'} (0 to "
                                 f"{(len(table) if player < 0 else spec.size) - 1})")
-        if self._keep >= 0:  # the adapter's keep: the round took it already
-            if action != spec.keeps[player]:
-                raise IllegalAction(f"action {given} ({table[action]}): seat {player} can "
-                                    "only keep the card it drew now")
-            self._keep = -1
-            return
         if table[action].kind == "pass":  # changes nothing in the round
             if player < 0 or action not in game.legal_ids(player):
                 raise IllegalAction(f"action {given} ({table[action]}): not a legal action "
@@ -524,7 +510,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             return
         if spec.deals:  # the seeded round draws its own cards
             driver.take(game, action, self._hook.call, None if player < 0 else player)
-            self._done(action, player)
+            self._memory.acted(game)
         else:
             assert self._round is not None
             pile = self._round.take(action, player, [], self._hook.call,
@@ -533,7 +519,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
                 spec.drawing.add(action)
                 self._pending, self._by, self._cards, self._pile = action, player, [], pile
             else:
-                self._done(action, player)
+                self._memory.acted(self._round.game)
         self._passed = []  # the round moved on: a new window
 
     def _choose(self, action: int) -> None:
@@ -563,22 +549,10 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
             pile = None if isinstance(out, Game) else out
         if pile is None:
             self._pending, self._cards, self._pile = None, [], []
-            self._done(action, by)
+            assert self._round is not None
+            self._memory.acted(self._round.game)
         else:
             self._pending, self._by, self._cards, self._pile = action, by, cards, pile
-
-    def _done(self, action: int, by: int) -> None:
-        """The round took ``action`` by ``by`` (or was dealt): remembered. A seat's draw
-        that offered no drawn card owes a keep of this adapter's, so that the seat moves
-        again whether or not its card was playable (who moves is public)."""
-        assert self._round is not None
-        game, spec = self._round.game, self._spec()
-        self._memory.acted(game)
-        if by >= 0 and action != DEAL and spec.keeps and not game.over \
-                and spec.table[action].kind == "draw":
-            pending = game.pending
-            if pending is None or pending.seat != by or pending.kind != "drawn":
-                self._keep = by
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> UnoRulesState:
@@ -588,6 +562,9 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         OpenSpiel's IS-MCTS passes). The OpenSpiel history is kept as it is, the deal's
         outcome included, although that seed would deal other cards: the resampled round is
         one world consistent with the player's information, not one of the ``deals`` worlds.
+        Another seat's pending drawn card is dealt again like any hidden card, playable or
+        not (the round asks about either: ``offer_unplayable``); the other seats' own
+        memories are dropped (:meth:`Memory.kept_for`; docs/embedding.md says why).
         """
         new = self.clone()
         assert isinstance(new, UnoRulesState)
@@ -609,8 +586,7 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({
             "format": FORMAT, "history": [[h.player, h.action] for h in self.full_history()],
             "passed": self._passed, "round": None if game is None else game.snapshot(),
-            "pending": pending, "cards": self._cards, "memory": self._memory.to_json(),
-            "keep": self._keep},
+            "pending": pending, "cards": self._cards, "memory": self._memory.to_json()},
             separators=(",", ":"))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -652,45 +628,6 @@ class UnoRulesState(pyspiel.State):  # type: ignore[misc]
         return f"top {game.top} ({game.color_name}), {game.direction_name}; {hands}; {what}"
 
 
-class _NeedCard(Exception):
-    """Raised from inside the engine when an action takes a card (or a pile counter's
-    limit) chance hasn't chosen: ``pile`` the outcomes to choose from, each as often as
-    its weight."""
-
-    def __init__(self, pile: list[int]) -> None:
-        super().__init__("a card for chance to choose")
-        self.pile = pile
-
-
-class _Chooser:
-    """A round's ``State.chance`` for one try of an action: each card taken off the draw
-    pile is the next one chance chose, put on top first; past those, :class:`_NeedCard`
-    with the pile to choose from (sorted: its order is no one's knowledge). Its
-    :meth:`limit` is the round's ``limit_chance``: a pile counter's hidden limit is chosen
-    by chance too (no seat sees the outcome: information states hold no chance outcome)."""
-
-    __slots__ = ("cards", "used", "faces")
-
-    def __init__(self, cards: list[int], faces: int) -> None:
-        self.cards, self.used, self.faces = cards, 0, faces
-
-    def limit(self, weights: list[int]) -> int:
-        """The index of the limit chance chose (an outcome ``faces + index``)."""
-        if self.used == len(self.cards):
-            raise _NeedCard([self.faces + k for k, w in enumerate(weights) for _ in range(w)])
-        code = self.cards[self.used]
-        self.used += 1
-        return code - self.faces
-
-    def __call__(self, pile: list[int]) -> None:
-        if self.used == len(self.cards):
-            raise _NeedCard(sorted(pile))
-        card = self.cards[self.used]
-        self.used += 1
-        i = len(pile) - 1 - pile[::-1].index(card)
-        pile[i], pile[-1] = pile[-1], pile[i]
-
-
 def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
              cards: list[int], hook: OnAction | None) -> Game | list[int]:
     """``action`` by ``by`` (DEAL: the deal) on a copy of the round, the cards it takes off
@@ -702,29 +639,10 @@ def _attempt(spec: UnoRulesGame, round_: _Round | None, action: int, by: int,
         assert round_ is not None
         game = round_.game.clone()
     try:
-        _run(game, action, by, cards, hook)
-    except _NeedCard as need:
+        run_action(game, action, by, cards, hook)
+    except NeedCard as need:
         return need.pile
     return game
-
-
-def _run(game: Game, action: int, by: int, cards: list[int], hook: OnAction | None) -> None:
-    """``action`` by ``by`` (DEAL: the deal) on ``game``, taking ``cards`` off the draw
-    pile (then :class:`_NeedCard`)."""
-    memo = game.rulebook.memo
-    faces = memo.get("chance_faces")  # UnoRulesGame.faces, once per rulebook (max is slow)
-    if faces is None:
-        faces = memo["chance_faces"] = max(game.rulebook.deck) + 1
-    chooser = _Chooser(cards, faces)
-    game.chance, game.limit_chance = chooser, chooser.limit
-    try:
-        if action == DEAL:
-            game._deal()
-            game._start()
-        else:
-            driver.take(game, action, hook, None if by < 0 else by)
-    finally:
-        game.chance = game.limit_chance = None
 
 
 # OpenSpiel's serialized Python attributes (a base64 pickle) of a state that sets none.
@@ -751,63 +669,14 @@ def _restored(snapshot: Any, spec: UnoRulesGame, history: list[tuple[int, int]],
     if not dealt:
         raise SnapshotError("serialized state: round: a snapshot before the deal is done")
     size = len(spec.table)
-    # Keeps left out: the adapter's own (after a draw) are in no round's history.
-    taken = sum(not (p == -1 and a >= size)
-                and spec.table[spec.table_id(p, a)].kind not in ("pass", "keep")
+    # Every action but the passes (this adapter's) and chance's cards is the round's.
+    taken = sum(not (p == -1 and a >= size) and spec.table[spec.table_id(p, a)].kind != "pass"
                 for p, a in history[1 if spec.deals else 0:]) - (pending is not None)
-    kept = sum(a.kind != "keep" for a in game.history)
-    if game.players != spec.players or kept != taken:
+    if game.players != spec.players or len(game.history) != taken:
         raise SnapshotError(f"serialized state: round: {game.players} players and "
-                            f"{kept} actions but keeps, not the history's {spec.players} "
+                            f"{len(game.history)} actions, not the history's {spec.players} "
                             f"and {taken}")
     return _Round(game, spec.house, spec.settings, spec.shared)
-
-
-class _Observer:
-    """OpenSpiel's Python observer: ``tensor`` (float32) and ``dict`` (a named view of it per
-    segment) filled by :meth:`set_from`, strings by :meth:`string_from`. The observation is
-    the seat's view (:class:`uno_rules.rl.observation.Observer`'s segments) and the counts
-    of the cards played this round; the information state (``perfect_recall``) adds the
-    seat's memory (:mod:`uno_rules.rl.recall`): its own hand's changes and the public
-    history, passes included."""
-
-    def __init__(self, spec: UnoRulesGame, perfect_recall: bool,
-                 params: dict[str, Any] | None) -> None:
-        if params:
-            raise ValueError(f"observation parameters not supported; passed {params}")
-        self.spec, self.perfect_recall = spec, perfect_recall
-        self.observer = Observer(spec.rulebook, spec.players)
-        self.recall = RecallTensor(spec.table, spec.faces, spec.players)
-        parts = self.recall.parts if perfect_recall else self.recall.parts[:1]
-        base = self.observer.size
-        self.tensor = np.zeros(base + sum(n for _, n in parts), np.float32)
-        self.dict: dict[str, np.ndarray] = {
-            s.name: self.tensor[s.offset:s.offset + s.length] for s in self.observer.spaces}
-        for name, length in parts:
-            self.dict[name] = self.tensor[base:base + length]
-            base += length
-
-    def set_from(self, state: UnoRulesState, player: int) -> None:
-        game = state.uno_game
-        self.tensor.fill(0)
-        if game is None:  # not dealt: nothing seen yet
-            return
-        size = self.observer.size
-        self.tensor[:size] = self.observer.array(game, player)
-        if self.perfect_recall:
-            self.recall.fill(self.tensor[size:], game, player, state.memory)
-        else:
-            self.dict["played"][:] = self.recall.played(state.memory)
-
-    def string_from(self, state: UnoRulesState, player: int) -> str:
-        game = state.uno_game
-        if game is None:
-            return f"seat {player}: not dealt"
-        view = json.dumps(game.view(player), sort_keys=True)
-        if not self.perfect_recall:
-            return view
-        return "\n".join((view, " | ".join(public_history(game, player, state.memory)),
-                          " | ".join(private_history(game, player, state.memory))))
 
 
 pyspiel.register_game(_TYPE, UnoRulesGame)

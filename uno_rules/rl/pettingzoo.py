@@ -61,6 +61,7 @@ except ImportError as exc:  # the optional extra is missing: say which, and how 
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.rulebook import Rulebook
+from ..engine.view import seat_view
 from ..play import driver
 from ..play.driver import OnAction
 from . import spaces as spaces_
@@ -69,6 +70,8 @@ from .observation import Observer
 # The mask's dtype, made once: numpy.frombuffer(b, dtype) takes it positionally at about half
 # the cost of the dtype= keyword with numpy.int8 (it runs every env step).
 _INT8 = numpy.dtype(numpy.int8)
+_UINT8 = numpy.dtype(numpy.uint8)
+_frombuffer = numpy.frombuffer
 
 MAX_STEPS = 10_000  # agent steps before truncation (the engine stops a round at 20,000 actions)
 REWARDS = ("win", "points", "zero_sum")
@@ -129,6 +132,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observer = Observer(self.rulebook, players)
+        self._vector = self.observer._vector  # a seat's view as bytes (see _arrays)
         # shared: every seat acts in one space (spaces.SharedActions), translated per seat
         self.shared = spaces_.shared_actions(self.rulebook, players) if shared_actions \
             else None
@@ -172,11 +176,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._advance()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
+        observation, mask = self._arrays(self._seat[agent])
+        return {"observation": observation, "action_mask": mask}
+
+    def _arrays(self, seat: int) -> tuple[Any, Any]:
+        """``seat``'s observation and action mask, each a new array (it runs every step)."""
         game = self.game
         assert game is not None, "reset() first"
         mask = bytearray(self._zeros)  # set in Python, then the array's own memory: no copy
-        if self._queue and self._queue[0] == seat:  # only the seat to act has actions
+        queue = self._queue
+        if queue and queue[0] == seat:  # only the seat to act has actions
             ids = self._ids  # made once per state (by _advance when no window is open)
             if ids is None:
                 ids = self._legal()
@@ -187,17 +196,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                 shared = self.shared.shared_id[seat]
                 for i in ids:
                     mask[shared[i]] = 1
-        return {"observation": self.observer.array(game, seat),
-                "action_mask": numpy.frombuffer(mask, _INT8)}
+        # Observer.array's vector without its checks: the env's game is always one of the
+        # observer's rulebook and player count, and the seat one of its own
+        return _frombuffer(self._vector(seat_view(game, seat, None)), _UINT8), \
+            _frombuffer(mask, _INT8)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        queue = self._queue  # emptied by _end: only then can the agent be done
+        if not queue and (self.terminations[agent] or self.truncations[agent]):
             self._was_dead_step(action)
             return
-        game = self.game
-        assert game is not None
-        seat = self._queue[0]
+        seat = queue[0]
         try:
             action_id = operator.index(action)  # numpy integers too
         except TypeError:
@@ -211,19 +221,29 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         elif action_id not in ids:
             raise IllegalAction(f"{agent}: action {action_id} is not in its mask (legal: "
                                 f"{list(ids)})")
+        self._apply(agent, seat, action_id)
+        if self.render_mode == "human":
+            self.render()
+
+    def _apply(self, agent: str, seat: int, action_id: int) -> None:
+        """The acting ``agent`` (at ``seat``) takes its legal table id ``action_id``."""
         self._cumulative_rewards[agent] = 0
         self._steps += 1
         if action_id == self._pass[seat]:
-            self._queue.pop(0)  # the seat lets its out-of-turn window go: nothing changes
+            queue = self._queue
+            queue.pop(0)  # the seat lets its out-of-turn window go: nothing changes
             self._ids = None
-            self.agent_selection = self.possible_agents[self._queue[0]]
+            self.agent_selection = self.possible_agents[queue[0]]
             if self._steps >= self.max_steps:
                 self._end(truncated=True)
+            return
+        game = self.game
+        assert game is not None
+        if self.on_action is None:  # driver.take's own first case, a call less
+            game.step(action_id)
         else:
             driver.take(game, action_id, self.on_action)
-            self._advance()
-        if self.render_mode == "human":
-            self.render()
+        self._advance()
 
     def render(self) -> str | None:
         """The acting seat's view in words (``ansi``: returned; ``human``: printed)."""
@@ -244,34 +264,42 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """After the game changed: draw contests, end the episode, or open the next window."""
         game = self.game
         assert game is not None
+        pending = game.pending
+        if pending is None or pending.seat is None or game.over:  # seldom: a contest, the end
+            if self._settled(game):
+                return
+            pending = game.pending
+            assert pending is not None
+        if self._steps >= self.max_steps:
+            self._end(truncated=True)
+            return
+        decider = pending.seat
+        assert decider is not None
+        asked = game.asked_seats()  # public: a seat with nothing to play is asked too
+        if asked:
+            queue = [s for s in driver.window_seats(decider, self.players) if s in asked]
+            queue.append(decider)
+            self._ids = None
+        else:  # no window: the decider's legal ids are its decision's (Game.legal_ids)
+            queue = [decider]
+            self._ids = game.legal_ids()
+        self._queue = queue
+        self.agent_selection = self.possible_agents[queue[0]]
+
+    def _settled(self, game: Game) -> bool:
+        """Draw the contests now due (chance nodes: no agent's turn, the env's RNG draws
+        their outcomes); True when the round is over, the episode then ended."""
         while not game.over:
-            pending = game.pending  # the record: cheaper than game.decision's options
+            pending = game.pending
             if pending is not None and pending.seat is not None:
-                break
-            # a chance node (a contest): no agent's turn, the env's RNG draws its outcome
+                return False
             chance = game.decision.chance  # type: ignore[union-attr]
             assert chance is not None
             pick = self._rng.choices(range(len(chance)), chance)[0]
             # ids in the order of decision.options
             driver.take(game, game.legal_ids()[pick], self.on_action)
-        if game.over and game.stalled is None:
-            self._end(truncated=False)
-            return
-        if game.over or self._steps >= self.max_steps:
-            self._end(truncated=True)
-            return
-        decider = game.pending.seat  # type: ignore[union-attr]
-        assert decider is not None
-        queue = []
-        asked = game.asked_seats()  # public: a seat with nothing to play is asked too
-        if asked:
-            queue = [s for s in driver.window_seats(decider, self.players) if s in asked]
-            self._ids = None
-        else:  # no window: the decider's legal ids are its decision's (Game.legal_ids)
-            self._ids = game.legal_ids()
-        queue.append(decider)
-        self._queue = queue
-        self.agent_selection = self.possible_agents[queue[0]]
+        self._end(truncated=game.stalled is not None)  # stopped at its own budget: truncated
+        return True
 
     def env_id(self, seat: int, table_id: int) -> int:
         """The id ``seat`` takes table action ``table_id`` with in this env's action space

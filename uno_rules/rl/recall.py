@@ -113,8 +113,8 @@ class Memory:
 
     def kept_for(self, seat: int, game: Game) -> Memory:
         """The memory of a resampled round (:meth:`Game.resample` for ``seat``): the other
-        seats' own changes forgotten (they were the original world's cards), the tip the
-        new round's."""
+        seats' own changes dropped (they were the original world's cards; none invented:
+        docs/embedding.md, "Observations", says why), the tip the new round's."""
         entries: list[Entry] = [e if len(e) == 2 else
                                 (e[0], tuple(c for c in e[1] if c[0] == seat), e[2])
                                 for e in self.items()]
@@ -174,8 +174,8 @@ def _entry(item: Any, faces: int, players: int) -> Entry | None:
 
 def public_history(game: Game, seat: int, memory: Memory | None = None) -> list[str]:
     """The actions taken, as ``seat`` saw them: a card given between others is hidden, and
-    another seat's ``keep`` left out (a drawn card kept is asked about only when it was
-    playable: the others would learn that; they see the ``draw``, then what follows);
+    another seat's ``keep`` left out (outside OpenSpiel's rounds a drawn card is asked
+    about only when it is playable: the others would learn that);
     with ``memory``, each pass where it fell."""
     return [str(a) for a in _public(game, seat, memory)]
 

@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 from ..engine.errors import SnapshotError
+from .cardchance import DEAL
 
-FORMAT = "uno_rules.rl.openspiel state 3"  # the first field of state.serialize()'s JSON
-DEAL = -1  # the pending action that deals the round
+FORMAT = "uno_rules.rl.openspiel state 4"  # the first field of state.serialize()'s JSON
 
 
 def short(value: Any) -> str:
@@ -30,10 +30,10 @@ def checked_fields(text: Any) -> dict[str, Any]:
                             "here)") from None
     if type(fields) is not dict or fields.get("format") != FORMAT:
         raise SnapshotError(f"serialized state: format: expected {FORMAT!r}")
-    if sorted(fields) != ["cards", "format", "history", "keep", "memory", "passed", "pending",
+    if sorted(fields) != ["cards", "format", "history", "memory", "passed", "pending",
                           "round"]:
         raise SnapshotError(f"serialized state: expected the fields cards, format, history, "
-                            f"keep, memory, passed, pending and round, not "
+                            f"memory, passed, pending and round, not "
                             f"{short(sorted(fields))}")
     return fields
 
@@ -94,15 +94,39 @@ def _valid_item(spec: Any, i: int, player: int, action: int) -> bool:
         and spec.table_id(player, action) >= 0
 
 
-def checked_keep(keep: Any, spec: Any, round_: Any,
-          pending: tuple[int, int] | None) -> int:
-    """The seat owing the adapter's keep (-1: none): one whose draw was the round's last
-    action, its card not offered."""
-    if keep == -1:
-        return -1
-    last = round_.game.history[-1] if round_ is not None and round_.game.history else None
-    if not (type(keep) is int and keep in spec.keeps and pending is None and last is not None
-            and last.kind == "draw" and last.seat == keep):
-        raise SnapshotError(f"serialized state: keep: {short(keep)} is not -1 or the seat "
-                            "whose draw was the round's last action")
-    return keep
+def checked_passed(passed: Any, spec: Any, history: list[tuple[int, int]]) -> list[int]:
+    """The seats that passed in the window open now: distinct seats, exactly the history's
+    trailing passes (after its last other action), in order. A history cut short or a list
+    edited would otherwise be replayed into another state (another seat to move)."""
+    if not (type(passed) is list and all(type(s) is int for s in passed)
+            and len(set(passed)) == len(passed) < spec.players
+            and all(0 <= s < spec.players for s in passed)):
+        raise SnapshotError(f"serialized state: passed: {short(passed)} is not a list "
+                            f"of distinct seats of {spec.players}")
+    trailing = _passes(spec, history)[1]
+    if passed != trailing:
+        raise SnapshotError(f"serialized state: passed: {short(passed)} is not the "
+                            f"history's trailing passes {short(trailing)}")
+    return passed
+
+
+def _passes(spec: Any, history: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The seats of the history's passes and of its trailing ones, each in order."""
+    seats = [p if p >= 0 and spec.table[spec.table_id(p, a)].kind == "pass" else -1
+             for p, a in history]
+    tail = len(seats)
+    while tail and seats[tail - 1] >= 0:
+        tail -= 1
+    return [s for s in seats if s >= 0], seats[tail:]
+
+
+def checked_memory_passes(memory: Any, spec: Any, history: list[tuple[int, int]],
+                          taken: int) -> None:
+    """The memory's passes are the history's, in order, the open window's after the round's
+    last action (``taken``: how many the round holds)."""
+    mine = [e for e in memory.items() if len(e) == 2]
+    every, trailing = _passes(spec, history)
+    if [e[1] for e in mine] != every or \
+            any(e[0] != taken for e in mine[len(mine) - len(trailing):]):
+        raise SnapshotError("serialized state: memory: its passes are not the history's "
+                            f"{short(every)}")

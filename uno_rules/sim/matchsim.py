@@ -204,6 +204,7 @@ class MatchStats:
         out: dict[str, Any] = {
             "rulebook": rb.name, "house": list(rb.house),
             "match": {"scoring": settings.scoring, "target_score": settings.target_score,
+                      "knock_out_worst": settings.knock_out_worst,
                       "next_dealer": settings.next_dealer, "max_rounds": self.max_rounds},
             "games": self.games, "players": n, "seed": self.seed, "policy": self.policy,
             **({"agents": self.agents} if self.agents is not None else {}),
@@ -316,9 +317,10 @@ MATCH_STALLED = STALLED | {Termination.ROUNDS: "used up the match's budget of ro
 def report(stats: dict[str, Any], games: int) -> list[str]:
     """The text report of :meth:`MatchStats.to_json`'s statistics, for people."""
     m = stats["match"]
+    worst = " or with the round's worst hand" if m["knock_out_worst"] else ""
     how = {"winner_takes": "the round winner scores", "lowest_total": "lowest total wins",
-           "elimination": "out at the target, last one standing wins"}.get(m["scoring"],
-                                                                             m["scoring"])
+           "elimination": f"out at the target{worst}, last one standing wins"}.get(
+               m["scoring"], m["scoring"])
     lines = st.describe_head(stats, games, "matches", f" to {m['target_score']} ({how}; next "
                              f"dealer: {m['next_dealer']})", "match wins")
     tied = f", {stats['tied']} shared" if stats["tied"] else ""

@@ -163,10 +163,15 @@ def simulate_figure(stats: dict[str, Any], out: IO[bytes], fmt: str) -> None:
 
 def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
                    out: IO[bytes], fmt: str) -> None:
+    """:func:`compare_plot` written to ``out`` as ``fmt``."""
+    _save(compare_plot(result, records), out, fmt)
+
+
+def compare_plot(result: dict[str, Any], records: Sequence[Sequence[Round]]) -> Figure:
     """``compare``'s picture: each variant's win rate per seat (95% intervals), its round
     length distribution, and the paired differences against the first variant with their
-    95% intervals; ``result`` is :func:`uno_rules.sim.compare.compare`'s, ``records`` the
-    rounds of each variant."""
+    95% intervals, a panel per unit (rates; turns, points...); ``result`` is
+    :func:`uno_rules.sim.compare.compare`'s, ``records`` the rounds of each variant."""
     variants = result["variants"]
     letters = [chr(ord("A") + i) for i in range(len(variants))]
     names = [f"{k}: {v['label']}" for k, v in zip(letters, variants, strict=True)]
@@ -179,8 +184,9 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
         else f"{len(variants)} variants"
     fig.suptitle(f"{what}: the same {games}, {result['players']} players, "
                  f"seed {result['seed']}, {_who(result)}", fontsize=13)
-    grid = fig.subplots(2, 2)
-    seats_ax, length_ax, rate_diff, mean_diff = grid[0][0], grid[0][1], grid[1][0], grid[1][1]
+    grid = fig.add_gridspec(2, 2)
+    seats_ax, length_ax = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])
+    rate_diff = fig.add_subplot(grid[1, 0])
     metrics = result["metrics"]
     _compare_seats(seats_ax, result, records, names, colours)
 
@@ -199,14 +205,20 @@ def compare_figure(result: dict[str, Any], records: Sequence[Sequence[Round]],
     against = ("B - A" if len(variants) == 2 else "each variant - A") + \
         ", 95% intervals"
     rate_rows = [k for k, m in metrics.items() if m["unit"] == "%"]
-    mean_rows = [k for k, m in metrics.items() if m["unit"] != "%"]
     _forest(rate_diff, metrics, rate_rows, letters, colours, 100)
     rate_diff.set_xlabel("paired difference (percentage points)\n" + KEY)
     rate_diff.set_title(f"Rates: {against}")
-    _forest(mean_diff, metrics, mean_rows, letters, colours, 1)
-    mean_diff.set_xlabel("paired difference (in each row's unit)\n" + KEY)
-    mean_diff.set_title(f"Per round: {against}")
-    _save(fig, out, fmt)
+    # One axis per unit: a difference in turns and one in points share no scale.
+    units = list(dict.fromkeys(m["unit"] for m in metrics.values() if m["unit"] != "%"))
+    cells = grid[1, 1].subgridspec(max(1, len(units)), 1)
+    for n, unit in enumerate(units):
+        ax = fig.add_subplot(cells[n, 0])
+        _forest(ax, metrics, [k for k, m in metrics.items() if m["unit"] == unit], letters,
+                colours, 1)
+        ax.set_xlabel(f"paired difference ({unit})", fontsize=9)
+        if n == 0:
+            ax.set_title(f"Per round: {against}")
+    return fig
 
 
 def _compare_seats(ax: Any, result: dict[str, Any], records: Sequence[Sequence[Round]],

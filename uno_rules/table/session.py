@@ -136,6 +136,9 @@ class Session:
         # recorder that goes on with the record
         self.on_live: Callable[[Match], object] | None = None
         self.ended: RoundEnd | None = None  # the round just over, until the next is dealt
+        # the outcome of a contest settled at the table, when the caller sets it (a record's
+        # outcome, its steps played again): an index of the options, or None (the RNG's)
+        self.chance: Callable[[Sequence[Action]], int | None] | None = None
 
     # -------------------------------------------------------------- I/O
     @property
@@ -260,6 +263,9 @@ class Session:
             if taken is not None:
                 return taken
         if decider is None:
+            forced = None if self.chance is None else self.chance([table[i] for i in ids])
+            if forced is not None:
+                return table[ids[forced]]
             return table[driver.settle(ids, self.table_rng, driver.chance_weights(game))]
         mine = ids + tuple(i for i in extra if table[i].seat == decider)
         if decider in self.made:

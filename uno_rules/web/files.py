@@ -170,6 +170,11 @@ def check_meta(meta: Mapping[str, Any], max_steps: int, max_actions: int) -> Non
           _whole(budgets["max_actions"], 1, max_actions), "budgets")
     answers = meta.get("answers")
     _want(isinstance(answers, list) and all(isinstance(a, str) for a in answers), "answers")
+    script = meta.get("script", [])  # a record's steps its agents play first (branch.py)
+    _want(isinstance(script, list) and all(isinstance(a, str) for a in script), "script")
+    deal = meta.get("deal", [0, 0])  # [seed, dealer] of a record's one round (branch.py)
+    _want(isinstance(deal, list) and len(deal) == 2 and _whole(deal[0], 0, 2 ** 64) and
+          _whole(deal[1], 0, meta["players"] - 1), "deal")
 
 
 # ------------------------------------------------------------------ writing

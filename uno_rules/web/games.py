@@ -25,7 +25,7 @@ import shutil
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
@@ -49,6 +49,7 @@ from ..table.replay import action_seen, seat_of
 from ..table.screen import PLAIN, event_lines
 from ..table.session import HUMAN, Asking, Outcome, Prompt, Session
 from . import branch, friends, view
+from .branch import MAX_SEED
 from .files import (
     MAX_META,
     StoredFileError,
@@ -69,7 +70,6 @@ from .work import Stopped, checked
 FORMAT = 1              # the restore file's format
 ID = re.compile(r"[0-9a-f]{12}")
 MAX_ANSWER = 200        # characters of one answer
-MAX_SEED = 2 ** 53      # seeds a page's JavaScript keeps exact
 QUIT = ("q", "quit", "exit")
 EDITOR = "editor.yaml"
 T = TypeVar("T")
@@ -240,7 +240,10 @@ class GameStore:
                                  settings=settings, max_bytes=max_bytes)
         return load_rulebook(text, house=house, settings=settings, max_bytes=max_bytes)
 
-    def create(self, body: Mapping[str, Any]) -> Live:
+    def create(self, body: Mapping[str, Any], script: Sequence[str] = ()) -> Live:
+        """A new game made from a request's ``body``; ``script``: the steps its agents play
+        first (a record's, continued from a step: web/branch.py, which may give its round's
+        ``deal`` too)."""
         limits = self.limits
         loaded = load_source(body, limits)  # a bad key is a 400, the text's problems a 422
         if loaded.rulebook is None:
@@ -293,6 +296,7 @@ class GameStore:
                     "seats": seats, "seed": seed, "one_round": one_round,
                     "budgets": budgets, "answers": [], "status": "playing",
                     "created": now, "updated": now}
+            meta.update(branch.script_meta(body, script))
             if with_friends:  # a link per human seat (friends.py)
                 meta["friends"] = friends.new(players, humans)
             try:
@@ -300,6 +304,8 @@ class GameStore:
             except (IllegalAction, RunawayEffect) as exc:  # the deal itself fails
                 raise ApiError(422, "the round can't be dealt: "
                                     f"{hide_paths(str(exc), self.folder)}") from None
+            except AgentError as exc:  # a record's step not an option (branch.Scripted)
+                raise ApiError(422, f"the game does not play as recorded: {exc}") from None
             friends.settle(live)
             self.save(live)
         except BaseException as exc:
@@ -324,11 +330,17 @@ class GameStore:
         """A game dealt from its seed, run to its first prompt, recorded to ``out``."""
         seats = list(meta["seats"])
         match = Match(rb, meta["players"], meta["seed"], **meta["budgets"])
+        if "deal" in meta:  # a record's one round, dealt from its own seed (branch.py)
+            match.game = rb.new_game(meta["players"], meta["deal"][0], dealer=meta["deal"][1],
+                                     **meta["budgets"])
         recorder = Recorder(out, match, seats, one_round=meta["one_round"])
-        classes = {s: checked(AGENTS[s]) for s in seats if s != HUMAN}  # stop in time
+        script, done = meta.get("script", []), lambda: recorder.steps  # a record's (branch.py)
+        classes = {s: branch.scripted(checked(AGENTS[s]), script, done)  # checked: in time
+                   for s in seats if s != HUMAN}
         session = Session(match, seats, classes, lambda prompt: None, lambda line: None,
                           one_round=meta["one_round"], style=PLAIN, clear=lambda: None,
                           recorder=recorder)
+        session.chance = branch.outcome(script, done)
         live = Live(game_id, self.folder, meta, match, recorder, session.play(), session)
         live.advance(None)
         return live
@@ -370,7 +382,7 @@ class GameStore:
         if type(to) is not int or to < 0:
             raise ApiError(400, "to: a step number (0: the deal)")
 
-        def work(live: Live) -> tuple[dict[str, Any], list[str]]:
+        def work(live: Live) -> tuple[dict[str, Any], list[str], bool]:
             if live.prompt is not None:
                 raise ApiError(409, "the game is being played: it may be continued from "
                                     "a step once it is over")
@@ -378,13 +390,41 @@ class GameStore:
                           f"{game_id}.jsonl").steps
             if to > len(steps):
                 raise ApiError(400, f"to: the game has {len(steps)} steps")
-            body = {**self.remade(live, token), "seed": live.meta["seed"]}
-            return body, [str(s["action"]) for s in steps[:to]]
-        body, script = self.with_game(game_id, work)
-        made = self.create(body)
+            body = {**self.remade(live, token), "seed": live.meta["seed"],
+                    **{k: live.meta[k] for k in ("deal",) if k in live.meta}}
+            return body, [str(s["action"]) for s in steps[:to]], "script" in live.meta
+        body, script, forced = self.with_game(game_id, work)
+        made = self.create(body, script if forced else ())  # a record's: its agents forced
         try:
             return self.with_game(made.id, lambda live: self.followed(live, script))
         except BaseException:  # not played to the step: no half-made game is kept
+            self.discard(made.id)
+            raise
+
+    def branch_record(self, text: str, to: Any, seat: Any) -> Live:
+        """"Continue from here" in a record sent to the page: checked, replayed to its step
+        ``to``, then a new game dealt as it was (web/branch.py), its agents playing the
+        record's steps, with the user at ``seat``; refused unless it is the record's game."""
+        record = _read(text, "record")
+        branch.check_request(record, to, seat)
+        try:
+            record.replay(to=to, rulebook=shipped_rulebook_of(record))
+        except RecordError as exc:
+            raise _error(422, str(exc)) from None
+        script = [str(s["action"]) for s in record.steps[:to]]
+        made = self.create(branch.record_body(record, seat), script)
+        def mine() -> Record:  # the new game's record
+            return _read(self.stored(made.id, self.paths(made.id)[0], MAX_RECORD, str),
+                         f"{made.id}.jsonl")
+        try:
+            try:
+                live = self.with_game(made.id, lambda live: self.followed(live, script))
+            except ApiError:  # where it went otherwise, if it did
+                branch.differs(record, mine())
+                raise
+            branch.check_same(record, mine(), to)
+            return live
+        except BaseException:  # not the record's game: no half-made game is kept
             self.discard(made.id)
             raise
 
@@ -431,8 +471,11 @@ class GameStore:
             first = hide_paths(str(exc).splitlines()[0], self.folder)
             raise _error(422, f"game {game_id}: its rulebook no longer loads: {first}"
                          ) from None
-        except (ApiError, AgentError):  # ValueErrors since they joined UnoRulesError: not
-            raise                           # taken for a broken file, as before
+        except (ApiError, AgentError) as exc:  # ValueErrors since they joined UnoRulesError:
+            if isinstance(exc, ApiError) or "script" not in meta:  # not taken for a broken
+                raise                                                # file, as before
+            raise _error(422, f"game {game_id}: its restore file's script does not play "
+                              f"({shorten(str(exc), 120)})") from None
         except (KeyError, TypeError, ValueError, IllegalAction, AttributeError) as exc:
             raise _error(422, f"game {game_id}: its restore file is broken "
                               f"({shorten(str(exc), 80)})") from None
@@ -613,7 +656,7 @@ def replay_view(record: Record, rb: Rulebook, to: int | None, seat: int | None,
     if open_hands:
         table["hands"] = [[view.card(match.game, n) for n in match.game.hand(s)]
                           for s in range(players)]
-    return {"total": total, "step": step,
+    return {"total": total, "step": step, "call": rb.settings.call_name,
             "action": None if line is None else action_seen(line, shown),
             "moves": [action_seen(s, shown) for s in record.steps],  # the move list
             "view": table,
@@ -668,6 +711,20 @@ async def branch_game(request: Request) -> Response:
     return JSONResponse(made(live), status_code=201)
 
 
+def _record_text(body: Mapping[str, Any]) -> str:
+    text = body.get("record")
+    if not isinstance(text, str):
+        raise ApiError(400, "record: expected a record's JSON Lines text")
+    return text
+
+
+async def branch_record(request: Request) -> Response:
+    body = await read_json(request)
+    live = await run_in_threadpool(store_of(request).branch_record, _record_text(body),
+                                   body.get("to"), body.get("seat"))
+    return JSONResponse(made(live), status_code=201)
+
+
 async def listing(request: Request) -> Response:
     games = await run_in_threadpool(store_of(request).listing)
     return JSONResponse({"games": games})
@@ -706,9 +763,7 @@ async def game_replay(request: Request) -> Response:
 
 async def replay(request: Request) -> Response:
     body = await read_json(request)
-    text = body.get("record")
-    if not isinstance(text, str):
-        raise ApiError(400, "record: expected a record's JSON Lines text")
+    text = _record_text(body)
     to, seat = _int(body, "to", None, 0, 10 ** 9), _int(body, "seat", None, 0, 10 ** 4)
     open_hands = body.get("open")
     open_hands = False if open_hands is None else open_hands
@@ -731,6 +786,7 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game}/record", record, methods=["GET"]),
     Route("/api/games/{game}/replay", game_replay, methods=["GET"]),
     Route("/api/replay", replay, methods=["POST"]),
+    Route("/api/replay/branch", branch_record, methods=["POST"]),
 ]
 
 

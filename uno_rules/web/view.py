@@ -14,6 +14,7 @@ from typing import Any
 from ..engine.actions import KINDS_WITH_PILE, Action
 from ..engine.game import Game
 from ..engine.model import NO_COLOR
+from ..engine.notation import COMBO
 from ..play.match import Match
 from ..table.screen import (
     PLAIN,
@@ -61,17 +62,27 @@ def _other_side(game: Game) -> int:
 
 
 def option(game: Game, index: int, action: Action) -> dict[str, Any]:
-    """One option of a prompt: its number (what to answer), its words, the card played,
-    the discard pile it goes to or presses (several piles: the page plays on a click),
-    whether it calls UNO (a card's click answers its plain play's number, and ``N uno``
-    with the UNO button down: table.answers.with_call, as the terminal's ``red 5 uno``)."""
+    """One option of a prompt: its number (what to answer), its words, the card played
+    and ``cards``, each card it plays in order (several: a combo, the page's clicks pick
+    them one by one; all from the seat's own hand), the discard pile it goes to or presses
+    (several piles: the page plays on a click), whether it calls UNO (a card's click
+    answers its plain play's number, and ``N uno`` with the UNO button down:
+    table.answers.with_call, as the terminal's ``red 5 uno``)."""
     arg = None if action.arg is None else str(action.arg)
     several = game.rulebook.discard_piles > 1
     return {"index": index, "text": option_text(action, game, PLAIN), "kind": action.kind,
             "card": card(game, arg) if action.kind in CARD_KINDS else None,
+            "cards": cards_of(game, action.kind, arg),
             "colour": arg if action.kind == "color" else None, "uno": action.uno,
             "pile": None if not several else action.arg if action.kind in KINDS_WITH_PILE
             else action.pile if action.kind in CARD_KINDS else None}
+
+
+def cards_of(game: Game, kind: str, arg: str | None) -> list[dict[str, Any] | None] | None:
+    """The cards a play (or gift) names, in order: one, or a combo's several."""
+    if kind not in CARD_KINDS or arg is None:
+        return None
+    return [card(game, name) for name in arg.split(COMBO)]
 
 
 def prompt_json(game: Game, prompt: Prompt, humans: Sequence[int],
@@ -90,7 +101,7 @@ def prompt_json(game: Game, prompt: Prompt, humans: Sequence[int],
                 "your seat number, or go on")
         decision = game.decision
         acting = None if decision is None else decision.seat
-        options = [{"index": h, "text": f"seat {h}", "kind": "seat", "card": None,
+        options = [{"index": h, "text": f"seat {h}", "kind": "seat", "card": None, "cards": None,
                     "colour": None, "uno": False} for h in humans if h != acting]
     elif kind == "window":
         text = f"seat {seat}: nothing to do out of turn now"

@@ -138,8 +138,9 @@ function choicesOf(p) {
     const pile = o.pile === null || o.pile === undefined ? 0 : o.pile;
     if (o.kind === "press") { if (!presses.has(pile)) presses.set(pile, o); continue; }
     if (!o.card || o.kind !== "play") continue;
-    if (!plays.has(o.card.name)) plays.set(o.card.name, new Map());
-    const byPile = plays.get(o.card.name);
+    const key = playKey(o);  // a combo's: its cards' names joined (combo.js)
+    if (!plays.has(key)) plays.set(key, new Map());
+    const byPile = plays.get(key);
     if (!byPile.has(pile)) byPile.set(pile, o);
   }
   return { plays, presses };
@@ -149,9 +150,10 @@ function choicesOf(p) {
 function pileTargets(p) {
   const { plays, presses } = choicesOf(p);
   const targets = new Map();
-  const chosen = play.selected && plays.get(play.selected);
+  const key = comboKey() || play.selected;  // cards marked for a combo (combo.js), else one
+  const chosen = key && plays.get(key);
   for (const [pile, o] of chosen || []) {
-    targets.set(pile, { text: `play ${play.selected} on pile ${pile}`, go: () => playCard(o) });
+    targets.set(pile, { text: `play ${key} on pile ${pile}`, go: () => playCard(o) });
   }
   for (const [pile, o] of presses) targets.set(pile, { text: o.text, go: () => answer(String(o.index)) });
   return targets;
@@ -260,6 +262,7 @@ function statusText(state) {
 function render(state) {
   // A card chosen for its pile is let go once the game moves on (or another opens).
   if (!play.state || play.state.game !== state.game || play.state.version !== state.version) play.selected = null;
+  keepMarks(state);
   play.state = state;
   $("#game").hidden = false;
   $("#game").dataset.version = state.version;
@@ -284,7 +287,9 @@ function render(state) {
   if (play.selected && !plays.has(play.selected)) play.selected = null;
   renderTable($("#table-view"), v, { me, targets: pileTargets(p), call: callName() });
   renderUno(p);
-  $("#hand").replaceChildren(...((v && v.hand) || []).map((c) => {
+  $("#hand").replaceChildren(...((v && v.hand) || []).map((c, i) => {
+    const marking = comboCard(c, i, plays);  // a card a combo starts with or may take
+    if (marking) return marking;
     const byPile = plays.get(c.name);
     if (!byPile) return cardEl(c, { "aria-disabled": "true" }, "button");
     if (byPile.size > 1) {
@@ -298,11 +303,12 @@ function render(state) {
     return cardEl(c, { onclick: () => playCard(o), title: `play ${c.name}${where}`, "aria-label": `play ${c.name}${where}` }, "button");
   }));
   $$("#hand .card").forEach((node) => {
+    if (node.dataset.combo) return;
     if (plays.has(node.dataset.name)) node.classList.add("playable");
     else if (plays.size) node.classList.add("dim");
   });
   // The options, one button each.
-  const buttons = [];
+  const buttons = comboButtons(plays);
   $("#prompt-text").textContent = p && p.kind !== "pass_to" && p.kind !== "next_round" ? `${withSeat(p)}:` : "";
   if (p && p.kind !== "pass_to") {
     for (const o of p.options || []) {
@@ -570,19 +576,28 @@ function renderMoves(d) {
       b.removeAttribute("aria-current");
     }
   });
-  // A kept game may go on from any step (a new game, the same seats and deal).
-  $("#replay-continue").hidden = !replay.source || replay.source.game === undefined;
+  // A kept game, or a record file, may go on from any step (a new game, the same deal).
+  $("#replay-continue").hidden = !replay.source;
 }
 
 /** "Continue from here": a new game at the step shown, played on in the Play tab. */
 async function continueFromHere() {
-  if (!replay.source || replay.source.game === undefined) return;
+  if (!replay.source) return;
   $("#replay-continue").disabled = true;
-  const r = await api("POST", `/api/games/${encodeURIComponent(replay.source.game)}/branch`, { to: replay.step });
+  const r = replay.source.record !== undefined ? await continueRecord()
+    : await api("POST", `/api/games/${encodeURIComponent(replay.source.game)}/branch`, { to: replay.step });
   $("#replay-continue").disabled = false;
   if (!r.ok) return toast(r.data.error || `error ${r.status}`);
   setGame(r.data);
   showTab("play");
+}
+
+/** "Continue from here" in a record file: the record is sent, the user at the seat shown
+ *  (every hand open: the record's own seat). */
+function continueRecord() {
+  const seatValue = $("#replay-seat").value;
+  const seat = seatValue === "" ? null : Number.parseInt(seatValue, 10);
+  return api("POST", "/api/replay/branch", { record: replay.source.record, to: replay.step, seat });
 }
 
 /** After a game: its moves in the Replay tab, at the last step. */
@@ -634,7 +649,7 @@ async function showReplayStep(step) {
       ...Array.from({ length: n }, (_, i) => el("option", { value: i }, `seat ${i}`)));
     sel.value = keep;
   }
-  renderTable($("#replay-view"), v, { me: seat });
+  renderTable($("#replay-view"), v, { me: seat, call: d.call || "UNO" });
   const hands = [];
   if (v && Array.isArray(v.hands)) {
     v.hands.forEach((h, i) => hands.push(el("div", { class: "muted", style: { flexBasis: "100%" } }, `seat ${i}`), ...h.map((c) => cardEl(c))));
