@@ -83,3 +83,22 @@ def test_the_bytecode_count_is_deterministic_and_names_the_engine() -> None:
         assert engine == 0, first
     else:
         assert engine > per_turn / 2, first
+
+
+@pytest.mark.skipif(uno_rules.COMPILED, reason="compiled functions have no code objects")
+def test_the_functions_run_on_every_action_make_no_closure_cells() -> None:
+    """A comprehension or a nested function that reads a local makes its enclosing function
+    allocate a cell for that local on every call, taken or not (about 1 % of a pure-Python
+    round, issue 29): the functions each action runs keep such code in methods of their own
+    (or write it as a loop)."""
+    from uno_rules.engine.decisions import Drawn, Turn
+    from uno_rules.engine.game import Game
+    from uno_rules.engine.legal import Legality
+    from uno_rules.engine.state import State
+
+    hot = [Game.step, Game.legal_ids, Game._take, Game._run, Game._resolved, Game._play_card,
+           Turn.options, Turn.answer, Drawn.options, Drawn.answer, Legality._play_ids,
+           Legality._matching_top, Legality._can_play, State.__init__, State._card_played,
+           State._draw_cards, State._advance, State._seat, State._next_turn]
+    cells = {f.__qualname__: f.__code__.co_cellvars for f in hot if f.__code__.co_cellvars}
+    assert cells == {}

@@ -211,9 +211,9 @@ def test_the_knock_out_rule_words_conditions_from_their_registry(
 
 
 def test_sheet_says_who_draws_a_total_left_by_a_last_answer() -> None:
-    """`pending_draw_at_end: drawn` is on the sheet (the answer's sentence); the default, no
-    draw, adds nothing to it."""
+    """`pending_draw_at_end: drawn` (what deflect sets) is on the sheet (the answer's
+    sentence); `none`, no draw, adds nothing to it."""
     said = "Going out on one, that player draws the total, and it counts."
-    assert said not in explain(uno_rules.load_rulebook("classic", house=["deflect"]))
-    assert said in explain(uno_rules.load_rulebook(
-        "classic", house=["deflect"], settings={"pending_draw_at_end": "drawn"}))
+    assert said in explain(uno_rules.load_rulebook("classic", house=["deflect"]))
+    assert said not in explain(uno_rules.load_rulebook(
+        "classic", house=["deflect"], settings={"pending_draw_at_end": "none"}))

@@ -239,3 +239,63 @@ def test_play_extras_names_the_rulebooks_whose_plays_need_their_checks(
     rulebook = uno_rules.load_rulebook(name, settings=settings)
     assert play_extras(rulebook) is extras
     assert rulebook.new_game(2, 0)._extras is extras
+
+
+@pytest.mark.parametrize(("name", "settings", "flags"), [
+    # an UNO call judged once the card is resolved (uno_after_effects, pile counters),
+    # several discard piles, combos, after-draw steps or owed calls, a card named by its
+    # face (one side)
+    ("classic", None, (False, False, False, False, True)),
+    ("all_wild", None, (True, False, False, False, True)),
+    ("no_mercy", None, (True, False, False, True, True)),
+    ("teams", None, (False, False, False, True, True)),
+    ("triple_play", None, (True, True, True, False, True)),
+    ("dos", None, (False, True, True, True, True)),
+    ("classic", {"call_after_draw": True}, (False, False, False, True, True)),
+    ("flip", None, (False, False, False, False, False)),
+])
+def test_the_hot_paths_flags_name_the_rulebooks_whose_games_need_their_checks(
+        name: str, settings: dict[str, object] | None,
+        flags: tuple[bool, bool, bool, bool, bool]) -> None:
+    """Each play, draw and step reads a rulebook feature as a flag made once per game (the
+    checks of the feature are skipped without it): read from the rulebook, never guessed,
+    and again after a clone and a restore (derived fields are made again)."""
+    rulebook = uno_rules.load_rulebook(name, settings=settings)
+    game = rulebook.new_game(rulebook.player_counts()[0], 0)
+    for g in (game, game.clone(), type(game).restore(rulebook, game.snapshot())):
+        one_sided = g._names is rulebook.side_by_name[g.side]
+        assert (g._uno_after, g._piled, g._combos, g._after_draws, one_sided) == flags
+        if one_sided:  # a card's name is that card
+            assert all(g._names[f.name] == f.id for f in rulebook.faces)
+        else:  # no name is one card: every name is looked for in the hand
+            assert not g._names
+
+
+@pytest.mark.parametrize(("name", "settings"), [
+    ("classic", None), ("classic", {"false_call_penalty": 2}), ("classic", {"call_at": 2}),
+    ("no_mercy", None), ("all_wild", None), ("classic_2018", None), ("flip", None),
+    ("triple_play", None),
+])
+def test_plays_offer_uno_as_calls_uno_says_card_by_card(
+        name: str, settings: dict[str, object] | None) -> None:
+    """Legality._play_ids skips the card-by-card UNO test at the hand sizes where its table
+    (SeatActions.uno_any) says no card may call: at every hand size, every card of every
+    pile is offered with UNO called exactly where calls_uno says so for that card."""
+    from uno_rules.engine.tables import calls_uno
+
+    rulebook = uno_rules.load_rulebook(name, settings=settings)
+    game = rulebook.new_game(rulebook.player_counts()[0], 0)
+    s, acts = rulebook.settings, game._acts[0]
+    called = 0
+    for size in range(1, 12):
+        for pile in range(rulebook.discard_piles):
+            for card, rule in enumerate(game._card_rules):
+                face = pile * len(rulebook.faces) + game.faces[card].id
+                uno = calls_uno(size, rule is not None and rule.sheds, s.uno_after_effects,
+                                s.call_at, s.false_call_penalty > 0,
+                                rule is not None and rule.uno_after
+                                and (size > 1 or rule.going_out == "continues"))
+                want = list(acts.both[face]) if uno else [acts.play[face]]
+                assert game._play_ids(0, [card], size, pile) == want, (size, pile, card)
+                called += uno
+    assert called

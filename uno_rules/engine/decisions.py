@@ -21,7 +21,7 @@ from .actions import Action
 from .legal import Legality
 from .notation import COMBO
 from .pilecounters import Press
-from .records import Among, Ask, Ctx, Frame, Giving
+from .records import Among, Ask, Ctx, Frame, Giving, OneDatum
 from .rows import set_pile_color
 from .state import State
 from .tables import offers_draw
@@ -96,7 +96,10 @@ class Turn(Ask):
                 playable = sorted(g._matching_top().intersection(hand))
             else:
                 flags = g._matching_flags()
-                playable = [c for c in hand if flags[c]]
+                playable = []  # a loop, not a comprehension: no closure made on every call
+                for c in hand:
+                    if flags[c]:
+                        playable.append(c)
                 if len(playable) > 1:
                     playable.sort()
                     distinct = [playable[0]]
@@ -132,7 +135,7 @@ class Turn(Ask):
         assert seat is not None
         g.turns += 1
         if action.kind == "play":
-            if g.rulebook.combos:  # a play may lay several cards
+            if g._combos:  # a play may lay several cards
                 play(g, seat, action)
             else:  # play(), its one card: a call less on the commonest action
                 g._play_card(seat, g._card_played(seat, action), action.uno, action.pile)
@@ -146,7 +149,7 @@ class Turn(Ask):
 
 
 @dataclass(slots=True)
-class Drawn(Ask):
+class Drawn(OneDatum):
     """The record of a ``drawn`` decision (what it is: ``WORDS["drawn"].what``)."""
 
     kind: str = field(default="drawn", init=False, repr=False, compare=False)
@@ -173,13 +176,6 @@ class Drawn(Ask):
         if g.log is not None:  # no event tuple made when nobody logs
             g.log.append(("keep", self.seat))
         g._run()
-
-    def data(self) -> Any:
-        return self.card
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"card": int(data)}
 
 
 @dataclass(slots=True)
@@ -351,7 +347,7 @@ class ForcedPlay(Ask):
 
 
 @dataclass(slots=True)
-class Side(Ask):
+class Side(OneDatum):
     """The record of a ``side`` decision (what it is: ``WORDS["side"].what``)."""
 
     kind: str = field(default="side", init=False, repr=False, compare=False)
@@ -373,13 +369,6 @@ class Side(Ask):
         if program is not None:
             g._push(program, ctx)
         g._run()
-
-    def data(self) -> Any:
-        return self.normal
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"normal": bool(data)}
 
 
 # A turn's end is under way (`turn: {end: ...}` steps running): State._played_piles' last.
@@ -426,7 +415,7 @@ def closed_pile(g: Legality) -> int:
 
 
 @dataclass(slots=True)
-class PutOut(Ask):
+class PutOut(OneDatum):
     """The record of a ``put_out`` decision (what it is: ``WORDS["put_out"].what``): a card
     of the hand goes face up on the first closed discard pile, opening it (a `put_out`
     step); with ``play``, a play onto a pile not yet played on this turn instead."""
@@ -449,13 +438,6 @@ class PutOut(Ask):
             return
         put_card_out(g, seat, g._card_played(seat, action), action.pile, action.uno)
         g._run()
-
-    def data(self) -> Any:
-        return self.play
-
-    @classmethod
-    def data_fields(cls, data: Any) -> dict[str, Any]:
-        return {"play": bool(data)}
 
 
 def put_card_out(g: Legality, seat: int, card: int, pile: int, uno: bool) -> None:

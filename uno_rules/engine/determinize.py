@@ -48,7 +48,7 @@ from typing import Any, NamedTuple
 
 from .model import PILE_MARKS
 from .records import Ctx, Resume
-from .state import shuffle
+from .shuffling import shuffle
 from .view import hides
 
 # Operations after which the history no longer tells where a card given went.

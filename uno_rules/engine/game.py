@@ -10,21 +10,25 @@ and can be snapshotted there.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
 from .actions import Action, Decision, Result, shape_problem
+from .arguments import check_arguments, refuse_argument
+from .arguments import check_out as check_out  # its old place
 from .decisions import Runner, Side, Turn, turn_goes_on
 from .determinize import resample
-from .errors import IllegalAction, RunawayEffect, show
+from .errors import IllegalAction, RunawayEffect
 from .events import describe_event
+from .fields import REBUILT, SHARED, Field
 from .model import CardRule, Rules
 from .outcome import Outcome, Termination
 from .pilecounters import press, start_counters
 from .records import Ctx, Frame, Resume
+from .shuffling import shuffle
 from .snapshot import restore, snapshot, state_field_problems
-from .state import REBUILT, SEED_LIMIT, SHARED, STATE_FIELDS, Field, shuffle
+from .state import STATE_FIELDS
 from .tables import play_extras
 from .view import SeatView, seat_view, view_dict
 
@@ -38,58 +42,6 @@ GAME_STEPS = 100_000  # effect steps in one round (a step costs a few microsecon
 GAME_ACTIONS = 20_000  # actions in one round (tens of microseconds each at most)
 
 
-def refuse_argument(name: str, value: Any, expected: str) -> IllegalAction:
-    """The error for argument ``name`` given as ``value`` (shown short) where ``expected``."""
-    got = "" if type(value) is int else f", got {type(value).__name__}"  # an int's the range
-    return IllegalAction(f"{name}={show(value)}: expected {expected}{got}")
-
-
-def check_arguments(rulebook: Rules, players: Any, seed: Any, *, dealer: Any = None,
-                    log: Any = True, max_steps: Any = None, max_actions: Any = None,
-                    out: Any = None) -> None:
-    """Raise :class:`IllegalAction` naming the first argument of a new game that is wrong:
-    ``players`` an int the rulebook allows (not a bool), ``seed`` None or an int with
-    ``abs(seed) < SEED_LIMIT``, ``dealer`` None or an int, ``log`` a bool, ``max_steps`` /
-    ``max_actions`` None or an int >= 1, ``out``: see :func:`check_out`. Checked up front,
-    not found out midway."""
-    if type(players) is not int:  # type(True) is bool: a bool is no number of players
-        raise refuse_argument("players", players, f"a whole number of players "
-                              f"({rulebook.name} is for {rulebook.players_text()})")
-    if seed is not None and (type(seed) is not int or abs(seed) >= SEED_LIMIT):
-        if type(seed) is int:
-            raise IllegalAction(f"seed={show(seed)}: too large, expected a whole number "
-                                "with abs(seed) < 2**256, or None")
-        raise refuse_argument("seed", seed, "a whole number or None")
-    if dealer is not None and type(dealer) is not int:
-        raise refuse_argument("dealer", dealer, "a seat (int) or None")
-    if type(log) is not bool:
-        raise refuse_argument("log", log, "True or False")
-    for name, value in (("max_steps", max_steps), ("max_actions", max_actions)):
-        if value is not None and (type(value) is not int or value < 1):
-            raise refuse_argument(name, value, "a whole number >= 1 or None")
-    if out:
-        check_out(rulebook, players, out, dealer)
-
-
-def check_out(rulebook: Rules, players: int, out: Any, dealer: Any) -> None:
-    """Raise :class:`IllegalAction` unless ``out`` (seats out of the match, not dealt in) is
-    a list or tuple of distinct seats, not the dealer, leaving two players in, in a rulebook
-    without partnerships (partners give to and draw for each other: a seat out would come back)."""
-    if not isinstance(out, (list, tuple)) or \
-            any(type(s) is not int or not 0 <= s < players for s in out) or \
-            len(set(out)) != len(out):
-        raise IllegalAction(f"out={show(out)}: expected a list of distinct seats "
-                            f"0-{players - 1}")
-    seat = players - 1 if dealer is None else dealer % players
-    if seat in out:
-        raise IllegalAction(f"out={show(out)}: the dealer, seat {seat}, is out of the match")
-    if rulebook.team_size > 1:
-        raise IllegalAction(f"out={show(out)}: {rulebook.name} plays in partnerships, whose seats "
-                            "are never out of a match")
-    if players - len(out) < 2:
-        raise IllegalAction(f"out={show(out)}: fewer than two players left in")
-
-
 BUDGET = "the round's budgets: a restored game starts afresh"
 # Game's fields on top of State's (see state.STATE_FIELDS).
 GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when asked"),
@@ -99,6 +51,8 @@ GAME_FIELDS = (Field("_decision", REBUILT, why="the pending decision, made when 
                Field("_extras", REBUILT, why="whether the rulebook's plays have extras"),
                Field("_long_turns", REBUILT, why="whether its turns may go on after a card"),
                Field("_call_at", REBUILT, why="the rulebook's `call_at`, read every play"),
+               Field("_uno_after", REBUILT, why="its `uno_after_effects`, read every card"),
+               Field("_piled", REBUILT, why="whether it has several discard piles"),
                Field("steps_left", SHARED, why=BUDGET), Field("max_steps", SHARED, why=BUDGET),
                Field("max_actions", SHARED, why=BUDGET),
                # written only when set, with its budget's size (Game._stop_record)
@@ -156,6 +110,10 @@ class Game(Runner):
         self._extras: bool = play_extras(rb)
         self._long_turns: bool = bool(rb.turn_plays) or rb.turn_end is not None
         self._call_at: int = rb.settings.call_at
+        # an UNO call judged once the card is resolved: after its effects, or (pile
+        # counters) after its pile's press (Ctx.call_due)
+        self._uno_after: bool = rb.settings.uno_after_effects or bool(rb.pile_limits)
+        self._piled: bool = rb.discard_piles > 1
 
     @classmethod
     def blank(cls, rulebook: Rules, players: int, seed: int | None = None, *,
@@ -228,13 +186,18 @@ class Game(Runner):
             if pending.seat == seat:  # ... and a seat asked with nothing to play, its pass
                 return ids
             return (self._acts[seat].pass_,) if seat in self.asked_seats() else ()
-        table = self._table
-        extra = tuple(i for i in extra_ids if table[i].seat == seat)
+        extra = self._seat_ids(extra_ids, seat)
         if pending.seat == seat:
             return ids + extra
         if extra or seat in self.asked_seats():
             return extra + (self._acts[seat].pass_,)
         return ()
+
+    def _seat_ids(self, ids: Sequence[int], seat: int) -> tuple[int, ...]:
+        """The ids of ``ids`` that are ``seat``'s actions (apart from :meth:`legal_ids`,
+        whose every call would otherwise make this comprehension's closure)."""
+        table = self._table
+        return tuple(i for i in ids if table[i].seat == seat)
 
     def decision_for(self, seat: object) -> Decision | None:
         """The pending decision as ``seat`` may see it: whole when it is ``seat``'s own or a
@@ -390,9 +353,7 @@ class Game(Runner):
                 action.seat != self._uno_open or pending.kind == "turn"):  # type: ignore[union-attr]
             self._uno_open = -1
         if self._owed and pending.seat is not None:  # type: ignore[union-attr]
-            # the same window for a call owed after another's card
-            self._owed = [s for s in self._owed
-                         if action.seat == s and pending.kind != "turn"]  # type: ignore[union-attr]
+            self._close_owed(action, pending.kind)  # type: ignore[union-attr]
         self.pending = None
         pending.answer(self, action)  # type: ignore[union-attr]
         history = self.history  # self._taken(action), inlined: this runs every action
@@ -400,6 +361,12 @@ class Game(Runner):
         self._decision = self._ids = None
         if len(history) >= self.max_actions and not self.over:
             self._stall(Termination.ACTIONS)
+
+    def _close_owed(self, action: Action, kind: str) -> None:
+        """The window of a call owed after another's card closes as :meth:`_take`'s for
+        ``uno_open``: at a seat's answer to a decision of ``kind`` (a method of its own: its
+        comprehension's closure would cost every action)."""
+        self._owed = [s for s in self._owed if action.seat == s and kind != "turn"]
 
     def _taken(self, action: Action) -> None:
         """After any action: record it, forget the options, stop at the action budget."""
@@ -501,7 +468,7 @@ class Game(Runner):
                 frame.pc = pc + 1
             if ctx.final and not step.at_end:
                 continue
-            if ctx.pile != self._focus:  # several discard piles: act on the card's own
+            if self._piled and ctx.pile != self._focus:  # act on the card's own pile
                 self._focus_on(ctx.pile)
             step.run(self, ctx, step)
             if self.pending is not None:
@@ -584,7 +551,8 @@ class Game(Runner):
         if (self._out_seats or self.eliminated or not all(hands)) and self._someone_out():
             return
         actor = ctx.actor
-        if ctx.face >= 0 and not ctx.called and len(hands[actor]) == self._call_at and \
+        if self._uno_after and ctx.face >= 0 and not ctx.called and \
+                len(hands[actor]) == self._call_at and \
                 (ctx.call_due or self.rulebook.settings.uno_after_effects):
             self._uno_open = actor  # its own card left it one card, UNO uncalled
         nxt = self._turn_to
@@ -679,18 +647,18 @@ class Game(Runner):
         self._run()
 
     def _play_card(self, seat: int, card: int, uno: bool, pile: int = 0) -> None:
-        if pile != self._focus:
+        if self._piled and pile != self._focus:
             self._focus_on(pile)
         face = self.faces[card]
         rule = self._card_rules[card]
         hand = self.hands[seat]
-        extras = self._extras  # pile counters, card sides, false calls, going on: rare
+        sides = 0  # how it may be played, judged before it leaves the hand: as itself
         if rule is None:
             honest = True
         else:
             honest = rule.legal_if is None or self._legal(seat, card, rule.legal_if)
-        if extras:  # how it may be played is judged before it leaves the hand
-            sides = 0 if rule is None or rule.alt_effect is None else self._sides(seat, card)
+            if rule.alt_effect is not None:
+                sides = self._sides(seat, card)
         hand.remove(card)
         self.discard.append(card)
         if self._out_seats and seat in self._out_seats:
@@ -699,9 +667,9 @@ class Game(Runner):
         if self.log is not None:  # events name faces, as seen then
             self.log.append(("play", seat, face.id) if not pile else
                             ("play", seat, face.id, pile))
-        if not uno and len(hand) == self._call_at and not self._pile_marks:
+        if len(hand) == self._call_at and not uno and not self._pile_marks:
             self._uno_open = seat  # (with pile counters: once the play is resolved)
-        if extras:
+        if self._extras:  # pile counters, card sides, false calls, going on: rare
             got = self._play_extras(Ctx(seat, card, honest, prev, False, pile, uno), rule, sides)
             if got is None:  # an overload or the card's side took over
                 return

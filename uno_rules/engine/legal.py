@@ -264,15 +264,19 @@ class Legality(State):
         acts = self._acts[seat]
         faces = self.faces
         base = pile * len(self.rulebook.faces)
-        s = self.rulebook.settings
-        after, call_at, false = s.uno_after_effects, s.call_at, s.false_call_penalty > 0
-        if not calls_uno(hand_size, True, after, call_at, false) and not acts.uno_after:
+        out: list[int] = []  # loops, not comprehensions: no closure made on every call
+        if not acts.uno_any[hand_size]:  # no card may call UNO now
             plain = acts.play
             if len(faces) == len(self.rulebook.faces) and not base:  # a card is its face
-                return [plain[card] for card in cards]  # compiled: no bound method, no map
-            return [plain[base + faces[card].id] for card in cards]
-        out: list[int] = []
+                for card in cards:
+                    out.append(plain[card])
+            else:
+                for card in cards:
+                    out.append(plain[base + faces[card].id])
+            return out
         rules = self._card_rules
+        s = self.rulebook.settings
+        after, call_at, false = s.uno_after_effects, s.call_at, s.false_call_penalty > 0
         for card in cards:
             face = base + faces[card].id
             rule = rules[card]

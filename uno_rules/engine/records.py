@@ -6,7 +6,7 @@ up again (:class:`Resume`), cards being given (:class:`Giving`) and the stacked 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, final
 
 from .actions import Action
@@ -118,6 +118,21 @@ class Among(Ask):
     @classmethod
     def data_fields(cls, data: Any) -> dict[str, Any]:
         return {"among": tuple(data)}
+
+
+@dataclass(slots=True)
+class OneDatum(Ask):
+    """A decision whose snapshot data is its record's one field of its own, the last (the
+    card drawn, a yes or no), read back as the type of that field's default."""
+
+    def data(self) -> Any:
+        return getattr(self, fields(self)[-1].name)
+
+    @classmethod
+    def data_fields(cls, data: Any) -> dict[str, Any]:
+        own = fields(cls)[-1]
+        default: Any = own.default
+        return {own.name: type(default)(data)}
 
 
 class Frame:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
+from .arguments import check_arguments
 from .errors import IllegalAction
-from .game import Game, check_arguments
+from .game import Game
 from .model import Face, Rules
 from .notation import parse_card
 from .tables import action_table
@@ -47,7 +48,7 @@ class Rulebook(Rules):
         stops, over without a result, ``game.stalled`` saying why. ``out``: seats out of
         a match, knocked out before the deal (dealt nothing, skipped, in ``eliminated``;
         a rulebook's ``knockout_points`` count them too). Every argument is checked
-        first (see :func:`uno_rules.engine.game.check_arguments`): a wrong one raises
+        first (see :func:`uno_rules.engine.arguments.check_arguments`): a wrong one raises
         :class:`IllegalAction` naming it, as a player count the rulebook doesn't allow does
         (typed Any so that in the compiled build, too, a wrong type meets that check)."""
         # Through a variable, not Game(...): from code compiled with mypyc, a direct call of a

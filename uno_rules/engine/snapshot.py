@@ -19,11 +19,12 @@ from .actions import Action, Result
 from .consistency import inconsistency
 from .decisions import DATA, KINDS, Runner, ask_from_json
 from .errors import NotationError, SnapshotError
+from .fields import Field
 from .model import DIGEST_SPARSE, NO_COLOR, Rules
 from .notation import parse_whole_card
 from .outcome import BUDGETS
 from .records import CTX_SLOTS, Ctx, Frame, Giving, Resume, StackedDraw
-from .state import SEED_LIMIT, STATE_FIELDS, Field, State
+from .state import SEED_LIMIT, STATE_FIELDS, State
 
 S = TypeVar("S", bound=Runner)
 

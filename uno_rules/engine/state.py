@@ -12,95 +12,36 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from .actions import Action, Result
 from .errors import IllegalAction
-from .model import NO_COLOR, CardRule, Rules
+from .fields import (  # noqa: F401 (their old place: importers name them from here)
+    ALIAS,
+    LIST,
+    LISTS,
+    REBUILT,
+    RECORD_FIELDS,
+    RECORDS,
+    RNG,
+    SHARED,
+    Field,
+    _clone_plan,
+    _derived,
+    _plain,
+    field_names,
+)
+from .model import NO_COLOR, CardRule, FrozenMap, Rules
 from .records import Ask, Ctx, Frame, Giving, Resume, StackedDraw
+from .shuffling import shuffle
 from .tables import SeatActions, guarded, match_flag_tables, match_tables, plain_turns, seat_actions
 
 # Seeds are whole numbers below this in size: any sensible seed (a SHA-256 digest fits),
 # and one that a repr, a snapshot and its JSON can always write out (Python refuses to
 # turn an int of over 4,300 digits into text).
 SEED_LIMIT = 2**256
-
-
-def shuffle(rng: random.Random, x: list[int]) -> None:
-    """``rng.shuffle(x)`` for a plain ``random.Random``: the same draws (its
-    ``_randbelow_with_getrandbits``: ``getrandbits(n.bit_length())`` until below ``n``), so
-    the same order and the same generator state after. Written out because the stdlib's is
-    interpreted Python and a deal's main cost: this one runs 1.5-2x faster interpreted and
-    3-4x compiled. (Drawing the 32-bit words in batches, ``getrandbits(32 * m)``, was
-    slower in both builds.)"""
-    getrandbits = rng.getrandbits
-    i = len(x) - 1
-    if i <= 0:
-        return
-    k = (i + 1).bit_length()  # n.bit_length() for n = i + 1, kept as n falls
-    low = 1 << (k - 1)        # the least n with that bit length
-    while i > 0:
-        n = i + 1
-        if n < low:
-            k -= 1
-            low >>= 1
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-        i -= 1
-
-
-def _clone_plan(fields: tuple[Field, ...]) -> tuple[tuple[str, ...], ...]:
-    """The names of ``fields`` a clone shares, copies as lists, copies as lists of lists."""
-    kinds = {f.copy for f in fields}
-    assert kinds <= {SHARED, LIST, LISTS, RNG, RECORDS, ALIAS, REBUILT}, kinds
-    assert {f.name for f in fields if f.copy == RECORDS} == set(RECORD_FIELDS), \
-        "a record field State._copy_records does not copy"
-    return tuple(tuple(f.name for f in fields if f.copy in want)
-                 for want in ((SHARED, REBUILT), (LIST,), (LISTS,)))
-
-
-def field_names(cls: type) -> tuple[str, ...]:
-    """The attributes of a slotted class, inherited ones too: its classes' ``__slots__``, or
-    when compiled with mypyc (which leaves no ``__slots__``) its ``__mypyc_attrs__``."""
-    names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
-    if names is None:
-        names = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
-    return names
-
-
-# How a clone copies a field (Field.copy).
-SHARED = "shared"    # immutable (or never changed in place): the clone shares it
-LIST = "list"        # a list of immutable items: a shallow copy
-LISTS = "lists"      # a list of lists: each copied
-RNG = "rng"          # the random generator: a new one in the same state
-RECORDS = "records"  # holds card contexts (Ctx) or records: copied by State._copy_records
-ALIAS = "alias"      # another field's item (discard is discards[focus]): pointed at again
-REBUILT = "rebuilt"  # made from the rulebook by derive(): shared, never pickled or written
-
-NOT_WRITTEN = ""     # Field.snapshot of a field no snapshot holds (Field.why says why)
-
-
-class Field(NamedTuple):
-    """One field of a State: its name, how a clone copies it, and the snapshot field it is
-    written under (checked and read back there: uno_rules.engine.snapshot.FIELDS), or
-    NOT_WRITTEN and why. ``plain``: the snapshot holds the value itself (numbers, lists of
-    numbers), so writing and reading it needs no code of its own."""
-
-    name: str
-    copy: str
-    snapshot: str = NOT_WRITTEN
-    plain: bool = False
-    why: str = ""
-
-
-def _plain(name: str, copy: str = SHARED) -> Field:
-    return Field(name, copy, name, True)
-
-
-def _derived(name: str) -> Field:
-    return Field(name, REBUILT, why="made from the rulebook (derive)")
+# State._names of a rulebook whose cards have two sides (a name isn't a card there)
+NO_NAMES: Mapping[str, int] = FrozenMap()
 
 
 # Every field of a State, once: __slots__, clone, pickling, snapshots and their restoring
@@ -158,11 +99,10 @@ STATE_FIELDS: tuple[Field, ...] = (
     _derived("_acts"),
     _derived("_plain"),
     _derived("_match_flags"),
-    _derived("_draw_calls"),
+    _derived("_after_draws"),
+    _derived("_combos"),
 )
 STATE_SLOTS = tuple(f.name for f in STATE_FIELDS)
-# The fields State._copy_records copies (kept in step with it by an assert there).
-RECORD_FIELDS = ("_stack", "_ctx", "pending", "giving", "stacked")
 
 
 class State:
@@ -227,8 +167,7 @@ class State:
         self.side = 0
         # Per-player state (rulebook.player_state), flat: seat s's value of key k (an index
         # into the key's values) at s * keys + k.
-        self._marks: list[int] = [start for _ in range(players)
-                                 for _, _, start in rulebook.player_state]
+        self._marks: list[int] = [start for _, _, start in rulebook.player_state] * players
         # Pile counters (rulebook.pile_limits), flat: open, presses, limit per discard pile
         # (uno_rules.engine.pilecounters); empty without counters.
         self._pile_marks: list[int] = []
@@ -337,8 +276,10 @@ class State:
         """Set the fields derived from the rulebook (its shared tables)."""
         self._acts: tuple[SeatActions, ...] = seat_actions(self.rulebook, self.players)
         self._plain: bool = plain_turns(self.rulebook)
-        # read on every draw: most rulebooks owe no call for a card drawn
-        self._draw_calls: bool = self.rulebook.settings.call_after_draw
+        # read on every draw: most rulebooks have no after-draw steps, owe no call for a card
+        self._after_draws: bool = self.rulebook.after_draw is not None or \
+            self.rulebook.settings.call_after_draw
+        self._combos: bool = bool(self.rulebook.combos)  # read every play: most have none
         self._turn_side(self.side)
 
     @property
@@ -372,7 +313,10 @@ class State:
         self.side = side
         self.faces = rules.side_faces[side]
         self._card_rules = rules.side_rules[side]
-        self._names = rules.side_by_name[side]
+        # A card is its face when cards have one side: then an action's card name is looked
+        # up here (no name: every name is found in the hand, _card_named)
+        self._names = rules.side_by_name[side] if len(rules.side_faces[side]) == \
+            len(rules.faces) else NO_NAMES
         self._matches = match_tables(rules, side)
         self._match_flags = match_flag_tables(rules, side)
         self._guarded = guarded(rules, side)
@@ -458,9 +402,9 @@ class State:
 
     def _card_played(self, seat: int, action: Action) -> int:
         """The card of ``seat``'s hand an offered play (or jump-in) action names."""
-        face = self._names.get(action.arg)  # type: ignore[arg-type]
-        if face is not None and len(self.faces) == len(self.rulebook.faces):
-            return face  # cards with one side: a card is its face (offered: it is held)
+        card = self._names.get(action.arg)  # type: ignore[arg-type]
+        if card is not None:
+            return card  # cards with one side: a card is its face (offered: it is held)
         return self._card_named(seat, str(action.arg))
 
     def _seat(self, expr: str, ctx: Ctx) -> int:
@@ -543,9 +487,10 @@ class State:
     def _advance(self, seat: int, steps: int) -> int:
         """The seat ``steps`` places away in the direction of play, passing players who are
         out (hold no cards)."""
-        n, hands = self.players, self.hands
-        delta = self.direction if steps >= 0 else -self.direction
-        for _ in range(steps if steps >= 0 else -steps):
+        n, hands, delta = self.players, self.hands, self.direction
+        if steps < 0:  # backwards
+            delta, steps = -delta, -steps
+        for _ in range(steps):
             seat = (seat + delta) % n
             if not hands[seat]:  # out: pass on (at most once round the table)
                 for _ in range(n - 1):
@@ -568,16 +513,16 @@ class State:
         """Move up to ``count`` cards to ``seat``'s hand, reshuffling as needed; then queue
         the rulebook's after-draw steps."""
         pile, hand = self.draw_pile, self.hands[seat]
-        chance = self.chance
-        if count == 1 and pile and chance is None:  # the usual draw: no slices made
+        if count == 1 and pile and self.chance is None:  # the usual draw: no slices made
             card = pile.pop()
             hand.append(card)
             got = [card]
-        elif len(pile) >= count and chance is None:  # no reshuffle: at once (top last)
+        elif len(pile) >= count and self.chance is None:  # no reshuffle: at once (top last)
             got = pile[len(pile) - count:][::-1]
             del pile[len(pile) - count:]
             hand += got
         else:
+            chance = self.chance
             got = []
             for _ in range(count):
                 if not pile:
@@ -592,10 +537,8 @@ class State:
         if got:
             if self._out_seats and seat in self._out_seats:
                 self._out_seats.remove(seat)  # holding cards again: back in
-            if self.rulebook.after_draw is not None:  # nothing drawn: nothing follows
-                self._stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
-            if self._draw_calls:
-                self._owe_draw_call(seat)
+            if self._after_draws:  # nothing drawn: nothing follows
+                self._after_drawing(seat)
         if self.log is not None:
             self.log.append(("draw", seat, count, tuple(got)))
         return got
@@ -658,6 +601,14 @@ class State:
                 if seat != actor and seat not in self._owed and \
                         len(self.hands[seat]) == self.rulebook.settings.call_at:
                     self._owed.append(seat)
+
+    def _after_drawing(self, seat: int) -> None:
+        """After ``seat`` drew, in a rulebook with :meth:`_derive`'s ``_after_draws``: queue
+        the rulebook's after-draw steps, and a call owed for the card drawn."""
+        if self.rulebook.after_draw is not None:
+            self._stack.append(Frame(self.rulebook.after_draw, 0, Ctx(seat)))
+        if self.rulebook.settings.call_after_draw:
+            self._owe_draw_call(seat)
 
     def _owe_draw_call(self, seat: int) -> None:
         """With ``call_after_draw``: ``seat``, just left at ``call_at`` cards by a draw (its

@@ -119,7 +119,7 @@ class SeatActions:
 
     __slots__ = ("table", "play", "play_uno", "both", "draw", "turn_none", "turn_tail", "keep",
                  "challenge", "accept", "colors", "target", "catch", "uno", "give", "jump_in",
-                 "loser", "pass_", "uno_by_hand", "uno_after", "side", "outcome", "combo",
+                 "loser", "pass_", "uno_by_hand", "uno_any", "side", "outcome", "combo",
                  "press", "end")
 
     def __init__(self, rules: Rules, seat: int, players: int):
@@ -139,9 +139,12 @@ class SeatActions:
         # calls_uno by hand size for a card whose effect doesn't matter (the short turn path,
         # where there is no uno_after_effects): a hand holds the whole deck at most.
         self.uno_by_hand = uno_by_hand(rules)
-        # Whether a card of the deck settles its player's UNO after its effect (then a play
-        # may call UNO at other hand sizes than two: Legality._play_ids looks card by card).
-        self.uno_after = any(r is not None and r.uno_after for r in rules.rules)
+        # By hand size, whether some card's play may be offered with UNO called (else
+        # Legality._play_ids offers each card without): calls_uno for a card that may shed
+        # more, and at every size when a card of the deck settles its player's UNO after
+        # its effect (CardRule.uno_after: looked at card by card).
+        judged = any(r is not None and r.uno_after for r in rules.rules)
+        self.uno_any = tuple(judged or due for due in uno_by_hand(rules, True))
         # A turn's options after its plays, by :func:`offers_draw`: with nothing playable,
         # and with something playable.
         self.turn_none = (self.draw,) if offers_draw([], rules.settings.draw_with_playable) \
@@ -245,14 +248,16 @@ def combo_set(rules: Rules) -> frozenset[tuple[str, ...]]:
     return got
 
 
-def uno_by_hand(rules: Rules) -> tuple[bool, ...]:
-    """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing."""
-    got: tuple[bool, ...] | None = rules.memo.get("uno_by_hand")
+def uno_by_hand(rules: Rules, sheds: bool = False) -> tuple[bool, ...]:
+    """:func:`calls_uno` for every hand size up to the deck's, of a card that sheds nothing
+    (``sheds``: of one that may shed more)."""
+    key = ("uno_by_hand", sheds)
+    got: tuple[bool, ...] | None = rules.memo.get(key)
     if got is None:
         s = rules.settings
-        got = rules.memo["uno_by_hand"] = tuple(calls_uno(n, False, s.uno_after_effects,
-                                                          s.call_at, s.false_call_penalty > 0)
-                                                for n in range(len(rules.deck) + 1))
+        got = rules.memo[key] = tuple(calls_uno(n, sheds, s.uno_after_effects, s.call_at,
+                                                s.false_call_penalty > 0)
+                                      for n in range(len(rules.deck) + 1))
     return got
 
 

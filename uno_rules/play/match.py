@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.arguments import check_arguments
 from ..engine.errors import IllegalAction, SnapshotError, show
-from ..engine.game import Game, check_arguments
+from ..engine.game import Game
 from ..engine.model import Rules
 from ..engine.rulebook import Rulebook
 

@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..engine.arguments import check_arguments, refuse_argument
 from ..engine.errors import IllegalAction, RunawayEffect
-from ..engine.game import GAME_ACTIONS, Game, check_arguments, refuse_argument
+from ..engine.game import GAME_ACTIONS, Game
 from ..engine.outcome import Termination
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
@@ -247,7 +248,7 @@ class RunSpec:
               variants: Sequence[Rulebook] | None = None) -> int:
         """Refuse the run before any round is played, naming the first thing wrong, in
         this order: ``games``; with ``matches``, ``max_rounds``; the seed; each round's
-        arguments (:func:`~uno_rules.engine.game.check_arguments`) for this rulebook, or
+        arguments (:func:`~uno_rules.engine.arguments.check_arguments`) for this rulebook, or
         for each of ``variants`` (a comparison's rulebooks, each also for ``players``);
         ``workers`` (:func:`resolve_workers`: returned as a count of processes); the
         policy; the number of agents. The one check of simulate, matches and compare."""
