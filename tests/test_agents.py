@@ -28,6 +28,7 @@ from uno_rules.play.agents import (
     load_agent,
     parse_agents,
     play_agents,
+    play_agents_on,
 )
 from uno_rules.sim.simulate import simulate
 from uno_rules.sim.stats import wilson
@@ -686,3 +687,34 @@ def test_a_module_beside_the_user_shadows_no_standard_module(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["agents"] == ["mymod:X", "mymod:X"]
     assert (tmp_path / "out.png").stat().st_size > 1000
+
+
+def test_another_seats_keep_is_not_in_the_events() -> None:
+    """Two worlds seat B can't tell apart: seat A's drawn card playable (a ``drawn``
+    decision, kept) or not (no decision). B's first observation is the same in both."""
+    from test_pettingzoo import top_drawn
+
+    class Drawer(Recorder):
+        def choose(self, obs: Observation) -> int | None:
+            self.seen.append(obs)
+            if self.seat != first:
+                raise StopIteration  # B has seen what it sees: enough
+            return next(i for i, a in zip(obs.ids, obs.options, strict=True)
+                        if a.kind in ("draw", "keep"))
+
+    seen = []
+    for playable in (True, False):
+        game = CLASSIC.new_game(2, 4, log=True)
+        first = game.decision.seat
+        assert first is not None
+        top_drawn(game, first, playable)
+        agents: list[Drawer] = []
+
+        def make(seat: int, rng: random.Random, made: list[Drawer] = agents) -> Drawer:
+            made.append(Drawer(seat, rng))
+            return made[-1]
+        with pytest.raises(AgentError, match="StopIteration"):
+            play_agents_on(CLASSIC, game, [("drawer", make)] * 2)
+        obs = next(a for a in agents if a.seat != first).seen[0]
+        seen.append((obs.events, obs.seat_view, obs.kind, obs.ids))
+    assert seen[0] == seen[1]

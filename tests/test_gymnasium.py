@@ -163,20 +163,45 @@ def agent_episode(e: UnoEnv, seed: int, name: str) -> Game:
         mine = pending is not None and pending.seat == e.seat
         pass_id = None if mine else e.aec._pass[e.seat]
         offered = tuple(i for i in ids if i != pass_id)
-        obs = observation(game, e.seat, offered, pending.kind if mine and pending else None,
-                          seen)
-        seen = len(game.history)
-        choice = agent.choose(obs)
-        taken = pass_id if choice is None else choice
+        if mine and [e.aec.table[i].kind for i in offered] == ["keep"]:
+            taken: int | None = offered[0]  # an unplayable drawn card: play_agents never asks
+        else:
+            obs = observation(game, e.seat, offered, pending.kind if mine and pending else None,
+                              seen)
+            seen = len(game.history)
+            choice = agent.choose(obs)
+            taken = pass_id if choice is None else choice
+        assert taken is not None
         _o, _r, terminated, truncated, info = e.step(e.aec.env_id(e.seat, taken))
         done = terminated or truncated
     return game
+
+
+def moves(game: Game) -> list[str]:
+    """The round's actions but its keeps."""
+    return [str(a) for a in game.history if a.kind != "keep"]
 
 
 def table_ids(e: UnoEnv, i: int) -> int:
     """Id ``i`` of ``e``'s action space as the learner's id in the rulebook's table."""
     shared = e.aec.shared
     return i if shared is None else shared.table_id[e.seat][i]
+
+
+def test_opponents_are_asked_what_play_agents_asks_them() -> None:
+    """Uniform opponents draw from their generators exactly as in play_agents: an
+    unplayable drawn card (asked about in the env's round, keep its only option) is kept
+    for them unasked, so the rounds are the same but those keeps. (Not under jump_in: the
+    env's rounds open a window at that decision too, where play_agents' have none.)"""
+    rulebook = uno_rules.load_rulebook("classic")
+    uniform = ("uniform", load_agent("uniform"))
+    agents = [("greedy", load_agent("greedy")), uniform, uniform]  # greedy: ids in any order
+    env = UnoEnv(rulebook, 3, opponents="uniform", max_steps=400)
+    for seed in range(3):
+        game = agent_episode(env, seed, "greedy")
+        assert game.seed is not None and "keep" in [a.kind for a in game.history]
+        played = play_agents(rulebook, 3, game.seed, agents, max_actions=game.max_actions)
+        assert moves(game)[:300] == moves(played)[:300]
 
 
 def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
@@ -188,11 +213,13 @@ def test_lookahead_opponents_determinize_as_the_lookahead_agent_does() -> None:
     for seed in range(4):
         game = agent_episode(ahead, seed, "greedy")
         assert game.seed is not None
-        # the same round played by play_agents: the same choices, action for action
+        # the same round played by play_agents: the same choices, action for action (less
+        # the keeps: the env's round asks about an unplayable drawn card too, keep its only
+        # option; play_agents' rounds don't, as simulate's)
         played = play_agents(rulebook, 2, game.seed, agents)
-        assert [str(a) for a in game.history] == [str(a) for a in played.history]
+        assert moves(game) == moves(played)
         other = agent_episode(greedy, seed, "greedy")
-        differ += [str(a) for a in other.history] != [str(a) for a in game.history]
+        differ += moves(other) != moves(game)
     assert differ  # lookahead is not greedy under another name
 
 
@@ -228,3 +255,31 @@ def test_shared_actions_play_the_same_rounds_as_table_ids() -> None:
     for seed in range(3):
         shared_game = agent_episode(e, seed, "greedy")
         assert agent_episode(plain, seed, "greedy").history == shared_game.history
+
+
+def test_whether_the_learners_drawn_card_was_playable_is_not_in_an_opponents_view() -> None:
+    """Two worlds the opponent can't tell apart: the learner's drawn card playable or not.
+    The learner is asked about it either way (keep the only option of the unplayable one),
+    and the opponent's observation is the same in both."""
+    from test_agents import Recorder
+    from test_pettingzoo import top_drawn
+
+    seen = []
+    for playable in (True, False):
+        opponents: list[Recorder] = []
+
+        def make(seat: int, rng: random.Random, made: list[Recorder] = opponents) -> Recorder:
+            made.append(Recorder(seat, rng))
+            return made[-1]
+        e = UnoEnv("classic", 2, opponents=make, seat=0)
+        e.reset(seed=4)  # (the learner starts at this seed)
+        game = e.aec.game
+        assert game is not None and not opponents[0].seen
+        top_drawn(game, 0, playable)
+        asked = []  # what the learner is asked after each of its steps
+        for kind in ("draw", "keep"):
+            e.step(next(i for i, a in enumerate(e.aec.table) if a.seat == 0 and a.kind == kind))
+            asked.append(game.decision.kind)
+        obs = opponents[0].seen[0]
+        seen.append((asked, obs.events, obs.seat_view, obs.kind, obs.ids))
+    assert seen[0] == seen[1]

@@ -47,6 +47,14 @@ def _check(game: Game, seen: Seen, dealt: Game) -> tuple[int, int]:
     return contests, out_of_turn
 
 
+def env_round(rulebook: uno_rules.Rulebook, seed: int | None) -> Game:
+    """The round an RL env (or OpenSpiel's game) deals with ``seed``, as it plays it: a
+    drawn card asked about whether or not it can be played (so its history replays)."""
+    game = rulebook.new_game(3, seed)
+    game.offer_unplayable = True
+    return game
+
+
 def test_the_table_calls_the_hook_for_every_action() -> None:
     rb = _rulebook()
     counts = [0, 0]
@@ -84,7 +92,7 @@ def test_pettingzoo_calls_the_hook_for_every_action() -> None:
         plain = env(RULES[0], 3, RULES[1])
         play(plain, seed, random.Random(seed))
         assert watched.game.history == plain.game.history
-        dealt = watched.rulebook.new_game(3, watched.game.seed)
+        dealt = env_round(watched.rulebook, watched.game.seed)
         counts = [c + n for c, n in zip(counts, _check(watched.game, seen, dealt),
                                         strict=True)]
     assert all(counts), counts
@@ -107,7 +115,7 @@ def test_gymnasium_calls_the_hook_for_the_learners_and_the_opponents_actions() -
         assert game is not None
         seats = {a.seat for a, _ in seen}
         assert {0, 1, 2} <= seats  # every seat's actions, not only the learner's
-        _check(game, seen, learner.rulebook.new_game(3, game.seed))
+        _check(game, seen, env_round(learner.rulebook, game.seed))
 
 
 @pytest.mark.parametrize("deals", [0, 1024])  # each card a chance node; seeded deals
@@ -142,7 +150,7 @@ def test_openspiel_calls_the_hook_for_every_action_of_its_state_only(deals: int)
             logged = [e for _, events in seen for e in events]
             assert logged == played.log[len(played.log) - len(logged):] and logged
             continue
-        dealt = played.rulebook.new_game(3, played.seed)
+        dealt = env_round(played.rulebook, played.seed)
         counts = [c + n for c, n in zip(counts, _check(played, seen, dealt), strict=True)]
     assert all(counts) or not deals, counts
 

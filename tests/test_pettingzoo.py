@@ -16,6 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 import uno_rules
 from uno_rules import IllegalAction
+from uno_rules.engine.view import seen_actions
 from uno_rules.load.resources import shipped_names
 from uno_rules.rl.pettingzoo import env, raw_env
 
@@ -414,3 +415,36 @@ def test_shared_actions_pass_the_api_and_seed_tests() -> None:
         seed_test(lambda: env("classic", 3, house=("jump_in",), shared_actions=True),
                   num_cycles=60)
     assert unexpected(caught) == []
+
+
+def top_drawn(game: uno_rules.Game, seat: int, playable: bool) -> int:
+    """Put a card of the draw pile that ``seat`` could play (or not) on top: the next drawn.
+    Its face id."""
+    pile = game.draw_pile
+    i = next(i for i, c in enumerate(pile) if game._can_play(seat, c) == playable)
+    pile[i], pile[-1] = pile[-1], pile[i]
+    return pile[-1]
+
+
+def test_whether_anothers_drawn_card_was_playable_is_not_in_its_view() -> None:
+    """Two worlds the other seat can't tell apart: the drawer's card playable or not. The
+    drawer is asked about it either way (keep the only option of the unplayable one), so
+    who acts, the other seat's observations and the public record are the same."""
+    traces = []
+    for playable in (True, False):
+        e = env("classic", 2)
+        e.reset(seed=4)
+        game = e.game
+        assert game is not None
+        drawer = e._seat[e.agent_selection]
+        other = 1 - drawer
+        card = top_drawn(game, drawer, playable)
+        trace = []
+        for kind in ("draw", "keep"):
+            e.step(next(i for i, a in enumerate(e.table) if a.seat == drawer and a.kind == kind))
+            seen = [str(a) for a in seen_actions(game.history, other)]
+            trace.append((e.agent_selection,
+                          e.observe(f"player_{other}")["observation"].tobytes(), seen))
+        assert card in game.hands[drawer] and trace[0][0] == f"player_{drawer}"
+        traces.append(trace)
+    assert traces[0] == traces[1]

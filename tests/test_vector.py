@@ -101,3 +101,13 @@ def test_no_parallel_env_and_why() -> None:
     with pytest.raises(AssertionError, match="not generally safe"):
         aec_to_parallel(aec)
     assert "turn-based" in NOT_PARALLEL
+
+
+def test_every_sub_envs_rounds_ask_about_an_unplayable_drawn_card() -> None:
+    """The sub-envs' rounds, the auto-reset ones too, are the PettingZoo env's: a drawn card
+    is asked about whether or not it can be played (who acts tells nobody which)."""
+    envs = make_vec("classic", 2, opponents="play_first")
+    steps = run(envs, 3, 300)
+    assert sum(any(ends) for _, _, ends in steps) >= 2  # rounds made by auto-reset
+    rounds = [sub.unwrapped.aec.game for sub in envs.envs]  # type: ignore[attr-defined]
+    assert all(game.offer_unplayable for game in rounds)

@@ -25,7 +25,7 @@ from ..engine.model import NO_COLOR, Face, FrozenMap, Rules
 from ..engine.notation import COMBO
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
-from ..engine.view import SeatView, seen_actions, view_dict
+from ..engine.view import SeatView, hides, view_dict
 from . import driver
 from .driver import OnAction
 
@@ -42,7 +42,7 @@ class CardInfo:
     number: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Observation:
     """Everything a seat is shown when it may act (plain, immutable data: no game inside).
 
@@ -52,7 +52,8 @@ class Observation:
     numbers of ``table`` (``rulebook.action_table(players)``), ``options`` the same as
     :class:`Action` objects. ``events`` are the actions taken since this seat's previous
     observation (all of them since the deal, the first time), as everyone saw them: the card
-    of another seat's ``give`` is hidden (its ``arg`` None).
+    of another seat's ``give`` is hidden (its ``arg`` None), and another seat's ``keep`` is
+    left out (:func:`seen_events`: it would tell that the card it drew could be played).
 
     ``seat_view`` is the seat's record of what it may know (``game.seat_view(seat)``);
     :attr:`view`, ``game.view(seat)``'s dict, is made from it when first read."""
@@ -76,6 +77,32 @@ class Observation:
     # The rulebook, naming the record's cards and colours in `view` (public, as `cards` is).
     rulebook: Rules | None = field(default=None, repr=False, compare=False)
     _view: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __init__(self, seat: int, players: int, seat_view: SeatView, kind: str | None,
+                 optional: bool, ids: tuple[int, ...], options: tuple[Action, ...],
+                 events: tuple[Action, ...], cards: Mapping[str, CardInfo],
+                 colors: tuple[str, ...], deck: Mapping[str, int], table: tuple[Action, ...],
+                 determinize: Callable[[random.Random], Game] | None = None,
+                 rulebook: Rules | None = None) -> None:
+        # The fields written straight into the instance's dict: a frozen dataclass's own
+        # __init__ sets each through object.__setattr__, ~3x the cost, and one is made per
+        # agent decision (Gymnasium's opponents: a fifth of an episode). Same signature.
+        d = self.__dict__
+        d["seat"] = seat
+        d["players"] = players
+        d["seat_view"] = seat_view
+        d["kind"] = kind
+        d["optional"] = optional
+        d["ids"] = ids
+        d["options"] = options
+        d["events"] = events
+        d["cards"] = cards
+        d["colors"] = colors
+        d["deck"] = deck
+        d["table"] = table
+        d["determinize"] = determinize
+        d["rulebook"] = rulebook
+        d["_view"] = None
 
     @property
     def view(self) -> dict[str, Any]:
@@ -607,10 +634,19 @@ def observation(game: Game, seat: int, ids: tuple[int, ...], kind: str | None, s
     if table is None:
         table = action_table(rb, game.players)
     cards, deck = _public(rb)
-    events = tuple(seen_actions(game.history[since:], seat))
     return Observation(seat, game.players, game.seat_view(seat), kind, kind is None, ids,
-                       tuple(table[i] for i in ids), events, cards, rb.colors, deck, table,
-                       _determinizer(game, seat), rb)
+                       tuple([table[i] for i in ids]), seen_events(game.history, since, seat),
+                       cards, rb.colors, deck, table, _determinizer(game, seat), rb)
+
+
+def seen_events(history: Sequence[Action], since: int, seat: int) -> tuple[Action, ...]:
+    """The actions of ``history[since:]`` as ``seat`` saw them (``seen``), less
+    another seat's ``keep``: a round records one only when the drawn card could be played
+    (unless it asks about every drawn card, ``Game.offer_unplayable``, as the RL adapters'
+    rounds do), so it would tell whether it could; what the drawer does next (a play of the
+    card, or the next seat's turn) says anyway that it was kept."""
+    return tuple([a._replace(arg=None) if hides(a.kind, a.seat, seat) else a
+                  for a in history[since:] if a.kind != "keep" or a.seat == seat])
 
 
 def _determinizer(game: Game, seat: int) -> Callable[[random.Random], Game]:

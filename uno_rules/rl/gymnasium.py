@@ -78,6 +78,10 @@ class UnoEnv(gymnasium.Env[Any, int]):
         self._classes: list[AgentClass | None] = [
             None if s == seat else load_agent(n) if isinstance(n, str) else n
             for s, n in enumerate(names)]
+        # Each seat's `keep` offered alone: an unplayable drawn card (the round asks about
+        # every one, Game.offer_unplayable), kept for an opponent without asking it
+        keeps = {a.seat: (i,) for i, a in enumerate(self.aec.table) if a.kind == "keep"}
+        self._keeps: tuple[tuple[int, ...], ...] = tuple(keeps.get(s, ()) for s in range(players))
         self._agent = self.aec.possible_agents[seat]
         space = self.aec.observation_space(self._agent)
         assert isinstance(space, gymnasium.spaces.Dict)
@@ -153,7 +157,10 @@ class UnoEnv(gymnasium.Env[Any, int]):
         """Let the built-in agents act until the learner's turn or the end of the round;
         the learner's reward gathered meanwhile. A seat a window asks with nothing to play
         (the learner too: only its own cards decide that) passes unasked, as
-        ``play_agents`` skips it: no agent's generator is drawn from."""
+        ``play_agents`` skips it: no agent's generator is drawn from; and an opponent asked
+        about a drawn card it can't play keeps it unasked (``play_agents``' rounds make no
+        such decision), so it is shown what ``play_agents`` shows it, decision for
+        decision."""
         aec, me = self.aec, self._agent
         game = aec.game
         assert game is not None
@@ -170,6 +177,8 @@ class UnoEnv(gymnasium.Env[Any, int]):
                 taken: int | None = pass_id
             elif aec.agent_selection == me:
                 break
+            elif mine and ids == self._keeps[seat]:
+                taken = ids[0]
             else:
                 offered = ids if mine else tuple(i for i in ids if i != pass_id)
                 choice = self._ask(seat, offered, pending.kind if mine and pending else None)

@@ -21,6 +21,11 @@ Who acts (``agent_selection``):
   pass, which looks like any other). Taking one changes the game and a
   new window opens; when every such seat has passed, the decider acts (its own out-of-turn
   actions, such as a catch, are in its mask beside its options);
+* after a draw that ``offer_drawn`` would ask about, the drawer is asked whether or not
+  the card can be played (``Game.offer_unplayable``; ``keep`` the only option of one that
+  can't), as OpenSpiel's rounds are: who acts next, the others' observations and the
+  events an ``on_action`` hook sees are the same either way, so they tell nobody whether
+  the card was playable (at a table nobody can tell);
 * a chance node (a contest: who loses a showdown; ``decision.seat`` None) is never an
   agent's turn: the environment draws its outcome with its own RNG by ``decision.chance``.
 
@@ -171,8 +176,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._steps = 0
         # A hook is given each action's events: the round keeps its log only then.
-        self.game = self.rulebook.new_game(self.players, self._rng.getrandbits(63),
-                                           log=self.on_action is not None)
+        self.game = game = self.rulebook.new_game(self.players, self._rng.getrandbits(63),
+                                                  log=self.on_action is not None)
+        game.offer_unplayable = True  # who acts after a draw tells nobody its card (see above)
         self._advance()
 
     def observe(self, agent: str) -> dict[str, Any]:
