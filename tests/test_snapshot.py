@@ -417,8 +417,7 @@ def test_every_field_of_the_state_is_declared_for_snapshots() -> None:
     for f in STATE_FIELDS:  # written under a declared field, or marked not written, with why
         assert f.snapshot in declared or (
             f.why and (f.copy == REBUILT
-                       or f.name in ("log", "chance", "limit_chance", "offer_unplayable",
-                                     "_rng_shared"))), f.name
+                       or f.name in ("log", "chance", "limit_chance", "_rng_shared"))), f.name
     for variant, rulebook in RULEBOOKS.items():  # and what snapshot() writes is declared
         written = set(rulebook.new_game(rulebook.player_counts()[0], 1).snapshot())
         assert written - {"format"} == {k for k, _, present in FIELDS if present(rulebook)} \
@@ -477,3 +476,25 @@ def test_records_of_a_snapshot_refused_by_name(change: dict[str, Any], message: 
     with pytest.raises(SnapshotError) as exc:
         uno_rules.load_rulebook("teams").restore({**data, **change})
     assert str(exc.value) == message
+
+
+def test_a_round_asking_about_every_drawn_card_restores_asking() -> None:
+    """An RL adapter's round (Game.offer_unplayable) asks about an unplayable drawn card too:
+    its snapshot says so, and restored it asks what it asked; other snapshots hold no such
+    field, and a value other than true/false is refused."""
+    game = CLASSIC.new_game(2, 5)
+    game.offer_unplayable = True
+    rng = random.Random(5)
+    while not (game.decision is not None and game.decision.kind == "drawn"
+               and all(str(a).endswith(" keep") for a in game.legal_actions())):
+        assert not game.over
+        game.apply(rng.choice(game.legal_actions()))
+    data = json.loads(json.dumps(game.snapshot()))
+    assert data["offer_unplayable"] is True
+    for again in (CLASSIC.restore(data), uno_rules.restore(data)):
+        assert again.offer_unplayable and again.decision == game.decision
+        assert again.legal_actions() == game.legal_actions()
+        assert again.snapshot() == data and again.clone().snapshot() == data
+    assert "offer_unplayable" not in _snapshot()
+    with pytest.raises(SnapshotError, match="'offer_unplayable'"):
+        CLASSIC.restore({**data, "offer_unplayable": "yes"})

@@ -140,6 +140,7 @@ def snapshot(game: Runner) -> dict[str, Any]:
         **_declared(game),
         "result": None if game.result is None else [list(game.result.winners), game.result.points],
         **({} if stopped is None else {"stalled": stopped}),
+        **({"offer_unplayable": True} if game.offer_unplayable else {}),
         "stack_draw": [st.total, st.value, stacked, st.penalty],
         "giving": [{"queue": [list(q) for q in g.queue],
                     "aside": [[a, t, names[c]] for a, t, c in g.aside],
@@ -540,6 +541,7 @@ FIELDS: tuple[tuple[str, Check, Callable[[Rules], bool]], ...] = (
     ("played_piles", _list(_int(lambda e: f"a discard pile 0-{e.rb.discard_piles - 1}, or -1",
                                 lo=lambda e: -1, hi=lambda e: e.rb.discard_piles - 1)),
      _always),  # optional, as absent
+    ("offer_unplayable", _bool, _always),  # optional: written only when true
     ("ctxs", _ctxs, _always),
     ("stack_draw", _row(COUNT, COUNT, _nullable(CTX_INDEX), _nullable(COUNT)), _always),
     ("giving", _list(_record({
@@ -559,7 +561,8 @@ NOT_STATE = ("source", "house", "set", "digest", "ctxs")
 GAME_ONLY = ("stalled",)
 # may be left out: then this
 OPTIONAL: dict[str, Callable[[], Any]] = {"absent": list, "owed": list, "played_piles": list,
-                                          "stalled": lambda: None}
+                                          "stalled": lambda: None,
+                                          "offer_unplayable": lambda: False}
 PLAIN = tuple(f for f in STATE_FIELDS if f.plain)
 # The order a snapshot is written in (the order of before State's field list, kept so that
 # printed snapshots read as before); FIELDS is the order they are checked in.
@@ -567,8 +570,8 @@ ORDER = ("rulebook", "digest", "source", "house", "set", "players", "seed", "dea
          "hands", "draw_pile", "discard", "discards", "colors", "focus", "out", "piles",
          "player_state", "pile_counters", "color", "direction", "skips", "turn_to", "uno_open",
          "turns", "first_turns", "over", "result", "stalled", "out_seats", "eliminated",
-         "absent", "owed", "played_piles", "stack_draw", "giving", "stack", "ctxs", "ctx",
-         "pending", "history", "rng")
+         "absent", "owed", "played_piles", "offer_unplayable", "stack_draw", "giving", "stack",
+         "ctxs", "ctx", "pending", "history", "rng")
 
 
 def state_field_problems(declared: tuple[Field, ...] = STATE_FIELDS,
@@ -726,6 +729,7 @@ def _build(blank: Callable[[int, int | None, int], S], rb: Rules, v: Mapping[str
         game.result = Result(tuple(v["result"][0]), v["result"][1])
     if v["stalled"] is not None:
         game._stop(v["stalled"]["budget"], v["stalled"]["limit"])
+    game.offer_unplayable = v["offer_unplayable"]
     ctxs = [Ctx.from_json(c) for c in v["ctxs"]]
 
     def pending(p: Any) -> Any:

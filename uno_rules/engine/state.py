@@ -89,8 +89,9 @@ STATE_FIELDS: tuple[Field, ...] = (
     Field("_pile_marks", LIST, "pile_counters"),  # written only with pile counters
     Field("chance", SHARED, why="a card chooser for the time of one action (set by its caller)"),
     Field("limit_chance", SHARED, why="a pile limit chooser, as chance"),
-    Field("offer_unplayable", SHARED,
-          why="offer_drawn asks about an unplayable card too (set by its caller, as chance)"),
+    # offer_drawn asks about an unplayable card too (set by the RL adapters): written only
+    # when set, so that a restored adapter round asks what it asked
+    Field("offer_unplayable", SHARED, "offer_unplayable"),
     _derived("faces"),
     _derived("_card_rules"),
     _derived("_names"),
