@@ -22,12 +22,16 @@ printed beside). RLCard is optional: ``pip install -e '.[bench,rl]'``.
 Run: ``python bench/rl_env.py [--steps N] [--reps R] [--rulebook classic] [--house H ...]
 [--profile] [--adapters]``.
 
-``--adapters`` measures issue 31's goals instead, classic at 2 players with
+``--adapters`` measures issue 31's goals instead, at 2 players on two lanes: classic with
 ``draw_with_playable: false`` (as RLCard's UNO: a seat with a playable card may not draw, so
-random rounds are of comparable length, ~1,000 steps otherwise): whole episodes per second
-of CPU time (a random learner; the other seats random too: RLCard's random policy,
-our Gymnasium env's ``uniform`` agent) for PettingZoo, Gymnasium and RLCard, paired ratios
-against RLCard's; and the CPU time of one OpenSpiel step (``legal_actions`` and
+random rounds are of comparable length, ~1,000 steps otherwise), and ``bench/rlcard_uno.yaml``
+(RLCard's rules wherever our settings can say them: bench/README.md lists what still
+differs). Whole episodes (a random learner; the other seats random too: RLCard's random
+policy, our Gymnasium env's ``uniform`` agent) for PettingZoo, Gymnasium and RLCard,
+interleaved: episodes per second of CPU time, env steps per episode (every seat's actions,
+ours with their passes), µs per step, and paired ratios against RLCard's per episode and per
+step; then our steps per episode by what they do (untimed) and how many of them RLCard's
+accounting would count; and the CPU time of one OpenSpiel step (``legal_actions`` and
 ``apply_action`` of a uniformly random one, chance nodes drawn from ``chance_outcomes``)
 beside the engine's own step (``legal_ids`` and ``step``), both per seat's action: the time
 of chance nodes (OpenSpiel's dealt and drawn cards, contests) is counted, the nodes are not;
@@ -341,6 +345,11 @@ def adapters(rounds: int, reps: int) -> None:
         print(f"{name:<22} {median:>10.1f} {(max(rates) - min(rates)) / median:>6.0%} "
               f"{sum(steps[name]) / (rounds * len(row)):>9.1f} {per_step:>8.2f} "
               f"{per_ep:>12} {step:>14}")
+    for lane, (book, settings) in LANES.items():
+        kinds = step_kinds(book, settings, rounds * 5)
+        print(f"our steps per episode, {lane}: " + ", ".join(
+            f"{kind} {n:.1f}" for kind, n in kinds.items() if kind != "rlcard") +
+            f"; as RLCard counts them (play, draw) {kinds['rlcard']:.1f}")
     costs = step_costs(rounds * 200, reps)
     if costs is not None:
         print(f"OpenSpiel step {costs[0]:.1f} µs, engine step {costs[1]:.1f} µs: "
@@ -350,6 +359,35 @@ def adapters(rounds: int, reps: int) -> None:
         if floor is not None:
             print(f"floor (a trivial OpenSpiel Python game, a chance node after "
                   f"{chance:.0%} of steps): {floor:.1f} µs a step")
+
+
+def step_kinds(rulebook: str, settings: dict[str, Any], rounds: int) -> dict[str, float]:
+    """Our env steps per episode by what they do (untimed, the PettingZoo loop): ``play``
+    from the hand, ``drawn`` (a drawn card's forced play or keep: RLCard's draw does either
+    in its one step), ``color`` (RLCard's wild names it in its play), ``uno`` (catches and
+    passes: RLCard has no UNO), ``other``; ``rlcard`` is what RLCard would count of them."""
+    env = make_env(rulebook, 2, settings=settings)
+    rng, counts = random.Random(1), dict.fromkeys(("play", "draw", "drawn", "color", "uno",
+                                                   "other"), 0)
+    for seed in range(rounds):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            action = int(legal[rng.randrange(len(legal))])
+            kind, pending = env.table[action].kind, env.game.pending
+            if pending is not None and pending.kind == "drawn":
+                kind = "drawn"
+            elif kind in ("catch", "pass"):
+                kind = "uno"
+            counts[kind if kind in counts else "other"] += 1
+            env.step(action)
+    out = {kind: n / rounds for kind, n in counts.items()}
+    out["rlcard"] = out["play"] + out["draw"]
+    return out
 
 
 def measure_episodes(runners: dict[str, Runner], episodes_: int, reps: int
