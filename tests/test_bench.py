@@ -139,6 +139,14 @@ def test_the_rlcard_like_rulebook_validates_and_plays_rlcards_rules() -> None:
                 assert game.decision.seat != action.seat  # no skip at two players
                 reversed_ += 1
     assert reversed_ >= 20
+    for seed in range(400):  # a Draw Two turned up: the first player draws two and plays
+        game = rulebook.new_game(2, seed)
+        if len(game.discard) == 1 and game.faces[game.discard[0]].name.endswith(" draw_two"):
+            first = game.decision.seat  # type: ignore[union-attr]
+            assert len(game.hands[first]) == 9 and len(game.hands[1 - first]) == 7
+            break
+    else:
+        raise AssertionError("no Draw Two turned up first in 400 deals")
 
 
 def test_rl_env_counts_the_steps_of_whole_episodes_on_both_lanes() -> None:
