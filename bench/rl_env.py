@@ -48,11 +48,9 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-
-import numpy
 
 from uno_rules.rl.pettingzoo import env as make_env
 
@@ -99,6 +97,21 @@ def aec_round(env: Any, rng: random.Random) -> int:
     return taken
 
 
+def random_round(env: Any, seed: int, rng: random.Random) -> Iterator[int]:
+    """One round of our AEC env's loop from ``reset(seed=seed)``, untimed: yields each
+    uniformly random action of the mask just before it is taken."""
+    env.reset(seed=seed)
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        action = int(legal[rng.randrange(len(legal))])
+        yield action
+        env.step(action)
+
+
 def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) -> float:
     """The share of our env steps that are a ``pass`` (a seat letting an out-of-turn window
     go: cheap, the game unchanged), over the same loop, untimed: RLCard has no such step."""
@@ -106,16 +119,8 @@ def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) 
     rng = random.Random(1)
     taken = passes = 0
     while taken < steps:
-        env.reset(seed=taken)
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = numpy.flatnonzero(obs["action_mask"])
-            action = int(legal[rng.randrange(len(legal))])
+        for action in random_round(env, taken, rng):
             passes += env.table[action].kind == "pass"
-            env.step(action)
             taken += 1
     return passes / taken
 
@@ -370,21 +375,13 @@ def step_kinds(rulebook: str, settings: dict[str, Any], rounds: int) -> dict[str
     rng, counts = random.Random(1), dict.fromkeys(("play", "draw", "drawn", "color", "uno",
                                                    "other"), 0)
     for seed in range(rounds):
-        env.reset(seed=seed)
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            action = int(legal[rng.randrange(len(legal))])
+        for action in random_round(env, seed, rng):
             kind, pending = env.table[action].kind, env.game.pending
             if pending is not None and pending.kind == "drawn":
                 kind = "drawn"
             elif kind in ("catch", "pass"):
                 kind = "uno"
             counts[kind if kind in counts else "other"] += 1
-            env.step(action)
     out = {kind: n / rounds for kind, n in counts.items()}
     out["rlcard"] = out["play"] + out["draw"]
     return out
