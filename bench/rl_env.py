@@ -48,7 +48,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,11 +79,13 @@ def ours_runner(rulebook: str = "classic", players: int = 2, house: tuple[str, .
     return run
 
 
-def aec_round(env: Any, rng: random.Random) -> int:
+def aec_round(env: Any, rng: random.Random, seed: int | None = None,
+              seen: Callable[[int], None] | None = None) -> int:
     """A round through our AEC env's loop (``reset``, then ``agent_iter`` / ``last`` /
-    ``step``), a uniformly random action of the mask: the steps it took."""
+    ``step``), a uniformly random action of the mask: the steps it took. ``seen`` (the
+    untimed breakdowns) is handed each action just before it is taken."""
     taken = 0
-    env.reset()
+    env.reset(seed=seed)
     for _agent in env.agent_iter():
         obs, _reward, term, trunc, _info = env.last()
         if term or trunc:
@@ -92,24 +94,12 @@ def aec_round(env: Any, rng: random.Random) -> int:
         # the mask's ids as RLCard hands out its legal actions: .nonzero() is the ndarray's
         # own (numpy.flatnonzero, the same ids, adds ~1 µs of dispatch a step: ~15 % of ours)
         legal = obs["action_mask"].nonzero()[0]
-        env.step(int(legal[rng.randrange(len(legal))]))
+        action = int(legal[rng.randrange(len(legal))])
+        if seen is not None:
+            seen(action)
+        env.step(action)
         taken += 1
     return taken
-
-
-def random_round(env: Any, seed: int, rng: random.Random) -> Iterator[int]:
-    """One round of our AEC env's loop from ``reset(seed=seed)``, untimed: yields each
-    uniformly random action of the mask just before it is taken."""
-    env.reset(seed=seed)
-    for _agent in env.agent_iter():
-        obs, _reward, term, trunc, _info = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        legal = obs["action_mask"].nonzero()[0]
-        action = int(legal[rng.randrange(len(legal))])
-        yield action
-        env.step(action)
 
 
 def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) -> float:
@@ -117,12 +107,13 @@ def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) 
     go: cheap, the game unchanged), over the same loop, untimed: RLCard has no such step."""
     env = make_env(rulebook, players, house=house)
     rng = random.Random(1)
-    taken = passes = 0
+    taken, passes = 0, [0]
+
+    def count(action: int) -> None:
+        passes[0] += env.table[action].kind == "pass"
     while taken < steps:
-        for action in random_round(env, taken, rng):
-            passes += env.table[action].kind == "pass"
-            taken += 1
-    return passes / taken
+        taken += aec_round(env, rng, taken, count)
+    return passes[0] / taken
 
 
 def rlcard_runner(seed: int = 0) -> Runner | None:
@@ -374,14 +365,16 @@ def step_kinds(rulebook: str, settings: dict[str, Any], rounds: int) -> dict[str
     env = make_env(rulebook, 2, settings=settings)
     rng, counts = random.Random(1), dict.fromkeys(("play", "draw", "drawn", "color", "uno",
                                                    "other"), 0)
+
+    def count(action: int) -> None:
+        kind, pending = env.table[action].kind, env.game.pending
+        if pending is not None and pending.kind == "drawn":
+            kind = "drawn"
+        elif kind in ("catch", "pass"):
+            kind = "uno"
+        counts[kind if kind in counts else "other"] += 1
     for seed in range(rounds):
-        for action in random_round(env, seed, rng):
-            kind, pending = env.table[action].kind, env.game.pending
-            if pending is not None and pending.kind == "drawn":
-                kind = "drawn"
-            elif kind in ("catch", "pass"):
-                kind = "uno"
-            counts[kind if kind in counts else "other"] += 1
+        aec_round(env, rng, seed, count)
     out = {kind: n / rounds for kind, n in counts.items()}
     out["rlcard"] = out["play"] + out["draw"]
     return out
