@@ -22,12 +22,16 @@ printed beside). RLCard is optional: ``pip install -e '.[bench,rl]'``.
 Run: ``python bench/rl_env.py [--steps N] [--reps R] [--rulebook classic] [--house H ...]
 [--profile] [--adapters]``.
 
-``--adapters`` measures issue 31's goals instead, classic at 2 players with
+``--adapters`` measures issue 31's goals instead, at 2 players on two lanes: classic with
 ``draw_with_playable: false`` (as RLCard's UNO: a seat with a playable card may not draw, so
-random rounds are of comparable length, ~1,000 steps otherwise): whole episodes per second
-of CPU time (a random learner; the other seats random too: RLCard's random policy,
-our Gymnasium env's ``uniform`` agent) for PettingZoo, Gymnasium and RLCard, paired ratios
-against RLCard's; and the CPU time of one OpenSpiel step (``legal_actions`` and
+random rounds are of comparable length, ~1,000 steps otherwise), and ``bench/rlcard_uno.yaml``
+(RLCard's rules wherever our settings can say them: bench/README.md lists what still
+differs). Whole episodes (a random learner; the other seats random too: RLCard's random
+policy, our Gymnasium env's ``uniform`` agent) for PettingZoo, Gymnasium and RLCard,
+interleaved: episodes per second of CPU time, env steps per episode (every seat's actions,
+ours with their passes), µs per step, and paired ratios against RLCard's per episode and per
+step; then our steps per episode by what they do (untimed) and how many of them RLCard's
+accounting would count; and the CPU time of one OpenSpiel step (``legal_actions`` and
 ``apply_action`` of a uniformly random one, chance nodes drawn from ``chance_outcomes``)
 beside the engine's own step (``legal_ids`` and ``step``), both per seat's action: the time
 of chance nodes (OpenSpiel's dealt and drawn cards, contests) is counted, the nodes are not;
@@ -45,9 +49,8 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
-
-import numpy
 
 from uno_rules.rl.pettingzoo import env as make_env
 
@@ -76,11 +79,13 @@ def ours_runner(rulebook: str = "classic", players: int = 2, house: tuple[str, .
     return run
 
 
-def aec_round(env: Any, rng: random.Random) -> int:
+def aec_round(env: Any, rng: random.Random, seed: int | None = None,
+              seen: Callable[[int], None] | None = None) -> int:
     """A round through our AEC env's loop (``reset``, then ``agent_iter`` / ``last`` /
-    ``step``), a uniformly random action of the mask: the steps it took."""
+    ``step``), a uniformly random action of the mask: the steps it took. ``seen`` (the
+    untimed breakdowns) is handed each action just before it is taken."""
     taken = 0
-    env.reset()
+    env.reset(seed=seed)
     for _agent in env.agent_iter():
         obs, _reward, term, trunc, _info = env.last()
         if term or trunc:
@@ -89,7 +94,10 @@ def aec_round(env: Any, rng: random.Random) -> int:
         # the mask's ids as RLCard hands out its legal actions: .nonzero() is the ndarray's
         # own (numpy.flatnonzero, the same ids, adds ~1 µs of dispatch a step: ~15 % of ours)
         legal = obs["action_mask"].nonzero()[0]
-        env.step(int(legal[rng.randrange(len(legal))]))
+        action = int(legal[rng.randrange(len(legal))])
+        if seen is not None:
+            seen(action)
+        env.step(action)
         taken += 1
     return taken
 
@@ -99,20 +107,13 @@ def pass_share(rulebook: str, players: int, house: tuple[str, ...], steps: int) 
     go: cheap, the game unchanged), over the same loop, untimed: RLCard has no such step."""
     env = make_env(rulebook, players, house=house)
     rng = random.Random(1)
-    taken = passes = 0
+    taken, passes = 0, [0]
+
+    def count(action: int) -> None:
+        passes[0] += env.table[action].kind == "pass"
     while taken < steps:
-        env.reset(seed=taken)
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = numpy.flatnonzero(obs["action_mask"])
-            action = int(legal[rng.randrange(len(legal))])
-            passes += env.table[action].kind == "pass"
-            env.step(action)
-            taken += 1
-    return passes / taken
+        taken += aec_round(env, rng, taken, count)
+    return passes[0] / taken
 
 
 def rlcard_runner(seed: int = 0) -> Runner | None:
@@ -137,33 +138,37 @@ def rlcard_runner(seed: int = 0) -> Runner | None:
     return run
 
 
-def episodes(adapter: str, seed: int = 0) -> Runner | None:
-    """Whole episodes of classic at 2 players through ``adapter`` (``pettingzoo``,
-    ``gymnasium`` or ``rlcard``), a uniformly random policy for every seat; ``run(n)``
-    plays ``n`` and returns ``n``. None when the adapter's package is missing."""
+def episodes(adapter: str, seed: int = 0, rulebook: str = "classic",
+             settings: dict[str, Any] | None = None) -> Runner | None:
+    """Whole episodes at 2 players through ``adapter`` (``pettingzoo``, ``gymnasium`` or
+    ``rlcard``; ours of ``rulebook`` with ``settings``, LIKE_RLCARD by default), a uniformly
+    random policy for every seat; ``run(n)`` plays ``n`` and returns the env steps they took
+    (every seat's actions, ours with their passes: a Gymnasium opponent's too). None when
+    the adapter's package is missing."""
     rng = random.Random(seed)
+    settings = LIKE_RLCARD if settings is None else settings
     if adapter == "rlcard":
         rlcard_round = rlcard_runner(seed)  # a run of >= 1 step: one round
         if rlcard_round is None:
             return None
 
-        def one() -> None:
-            rlcard_round(1)
+        def one() -> int:
+            return rlcard_round(1)
     elif adapter == "pettingzoo":
-        aec = make_env("classic", 2, settings=LIKE_RLCARD)
+        aec = make_env(rulebook, 2, settings=settings)
         aec.reset(seed=seed)
 
-        def one() -> None:
-            aec_round(aec, rng)
+        def one() -> int:
+            return aec_round(aec, rng)
     else:
         try:
             from uno_rules.rl.gymnasium import UnoEnv
         except ImportError:
             return None
-        gym = UnoEnv("classic", 2, opponents="uniform", settings=LIKE_RLCARD)
+        gym = UnoEnv(rulebook, 2, opponents="uniform", settings=settings)
         gym.reset(seed=seed)
 
-        def one() -> None:
+        def one() -> int:
             _obs, info = gym.reset()
             done = False
             while not done:
@@ -171,11 +176,10 @@ def episodes(adapter: str, seed: int = 0) -> Runner | None:
                 _obs, _reward, term, trunc, info = gym.step(
                     int(legal[rng.randrange(len(legal))]))
                 done = term or trunc
+            return int(gym.aec._steps)  # the learner's and the opponents' (the AEC's count)
 
     def run(n: int) -> int:
-        for _ in range(n):
-            one()
-        return n
+        return sum(one() for _ in range(n))
     return run
 
 
@@ -306,21 +310,42 @@ def spiel_steps(new: Callable[[], Any], n: int, rng: random.Random) -> float:
     return (time.process_time() - start) / taken * 1e6
 
 
+# The adapters' rulebooks: classic with RLCard's draw rule, and the bench's rulebook nearest
+# RLCard's UNO in every rule our settings can say (bench/README.md lists what differs).
+RLCARD_UNO = str(Path(__file__).resolve().parent / "rlcard_uno.yaml")
+LANES = {"classic": ("classic", LIKE_RLCARD), "rlcard_uno": (RLCARD_UNO, {})}
+
+
 def adapters(rounds: int, reps: int) -> None:
     """Issue 31's speed lanes (see the module doc), printed."""
-    runners = {name: run for name in ("pettingzoo", "gymnasium", "rlcard")
-               if (run := episodes(name)) is not None}
-    rates = measure(runners, rounds, reps)
-    print(f"classic 2p, draw_with_playable false: {reps} reps of {rounds} episodes, CPU time, "
-          "random policies")
-    print(f"{'adapter':<12} {'episodes/s':>10} {'spread':>7} {'x RLCard (paired)':>18}")
-    base = rates.get("rlcard")
-    for name, row in rates.items():
-        median = statistics.median(row)
-        ratio = "" if base is None else \
-            f"{statistics.median(a / b for a, b in zip(row, base, strict=True)):.2f}"
-        print(f"{name:<12} {median:>10.1f} {(max(row) - min(row)) / median:>6.0%} "
-              f"{ratio:>18}")
+    runners = {f"{name} {lane}": run for lane, (book, settings) in LANES.items()
+               for name in ("pettingzoo", "gymnasium")
+               if (run := episodes(name, rulebook=book, settings=settings)) is not None}
+    if (theirs := episodes("rlcard")) is not None:
+        runners["rlcard"] = theirs
+    times, steps = measure_episodes(runners, rounds, reps)
+    print(f"2 players, random policies, {reps} reps of {rounds} episodes, CPU time; lanes: "
+          "classic with draw_with_playable false, and bench/rlcard_uno.yaml")
+    print(f"{'adapter':<22} {'episodes/s':>10} {'spread':>7} {'steps/ep':>9} {'µs/step':>8} "
+          f"{'x RLCard/ep':>12} {'x RLCard/step':>14}")
+    base, base_steps = times.get("rlcard"), steps.get("rlcard")
+    for name, row in times.items():
+        rates = [rounds / t for t in row]
+        median = statistics.median(rates)
+        per_step = statistics.median(t / s * 1e6 for t, s in zip(row, steps[name], strict=True))
+        per_ep = step = ""
+        if base is not None and base_steps is not None:  # paired: RLCard's time over ours
+            pairs = list(zip(row, steps[name], base, base_steps, strict=True))
+            per_ep = f"{statistics.median(b / t for t, _s, b, _bs in pairs):.2f}"
+            step = f"{statistics.median(b / bs * s / t for t, s, b, bs in pairs):.2f}"
+        print(f"{name:<22} {median:>10.1f} {(max(rates) - min(rates)) / median:>6.0%} "
+              f"{sum(steps[name]) / (rounds * len(row)):>9.1f} {per_step:>8.2f} "
+              f"{per_ep:>12} {step:>14}")
+    for lane, (book, settings) in LANES.items():
+        kinds = step_kinds(book, settings, rounds * 5)
+        print(f"our steps per episode, {lane}: " + ", ".join(
+            f"{kind} {n:.1f}" for kind, n in kinds.items() if kind != "rlcard") +
+            f"; as RLCard counts them (play, draw) {kinds['rlcard']:.1f}")
     costs = step_costs(rounds * 200, reps)
     if costs is not None:
         print(f"OpenSpiel step {costs[0]:.1f} µs, engine step {costs[1]:.1f} µs: "
@@ -330,6 +355,45 @@ def adapters(rounds: int, reps: int) -> None:
         if floor is not None:
             print(f"floor (a trivial OpenSpiel Python game, a chance node after "
                   f"{chance:.0%} of steps): {floor:.1f} µs a step")
+
+
+def step_kinds(rulebook: str, settings: dict[str, Any], rounds: int) -> dict[str, float]:
+    """Our env steps per episode by what they do (untimed, the PettingZoo loop): ``play``
+    from the hand, ``drawn`` (a drawn card's forced play or keep: RLCard's draw does either
+    in its one step), ``color`` (RLCard's wild names it in its play), ``uno`` (catches and
+    passes: RLCard has no UNO), ``other``; ``rlcard`` is what RLCard would count of them."""
+    env = make_env(rulebook, 2, settings=settings)
+    rng, counts = random.Random(1), dict.fromkeys(("play", "draw", "drawn", "color", "uno",
+                                                   "other"), 0)
+
+    def count(action: int) -> None:
+        kind, pending = env.table[action].kind, env.game.pending
+        if pending is not None and pending.kind == "drawn":
+            kind = "drawn"
+        elif kind in ("catch", "pass"):
+            kind = "uno"
+        counts[kind if kind in counts else "other"] += 1
+    for seed in range(rounds):
+        aec_round(env, rng, seed, count)
+    out = {kind: n / rounds for kind, n in counts.items()}
+    out["rlcard"] = out["play"] + out["draw"]
+    return out
+
+
+def measure_episodes(runners: dict[str, Runner], episodes_: int, reps: int
+                     ) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    """Interleaved repetitions of ``episodes_`` episodes after an untimed warm-up: each
+    runner's CPU seconds and env steps per rep."""
+    for run in runners.values():
+        run(max(1, episodes_ // 10))
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    steps: dict[str, list[int]] = {name: [] for name in runners}
+    for _ in range(reps):
+        for name, run in runners.items():
+            start = time.process_time()
+            steps[name].append(run(episodes_))
+            times[name].append(time.process_time() - start)
+    return times, steps
 
 
 def measure(runners: dict[str, Runner], steps: int, reps: int) -> dict[str, list[float]]:

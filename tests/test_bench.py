@@ -102,3 +102,60 @@ def test_the_functions_run_on_every_action_make_no_closure_cells() -> None:
            State._draw_cards, State._advance, State._seat, State._next_turn]
     cells = {f.__qualname__: f.__code__.co_cellvars for f in hot if f.__code__.co_cellvars}
     assert cells == {}
+
+
+RLCARD_UNO = Path(__file__).resolve().parent.parent / "bench" / "rlcard_uno.yaml"
+
+
+def test_the_rlcard_like_rulebook_validates_and_plays_rlcards_rules() -> None:
+    """bench/rlcard_uno.yaml (bench/rl_env.py's like-rules lane) validates from the command
+    line and plays as its comments say: draw only with nothing playable, a playable drawn
+    card played, no Wild Draw Four challenge, a Reverse at two players handing the turn
+    over, no UNO penalty."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "uno_rules", "validate", str(RLCARD_UNO)],
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok "), done.stdout
+    rulebook = uno_rules.load_rulebook(RLCARD_UNO)
+    assert rulebook.settings.uno_penalty == 0
+    rng, reversed_ = random.Random(3), 0
+    for seed in range(40):
+        game = rulebook.new_game(2, seed)
+        while not game.over:
+            decision = game.decision
+            assert decision is not None
+            kinds = {a.kind for a in decision.options}
+            assert not kinds & {"challenge", "accept"}
+            assert "draw" not in kinds or "play" not in kinds
+            assert decision.kind != "drawn" or "keep" not in kinds or "play" not in kinds
+            action = decision.options[rng.randrange(len(decision.options))]
+            top = len(game.discard)
+            game.apply(action)
+            if action.kind == "play" and len(game.discard) > top and not game.over and \
+                    game.faces[game.discard[-1]].name.endswith(" reverse") and \
+                    game.decision is not None and game.decision.kind == "turn":
+                assert game.decision.seat != action.seat  # no skip at two players
+                reversed_ += 1
+    assert reversed_ >= 20
+    for seed in range(400):  # a Draw Two turned up: the first player draws two and plays
+        game = rulebook.new_game(2, seed)
+        if len(game.discard) == 1 and game.faces[game.discard[0]].name.endswith(" draw_two"):
+            first = game.decision.seat  # type: ignore[union-attr]
+            assert len(game.hands[first]) == 9 and len(game.hands[1 - first]) == 7
+            break
+    else:
+        raise AssertionError("no Draw Two turned up first in 400 deals")
+
+
+def test_rl_env_counts_the_steps_of_whole_episodes_on_both_lanes() -> None:
+    """bench/rl_env.py's adapter runners (RLCard left out: not a test dependency) play whole
+    random episodes of each lane and return the env steps taken, so per step is derived."""
+    import rl_env
+
+    for book, settings in rl_env.LANES.values():
+        for adapter in ("pettingzoo", "gymnasium"):
+            run = rl_env.episodes(adapter, rulebook=book, settings=settings)
+            assert run is not None
+            assert 3 * 20 < run(3) < 3 * 1000
