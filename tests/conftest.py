@@ -1,7 +1,7 @@
 """Shared fixtures, and how long the random tests run.
 
-``python -m pytest`` is the quick run (under a minute on two cores, no plugins needed); it
-still plays 200+ random rounds with invariants checked after every action.
+``python -m pytest`` is the quick run (README.md gives its time); it still plays 200+ random
+rounds with invariants checked after every action.
 
 ``UNO_LONG=1 python -m pytest`` (or ``python -m pytest --long``) is the long run: ten times
 the hypothesis examples of the property tests (2,000 random rounds), five times the fuzz
@@ -11,8 +11,11 @@ count it allows (tests/test_simulate.py). ``FUZZ_EXAMPLES=N`` still sets the fuz
 
 With ``CI`` set, hypothesis replays a fixed set of examples (profile "ci"), in either run.
 
-The compiled-rulebook cache is a fresh folder for each run (cold at the start, warm as the
-run goes on), never the user's; ``UNO_RULES_CACHE=off`` runs everything without a cache.
+The run is spread over the machine's cores with pytest-xdist (``-n auto --dist loadfile`` in
+pyproject.toml: a file's tests run in one worker, in order, so a module's fixtures start once);
+``-p no:xdist`` or ``-n 0`` runs it in one process. Each worker imports this file, so each
+has its own compiled-rulebook cache: a fresh folder (cold at the start, warm as the run goes
+on), never the user's; ``UNO_RULES_CACHE=off`` runs everything without a cache.
 """
 
 from __future__ import annotations
@@ -115,8 +118,10 @@ def ctrl_c_after_count(monkeypatch: pytest.MonkeyPatch, rounds: int) -> list[Any
     return counted
 
 
-# CI replays a fixed set of examples (reproducible runs); local runs explore new ones.
-settings.register_profile("ci", derandomize=True, print_blob=True)
+# CI replays a fixed set of examples (reproducible runs); local runs explore new ones. With no
+# example database, what a test replays is its own seed alone: the same in every xdist worker
+# and in any order, never an example another run (or worker) saved.
+settings.register_profile("ci", derandomize=True, print_blob=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
@@ -142,6 +147,17 @@ def pytest_configure(config: pytest.Config) -> None:
     # The test modules read UNO_LONG when they are imported, which is after this.
     if config.getoption("long"):
         os.environ["UNO_LONG"] = "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A report's captured output with any lone surrogate escaped: an xdist worker sends its
+    reports to the controller as UTF-8, which can't carry one, and the whole run would stop
+    with an internal error (tests/test_web_http.py logs a bug whose message holds one)."""
+    outcome = yield
+    report = outcome.get_result()
+    report.sections = [(title, text.encode("utf-8", "backslashreplace").decode("utf-8"))
+                       for title, text in report.sections]
 
 
 def pytest_report_header(config: pytest.Config) -> str:

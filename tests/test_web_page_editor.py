@@ -88,6 +88,11 @@ def test_the_code_editor_completes_the_keys_the_schema_allows(page: Page) -> Non
     assert offered == ["uno_penalty"]
     assert "UNO" in page.inner_text(".cm-tooltip-autocomplete li")  # the setting's description
     shot(page, "edit-complete")
+    # CodeMirror takes no Tab for the first 75 ms after the list opens or changes (its
+    # interactionDelay: a fast typist's Tab indents): on a loaded machine the Tab came within
+    # them and indented. Waited for here from the list's last change, in the page's own time.
+    page.wait_for_function("CM.completionStatus(editor.view.state) === 'active'")
+    page.evaluate("new Promise((done) => setTimeout(done, 150))")
     page.keyboard.press("Tab")  # taken
     page.keyboard.type("4")
     assert text_of(page).endswith("  hand_size: 5\n  uno_penalty: 4")
