@@ -245,10 +245,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             return
         game = self.game
         assert game is not None
-        if self.on_action is None:  # driver.take's own first case, a call less
-            game.step(action_id)
-        else:
-            driver.take(game, action_id, self.on_action)
+        driver.take(game, action_id, self.on_action)
         self._advance()
 
     def render(self) -> str | None:

@@ -366,6 +366,9 @@ class Jobs:
     def stop_all(self) -> None:
         for job in list(self.jobs.values()):
             job.cancel()
+            # one that ended on its own may still be exiting (its listener waits only 5 s
+            # for it): reaped too, so no job's process outlives the server
+            stop_process(job.process)
 
 
 def _jobs(request: Request) -> Jobs:
