@@ -39,7 +39,8 @@ the rules hide when the forced cases look alike (a forced keep and a forced play
 ``play_drawn: must`` both vanish). Where one case has two options and the other one, who
 is asked shows which: under ``play_drawn: may`` a playable drawn card is still asked
 (play or keep) while an unplayable one is kept unasked; under ``jump_in`` a seat holding
-nothing to jump in with is passed unasked. Turn it on only where that does not matter.
+nothing to jump in with is passed unasked; under ``draw_with_playable: false`` a seat with
+one playable card plays it unasked. Turn it on only where that does not matter.
 
 Episode end: ``terminations`` all True when the round is over; ``truncations`` all True
 after ``max_steps`` agent steps (passes count) or when the engine stops a round that ran
