@@ -24,19 +24,21 @@ Run: ``python bench/rl_env.py [--steps N] [--reps R] [--rulebook classic] [--hou
 
 ``--adapters`` measures issue 31's goals instead, at 2 players on two lanes: classic with
 ``draw_with_playable: false`` (as RLCard's UNO: a seat with a playable card may not draw, so
-random rounds are of comparable length, ~1,000 steps otherwise), and ``bench/rlcard_uno.yaml``
-(RLCard's rules wherever our settings can say them: bench/README.md lists what still
-differs). Whole episodes (a random learner; the other seats random too: RLCard's random
-policy, our Gymnasium env's ``uniform`` agent) for PettingZoo, Gymnasium and RLCard,
-interleaved: episodes per second of CPU time, env steps per episode (every seat's actions,
-ours with their passes), µs per step, and paired ratios against RLCard's per episode and per
-step; then our steps per episode by what they do (untimed) and how many of them RLCard's
-accounting would count; and the CPU time of one OpenSpiel step (``legal_actions`` and
-``apply_action`` of a uniformly random one, chance nodes drawn from ``chance_outcomes``)
-beside the engine's own step (``legal_ids`` and ``step``), both per seat's action: the time
-of chance nodes (OpenSpiel's dealt and drawn cards, contests) is counted, the nodes are not;
-and the floor, the same loop over a trivial OpenSpiel Python game (pyspiel's own cost per
-step, without and with chance nodes).
+random rounds are of comparable length, ~1,000 steps otherwise), and
+``bench/rlcard_uno.yaml`` (RLCard's rules wherever our settings can say them:
+bench/README.md lists what still differs), that one also with ``auto_forced`` (rows ``...
+rlcard_uno auto``: forced decisions taken unasked, their steps counted). Whole episodes (a
+random learner; the other seats random too: RLCard's random policy, our Gymnasium env's
+``uniform`` agent) for PettingZoo, Gymnasium and RLCard, interleaved: episodes per second of
+CPU time, env steps per episode (every seat's actions, ours with their passes), µs per step,
+and paired ratios against RLCard's per episode and per step; then our steps per episode by
+what they do (untimed) and how many of them RLCard's accounting would count; and the CPU
+time of one OpenSpiel step (``legal_actions`` and ``apply_action`` of a uniformly random
+one, chance nodes drawn from ``chance_outcomes``) beside the engine's own step
+(``legal_ids`` and ``step``), both per seat's action: the time of chance nodes (OpenSpiel's
+dealt and drawn cards, contests) is counted, the nodes are not; and the floor, the same loop
+over a trivial OpenSpiel Python game (pyspiel's own cost per step, without and with chance
+nodes).
 """
 
 from __future__ import annotations
@@ -139,12 +141,15 @@ def rlcard_runner(seed: int = 0) -> Runner | None:
 
 
 def episodes(adapter: str, seed: int = 0, rulebook: str = "classic",
-             settings: dict[str, Any] | None = None) -> Runner | None:
+             settings: dict[str, Any] | None = None, auto_forced: bool = False
+             ) -> Runner | None:
     """Whole episodes at 2 players through ``adapter`` (``pettingzoo``, ``gymnasium`` or
-    ``rlcard``; ours of ``rulebook`` with ``settings``, LIKE_RLCARD by default), a uniformly
-    random policy for every seat; ``run(n)`` plays ``n`` and returns the env steps they took
-    (every seat's actions, ours with their passes: a Gymnasium opponent's too). None when
-    the adapter's package is missing."""
+    ``rlcard``; ours of ``rulebook`` with ``settings``, LIKE_RLCARD by default, and
+    ``auto_forced``), a uniformly random policy for every seat; ``run(n)`` plays ``n`` and
+    returns the env steps they took (every seat's actions, ours with their passes: a
+    Gymnasium opponent's too; with ``auto_forced`` the forced ones taken unasked too, so
+    that a step is the same work with the option on or off). None when the adapter's
+    package is missing."""
     rng = random.Random(seed)
     settings = LIKE_RLCARD if settings is None else settings
     if adapter == "rlcard":
@@ -155,17 +160,19 @@ def episodes(adapter: str, seed: int = 0, rulebook: str = "classic",
         def one() -> int:
             return rlcard_round(1)
     elif adapter == "pettingzoo":
-        aec = make_env(rulebook, 2, settings=settings)
+        aec = make_env(rulebook, 2, settings=settings, auto_forced=auto_forced)
         aec.reset(seed=seed)
 
         def one() -> int:
-            return aec_round(aec, rng)
+            shown = aec_round(aec, rng)
+            return int(aec._steps) if auto_forced else shown
     else:
         try:
             from uno_rules.rl.gymnasium import UnoEnv
         except ImportError:
             return None
-        gym = UnoEnv(rulebook, 2, opponents="uniform", settings=settings)
+        gym = UnoEnv(rulebook, 2, opponents="uniform", settings=settings,
+                     auto_forced=auto_forced)
         gym.reset(seed=seed)
 
         def one() -> int:
@@ -321,12 +328,16 @@ def adapters(rounds: int, reps: int) -> None:
     runners = {f"{name} {lane}": run for lane, (book, settings) in LANES.items()
                for name in ("pettingzoo", "gymnasium")
                if (run := episodes(name, rulebook=book, settings=settings)) is not None}
+    for name in ("pettingzoo", "gymnasium"):  # forced decisions taken unasked (auto_forced)
+        if (run := episodes(name, rulebook=RLCARD_UNO, settings={}, auto_forced=True)) \
+                is not None:
+            runners[f"{name} rlcard_uno auto"] = run
     if (theirs := episodes("rlcard")) is not None:
         runners["rlcard"] = theirs
     times, steps = measure_episodes(runners, rounds, reps)
     print(f"2 players, random policies, {reps} reps of {rounds} episodes, CPU time; lanes: "
           "classic with draw_with_playable false, and bench/rlcard_uno.yaml")
-    print(f"{'adapter':<22} {'episodes/s':>10} {'spread':>7} {'steps/ep':>9} {'µs/step':>8} "
+    print(f"{'adapter':<27} {'episodes/s':>10} {'spread':>7} {'steps/ep':>9} {'µs/step':>8} "
           f"{'x RLCard/ep':>12} {'x RLCard/step':>14}")
     base, base_steps = times.get("rlcard"), steps.get("rlcard")
     for name, row in times.items():
@@ -338,7 +349,7 @@ def adapters(rounds: int, reps: int) -> None:
             pairs = list(zip(row, steps[name], base, base_steps, strict=True))
             per_ep = f"{statistics.median(b / t for t, _s, b, _bs in pairs):.2f}"
             step = f"{statistics.median(b / bs * s / t for t, s, b, bs in pairs):.2f}"
-        print(f"{name:<22} {median:>10.1f} {(max(rates) - min(rates)) / median:>6.0%} "
+        print(f"{name:<27} {median:>10.1f} {(max(rates) - min(rates)) / median:>6.0%} "
               f"{sum(steps[name]) / (rounds * len(row)):>9.1f} {per_step:>8.2f} "
               f"{per_ep:>12} {step:>14}")
     for lane, (book, settings) in LANES.items():

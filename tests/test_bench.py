@@ -159,3 +159,8 @@ def test_rl_env_counts_the_steps_of_whole_episodes_on_both_lanes() -> None:
             run = rl_env.episodes(adapter, rulebook=book, settings=settings)
             assert run is not None
             assert 3 * 20 < run(3) < 3 * 1000
+    for adapter in ("pettingzoo", "gymnasium"):  # auto_forced: forced steps counted as taken
+        run = rl_env.episodes(adapter, rulebook=rl_env.RLCARD_UNO, settings={},
+                              auto_forced=True)
+        assert run is not None
+        assert 3 * 20 < run(3) < 3 * 1000

@@ -19,6 +19,10 @@ An action outside the mask (``illegal="penalize"``, the default, so that Gymnasi
 ``check_env`` and unmasked samplers run): the episode ends there, terminated, with
 ``illegal_reward`` (-1) and ``info["illegal"] = True``; the game is unchanged.
 ``illegal="raise"`` raises :class:`~uno_rules.IllegalAction` instead.
+
+``auto_forced=True``: every seat's forced actions (exactly one legal action), the learner's
+and the opponents', are taken without asking (PettingZoo's ``auto_forced``: what it shows
+and what it does not); ``step`` returns only at a real choice or the end.
 """
 
 from __future__ import annotations
@@ -55,10 +59,11 @@ class UnoEnv(gymnasium.Env[Any, int]):
                  settings: Mapping[str, Any] | None = None, max_steps: int = MAX_STEPS,
                  reward: str = "win", illegal: str = "penalize",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
-                 on_action: OnAction | None = None, shared_actions: bool = False):
+                 on_action: OnAction | None = None, shared_actions: bool = False,
+                 auto_forced: bool = False):
         self.aec = raw_env(rulebook, players, house, settings, max_steps,
                            render_mode=None, reward=reward, on_action=on_action,
-                           shared_actions=shared_actions)
+                           shared_actions=shared_actions, auto_forced=auto_forced)
         if type(seat) is not int or not 0 <= seat < players:
             raise ValueError(f"seat={seat!r}: expected a seat 0-{players - 1}")
         if illegal not in ("penalize", "raise"):

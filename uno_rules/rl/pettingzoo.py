@@ -29,6 +29,19 @@ Who acts (``agent_selection``):
 * a chance node (a contest: who loses a showdown; ``decision.seat`` None) is never an
   agent's turn: the environment draws its outcome with its own RNG by ``decision.chance``.
 
+Forced actions (``auto_forced=True``; off by default): an acting seat with exactly one
+legal action (a window's seat with only its ``pass``, a drawer's forced ``keep`` or forced
+play of its drawn card, a decider's only option) is not shown its turn: the env takes that
+action for it and goes on to the next real choice, as many RL envs skip forced moves. It is
+taken as if chosen: a step counted (``max_steps``), the ``on_action`` hook told, the same
+round and rewards. The rule is uniform, whatever makes the action forced, so it hides what
+the rules hide when the forced cases look alike (a forced keep and a forced play under
+``play_drawn: must`` both vanish). Where one case has two options and the other one, who
+is asked shows which: under ``play_drawn: may`` a playable drawn card is still asked
+(play or keep) while an unplayable one is kept unasked; under ``jump_in`` a seat holding
+nothing to jump in with is passed unasked; under ``draw_with_playable: false`` a seat with
+one playable card plays it unasked. Turn it on only where that does not matter.
+
 Episode end: ``terminations`` all True when the round is over; ``truncations`` all True
 after ``max_steps`` agent steps (passes count) or when the engine stops a round that ran
 out of its own budget (``game.stalled``). Rewards come only at the end of a round:
@@ -119,9 +132,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                  house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
                  max_steps: int = MAX_STEPS, render_mode: str | None = None,
                  reward: str = "win", on_action: OnAction | None = None,
-                 shared_actions: bool = False):
+                 shared_actions: bool = False, auto_forced: bool = False):
         super().__init__()
-        self.on_action = on_action
+        self.on_action, self.auto_forced = on_action, auto_forced
         if isinstance(house, (str, Path)):  # one overlay given alone
             house = [str(house)]
         self.rulebook = load(rulebook, house, settings)
@@ -180,6 +193,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                                                   log=self.on_action is not None)
         game.offer_unplayable = True  # who acts after a draw tells nobody its card (see above)
         self._advance()
+        if self.auto_forced:
+            self._forced()
 
     def observe(self, agent: str) -> dict[str, Any]:
         observation, mask = self._arrays(self._seat[agent])
@@ -232,7 +247,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.render()
 
     def _apply(self, agent: str, seat: int, action_id: int) -> None:
-        """The acting ``agent`` (at ``seat``) takes its legal table id ``action_id``."""
+        """The acting ``agent`` (at ``seat``) takes its legal table id ``action_id``, then
+        (``auto_forced``) every forced action after it."""
+        self._take(agent, seat, action_id)
+        if self.auto_forced:
+            self._forced()
+
+    def _forced(self) -> None:
+        """Take each acting seat's only legal action while there is one (``auto_forced``):
+        as if its agent took it (a step counted, the hook told), its turn never shown."""
+        queue = self._queue
+        while queue:  # emptied by _end
+            ids = self._ids or self._legal()
+            if len(ids) != 1:
+                return
+            seat = queue[0]
+            self._take(self.possible_agents[seat], seat, ids[0])
+            queue = self._queue  # _advance makes a new one
+
+    def _take(self, agent: str, seat: int, action_id: int) -> None:
+        """``_apply`` without the forced actions after it."""
         self._cumulative_rewards[agent] = 0
         self._steps += 1
         if action_id == self._pass[seat]:
@@ -385,13 +419,13 @@ def env(rulebook: str | Path | Rulebook = "classic", players: int = 2,
         house: Iterable[str] = (), settings: Mapping[str, Any] | None = None,
         max_steps: int = MAX_STEPS, render_mode: str | None = None,
         reward: str = "win", on_action: OnAction | None = None,
-        shared_actions: bool = False) -> raw_env:
+        shared_actions: bool = False, auto_forced: bool = False) -> raw_env:
     """A PettingZoo AEC environment for ``rulebook`` (a shipped name, a path, or a loaded
     :class:`~uno_rules.Rulebook`) with ``house`` overlays and ``settings`` (see the module
     doc). Unwrapped: it checks its own actions (an action outside the mask raises
     :class:`~uno_rules.IllegalAction`), so PettingZoo's checking wrappers add only cost.
     ``on_action``: the driver's hook (:mod:`uno_rules.play.driver`), given every action
     taken in the round (contests and out-of-turn actions included; a seat letting its
-    window pass takes none) with its events."""
+    window pass takes none) with its events. ``auto_forced``: see the module doc."""
     return raw_env(rulebook, players, house, settings, max_steps, render_mode, reward,
-                   on_action, shared_actions)
+                   on_action, shared_actions, auto_forced)

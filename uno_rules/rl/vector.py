@@ -13,7 +13,8 @@ default here) returns the new round's first observation and mask in the step tha
 the last one (its final observation in ``infos["final_obs"]``), so every mask offers an
 action; ``"next_step"`` is Gymnasium's default (the step after the end resets and ignores
 its action). ``gymnasium.make_vec("uno_rules/Uno-v0", num_envs=4, rulebook=...)`` works too
-(synchronous, Gymnasium's ``next_step``).
+(synchronous, Gymnasium's ``next_step``). ``auto_forced=True`` (an ``UnoEnv`` argument) is
+passed on to each sub-env: forced actions are taken unasked there.
 
 There is no PettingZoo parallel environment: see :data:`NOT_PARALLEL`.
 """
