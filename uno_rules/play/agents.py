@@ -25,7 +25,7 @@ from ..engine.model import NO_COLOR, Face, FrozenMap, Rules
 from ..engine.notation import COMBO
 from ..engine.rulebook import Rulebook
 from ..engine.tables import action_table
-from ..engine.view import SeatView, hides, view_dict
+from ..engine.view import SeatView, seen_actions, view_dict
 from . import driver
 from .driver import OnAction
 
@@ -645,8 +645,8 @@ def seen_events(history: Sequence[Action], since: int, seat: int) -> tuple[Actio
     (unless it asks about every drawn card, ``Game.offer_unplayable``, as the RL adapters'
     rounds do), so it would tell whether it could; what the drawer does next (a play of the
     card, or the next seat's turn) says anyway that it was kept."""
-    return tuple([a._replace(arg=None) if hides(a.kind, a.seat, seat) else a
-                  for a in history[since:] if a.kind != "keep" or a.seat == seat])
+    return tuple(seen_actions([a for a in history[since:] if a.kind != "keep" or a.seat == seat],
+                              seat))
 
 
 def _determinizer(game: Game, seat: int) -> Callable[[random.Random], Game]:
